@@ -1,0 +1,141 @@
+"""minigrad: a small NumPy autograd engine that behaves like ``torch.autograd``.
+
+Read it in this order: ``_tensor.py`` (what a tensor carries), ``_ops/`` (forward ops and how
+they record the graph), ``autograd/derivatives.py`` (every backward formula),
+``autograd/graph.py`` (nodes and saved tensors) and ``autograd/engine.py`` (the backward pass).
+Lesson code runs unchanged with ``minigrad`` in place of ``torch``.
+"""
+
+from __future__ import annotations
+
+from minigrad import (
+    _ops,  # noqa: F401  (binds the Tensor methods)
+    autograd,
+)
+from minigrad._creation import (
+    Generator,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from minigrad._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    set_default_dtype,
+    short,
+    uint8,
+)
+from minigrad._ops.indexing import select
+from minigrad._ops.inplace import (
+    add_,
+    copy_,
+    div_,
+    fill_,
+    index_put_,
+    mul_,
+    sub_,
+    zero_,
+)
+from minigrad._ops.join import cat, stack
+from minigrad._ops.linalg import dot, matmul, mm, mv
+from minigrad._ops.pointwise import (
+    abs,
+    add,
+    allclose,
+    clamp,
+    cos,
+    div,
+    eq,
+    equal,
+    exp,
+    ge,
+    gt,
+    isnan,
+    le,
+    log,
+    logical_not,
+    lt,
+    mul,
+    ne,
+    neg,
+    pow,
+    reciprocal,
+    relu,
+    rsub,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    sub,
+    tanh,
+    where,
+)
+from minigrad._ops.reduction import argmax, max, mean, min, prod, sum
+from minigrad._ops.shape import (
+    clone,
+    expand,
+    flatten,
+    narrow,
+    permute,
+    reshape,
+    squeeze,
+    t,
+    transpose,
+    unbind,
+    unsqueeze,
+)
+from minigrad._tensor import Size, Tensor, device
+from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
+from minigrad.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+clip = clamp
+concat = concatenate = cat
+multiply, subtract, divide, negative = mul, sub, div, neg
+FloatTensor = DoubleTensor = LongTensor = BoolTensor = Tensor
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj) -> bool:  # noqa: A001
+    return isinstance(obj, Tensor)
+
+
+del annotations

@@ -1,0 +1,128 @@
+"""What every operation shares: turning inputs into tensors, type promotion, and recording.
+
+An operation computes its result with NumPy, then calls ``record`` (or ``record_view``).
+``record`` is where the graph grows: if grad mode is on and some input requires grad, it
+creates the operation's backward node (from ``derivatives.py``), links it to the inputs'
+nodes and attaches it to the result. Otherwise the result is a plain tensor.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._tensor import Tensor
+from minigrad.autograd import grad_mode
+
+
+def is_scalar(x) -> bool:
+    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)
+
+
+def _kind_of_scalar(x):
+    if isinstance(x, bool | np.bool_):
+        return _dtype.bool
+    if isinstance(x, numbers.Integral):
+        return _dtype.int64
+    if isinstance(x, numbers.Real):
+        return _dtype.get_default_dtype()
+    raise TypeError(f"unsupported scalar type {type(x).__name__}")
+
+
+def result_type(*operands) -> _dtype.dtype:
+    """torch's promotion: tensors with dims outrank 0-d tensors, which outrank Python numbers;
+    a lower rank only matters when it brings a higher category (bool < int < float)."""
+    ranks = [None, None, None]  # dimensioned, zero-dim, python number
+    for x in operands:
+        if isinstance(x, Tensor):
+            rank, d = (0 if x._data.ndim else 1), x.dtype
+        else:
+            rank, d = 2, _kind_of_scalar(x)
+        ranks[rank] = d if ranks[rank] is None else _dtype.promote_types(ranks[rank], d)
+    return _combine(ranks[0], _combine(ranks[1], ranks[2]))
+
+
+def _combine(higher, lower):
+    """c10's combine_categories: keep ``higher`` unless ``lower`` climbs a category."""
+    if higher is None:
+        return lower
+    if lower is None or higher.is_floating_point:
+        return higher
+    if higher is _dtype.bool or lower.is_floating_point:
+        return _dtype.promote_types(higher, lower)
+    return higher
+
+
+def as_tensor_like(x, dtype) -> Tensor:
+    """A Python number as a constant 0-d tensor (torch's 'wrapped number')."""
+    if isinstance(x, Tensor):
+        return x
+    return Tensor._make(np.asarray(x, dtype=dtype.numpy))
+
+
+def operands(a, b):
+    """Two operands of a binary op as tensors, and the dtype of the result."""
+    if not isinstance(a, Tensor | numbers.Number) or not isinstance(b, Tensor | numbers.Number):
+        bad = b if isinstance(a, Tensor) else a
+        raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")
+    d = result_type(a, b)
+    return as_tensor_like(a, d), as_tensor_like(b, d), d
+
+
+def _needs_grad(inputs) -> bool:
+    if not grad_mode._state.enabled:
+        return False
+    for t in inputs:
+        if isinstance(t, Tensor) and t.requires_grad:
+            return True
+    return False
+
+
+def record(data, node_cls, inputs, save=None, output_name=None, **attrs) -> Tensor:
+    """Wrap ``data`` in a Tensor and, when autograd is on, attach a ``node_cls`` node.
+
+    ``save`` maps names to tensors the backward formula needs; ``output_name`` saves the
+    result itself under that name; ``attrs`` are plain values (shapes, dims) for the formula.
+    """
+    out = Tensor._make(np.asarray(data))
+    if _needs_grad(inputs) and out._data.dtype.kind == "f":
+        node = node_cls(inputs, save)
+        node.__dict__.update(attrs)
+        out._attach(node)
+        if output_name is not None:
+            node.save_output(output_name, out)
+    return out
+
+
+def record_view(base: Tensor, data, node_cls, fn, **attrs) -> Tensor:
+    """Like ``record``, for an op whose result shares memory with ``base``.
+
+    ``fn`` takes the same view of any tensor shaped like ``base``. The view remembers its root
+    base and ``fn`` composed from the root, so in-place changes through the view can put their
+    gradient in the right place (CopySlices) and a stale view can rebuild its grad_fn.
+    """
+    out = record(data, node_cls, (base,), view_fn=fn, **attrs)
+    root = base._base if base._base is not None else base
+    parent_fn = base._view_fn
+    out._base = root
+    out._view_fn = fn if parent_fn is None else _compose(parent_fn, fn)
+    out._version_counter = base._version_counter
+    out._view_version = base._version_counter.value
+    return out
+
+
+def _compose(first, second):
+    return lambda t: second(first(t))
+
+
+def check_same_shape_broadcast(a: np.ndarray, b: np.ndarray) -> None:
+    """torch's message when two shapes cannot be broadcast together."""
+    sa, sb = a.shape, b.shape
+    for i in range(1, min(len(sa), len(sb)) + 1):
+        x, y = sa[-i], sb[-i]
+        if x != y and x != 1 and y != 1:
+            dim = max(len(sa), len(sb)) - i
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {dim}")

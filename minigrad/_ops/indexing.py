@@ -1,0 +1,93 @@
+"""Reading and writing with ``x[...]``.
+
+Basic indices (ints, slices, ``None``, ``...``) give views, applied left to right as torch
+does: an int is a ``select`` (SelectBackward0), a slice a ``slice`` (SliceBackward0), ``None``
+an ``unsqueeze``. Tensor, list or bool-mask indices copy (IndexBackward0).
+Writing ``x[idx] = v`` is ``x[idx].copy_(v)``: an in-place op on a view, so the base records
+``CopySlices``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad._ops._core import record, record_view
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import derivatives as D
+
+
+def select(input, dim, index):
+    d = _wrap_dim(dim, input.dim())
+    size = input._data.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    i = index % size
+    data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
+    return record_view(input, data, D.SelectBackward0, lambda t: t.select(d, i),
+                       self_shape=input._data.shape)
+
+
+def slice_dim(input, dim, start, stop, step):
+    if step is not None and step <= 0:
+        raise ValueError("step must be greater than zero")
+    s = slice(start, stop, step)
+    index = (slice(None),) * dim + (s,)
+    return record_view(input, input._data[index], D.SliceBackward0,
+                       lambda t: t._slice(dim, start, stop, step),
+                       self_shape=input._data.shape)
+
+
+def alias(input):
+    return record_view(input, input._data.view(), D.AliasBackward0, lambda t: t)
+
+
+def _is_advanced(i) -> bool:
+    return isinstance(i, Tensor | list | np.ndarray) or isinstance(i, bool)
+
+
+def to_numpy_index(index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    return tuple(i._data if isinstance(i, Tensor) else i for i in index)
+
+
+def getitem(input, index):
+    if input.dim() == 0 and index not in (None, Ellipsis) and not isinstance(index, tuple):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    items = index if isinstance(index, tuple) else (index,)
+    if any(_is_advanced(i) for i in items):
+        data = input._data[to_numpy_index(index)]
+        return record(np.array(data), D.IndexBackward0, (input,), index=index,
+                      self_shape=input._data.shape)
+    if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
+        return slice_dim(input, 0, index.start, index.stop, index.step)
+    return _basic(input, items)
+
+
+def _basic(input, items):
+    used = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if used > input.dim():
+        raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
+    out, dim = input, 0
+    for i in items:
+        if i is Ellipsis:
+            dim += input.dim() - used
+        elif i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(i, slice):
+            if i != slice(None):
+                out = slice_dim(out, dim, i.start, i.stop, i.step)
+            dim += 1
+        else:
+            out = select(out, dim, int(i))
+    return alias(input) if out is input else out
+
+
+def setitem(input, index, value):
+    items = index if isinstance(index, tuple) else (index,)
+    if any(_is_advanced(i) for i in items):
+        input.index_put_(index, value)
+        return
+    getitem(input, index).copy_(value)

@@ -1,0 +1,48 @@
+"""Joining tensors: ``cat`` along an existing dim, ``stack`` along a new one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad._ops._core import record, result_type
+from minigrad._tensor import _wrap_dim
+from minigrad.autograd import derivatives as D
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ref = next((t for t in tensors if t.dim() > 0), tensors[0])
+    if ref.dim() == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _wrap_dim(dim, ref.dim())
+    for i, t in enumerate(tensors):
+        if t.dim() != ref.dim():
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} "
+                               f"and {t.dim()}")
+        for k in range(ref.dim()):
+            if k != d and t._data.shape[k] != ref._data.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number "
+                    f"{i} in the list.")
+    dtype = result_type(*tensors)
+    data = np.concatenate([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
+    return record(data, D.CatBackward0, tuple(tensors), dim=d,
+                  sizes=[t._data.shape[d] for t in tensors])
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}")
+    d = _wrap_dim(dim, len(shape) + 1)
+    dtype = result_type(*tensors)
+    data = np.stack([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
+    return record(data, D.StackBackward0, tuple(tensors), dim=d)

@@ -1,0 +1,243 @@
+"""Operations that change how data is seen, not the data: views, reshapes, dtype copies.
+
+A *view* shares memory with its input (NumPy gives us that for free) and records a
+``view_fn`` so that in-place changes through it can find their place in the base. Torch's
+rule for which op returns a view is followed: ``view``, ``t``, ``transpose``, ``permute``,
+``unsqueeze``, ``squeeze``, ``expand``, indexing with ints and slices, and ``reshape`` when the
+memory layout allows it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad._ops._core import record, record_view
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import derivatives as D
+
+
+def _shape_arg(shape):
+    if len(shape) == 1 and isinstance(shape[0], tuple | list):
+        shape = tuple(shape[0])
+    return tuple(int(s) for s in shape)
+
+
+def _infer_shape(shape, numel):
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def _view_data(data, shape):
+    """``data`` seen with ``shape`` without copying, or None if the layout forbids it."""
+    out = data.view()
+    try:
+        out.shape = shape
+    except AttributeError:
+        return None
+    return out
+
+
+def view(input, *shape):
+    shape = _infer_shape(_shape_arg(shape), input.numel())
+    data = _view_data(input._data, shape)
+    if data is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                           "least one dimension spans across two contiguous subspaces). Use "
+                           ".reshape(...) instead.")
+    return record_view(input, data, D.ViewBackward0, lambda t: t.view(*shape),
+                       self_shape=input._data.shape)
+
+
+def reshape(input, *shape):
+    """A view when the memory allows it, else a contiguous copy (clone + unsafe view)."""
+    shape = _infer_shape(_shape_arg(shape), input.numel())
+    if _view_data(input._data, shape) is not None:
+        return view(input, *shape)
+    return contiguous(input)._unsafe_view(shape)
+
+
+def _unsafe_view(input, shape):
+    data = input._data.reshape(shape)
+    return record(data, D.UnsafeViewBackward0, (input,), self_shape=input._data.shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    if input.dim() == 0:
+        return reshape(input, 1)
+    s, e = _wrap_dim(start_dim, input.dim()), _wrap_dim(end_dim, input.dim())
+    if s == e:
+        return input
+    shape = input.shape
+    return reshape(input, *shape[:s], -1, *shape[e + 1:])
+
+
+def contiguous(input):
+    if input.is_contiguous():
+        return input
+    return clone(input)
+
+
+def clone(input, *, memory_format=None):
+    return record(np.ascontiguousarray(input._data).copy(), D.CloneBackward0, (input,))
+
+
+def to(input, *args, dtype=None, copy=False, **kwargs):
+    """Only dtype conversion: minigrad lives on the CPU, so devices are accepted and ignored."""
+    from minigrad import _dtype
+
+    for a in args:
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+    if dtype is None or (dtype is input.dtype and not copy):
+        return input
+    return record(input._data.astype(dtype.numpy), D.ToCopyBackward0, (input,))
+
+
+def t(input):
+    if input.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{input.dim()}D")
+    return record_view(input, input._data.T, D.TBackward0, lambda x: x.t())
+
+
+def T(input):  # noqa: N802
+    """``x.T``: torch implements it as a permute that reverses the dims."""
+    if input.dim() not in (0, 2):
+        import warnings
+
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.", UserWarning, stacklevel=3)
+    return permute(input, *reversed(range(input.dim())))
+
+
+def transpose(input, dim0, dim1):
+    n = input.dim()
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    data = np.swapaxes(input._data, d0, d1)
+    return record_view(input, data, D.TransposeBackward0, lambda x: x.transpose(d0, d1),
+                       dim0=d0, dim1=d1)
+
+
+def permute(input, *dims):
+    dims = tuple(_wrap_dim(d, input.dim()) for d in _shape_arg(dims))
+    if sorted(dims) != list(range(input.dim())):
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {input.dim()} is not equal to len(dims) = {len(dims)}")
+    data = np.transpose(input._data, dims)
+    return record_view(input, data, D.PermuteBackward0, lambda x: x.permute(*dims), dims=dims)
+
+
+def unsqueeze(input, dim):
+    d = _wrap_dim(dim, input.dim() + 1)
+    data = np.expand_dims(input._data, d)
+    return record_view(input, data, D.UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d)
+
+
+def squeeze(input, dim=None):
+    if dim is None:
+        data = np.squeeze(input._data)
+        return record_view(input, data, D.SqueezeBackward0, lambda x: x.squeeze(),
+                           self_shape=input._data.shape)
+    if isinstance(dim, tuple | list):
+        return _squeeze_dims(input, tuple(dim))
+    d = _wrap_dim(dim, input.dim())
+    data = np.squeeze(input._data, d) if input._data.shape[d] == 1 else input._data.view()
+    return record_view(input, data, D.SqueezeBackward1, lambda x: x.squeeze(d),
+                       self_shape=input._data.shape)
+
+
+def _squeeze_dims(input, dims):
+    dims = tuple(_wrap_dim(d, input.dim()) for d in dims)
+    drop = tuple(d for d in dims if input._data.shape[d] == 1)
+    data = np.squeeze(input._data, drop)
+    return record_view(input, data, D.SqueezeBackward4, lambda x: x._squeeze_dims(dims),
+                       self_shape=input._data.shape)
+
+
+def expand(input, *sizes):
+    sizes = _shape_arg(sizes)
+    shape = input._data.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(f"expand(torch.FloatTensor{{{list(shape)}}}, size={list(sizes)}): "
+                           "the number of sizes provided ({}) must be greater or equal to the "
+                           "number of dimensions in the tensor ({})".format(len(sizes),
+                                                                            len(shape)))
+    lead = len(sizes) - len(shape)
+    target = []
+    for i, s in enumerate(sizes):
+        old = shape[i - lead] if i >= lead else 1
+        if s == -1:
+            s = old
+        elif old != 1 and old != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(shape)}")
+        target.append(s)
+    data = np.broadcast_to(input._data, tuple(target))
+    return record_view(input, data, D.ExpandBackward0, lambda x: x.expand(*target),
+                       self_shape=shape)
+
+
+def expand_as(input, other):
+    return expand(input, *other.shape)
+
+
+def sum_to_size(input, *size):
+    """Sum over broadcast dims so the result has ``size``: the inverse of ``expand``."""
+    size = _shape_arg(size)
+    shape = input._data.shape
+    if tuple(shape) == size:
+        return input
+    lead = len(shape) - len(size)
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(size)
+                                if s == 1 and shape[lead + i] != 1]
+    out = input.sum(dims, keepdim=True) if dims else input
+    return out.view(*size) if lead else out
+
+
+def narrow(input, dim, start, length):
+    d = _wrap_dim(dim, input.dim())
+    index = (slice(None),) * d + (slice(start, start + length),)
+    return input[index]
+
+
+def unbind(input, dim=0):
+    from minigrad.autograd.graph import Node
+
+    d = _wrap_dim(dim, input.dim())
+    pieces = [input._data[(slice(None),) * d + (i, Ellipsis)] for i in range(input._data.shape[d])]
+    outs = [Tensor._make(p) for p in pieces]
+    from minigrad._ops._core import _needs_grad
+
+    if _needs_grad((input,)):
+        node = D.UnbindBackward0((input,))
+        node.dim = d
+        node._num_outputs = len(outs)
+        node._output_meta = [(p.shape, input.dtype) for p in pieces]
+        for i, o in enumerate(outs):
+            o._attach(node, i)
+    for i, o in enumerate(outs):
+        o._base = input._base if input._base is not None else input
+        o._version_counter = input._version_counter
+        o._view_version = o._version_counter.value
+        index = (slice(None),) * d + (i,)
+        parent = input._view_fn
+        o._view_fn = (lambda x, index=index: x[index]) if parent is None else \
+            (lambda x, index=index, parent=parent: parent(x)[index])
+    del Node
+    return tuple(outs)

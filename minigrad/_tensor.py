@@ -1,0 +1,449 @@
+"""The Tensor: a NumPy array plus the few fields autograd needs.
+
+Fields worth knowing (all as in torch):
+
+* ``_data``: the NumPy array holding the values. Views share it with their base.
+* ``grad_fn``: the node that made this tensor (``None`` for leaves), and ``_output_nr``,
+  which of that node's outputs it is.
+* ``requires_grad``: for a leaf, a flag you set; for anything else, "has a grad_fn".
+* ``_grad``: the gradient accumulated by backward (leaves, and non-leaves with retain_grad).
+* ``_version_counter``: bumped by every in-place change, shared with views, checked by saved
+  tensors so a stale value is never used in backward.
+* ``_base`` and ``_view_fn``: for a view, the tensor it looks into and how to look again.
+
+The operations themselves live in ``minigrad/_ops``; their backward formulas in
+``minigrad/autograd/derivatives.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad.autograd import grad_mode
+from minigrad.autograd.grad_mode import is_inference_mode_enabled  # noqa: F401 (re-export)
+from minigrad.autograd.graph import AccumulateGrad, add_hook
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+
+
+class VersionCounter:
+    """A shared, mutable integer: a tensor and all its views hold the same one."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints like torch's ``Size``."""
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class device:  # noqa: N801 - torch's spelling
+    """minigrad runs on the CPU only; this exists so ``x.device`` prints like torch."""
+
+    def __init__(self, type: str = "cpu"):  # noqa: A002
+        self.type = type
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __eq__(self, other) -> bool:
+        return str(other) == self.type
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
+_CPU = device("cpu")
+
+
+class Tensor:
+    __slots__ = (
+        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
+        "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
+        "_post_accumulate_hooks", "_is_inference", "__weakref__", "__dict__",
+    )
+
+    def __init__(self, *args):
+        """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.asarray(args[0], dtype=_dtype.get_default_dtype().numpy)
+        else:
+            data = np.empty(args, dtype=_dtype.get_default_dtype().numpy)
+        Tensor._init(self, data)
+
+    # --- construction, for minigrad's own use --------------------------------------------
+    @staticmethod
+    def _init(t, data: np.ndarray) -> None:
+        t._data = data
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._version_counter = VersionCounter()
+        t._base = None
+        t._view_fn = None
+        t._view_version = 0
+        t._retains_grad = False
+        t._accumulator = None
+        t._post_accumulate_hooks = None
+        t._is_inference = grad_mode._state.inference
+
+    @classmethod
+    def _make(cls, data: np.ndarray) -> Tensor:
+        t = object.__new__(Tensor)
+        Tensor._init(t, data)
+        return t
+
+    def _attach(self, node, output_nr: int = 0) -> None:
+        """Make this tensor output ``output_nr`` of ``node``."""
+        self._grad_fn = node
+        self._output_nr = output_nr
+
+    # --- autograd fields -----------------------------------------------------------------
+    @property
+    def grad_fn(self):
+        """The node that made this tensor. A view whose base changed in place since it was
+        made gets a fresh ``AsStridedBackward0`` node pointing at the base, as in torch."""
+        base = self._base
+        if base is not None and self._view_version != self._version_counter.value:
+            self._view_version = self._version_counter.value
+            if base.requires_grad:
+                from minigrad.autograd.derivatives import AsStridedBackward0
+
+                node = AsStridedBackward0((base,))
+                node.view_fn = self._view_fn
+                self._attach(node)
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if not self.is_leaf:
+            raise RuntimeError(NON_LEAF_REQUIRES_GRAD)
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self):
+        if not self.is_leaf and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("attempting to assign a gradient with dtype "
+                                   f"'{value.dtype!r}' to a tensor with dtype '{self.dtype!r}'. "
+                                   "Please ensure that the gradient and the tensor have the "
+                                   "same dtype")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Ask backward to keep this non-leaf's gradient in ``.grad``.
+
+        It works by registering a hook on the node that made this tensor: when gradient for
+        this output passes through, the hook stores it (see ``engine._call_pre_hooks``).
+        """
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.is_leaf or self._retains_grad:
+            return
+        node = self.grad_fn
+        if node._retain_grad_hooks is None:
+            node._retain_grad_hooks = {}
+        node._retain_grad_hooks[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        """The leaf's AccumulateGrad node, made once and shared by every use of the leaf."""
+        if self._accumulator is None:
+            self._accumulator = AccumulateGrad(self)
+        return self._accumulator
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when this tensor's gradient is computed; returning a tensor
+        replaces the gradient. Returns a handle whose ``remove()`` unregisters it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._add_tensor_hook(self._output_nr, hook)
+        return self._grad_accumulator()._add_tensor_hook(0, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if not self.is_leaf:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if self._post_accumulate_hooks is None:
+            from minigrad.autograd.graph import _HookDict
+
+            self._post_accumulate_hooks = _HookDict()
+        return add_hook(self._post_accumulate_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from minigrad.autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # --- data, versions and views ----------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """The same values, cut off from autograd: changes through it are not tracked."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._version_counter.value += 1
+
+    def detach(self) -> Tensor:
+        """A new tensor sharing data and version counter, with no grad_fn."""
+        out = Tensor._make(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self) -> Tensor:
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
+                               "using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views of "
+                               "DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the Optimizer."
+                               "zero_grad() function in torch/optim/optimizer.py as the "
+                               "solution.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # --- plain facts --------------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    def untyped_storage(self):
+        return _Storage(self)
+
+    @property
+    def device(self) -> device:
+        return _CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_inference(self) -> bool:
+        return self._is_inference
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802
+        from minigrad._ops import shape
+
+        return shape.T(self)
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return self.transpose(-2, -1)
+
+    # --- leaving the tensor world ---------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               "to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        out = type(self).__new__(type(self))
+        Tensor._init(out, self._data.copy())
+        out._requires_grad = self._requires_grad
+        if self._grad is not None:
+            out._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = out
+        return out
+
+    # --- printing ----------------------------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from minigrad._tensor_str import tensor_str
+
+        fn = self.grad_fn
+        d = self.dtype
+        return tensor_str(self._data, dtype_name=d.name,
+                          is_default_dtype=d is _dtype.get_default_dtype(),
+                          requires_grad=self.requires_grad,
+                          grad_fn_name=None if fn is None else type(fn).__name__)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+
+class _Storage:
+    """Just enough of torch's storage to compare where two tensors' memory starts."""
+
+    def __init__(self, t: Tensor):
+        base = t._data
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        self._array = base
+
+    def data_ptr(self) -> int:
+        return self._array.__array_interface__["data"][0]
+
+    def nbytes(self) -> int:
+        return self._array.nbytes
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dim as a positive one, with torch's error when out of range."""
+    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    if not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {dim})")
+    return dim % max(ndim, 1)

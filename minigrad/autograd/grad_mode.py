@@ -1,0 +1,108 @@
+"""Grad modes: whether new operations are recorded in the graph.
+
+One global switch, ``_state.enabled``, read by every operation before it records a node.
+``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` only flip it and put
+it back on exit, so they nest and work as decorators, as torch's do.
+"""
+
+from __future__ import annotations
+
+import functools
+
+
+class _State:
+    enabled = True
+    inference = False
+
+
+_state = _State()
+
+
+def is_grad_enabled() -> bool:
+    return _state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return _state.inference
+
+
+class _GradMode:
+    """Base: a context manager that sets the switch, and a decorator that wraps a call in it."""
+
+    def _enter_value(self) -> bool:
+        raise NotImplementedError
+
+    def __enter__(self):
+        self._saved = (_state.enabled, _state.inference)
+        _state.enabled = self._enter_value()
+        return None
+
+    def __exit__(self, *exc):
+        _state.enabled, _state.inference = self._saved
+        return False
+
+    def clone(self):
+        return type(self)()
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradMode):  # noqa: N801 - torch's spelling
+    """Operations inside do not record a graph: results have ``requires_grad=False``."""
+
+    def _enter_value(self) -> bool:
+        return False
+
+
+class enable_grad(_GradMode):  # noqa: N801
+    """Turns recording back on, for instance inside a ``no_grad`` block."""
+
+    def _enter_value(self) -> bool:
+        return True
+
+
+class set_grad_enabled(_GradMode):  # noqa: N801
+    """Sets the switch to ``mode``. Like torch, it takes effect at once, even without ``with``."""
+
+    def __init__(self, mode: bool):
+        self.mode = bool(mode)
+        self._prev = _state.enabled
+        _state.enabled = self.mode
+
+    def _enter_value(self) -> bool:
+        return self.mode
+
+    def __exit__(self, *exc):
+        _state.enabled = self._prev
+        return False
+
+    def clone(self):
+        return set_grad_enabled(self.mode)
+
+    def __call__(self, func):
+        _state.enabled = self._prev  # used as a decorator: undo the immediate effect
+        return super().__call__(func)
+
+
+class inference_mode(_GradMode):  # noqa: N801
+    """Like ``no_grad``, and tensors made inside are marked as inference tensors."""
+
+    def __init__(self, mode: bool = True):
+        self.mode = bool(mode)
+
+    def _enter_value(self) -> bool:
+        return not self.mode and _state.enabled
+
+    def __enter__(self):
+        super().__enter__()
+        _state.inference = self.mode
+        return None
+
+    def clone(self):
+        return inference_mode(self.mode)

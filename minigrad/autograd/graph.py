@@ -1,0 +1,241 @@
+"""The nodes of the backward graph.
+
+Every operation that records itself creates one ``Node`` (torch calls them ``grad_fn``
+objects). A node knows three things:
+
+* ``next_functions``: for each input of the forward op, the pair ``(node, output_nr)`` that
+  produced it, ``(AccumulateGrad, 0)`` for a leaf that requires grad, or ``(None, 0)`` for a
+  constant. Following these pairs from a loss walks the whole graph.
+* what it saved for backward (``SavedTensor``), checked against the tensor's version counter;
+* ``backward(*grads)``: its local chain rule, written in ``derivatives.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+
+_sequence = itertools.count()
+
+SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: ``remove()`` takes the hook out again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self._hooks = weakref.ref(hooks) if _weakrefable(hooks) else (lambda: hooks)
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        hooks = self._hooks()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _weakrefable(obj) -> bool:
+    try:
+        weakref.ref(obj)
+        return True
+    except TypeError:
+        return False
+
+
+class _HookDict(dict):
+    """A plain dict that can be weakly referenced by handles."""
+
+
+def add_hook(hooks: _HookDict, fn) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when it was saved.
+
+    Unpacking checks the version, so an in-place change between forward and backward is
+    caught instead of silently giving a wrong gradient. A saved *output* of the node is kept
+    as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack.
+    """
+
+    __slots__ = ("tensor", "data", "version", "counter", "is_output", "was_leaf_name")
+
+    def __init__(self, tensor, is_output: bool = False):
+        from minigrad import _tensor
+
+        if tensor._is_inference and not _tensor.is_inference_mode_enabled():
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. To work around you can make a "
+                "clone to get a normal tensor and use it in autograd."
+            )
+        self.version = tensor._version
+        self.counter = tensor._version_counter
+        self.is_output = is_output
+        self.tensor = None if is_output else tensor
+        self.data = tensor._data if is_output else None
+
+    def unpack(self, node):
+        from minigrad._tensor import Tensor
+
+        if self.counter is None:
+            raise RuntimeError(SECOND_BACKWARD)
+        current = self.counter.value
+        if current != self.version:
+            raise RuntimeError(_version_error(self, node, current))
+        if self.is_output:
+            out = Tensor._make(self.data)
+            out._version_counter = self.counter
+            out._attach(node)
+            return out
+        return self.tensor
+
+    def release(self) -> None:
+        self.tensor = self.data = self.counter = None
+
+
+def _version_error(saved: SavedTensor, node, current: int) -> str:
+    t = saved.tensor
+    data = saved.data if saved.is_output else t._data
+    from minigrad._dtype import from_numpy_dtype
+
+    kind = from_numpy_dtype(data.dtype).legacy_name
+    shape = ", ".join(str(s) for s in data.shape)
+    what = f"[minigrad.{kind} [{shape}]]"
+    if saved.is_output:
+        what += f", which is output 0 of {node.name().removesuffix('Backward0')},"
+    elif t is not None and t.grad_fn is not None and t._base is None:
+        what += f", which is output {t._output_nr} of {t.grad_fn.name().removesuffix('Backward0')},"
+    return (
+        f"one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: {what} is at version {current}; expected version {saved.version} "
+        f"instead. Hint: enable anomaly detection to find the operation that failed to compute "
+        f"its gradient, with minigrad.autograd.set_detect_anomaly(True)."
+    )
+
+
+class Node:
+    """A backward function: the graph's real vertex. Subclasses define ``backward``."""
+
+    def __init__(self, inputs=(), saved: dict | None = None):
+        self.next_functions = tuple(edge_of(t) for t in inputs)
+        self.needs_input_grad = tuple(e[0] is not None for e in self.next_functions)
+        # shape and dtype of each input: the engine sums broadcast gradients back to the
+        # input's shape and casts them to its dtype, as torch's engine does.
+        self._input_meta = tuple(_meta(t) for t in inputs)
+        self._saved = {}
+        self._released = False
+        self._sequence_nr = next(_sequence)
+        # Hooks, made on first use: most nodes never get one.
+        self._pre_hooks = None  # hook(grad_outputs) -> new grad_outputs or None
+        self._post_hooks = None  # hook(grad_inputs, grad_outputs) -> new or None
+        self._tensor_hooks = None  # Tensor.register_hook on an output: (output_nr, hook)
+        self._retain_grad_hooks = None  # output_nr -> the tensor that retains its grad
+        if saved:
+            self.save(saved)
+
+    # --- what torch shows of a node -------------------------------------------------------
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = _HookDict()
+        return add_hook(self._post_hooks, fn)
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
+        return add_hook(self._pre_hooks, fn)
+
+    def _add_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
+        if self._tensor_hooks is None:
+            self._tensor_hooks = _HookDict()
+        return add_hook(self._tensor_hooks, (output_nr, fn))
+
+    # --- saved tensors ---------------------------------------------------------------------
+    def save(self, tensors: dict) -> None:
+        """Keep tensors for backward; ``None`` values (nothing needed) are skipped."""
+        for key, value in tensors.items():
+            if value is not None:
+                self._saved[key] = SavedTensor(value)
+
+    def save_output(self, key: str, tensor) -> None:
+        self._saved[key] = SavedTensor(tensor, is_output=True)
+
+    def saved(self, key: str):
+        """The tensor saved under ``key``, after checking it was not freed or modified."""
+        if self._released:
+            raise RuntimeError(SECOND_BACKWARD)
+        return self._saved[key].unpack(self)
+
+    def release_variables(self) -> None:
+        """Free what was saved: called by the engine after backward unless retain_graph."""
+        for s in self._saved.values():
+            s.release()
+        self._released = bool(self._saved) or self._released
+
+    # --- running -----------------------------------------------------------------------------
+    def backward(self, *grads):
+        raise NotImplementedError
+
+    def apply(self, *grads):
+        out = self.backward(*grads)
+        return out if isinstance(out, tuple) else (out,)
+
+    __call__ = apply
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf that requires grad: adds the incoming gradient into ``leaf.grad``."""
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        self._sequence_nr = float("inf")  # torch runs these as soon as they are ready
+
+    def name(self) -> str:
+        return "minigrad::autograd::AccumulateGrad"
+
+    def apply(self, grad):
+        from minigrad.autograd.engine import accumulate_into
+
+        accumulate_into(self.variable, grad)
+        return ()
+
+
+def _meta(t):
+    from minigrad._tensor import Tensor
+
+    return (t._data.shape, t.dtype) if isinstance(t, Tensor) else None
+
+
+def edge_of(t):
+    """The ``(node, output_nr)`` pair through which gradient flows back into ``t``."""
+    from minigrad._tensor import Tensor
+
+    if not isinstance(t, Tensor) or not t.requires_grad:
+        return (None, 0)
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    return (t._grad_accumulator(), 0)
