@@ -130,6 +130,7 @@ clip = clamp
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 FloatTensor = DoubleTensor = LongTensor = BoolTensor = Tensor
+from minigrad import nn, optim, utils  # noqa: E402  (they use the names above)
 
 __version__ = "0.1.0"
 

@@ -63,6 +63,9 @@ def _flatten(data):
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
+        if not t.dtype.is_floating_point:  # a factory's wording, not requires_grad_'s
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         t.requires_grad_(True)
     return t
 

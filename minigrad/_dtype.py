@@ -80,4 +80,8 @@ def category(d: dtype) -> int:
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch's table: a float beats any integer as it is (int64 + float32 is float32, where
+    NumPy says float64); within one category, NumPy's table agrees with torch's."""
+    if category(a) != category(b):
+        return a if category(a) > category(b) else b
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))

@@ -38,6 +38,10 @@ NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+# How torch's C++ core names element types in the grad-assignment message.
+_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                   "int64": "long int", "int32": "int", "int16": "short int",
+                   "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 class VersionCounter:
@@ -151,12 +155,19 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if not self.is_leaf:
+            if value:  # torch's shorter message when asking for True
+                raise RuntimeError(NON_LEAF_REQUIRES_GRAD.split(" If")[0])
             raise RuntimeError(NON_LEAF_REQUIRES_GRAD)
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and not self.is_leaf:
+            return self  # a non-leaf already requires grad: nothing to change
+        if requires_grad and not self.dtype.is_floating_point:  # torch's wording differs here
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -172,16 +183,20 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
+            if value.dtype is not self.dtype:  # torch checks the dtype first
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype "
+                    f"'{_CPP_TYPE_NAMES[value.dtype.name]}' to a tensor with grad_dtype "
+                    f"'{self.dtype.legacy_name.removesuffix('Tensor')}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
                     f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
                     "tensor are the same size")
-            if value.dtype is not self.dtype:
-                raise RuntimeError("attempting to assign a gradient with dtype "
-                                   f"'{value.dtype!r}' to a tensor with dtype '{self.dtype!r}'. "
-                                   "Please ensure that the gradient and the tensor have the "
-                                   "same dtype")
         self._grad = value
 
     @grad.deleter
@@ -408,13 +423,15 @@ class Tensor:
     # --- printing ----------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
         from minigrad._tensor_str import tensor_str
+        from minigrad.autograd import forward_ad
 
         fn = self.grad_fn
         d = self.dtype
         return tensor_str(self._data, dtype_name=d.name,
                           is_default_dtype=d is _dtype.get_default_dtype(),
                           requires_grad=self.requires_grad,
-                          grad_fn_name=None if fn is None else type(fn).__name__)
+                          grad_fn_name=None if fn is None else type(fn).__name__,
+                          tangent=forward_ad._tangent(self))
 
     __str__ = __repr__
 

@@ -319,6 +319,7 @@ def _suffixes(
     is_default_dtype: bool,
     requires_grad: bool,
     grad_fn_name: str | None,
+    tangent=None,
 ) -> list[str]:
     """The ``key=value`` notes printed after the data, in torch's order."""
     suffixes = []
@@ -340,6 +341,8 @@ def _suffixes(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor inside forward_ad.dual_level()
+        suffixes.append(f"tangent={tangent}")
     return suffixes
 
 
@@ -382,6 +385,7 @@ def tensor_str(
     grad_fn_name: str | None,
     prefix: str = "tensor(",
     indent: int | None = None,
+    tangent=None,
 ) -> str:
     """Return exactly what ``repr(torch_tensor)`` prints for this data.
 
@@ -401,6 +405,7 @@ def tensor_str(
             takes precedence over ``requires_grad``.
         prefix: text before the data; also sets the default ``indent``.
         indent: column under which wrapped lines align (``len(prefix)``).
+        tangent: a dual tensor's forward-mode tangent, printed as ``tangent=...``.
     """
     if indent is None:
         indent = len(prefix)
@@ -408,7 +413,8 @@ def tensor_str(
     if array.dtype.kind not in "fiub":
         raise TypeError(f"cannot print arrays of dtype {array.dtype}")
     body = _body_str(array, indent)
-    suffixes = _suffixes(array, dtype_name, is_default_dtype, requires_grad, grad_fn_name)
+    suffixes = _suffixes(array, dtype_name, is_default_dtype, requires_grad, grad_fn_name,
+                         tangent)
     return _add_suffixes(prefix + body, suffixes, indent)
 
 

@@ -6,6 +6,8 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
+import numbers
+
 from minigrad._ops import indexing, inplace, join, linalg, pointwise, reduction, shape
 from minigrad._tensor import Tensor
 
@@ -51,8 +53,25 @@ METHODS = {
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
 }
+_ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                         "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
+                         "__rmatmul__"}
+
+
+
+def _operator(fn):
+    """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does."""
+    def method(self, other):
+        if not isinstance(other, Tensor | numbers.Number):
+            return NotImplemented
+        return fn(self, other)
+
+    return method
+
 
 for _name, _fn in METHODS.items():
+    if _name in _ARITHMETIC_OPERATORS:
+        _fn = _operator(_fn)
     setattr(Tensor, _name, _fn)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
-from minigrad.autograd import grad_mode
+from minigrad.autograd import forward_ad, grad_mode
 
 
 def is_scalar(x) -> bool:
@@ -72,7 +72,7 @@ def operands(a, b):
 
 
 def _needs_grad(inputs) -> bool:
-    if not grad_mode._state.enabled:
+    if not grad_mode.is_recording():
         return False
     for t in inputs:
         if isinstance(t, Tensor) and t.requires_grad:
@@ -93,6 +93,8 @@ def record(data, node_cls, inputs, save=None, output_name=None, **attrs) -> Tens
         out._attach(node)
         if output_name is not None:
             node.save_output(output_name, out)
+    if forward_ad._state.level is not None and out._data.dtype.kind == "f":
+        forward_ad._propagate(out, node_cls, inputs, save, attrs)  # forward-mode AD's tangent
     return out
 
 

@@ -16,11 +16,16 @@ from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import derivatives as D
 
 
-def select(input, dim, index):
+def select(input, dim, index, *, _from_getitem=False):
+    if input.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.dim())
     size = input._data.shape[d]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        if _from_getitem:
+            raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input._data.shape)} at dimension {d}")
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
     return record_view(input, data, D.SelectBackward0, lambda t: t.select(d, i),
@@ -77,12 +82,20 @@ def _basic(input, items):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(i, slice):
-            if i != slice(None):
+            if not _is_full(i, out._data.shape[dim]):
                 out = slice_dim(out, dim, i.start, i.stop, i.step)
             dim += 1
         else:
-            out = select(out, dim, int(i))
+            out = select(out, dim, int(i), _from_getitem=True)
     return alias(input) if out is input else out
+
+
+def _is_full(s: slice, size: int) -> bool:
+    """torch skips a slice inside a tuple index when it keeps everything: start 0 (as
+    written), step 1, and a stop at or past the end."""
+    start = 0 if s.start is None else s.start
+    stop = size if s.stop is None else s.stop
+    return start == 0 and (s.step is None or s.step == 1) and stop >= size
 
 
 def setitem(input, index, value):

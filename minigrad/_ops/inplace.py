@@ -19,15 +19,37 @@ from minigrad import _dtype
 from minigrad._ops._core import _needs_grad, as_tensor_like, result_type
 from minigrad._tensor import Tensor
 from minigrad.autograd import derivatives as D
-from minigrad.autograd import grad_mode
+from minigrad.autograd import forward_ad, grad_mode
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = ("a view of a leaf Variable that requires grad is being used in an "
                       "in-place operation.")
 
 
+INFERENCE_INPLACE_ERROR = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
+INTERNAL_OVERLAP_ERROR = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_overlap(t: Tensor) -> None:
+    """An expanded view repeats elements (stride 0): writing into it is ambiguous."""
+    data = t._data
+    if data.size and any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape)):
+        raise RuntimeError(INTERNAL_OVERLAP_ERROR)
+
+
 def check_inplace(t: Tensor) -> None:
-    if not grad_mode._state.enabled:
+    if t._is_inference and not grad_mode._state.inference:
+        raise RuntimeError(INFERENCE_INPLACE_ERROR)
+    if not grad_mode.is_recording():
         return
     if t._base is not None and t._base._grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_ERROR)
@@ -36,7 +58,7 @@ def check_inplace(t: Tensor) -> None:
     fn = t._grad_fn
     if isinstance(fn, D.UnbindBackward0):
         raise RuntimeError(
-            f"Output {t._output_nr} of UnbindBackward0 is a view and is being modified "
+            f"Output {t._output_nr} of Unbind is a view and is being modified "
             "inplace. This view is the output of a function that returns multiple views. Such "
             "functions do not allow the output views to be modified inplace. You should "
             "replace the inplace operation by an out-of-place one.")
@@ -51,12 +73,17 @@ def _check_cast(t: Tensor, d) -> None:
 def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=None, **attrs):
     """Write ``data`` into ``self`` and record ``node_cls`` as its new history."""
     check_inplace(self)
+    if node_cls not in (D.FillBackward2, D.ZeroBackward0, D.IndexPutBackward0):
+        check_no_overlap(self)  # writing one number everywhere is fine, as in torch
     node = None
     if _needs_grad(inputs):
         node = node_cls(inputs, save)
         node.__dict__.update(attrs)
+    old = _original(self, forward_ad._state.level is not None)  # forward AD needs it
     np.copyto(self._data, data, casting="unsafe")
     self._bump_version()
+    if old is not None and self.dtype.is_floating_point:
+        forward_ad._propagate_inplace(self, old, node_cls, inputs, save, attrs)
     if node is None:
         return self
     if self._base is None:

@@ -12,12 +12,17 @@ from minigrad.autograd import derivatives as D
 def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ref = next((t for t in tensors if t.dim() > 0), tensors[0])
-    if ref.dim() == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
+    # torch still accepts the legacy empty tensor (shape [0]) next to any other shape
+    ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
     d = _wrap_dim(dim, ref.dim())
     for i, t in enumerate(tensors):
+        if t._data.shape == (0,) and ref._data.shape != (0,):
+            continue
         if t.dim() != ref.dim():
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} "
                                f"and {t.dim()}")
@@ -38,11 +43,11 @@ def stack(tensors, dim=0):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     shape = tensors[0]._data.shape
+    d = _wrap_dim(dim, len(shape) + 1)
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}")
-    d = _wrap_dim(dim, len(shape) + 1)
     dtype = result_type(*tensors)
     data = np.stack([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
     return record(data, D.StackBackward0, tuple(tensors), dim=d)

@@ -7,17 +7,23 @@ import numpy as np
 from minigrad._ops._core import record
 from minigrad.autograd import derivatives as D
 
+# The C++ element type names torch's mm prints in its dtype message.
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+              "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
 
-def _check_dtypes(a, b, what="expected m1 and m2 to have the same dtype"):
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"{what}, but got: {a.dtype.name.replace('float32', 'float')} "
-                           f"!= {b.dtype.name.replace('float32', 'float')}")
+
+def _short(d) -> str:
+    return d.legacy_name.removesuffix("Tensor")  # Float, Double, Long...
 
 
 def dot(input, tensor):
     if input.dim() != 1 or tensor.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {tensor.dim()}D "
                            "tensors")
+    if input.dtype is not tensor.dtype:
+        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
+                           f"{_short(input.dtype)} and {_short(tensor.dtype)}")
     if input.shape[0] != tensor.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
@@ -35,15 +41,26 @@ def mm(input, mat2):
     (n, k), (k2, m) = input.shape, mat2.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    _check_dtypes(input, mat2, "expected mat1 and mat2 to have the same dtype")
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
     return record(input._data @ mat2._data, D.MmBackward0, (input, mat2),
                   save={"self": input, "mat2": mat2})
 
 
 def mv(input, vec):
-    if input.dim() != 2 or vec.dim() != 1 or input.shape[1] != vec.shape[0]:
+    if input.dim() == 0:  # torch sizes the result from input.size(0) before checking
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if input.dim() != 2 or vec.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, "
+                           f"{vec.dim()}")
+    if input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat "
                            f"({input.shape[0]}x{input.shape[1]}), vec ({vec.shape[0]})")
+    if input.dtype is not vec.dtype:  # torch computes mv as addmv(out, mat, vec)
+        out, a, b = _short(vec.dtype), _short(input.dtype), _short(vec.dtype)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {out}, {a}, "
+                           f"and {b}")
     return record(input._data @ vec._data, D.MvBackward0, (input, vec),
                   save={"self": input, "vec": vec})
 
@@ -68,7 +85,7 @@ def matmul(input, other):
     if db <= 2 and da > 2:
         # fold the batch into the rows: (b, n, k) @ (k, m) -> (b*n, k) @ (k, m)
         folded = input.reshape(-1, input.shape[-1])
-        out = mm(folded, other if db == 2 else other.unsqueeze(1))
+        out = mm(folded, other) if db == 2 else mv(folded, other)
         shape = (*input.shape[:-1], other.shape[-1]) if db == 2 else tuple(input.shape[:-1])
         return out._unsafe_view(shape)
     raise NotImplementedError("minigrad's matmul supports 1-D and 2-D operands, and a batch of "

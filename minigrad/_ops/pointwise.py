@@ -36,10 +36,24 @@ def add(input, other, *, alpha=1):
     return _binary(input, other, fn, D.AddBackward0, alpha=alpha)
 
 
-def sub(input, other, *, alpha=1):
-    if isinstance(input, Tensor) and input.dtype is _dtype.bool:
+def _is_bool(x) -> bool:
+    """A bool tensor, or a Python bool (which torch wraps as a bool tensor)."""
+    return x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool | np.bool_)
+
+
+def _sub_check(input, other):
+    """torch refuses to subtract bools, with one message for two and another for one."""
+    if _is_bool(input) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(input) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def sub(input, other, *, alpha=1):
+    _sub_check(input, other)
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
     return _binary(input, other, fn, D.SubBackward0, alpha=alpha)
 
@@ -48,6 +62,7 @@ def rsub(input, other):
     """``other - input`` where ``other`` is a number (Python's ``2 - x``)."""
     if not is_scalar(other):
         return sub(other, input)
+    _sub_check(input, other)
     d = result_type(input, other)
     data = (np.asarray(other, dtype=d.numpy) - input._data).astype(d.numpy, copy=False)
     return record(data, D.RsubBackward1, (input,))
@@ -98,23 +113,53 @@ def pow(input, exponent):
         return _rpow(exponent, input)
     if is_scalar(exponent):
         d = result_type(input, exponent)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            data = np.power(input._data.astype(d.numpy, copy=False), exponent)
+        if not d.is_floating_point and d is not _dtype.bool and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            data = _power(input._data.astype(d.numpy, copy=False), exponent)
         return record(data.astype(d.numpy, copy=False), D.PowBackward0, (input,),
                       save={"self": input}, exponent=exponent)
     a, b, d = operands(input, exponent)
+    _pow_check(d)
     check_same_shape_broadcast(a._data, b._data)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        data = np.power(a._data, b._data).astype(d.numpy, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        data = _tensor_power(a._data, b._data).astype(d.numpy, copy=False)
     return record(data, D.PowBackward1, (a, b), save={"self": a, "exponent": b},
                   output_name="result")
+
+
+def _power(data, exponent):
+    """``data ** exponent`` for a number exponent; like torch, ``-0.5`` is computed as
+    ``1 / sqrt`` (so ``(-0.0) ** -0.5`` is ``-inf``, as in torch)."""
+    if exponent == -0.5:
+        return np.reciprocal(np.sqrt(data))
+    return np.power(data, exponent)
+
+
+def _pow_check(d):
+    if d is _dtype.bool:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+
+
+def _tensor_power(base, exponent):
+    """Element-wise power; for integers a negative exponent gives ``1 / base ** -e`` rounded
+    toward zero, as torch does (NumPy refuses)."""
+    if base.dtype.kind == "f" or not (exponent < 0).any():
+        return np.power(base, exponent)
+    base, exponent = np.broadcast_arrays(base, exponent)
+    positive = np.power(base, np.abs(exponent))
+    inverse = np.where(np.abs(base) == 1, positive, 0)  # only 1 and -1 survive 1 / base ** e
+    return np.where(exponent < 0, inverse, positive)
 
 
 def _rpow(exponent, base):
     """``base ** exponent`` where ``base`` is a number."""
     d = result_type(exponent, base)
-    data = np.power(np.asarray(base, dtype=d.numpy), exponent._data.astype(d.numpy))
-    return record(data, D.PowBackward2, (exponent,), output_name="result", base=base)
+    _pow_check(d)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        data = _tensor_power(np.asarray(base, dtype=d.numpy), exponent._data.astype(d.numpy))
+    return record(data, D.PowBackward2, (exponent,), save={"exponent": exponent},
+                  output_name="result", base=base)
 
 
 def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
@@ -158,11 +203,15 @@ def sigmoid(input):
 
 
 def relu(input):
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
     data = np.maximum(input._data, 0).astype(input._data.dtype, copy=False)
     return record(data, D.ReluBackward0, (input,), output_name="result")
 
 
 def abs(input):
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return record(np.abs(input._data), D.AbsBackward0, (input,), save={"self": input})
 
 

@@ -11,7 +11,11 @@ from minigrad.autograd import derivatives as D
 
 def _dims(dim, ndim):
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(sorted(_wrap_dim(d, ndim) for d in dims))
+    wrapped = [_wrap_dim(d, ndim) for d in dims]
+    for i, d in enumerate(wrapped):
+        if d in wrapped[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(wrapped))
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):

@@ -86,7 +86,7 @@ def contiguous(input):
 
 
 def clone(input, *, memory_format=None):
-    return record(np.ascontiguousarray(input._data).copy(), D.CloneBackward0, (input,))
+    return record(np.array(input._data, order="C"), D.CloneBackward0, (input,))
 
 
 def to(input, *args, dtype=None, copy=False, **kwargs):
@@ -155,7 +155,8 @@ def squeeze(input, dim=None):
     if isinstance(dim, tuple | list):
         return _squeeze_dims(input, tuple(dim))
     d = _wrap_dim(dim, input.dim())
-    data = np.squeeze(input._data, d) if input._data.shape[d] == 1 else input._data.view()
+    squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
+    data = np.squeeze(input._data, d) if squeezable else input._data.view()
     return record_view(input, data, D.SqueezeBackward1, lambda x: x.squeeze(d),
                        self_shape=input._data.shape)
 
@@ -172,14 +173,18 @@ def expand(input, *sizes):
     sizes = _shape_arg(sizes)
     shape = input._data.shape
     if len(sizes) < len(shape):
-        raise RuntimeError(f"expand(torch.FloatTensor{{{list(shape)}}}, size={list(sizes)}): "
-                           "the number of sizes provided ({}) must be greater or equal to the "
-                           "number of dimensions in the tensor ({})".format(len(sizes),
-                                                                            len(shape)))
+        raise RuntimeError(f"expand(minigrad.{input.dtype.legacy_name}{{{list(shape)}}}, "
+                           f"size={list(sizes)}): the number of sizes provided ({len(sizes)}) "
+                           "must be greater or equal to the number of dimensions in the tensor "
+                           f"({len(shape)})")
     lead = len(sizes) - len(shape)
-    target = []
-    for i, s in enumerate(sizes):
+    target = [0] * len(sizes)
+    for i in reversed(range(len(sizes))):  # torch checks from the last dim backwards
+        s = sizes[i]
         old = shape[i - lead] if i >= lead else 1
+        if s == -1 and i < lead:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
         if s == -1:
             s = old
         elif old != 1 and old != s:
@@ -187,10 +192,19 @@ def expand(input, *sizes):
                 f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
                 f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
                 f"{list(shape)}")
-        target.append(s)
-    data = np.broadcast_to(input._data, tuple(target))
+        target[i] = s
+    data = _expanded(input._data, target, lead)
     return record_view(input, data, D.ExpandBackward0, lambda x: x.expand(*target),
                        self_shape=shape)
+
+
+def _expanded(data, target, lead):
+    """A writable view of ``data`` with stride 0 along every expanded dim, as torch's expand.
+    (Writing through it is refused later when elements overlap, with torch's error.)"""
+    strides = [0] * lead
+    for size, old, stride in zip(target[lead:], data.shape, data.strides):
+        strides.append(stride if size == old else 0)
+    return np.lib.stride_tricks.as_strided(data, tuple(target), tuple(strides))
 
 
 def expand_as(input, other):

@@ -6,7 +6,8 @@ Both hand the work to ``engine.execute``.
 
 from __future__ import annotations
 
-from minigrad.autograd import graph
+from minigrad.autograd import forward_ad, functional, graph
+from minigrad.autograd.function import Function, FunctionCtx, once_differentiable
 from minigrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -15,9 +16,12 @@ from minigrad.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "is_inference_mode_enabled", "graph"]
+           "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
+           "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
+           "functional"]
 
 
 def _as_tuple(x):
@@ -33,6 +37,9 @@ def _seed_grads(outputs, grad_outputs):
 
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None and not out.requires_grad:
+            grads.append(None)  # the engine's "does not require grad" error comes first
+            continue
         if g is None:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -76,13 +83,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if not inputs:
         engine.execute(roots, grads, retain_graph=retain_graph, create_graph=create_graph)
         return
+    for t in inputs:
+        t.retain_grad()  # as torch does: a non-leaf input gets its .grad through retain_grad
     targets = {_target_edge(t): t for t in inputs}
     captured = engine.execute(roots, grads, retain_graph=retain_graph,
                               create_graph=create_graph, capture=targets, accumulate=False)
     from minigrad.autograd.engine import accumulate_into
 
     for edge, t in targets.items():
-        if edge in captured:
+        if edge in captured and t.is_leaf:
             from minigrad.autograd import grad_mode
 
             with grad_mode.set_grad_enabled(create_graph):

@@ -12,7 +12,7 @@ since the forward pass and not freed by an earlier backward.
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from minigrad.autograd.graph import Node
 
@@ -103,9 +103,13 @@ class PowBackward2(Node):
     """out = base ** exponent, base a number"""
 
     def backward(self, grad):
-        if self.base == 0:
-            return grad * 0
-        return grad * self.saved("result") * math.log(self.base)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_base = float(np.log(np.float64(self.base)))  # nan for a negative base
+        if self.base == 0:  # 0 ** e is 0 for e > 0 and 1 for e == 0: flat, so no gradient
+            from minigrad._ops.pointwise import where
+
+            return grad * where(self.saved("exponent") >= 0, 0.0, self.saved("result") * log_base)
+        return grad * (self.saved("result") * log_base)
 
 
 # --- pointwise functions ---------------------------------------------------------------------
@@ -335,6 +339,18 @@ class AsStridedBackward0(SelectBackward0):
     def __init__(self, inputs):
         super().__init__(inputs)
         self.self_shape = inputs[0]._data.shape
+
+    def backward(self, grad):
+        """The view may repeat base elements (an ``expand`` in its chain): like torch, each
+        base element gets the sum of the gradients of every view element that reads it."""
+        from minigrad._creation import arange, zeros
+
+        n = 1
+        for s in self.self_shape:
+            n *= s
+        where = self.view_fn(arange(n).view(*self.self_shape)).reshape(-1)
+        flat = zeros(n, dtype=grad.dtype).index_put((where,), grad.reshape(-1), accumulate=True)
+        return flat.view(*self.self_shape)
 
 
 class UnbindBackward0(Node):

@@ -106,6 +106,20 @@ def _retain(tensor, grad):
         tensor._grad = tensor._grad + grad
 
 
+class _Ready:
+    """A heap entry: the node created last comes first. Ties (two AccumulateGrad nodes) are
+    left to the heap itself, which then behaves exactly like torch's ``std::priority_queue``."""
+
+    __slots__ = ("node", "priority")
+
+    def __init__(self, node):
+        self.node = node
+        self.priority = node._sequence_nr
+
+    def __lt__(self, other) -> bool:
+        return self.priority > other.priority
+
+
 def _num_outputs(node) -> int:
     return getattr(node, "_num_outputs", 1)
 
@@ -130,10 +144,10 @@ def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=Non
     ready = []
     for node in dict.fromkeys(root_nodes):
         if deps.get(node, 0) == 0:
-            heapq.heappush(ready, (-node._sequence_nr, id(node), node))
+            heapq.heappush(ready, _Ready(node))
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready).node
             node_grads = buffers.pop(node, None) or [None] * _num_outputs(node)
             if needed is not None and node not in needed:
                 outputs = (None,) * len(node.next_functions)
@@ -147,7 +161,7 @@ def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=Non
                     _add_to_buffer(buffers, nxt, nr, g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+                    heapq.heappush(ready, _Ready(nxt))
     return captured
 
 
@@ -183,8 +197,9 @@ def _run_node(node, grads, retain_graph, capture, captured, accumulate, order_lo
 
 
 def _materialize(node, grads):
-    """Missing output gradients become zeros, as torch's built-in formulas expect."""
-    if all(g is not None for g in grads):
+    """Missing output gradients become zeros, as torch's built-in formulas expect (a custom
+    Function can opt out with ``ctx.set_materialize_grads(False)``)."""
+    if all(g is not None for g in grads) or not getattr(node, "materialize_grads", True):
         return grads
     shapes = getattr(node, "_output_meta", None)
     from minigrad._creation import zeros

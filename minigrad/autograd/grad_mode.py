@@ -26,6 +26,11 @@ def is_inference_mode_enabled() -> bool:
     return _state.inference
 
 
+def is_recording() -> bool:
+    """Do new operations record a graph? Not in inference mode, even under ``enable_grad``."""
+    return _state.enabled and not _state.inference
+
+
 class _GradMode:
     """Base: a context manager that sets the switch, and a decorator that wraps a call in it."""
 
@@ -53,14 +58,23 @@ class _GradMode:
         return wrapper
 
 
-class no_grad(_GradMode):  # noqa: N801 - torch's spelling
+class _NoParamGradMode(_GradMode):
+    """A mode that also works as a bare decorator (``@no_grad`` without parentheses)."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamGradMode):  # noqa: N801 - torch's spelling
     """Operations inside do not record a graph: results have ``requires_grad=False``."""
 
     def _enter_value(self) -> bool:
         return False
 
 
-class enable_grad(_GradMode):  # noqa: N801
+class enable_grad(_NoParamGradMode):  # noqa: N801
     """Turns recording back on, for instance inside a ``no_grad`` block."""
 
     def _enter_value(self) -> bool:
@@ -91,13 +105,19 @@ class set_grad_enabled(_GradMode):  # noqa: N801
 
 
 class inference_mode(_GradMode):  # noqa: N801
-    """Like ``no_grad``, and tensors made inside are marked as inference tensors."""
+    """Like ``no_grad``, and tensors made inside are marked as inference tensors.
+    ``inference_mode(False)`` turns grad mode on, as torch's does."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used as a bare decorator
 
     def __init__(self, mode: bool = True):
-        self.mode = bool(mode)
+        self.mode = mode
 
     def _enter_value(self) -> bool:
-        return not self.mode and _state.enabled
+        return not self.mode
 
     def __enter__(self):
         super().__enter__()

@@ -80,8 +80,10 @@ class SavedTensor:
 
         if tensor._is_inference and not _tensor.is_inference_mode_enabled():
             raise RuntimeError(
-                "Inference tensors cannot be saved for backward. To work around you can make a "
-                "clone to get a normal tensor and use it in autograd."
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+                "in inference mode in computation tracked by autograd. To work around this, you "
+                "can make a clone to get a normal tensor and use it in autograd, or use "
+                "`minigrad.no_grad()` instead of `minigrad.inference_mode()`."
             )
         self.version = tensor._version
         self.counter = tensor._version_counter
@@ -108,6 +110,11 @@ class SavedTensor:
         self.tensor = self.data = self.counter = None
 
 
+def _op_name(node) -> str:
+    """``MulBackward0`` -> ``Mul``; a custom Function's ``FooBackward`` -> ``Foo``."""
+    return node.name().removesuffix("Backward0").removesuffix("Backward")
+
+
 def _version_error(saved: SavedTensor, node, current: int) -> str:
     t = saved.tensor
     data = saved.data if saved.is_output else t._data
@@ -117,14 +124,14 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     shape = ", ".join(str(s) for s in data.shape)
     what = f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
-        what += f", which is output 0 of {node.name().removesuffix('Backward0')},"
-    elif t is not None and t.grad_fn is not None and t._base is None:
-        what += f", which is output {t._output_nr} of {t.grad_fn.name().removesuffix('Backward0')},"
+        what += f", which is output 0 of {_op_name(node)},"
+    elif t is not None and t.grad_fn is not None:  # a stale view: AsStrided, as torch
+        what += f", which is output {t._output_nr} of {_op_name(t.grad_fn)},"
     return (
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {current}; expected version {saved.version} "
         f"instead. Hint: enable anomaly detection to find the operation that failed to compute "
-        f"its gradient, with minigrad.autograd.set_detect_anomaly(True)."
+        f"its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 

@@ -1,0 +1,40 @@
+"""``Parameter``: a tensor that a ``Module`` recognises as something to train.
+
+It is an ordinary leaf tensor (requiring grad by default). The only thing that makes it special
+is its type: assigning one to a module attribute registers it, so ``parameters()`` can find it.
+Like torch's, it shares memory with the tensor it wraps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._tensor import Tensor
+
+
+class Parameter(Tensor):
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = Tensor._make(np.empty(0, dtype=_dtype.get_default_dtype().numpy))
+        t = object.__new__(cls)
+        Tensor._init(t, data._data)
+        t._version_counter = data._version_counter
+        t.requires_grad_(requires_grad)
+        return t
+
+    def __init__(self, data=None, requires_grad=True):
+        """All the work is in ``__new__``: a Parameter is made around existing data."""
+
+    def __repr__(self) -> str:
+        from minigrad._tensor_str import parameter_str
+
+        d = self.dtype
+        return parameter_str(self._data, dtype_name=d.name,
+                             is_default_dtype=d is _dtype.get_default_dtype(),
+                             requires_grad=self.requires_grad)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (Parameter, (Tensor._make(self._data.copy()), self.requires_grad))

@@ -1,0 +1,78 @@
+"""Adam: a step scaled by running averages of the gradient and of its square.
+
+For each parameter p with gradient g, at step t (all in place, under no_grad)::
+
+    m = m + (1 - beta1) * (g - m)          # running mean of g
+    v = beta2 * v + (1 - beta2) * g * g     # running mean of g^2
+    p = p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
+
+The two ``1 - beta^t`` factors undo the bias of averages that start at zero. ``amsgrad``
+uses the largest v seen so far; ``decoupled_weight_decay`` is AdamW.
+"""
+
+from __future__ import annotations
+
+from minigrad._creation import tensor, zeros_like
+from minigrad._ops.pointwise import where
+from minigrad.optim.optimizer import Optimizer
+
+
+def _lerp_(start, end, weight):
+    """torch's lerp, which computes from whichever end is nearer for accuracy."""
+    if weight < 0.5:
+        return start.add_(end - start, alpha=weight)
+    return start.copy_(end - (end - start) * (1 - weight))
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        amsgrad=amsgrad, maximize=maximize, foreach=foreach,
+                        capturable=capturable, differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def _init_state(self, param, state, amsgrad):
+        state["step"] = tensor(0.0)
+        state["exp_avg"] = zeros_like(param)
+        state["exp_avg_sq"] = zeros_like(param)
+        if amsgrad:
+            state["max_exp_avg_sq"] = zeros_like(param)
+
+    def _update(self, param, grad, state, group):
+        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+        if not state:
+            self._init_state(param, state, group["amsgrad"])
+        if group["maximize"]:
+            grad = -grad
+        state["step"].add_(1)
+        wd = group["weight_decay"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(param, alpha=wd)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        _lerp_(exp_avg, grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        step = state["step"].item()
+        step_size = lr / (1 - beta1**step)
+        bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        if group["amsgrad"]:
+            best = state["max_exp_avg_sq"]
+            best.copy_(where(best > exp_avg_sq, best, exp_avg_sq))
+            exp_avg_sq = best
+        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.add_(exp_avg / denom, alpha=-step_size)

@@ -1,0 +1,168 @@
+"""Step through a backward pass node by node, in the order the engine really ran them.
+
+``BackwardStepper(loss, params)`` runs ``loss.backward()`` once while recording, for every
+node the engine calls, the gradients it received and the gradients it sent on. The order is
+not recomputed here: for minigrad it is the engine's own ``order_log`` (see
+``engine.execute``); for torch it is recorded with ``register_prehook`` on every node. Then
+``frame(k)`` draws the graph at step ``k``: the node running now in gold, the nodes already
+run in pale green, each edge that has carried a gradient labelled with it (blue), and, where
+several gradients meet (fan-in), their sum written on the node. ``widget()`` puts the frames
+behind a play button and a slider.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from minigrad import viz
+
+CURRENT, DONE = "gold", "palegreen"
+
+
+@dataclass
+class Step:
+    """One node run by the engine: what arrived (``grads_in``) and what it sent (``grads_out``,
+    one per ``next_functions`` entry)."""
+
+    node: object
+    grads_in: tuple
+    grads_out: tuple
+
+
+def _is_minigrad(t) -> bool:
+    from minigrad._tensor import Tensor
+
+    return isinstance(t, Tensor)
+
+
+def _record_minigrad(output, gradient, fns):
+    """Run minigrad's engine with ``order_log`` on, and post-hooks for what each node sent."""
+    from minigrad.autograd import _roots, _seed_grads, engine
+
+    sent, handles = {}, []
+    for fn in fns:
+        if not hasattr(fn, "variable"):
+            handles.append(fn.register_hook(
+                lambda grad_inputs, grad_outputs, fn=fn: sent.__setitem__(fn, grad_inputs)))
+    log = []
+    try:
+        grads = _seed_grads((output,), (gradient,))
+        engine.execute(_roots((output,)), grads, retain_graph=False, create_graph=False,
+                       order_log=log)
+    finally:
+        for h in handles:
+            h.remove()
+    return [Step(fn, tuple(g), tuple(sent.get(fn, ()))) for fn, g in log]
+
+
+def _record_torch(output, gradient, fns):
+    """Run torch's engine with a pre-hook (order, gradients in) and a hook (gradients out)
+    on every node."""
+    order, sent, handles = [], {}, []
+    for fn in fns:
+        handles.append(fn.register_prehook(
+            lambda grad_outputs, fn=fn: order.append((fn, tuple(grad_outputs)))))
+        handles.append(fn.register_hook(
+            lambda grad_inputs, grad_outputs, fn=fn: sent.__setitem__(fn, tuple(grad_inputs))))
+    try:
+        output.backward(gradient)
+    finally:
+        for h in handles:
+            h.remove()
+    return [Step(fn, g, sent.get(fn, ())) for fn, g in order]
+
+
+class BackwardStepper:
+    """The backward pass of ``output`` as a sequence of frames (runs ``backward`` once)."""
+
+    def __init__(self, output, params=None, gradient=None, show_values=False):
+        self.output = output
+        self.walk = viz.GraphWalk(output, params, show_values=show_values)
+        fns = list(self.walk.fn_ids)
+        record = _record_minigrad if _is_minigrad(output) else _record_torch
+        self.steps = record(output, gradient, fns)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def order(self) -> list[str]:
+        """Names of the nodes in the order they ran."""
+        return [type(s.node).__name__ for s in self.steps]
+
+    def _edge_labels(self, k):
+        ids = self.walk.fn_ids
+        labels = {}
+        first = self.steps[0]
+        if first.node is self.output.grad_fn and first.grads_in[0] is not None:
+            labels[(ids[first.node], self.walk.ids(self.output))] = viz.fmt(first.grads_in[0])
+        for step in self.steps[:k + 1]:
+            head = ids[step.node]
+            for i, ((u, _), g) in enumerate(zip(step.node.next_functions, step.grads_out)):
+                if u is not None and g is not None:
+                    labels[(head, i)] = viz.fmt(g)
+            if hasattr(step.node, "variable") and step.grads_in and step.grads_in[0] is not None:
+                leaf = self.walk.ids(step.node.variable)
+                labels[(leaf, head)] = viz.fmt(step.grads_in[0])
+        return labels
+
+    def _fan_in(self, k):
+        """For the current node: the gradients its consumers sent, when there are several."""
+        node = self.steps[k].node
+        parts = []
+        for step in self.steps[:k]:
+            for (u, _), g in zip(step.node.next_functions, step.grads_out):
+                if u is node and g is not None:
+                    parts.append(viz.fmt(g))
+        if len(parts) < 2 or not self.steps[k].grads_in or self.steps[k].grads_in[0] is None:
+            return []
+        return [("grad", " + ".join(parts) + " = " + viz.fmt(self.steps[k].grads_in[0]))]
+
+    def frame(self, k: int):
+        """The graph at step ``k`` (0-based) as a ``graphviz.Digraph``."""
+        if not 0 <= k < len(self.steps):
+            raise IndexError(f"step {k} out of range for {len(self.steps)} steps")
+        ids = self.walk.fn_ids
+        highlight = {ids[s.node]: DONE for s in self.steps[:k]}
+        current = ids[self.steps[k].node]
+        highlight[current] = CURRENT
+        dot = viz._digraph()
+        dot.attr(label=f"step {k + 1}/{len(self.steps)}: {type(self.steps[k].node).__name__}",
+                 fontname="monospace")
+        viz._fill(dot, self.walk, highlight, self._edge_labels(k), {current: self._fan_in(k)})
+        viz._resize(dot)
+        return dot
+
+    def html(self, k: int) -> str:
+        """The frame as inline SVG, or its DOT text and the install hint without ``dot``."""
+        import graphviz
+
+        dot = self.frame(k)
+        try:
+            return dot.pipe(format="svg", encoding="utf-8")
+        except graphviz.ExecutableNotFound:
+            return f"<pre>{html.escape(viz.INSTALL_HINT)}\n\n{html.escape(dot.source)}</pre>"
+
+    def widget(self):
+        """A play button and a slider over the steps, above the current frame."""
+        import ipywidgets as w
+
+        last = len(self.steps) - 1
+        play = w.Play(value=0, min=0, max=last, step=1, interval=1200, description="play")
+        slider = w.IntSlider(value=0, min=0, max=last, description="step")
+        w.jslink((play, "value"), (slider, "value"))
+        view = w.HTML(self.html(0))
+
+        def update(change):
+            view.value = self.html(change["new"])
+
+        slider.observe(update, names="value")
+        box = w.VBox([w.HBox([play, slider]), view])
+        box.slider, box.view = slider, view
+        return box
+
+
+def step_through(output, params=None, gradient=None):
+    """Run backward on ``output`` and return the stepping widget (a notebook one-liner)."""
+    return BackwardStepper(output, params, gradient).widget()

@@ -1,0 +1,152 @@
+"""Datasets and the ``DataLoader`` that cuts them into (shuffled) batches.
+
+A dataset is anything with ``__len__`` and ``__getitem__``. The loader draws indices from a
+sampler (in order, or a fresh random permutation each epoch), groups them into batches and
+*collates* each batch: a list of samples ``(x_i, y_i)`` becomes ``[stack(x_i), stack(y_i)]``.
+The shuffled order comes from minigrad's generator, so it is not torch's order for the same seed.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._creation import as_tensor, randperm, tensor
+from minigrad._ops.join import stack
+from minigrad._tensor import Tensor
+
+
+class Dataset:
+    def __getitem__(self, index):
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+
+class TensorDataset(Dataset):
+    """Sample i is ``(t[i] for t in tensors)``; all tensors share their first dimension."""
+
+    def __init__(self, *tensors):
+        if any(t.size(0) != tensors[0].size(0) for t in tensors):
+            raise AssertionError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0].size(0)
+
+
+class SequentialSampler:
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler:
+    """A new permutation of the indices every time it is iterated (every epoch)."""
+
+    def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
+        self.data_source = data_source
+        self.generator = generator
+
+    def __iter__(self):
+        yield from randperm(len(self.data_source), generator=self.generator).tolist()
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class BatchSampler:
+    def __init__(self, sampler, batch_size, drop_last):
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self):
+        batch = []
+        for idx in self.sampler:
+            batch.append(idx)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def default_collate(batch):
+    """Stack tensors, turn numbers into tensors, and recurse into tuples, lists and dicts."""
+    elem = batch[0]
+    if isinstance(elem, Tensor):
+        return stack(batch, 0)
+    if isinstance(elem, np.ndarray):
+        return stack([as_tensor(b) for b in batch], 0)
+    if isinstance(elem, bool | np.bool_):
+        return tensor(batch, dtype=_dtype.bool)
+    if isinstance(elem, float):
+        return tensor(batch, dtype=_dtype.float64)
+    if isinstance(elem, numbers.Integral):
+        return tensor(batch, dtype=_dtype.int64)
+    if isinstance(elem, str | bytes):
+        return batch
+    if isinstance(elem, dict):
+        return {key: default_collate([d[key] for d in batch]) for key in elem}
+    if isinstance(elem, tuple | list):
+        if any(len(sample) != len(elem) for sample in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(samples) for samples in zip(*batch)]
+    raise TypeError("default_collate: batch must contain tensors, numpy arrays, numbers, "
+                    f"dicts or lists; found {type(elem)}")
+
+
+def default_convert(data):
+    """Without batching, samples are only converted: arrays become tensors, tuples lists."""
+    if isinstance(data, np.ndarray | np.number):
+        return as_tensor(data)
+    if isinstance(data, dict):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, tuple | list):
+        return [default_convert(d) for d in data]
+    return data
+
+
+class DataLoader:
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False,
+                 timeout=0, worker_init_fn=None, multiprocessing_context=None, generator=None,
+                 **kwargs):
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.generator = generator
+        if sampler is None:
+            sampler = (RandomSampler(dataset, generator=generator) if shuffle
+                       else SequentialSampler(dataset))
+        self.sampler = sampler
+        if batch_sampler is None and batch_size is not None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_sampler = batch_sampler
+        if collate_fn is None:
+            collate_fn = default_collate if batch_sampler is not None else default_convert
+        self.collate_fn = collate_fn
+
+    def __iter__(self):
+        if self.batch_sampler is None:
+            for idx in self.sampler:
+                yield self.collate_fn(self.dataset[idx])
+            return
+        for indices in self.batch_sampler:
+            yield self.collate_fn([self.dataset[i] for i in indices])
+
+    def __len__(self) -> int:
+        return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)

@@ -1,0 +1,200 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+# ---
+
+# %% [markdown]
+# # Exercises 03 · Building the graph
+#
+# Practise lesson 03 (`notebooks/03_building_the_graph.ipynb`): leaves and `requires_grad`,
+# how `.grad` accumulates, writing a backward node of your own, and a training loop that
+# forgets to zero its gradients. Each answer cell is followed by a check cell; the questions do
+# not depend on each other.
+
+# %%
+# Run this cell first.
+import torch
+
+import minigrad
+from minigrad._ops._core import record
+from minigrad.autograd.graph import Node
+from minigrad.grading import question
+
+# %% [markdown]
+# ## 03.1 · Predict: leaves and `requires_grad` (2 points)
+#
+# ```python
+# a = torch.tensor(2.0, requires_grad=True)
+# b = torch.tensor(3.0)
+# c = a * b
+# d = b * 2
+# e = c.detach()
+# ```
+#
+# For each tensor, is it a leaf (`is_leaf`), and does it require grad (`requires_grad`)?
+# Fill in `True` or `False`.
+
+# %% question="03.1" role="answer"
+# Answer 03.1
+### BEGIN SOLUTION
+is_leaf = {"a": True, "b": True, "c": False, "d": True, "e": True}
+requires_grad = {"a": True, "b": False, "c": True, "d": False, "e": False}
+### END SOLUTION
+
+# %% question="03.1" role="check" points=2
+with question("03.1", points=2) as q:
+    ta = torch.tensor(2.0, requires_grad=True)
+    tb = torch.tensor(3.0)
+    tc = ta * tb
+    truth = {"a": ta, "b": tb, "c": tc, "d": tb * 2, "e": tc.detach()}
+    why = {"c": "it is made by an op on a tensor that requires grad, so it has a grad_fn",
+           "d": "no input requires grad, so nothing is recorded: d is a plain constant",
+           "e": "detach() gives a tensor outside the graph", "a": "you created it yourself",
+           "b": "you created it yourself"}
+    for attr, answer in (("is_leaf", is_leaf), ("requires_grad", requires_grad)):
+        for name, t in truth.items():
+            want = getattr(t, attr)
+            q.true(isinstance(answer, dict) and name in answer,
+                   f"`{attr}` should be a dict with an entry for {name!r}")
+            q.true(answer[name] is want or answer[name] == want,
+                   f"{name}.{attr} is {want}, not {answer[name]}: {why[name]}")
+
+# %% [markdown]
+# ## 03.2 · Predict: `.grad` accumulates (2 points)
+#
+# ```python
+# x = torch.tensor(3.0, requires_grad=True)
+# y = x * x
+# y.backward(retain_graph=True)
+# y.backward()
+# (2 * x).backward()
+# ```
+#
+# What is `x.grad` now? Give a number.
+
+# %% question="03.2" role="answer"
+# Answer 03.2
+### BEGIN SOLUTION
+x_grad = 6.0 + 6.0 + 2.0
+### END SOLUTION
+
+# %% question="03.2" role="check" points=2
+with question("03.2", points=2) as q:
+    tx = torch.tensor(3.0, requires_grad=True)
+    ty = tx * tx
+    ty.backward(retain_graph=True)
+    ty.backward()
+    (2 * tx).backward()
+    adds = "each backward() adds into .grad, it never overwrites it"
+    q.close("x_grad", x_grad, tx.grad,
+            mistakes=[(2.0, "that is only the last backward: " + adds),
+                      (6.0, "that is one backward of y: " + adds),
+                      (8.0, "y.backward() ran twice: " + adds)])
+
+# %% [markdown]
+# ## 03.3 · Implement a backward node (3 points)
+#
+# minigrad records every op as a node class from `minigrad/autograd/derivatives.py`. Here is a
+# new op, `cube(x) = x³`, recorded with `record(...)` exactly like minigrad's own ops. Write
+# `CubeBackward0.backward`: given `grad` (the gradient of the output), return the gradient of
+# the input. The input was saved as `"self"`: read it with `self.saved("self")`. Use minigrad
+# operations (not NumPy) so the formula works for any shape.
+
+# %% question="03.3" role="answer"
+# Answer 03.3
+class CubeBackward0(Node):
+    """out = self ** 3"""
+
+    def backward(self, grad):
+        ### BEGIN SOLUTION
+        x = self.saved("self")
+        return grad * 3 * x * x
+        ### END SOLUTION
+
+
+def cube(x):
+    return record(x._data ** 3, CubeBackward0, (x,), save={"self": x})
+
+
+# %% question="03.3" role="check" points=3
+with question("03.3", points=3) as q:
+    values = [[0.5, -1.5, 2.0], [1.0, 0.0, -0.25]]
+    x = minigrad.tensor(values, requires_grad=True)
+    y = cube(x)
+    q.true(y.grad_fn.name() == "CubeBackward0", "cube(x) should record a CubeBackward0 node")
+    y.sum().backward()
+    tx = torch.tensor(values, requires_grad=True)
+    (tx ** 3).sum().backward()
+    q.close("x.grad", x.grad, tx.grad, hints={
+        "other": "the derivative of x³ is 3x², times the incoming gradient"})
+    ### BEGIN HIDDEN TESTS
+    v = [[1.0, 2.0, -1.0], [0.5, 3.0, 2.0]]
+    x = minigrad.tensor(values, requires_grad=True)
+    cube(x).backward(minigrad.tensor(v))
+    tx = torch.tensor(values, requires_grad=True)
+    (tx ** 3).backward(torch.tensor(v))
+    q.close("x.grad with an upstream gradient", x.grad, tx.grad, hints={
+        "other": "multiply by `grad`, the gradient flowing in from the output (chain rule)"})
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 03.4 · Debug: a training loop that forgets to zero (2 points)
+#
+# This loop minimises $(2w - 1)^2$ with gradient descent, but it drifts: every step uses the
+# sum of all gradients so far. Fix `train` so each step uses only this step's gradient. Keep
+# the signature and return `w`.
+
+# %% question="03.4" role="answer"
+# Answer 03.4
+def train(w, steps=5, lr=0.1):
+    for _ in range(steps):
+        loss = (2 * w - 1) ** 2
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+        ### BEGIN SOLUTION
+        w.grad = None
+        ### END SOLUTION
+    return w
+
+
+# %% question="03.4" role="check" points=2
+with question("03.4", points=2) as q:
+    def reference(w, steps, lr, zero):
+        for _ in range(steps):
+            ((2 * w - 1) ** 2).backward()
+            with torch.no_grad():
+                w -= lr * w.grad
+            if zero:
+                w.grad = None
+        return w
+
+    start = torch.tensor(3.0, requires_grad=True)
+    got = train(start, steps=5, lr=0.1)
+    q.true(got is start, "train should update w in place and return the same tensor")
+    want = reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=True)
+    q.close("w after 5 steps", got, want, mistakes=[(
+        reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=False),
+        "w.grad still accumulates across steps: reset it (w.grad = None, or w.grad.zero_()) "
+        "after each update")])
+
+# %% [markdown]
+# ## Reflection (not scored)
+#
+# Why does torch free a graph's saved tensors after `backward()` unless you pass
+# `retain_graph=True`? When do you actually need it?
+#
+# ### BEGIN SOLUTION
+# To save memory: most graphs are used once. You need it to backpropagate through the same
+# graph twice, e.g. two losses sharing a trunk computed once.
+# ### END SOLUTION
+#
+# <details><summary>One possible answer</summary>
+#
+# Saved intermediate values can be large and most graphs are used for exactly one backward.
+# Keep them only when you will run backward through the same graph again.
+# </details>

@@ -1,0 +1,401 @@
+"""minigrad.nn against torch.nn: printed text, registration, state dicts, and the numbers
+(forward values and gradients) of layers and functional ops with weights copied across."""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad
+from tests.torch_compare import (
+    TOLERANCES,
+    assert_same_error,
+    normalize_text,
+    to_numpy,
+)
+
+LIBS = (minigrad, torch)
+
+
+def both(build):
+    """``build(lib)`` for each engine: (minigrad result, torch result)."""
+    return build(minigrad), build(torch)
+
+
+def copy_weights(m_model, t_model):
+    """torch model gets minigrad's (random) weights, through numpy."""
+    state = {k: torch.from_numpy(to_numpy(v).copy()) for k, v in m_model.state_dict().items()}
+    t_model.load_state_dict(state)
+
+
+def assert_close(m, t, dtype="float32"):
+    rtol, atol = TOLERANCES[dtype]
+    np.testing.assert_allclose(to_numpy(m), to_numpy(t), rtol=rtol, atol=atol)
+
+
+def mlp(lib):
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 4, bias=False), nn.Tanh(),
+                         nn.Sequential(nn.Linear(4, 2), nn.Sigmoid()))
+
+
+# --- printing -------------------------------------------------------------------------------
+@pytest.mark.parametrize("build", [
+    mlp,
+    lambda lib: lib.nn.Linear(3, 4),
+    lambda lib: lib.nn.Linear(5, 1, bias=False),
+    lambda lib: lib.nn.ReLU(inplace=True),
+    lambda lib: lib.nn.MSELoss(),
+    lambda lib: lib.nn.Sequential(),
+    lambda lib: lib.nn.Sequential(OrderedDict([("hidden", lib.nn.Linear(2, 3)),
+                                               ("act", lib.nn.ReLU())])),
+    lambda lib: lib.nn.Softmax(dim=1),
+    lambda lib: lib.nn.CrossEntropyLoss(),
+])
+def test_module_repr_matches_torch(build):
+    m, t = both(build)
+    assert repr(m) == repr(t)
+
+
+def test_custom_module_repr_matches_torch():
+    def build(lib):
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = lib.nn.Parameter(lib.zeros(2))
+                self.body = lib.nn.Sequential(lib.nn.Linear(2, 2), lib.nn.ReLU())
+                self.head = lib.nn.Linear(2, 1)
+        return Net()
+
+    m, t = both(build)
+    assert repr(m) == repr(t)
+
+
+@settings(deadline=None, max_examples=25)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=3),
+       dtype=st.sampled_from(["float32", "float64"]), requires_grad=st.booleans(),
+       seed=st.integers(0, 1000))
+def test_parameter_repr_matches_torch(shape, dtype, requires_grad, seed):
+    array = np.asarray(np.random.default_rng(seed).standard_normal(shape) * 10, dtype=dtype)
+    m = minigrad.nn.Parameter(minigrad.tensor(array), requires_grad=requires_grad)
+    t = torch.nn.Parameter(torch.tensor(array), requires_grad=requires_grad)
+    assert normalize_text(repr(m)) == repr(t)
+
+
+def test_parameter_is_a_leaf_tensor_sharing_memory_like_torch():
+    assert minigrad.nn.parameter.Parameter is minigrad.nn.Parameter
+    for lib in LIBS:
+        data = lib.tensor([1.0, 2.0])
+        p = lib.nn.Parameter(data)
+        assert isinstance(p, lib.Tensor) and p.is_leaf and p.requires_grad
+        data[0] = 5.0
+        assert p[0].item() == 5.0
+        assert type(p * 2) is lib.Tensor and type(p.detach()) is lib.Tensor
+        assert not lib.nn.Parameter(lib.zeros(1), requires_grad=False).requires_grad
+    assert normalize_text(repr(minigrad.nn.Parameter())) == repr(torch.nn.Parameter())
+
+
+# --- registration and walking the tree ------------------------------------------------------
+def test_named_parameters_children_modules_match_torch():
+    m, t = both(mlp)
+    assert [n for n, _ in m.named_parameters()] == [n for n, _ in t.named_parameters()]
+    assert [tuple(p.shape) for p in m.parameters()] == [tuple(p.shape) for p in t.parameters()]
+    assert [n for n, _ in m.named_children()] == [n for n, _ in t.named_children()]
+    assert [type(c).__name__ for c in m.children()] == [type(c).__name__ for c in t.children()]
+    assert [n for n, _ in m.named_modules()] == [n for n, _ in t.named_modules()]
+    assert [n for n, _ in m.named_parameters(prefix="net", recurse=False)] == \
+        [n for n, _ in t.named_parameters(prefix="net", recurse=False)]
+    assert len(m) == len(t) and type(m[-1]).__name__ == type(t[-1]).__name__
+    assert all(isinstance(p, minigrad.nn.Parameter) for p in m.parameters())
+
+
+def test_shared_parameter_listed_once_like_torch():
+    def build(lib):
+        layer = lib.nn.Linear(2, 2)
+        return lib.nn.Sequential(layer, lib.nn.ReLU(), layer)
+
+    m, t = both(build)
+    assert [n for n, _ in m.named_parameters()] == [n for n, _ in t.named_parameters()]
+    assert list(m.state_dict()) == list(t.state_dict())
+
+
+def test_reassigning_and_deleting_attributes_like_torch():
+    for lib in LIBS:
+        layer = lib.nn.Linear(2, 2)
+        layer.bias = None
+        assert [n for n, _ in layer.named_parameters()] == ["weight"]
+        layer.extra = lib.nn.Parameter(lib.ones(1))
+        del layer.weight
+        assert [n for n, _ in layer.named_parameters()] == ["extra"]
+        assert repr(layer) == "Linear(in_features=2, out_features=2, bias=False)"
+
+
+@pytest.mark.parametrize("action", [
+    lambda lib: setattr(lib.nn.Linear(2, 2), "weight", lib.zeros(2, 2)),
+    lambda lib: lib.nn.Linear(2, 2).missing,
+    lambda lib: lib.nn.Module()(lib.zeros(1)),
+    lambda lib: lib.nn.Linear(2, 2).train("yes"),
+])
+def test_module_errors_match_torch(action):
+    assert_same_error(lambda: action(minigrad), lambda: action(torch))
+
+
+def test_assigning_parameter_before_init_matches_torch():
+    def build(lib):
+        class Broken(lib.nn.Module):
+            def __init__(self):
+                self.w = lib.nn.Parameter(lib.zeros(1))
+                super().__init__()
+        return Broken()
+
+    assert_same_error(lambda: build(minigrad), lambda: build(torch))
+
+
+def test_train_eval_requires_grad_and_zero_grad_like_torch():
+    m, t = both(mlp)
+    copy_weights(m, t)
+    for model in (m, t):
+        assert model.training and all(c.training for c in model.modules())
+        assert model.eval() is model
+        assert not any(c.training for c in model.modules())
+        model.train()
+        assert all(c.training for c in model.modules())
+        model.requires_grad_(False)
+        assert not any(p.requires_grad for p in model.parameters())
+        model.requires_grad_()
+    x = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    m(minigrad.tensor(x)).sum().backward()
+    t(torch.tensor(x)).sum().backward()
+    m.zero_grad(set_to_none=False)
+    t.zero_grad(set_to_none=False)
+    for pm, pt in zip(m.parameters(), t.parameters()):
+        assert pm.grad is not None and pt.grad is not None
+        assert_close(pm.grad, pt.grad)
+    m.zero_grad()
+    t.zero_grad()
+    assert all(p.grad is None for p in m.parameters())
+    assert all(p.grad is None for p in t.parameters())
+
+
+# --- state dicts ---------------------------------------------------------------------------
+def test_state_dict_keys_and_detached_values_like_torch():
+    m, t = both(mlp)
+    copy_weights(m, t)
+    ms, ts = m.state_dict(), t.state_dict()
+    assert isinstance(ms, OrderedDict)
+    assert list(ms) == list(ts)
+    for key in ts:
+        assert ms[key].requires_grad == ts[key].requires_grad is False
+        assert type(ms[key]) is minigrad.Tensor
+        assert_close(ms[key], ts[key])
+    kept = m.state_dict(keep_vars=True)
+    assert all(kept[k] is p for k, p in m.named_parameters())
+    # detached but sharing memory: changing the model shows in the state dict
+    with minigrad.no_grad():
+        m[0].weight.fill_(3.0)
+    assert (ms["0.weight"]._data == 3.0).all()
+
+
+def test_load_state_dict_copies_in_place_without_recording():
+    source, target = mlp(minigrad), mlp(minigrad)
+    weight = target[0].weight
+    before = weight._version
+    result = target.load_state_dict(source.state_dict())
+    assert tuple(result) == ([], [])
+    assert target[0].weight is weight and weight.is_leaf and weight._version > before
+    for a, b in zip(source.parameters(), target.parameters()):
+        np.testing.assert_array_equal(a._data, b._data)
+        assert a._data is not b._data
+
+
+@pytest.mark.parametrize("edit", [
+    lambda sd: sd.pop("0.bias"),
+    lambda sd: sd.__setitem__("extra", sd["0.bias"]),
+    lambda sd: (sd.pop("2.weight"), sd.__setitem__("extra", sd["0.bias"])),
+    lambda sd: sd.__setitem__("0.bias", sd["0.weight"]),
+])
+def test_load_state_dict_errors_match_torch(edit):
+    def attempt(lib):
+        model = mlp(lib)
+        state = model.state_dict()
+        edit(state)
+        return model.load_state_dict(state)
+
+    assert_same_error(lambda: attempt(minigrad), lambda: attempt(torch))
+
+
+def test_load_state_dict_not_strict_reports_keys_like_torch():
+    def attempt(lib):
+        model = mlp(lib)
+        state = model.state_dict()
+        state.pop("0.bias")
+        state["extra"] = state["0.weight"]
+        return model.load_state_dict(state, strict=False)
+
+    m, t = both(attempt)
+    assert (m.missing_keys, m.unexpected_keys) == (t.missing_keys, t.unexpected_keys)
+
+
+# --- Linear ------------------------------------------------------------------------------------
+@settings(deadline=None, max_examples=20)
+@given(fan_in=st.integers(1, 40), fan_out=st.integers(1, 40), seed=st.integers(0, 1000))
+def test_linear_default_init_uses_torchs_bound(fan_in, fan_out, seed):
+    minigrad.manual_seed(seed)
+    layer = minigrad.nn.Linear(fan_in, fan_out)
+    t_layer = torch.nn.Linear(fan_in, fan_out)
+    bound = 1 / math.sqrt(fan_in)
+    for m_p, t_p in zip(layer.parameters(), t_layer.parameters()):
+        assert m_p.shape == t_p.shape and m_p.dtype.name == "float32"
+        assert np.abs(m_p._data).max() <= bound
+        assert t_p.abs().max().item() <= bound
+    minigrad.manual_seed(seed)
+    again = minigrad.nn.Linear(fan_in, fan_out)
+    np.testing.assert_array_equal(again.weight._data, layer.weight._data)
+
+
+def test_linear_default_init_spreads_over_the_bound():
+    minigrad.manual_seed(0)
+    w = minigrad.nn.Linear(400, 300).weight._data
+    bound = 1 / math.sqrt(400)
+    # uniform on [-b, b]: mean 0, std b / sqrt(3); 120000 draws pin both down
+    assert abs(w.mean()) < 0.01 * bound
+    assert abs(w.std() - bound / math.sqrt(3)) < 0.01 * bound
+
+
+@settings(deadline=None, max_examples=25)
+@given(batch=st.integers(1, 6), fan_in=st.integers(1, 5), fan_out=st.integers(1, 5),
+       bias=st.booleans(), dtype=st.sampled_from(["float32", "float64"]),
+       seed=st.integers(0, 1000), vector_input=st.booleans())
+def test_linear_forward_and_gradients_match_torch(batch, fan_in, fan_out, bias, dtype, seed,
+                                                  vector_input):
+    m = minigrad.nn.Linear(fan_in, fan_out, bias=bias)
+    t = torch.nn.Linear(fan_in, fan_out, bias=bias)
+    if dtype == "float64":
+        m, t = m.double(), t.double()
+    copy_weights(m, t)
+    shape = (fan_in,) if vector_input else (batch, fan_in)
+    x = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    mx, tx = minigrad.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    my, ty = m(mx), t(tx)
+    assert my.dtype.name == dtype and tuple(my.shape) == tuple(ty.shape)
+    assert_close(my, ty, dtype)
+    g = np.random.default_rng(seed + 1).standard_normal(ty.shape).astype(dtype)
+    my.backward(minigrad.tensor(g))
+    ty.backward(torch.tensor(g))
+    assert_close(mx.grad, tx.grad, dtype)
+    for pm, pt in zip(m.parameters(), t.parameters()):
+        assert_close(pm.grad, pt.grad, dtype)
+
+
+def test_mlp_with_copied_weights_matches_torch():
+    m, t = both(mlp)
+    copy_weights(m, t)
+    x = np.random.default_rng(1).standard_normal((7, 3)).astype(np.float32)
+    y = np.random.default_rng(2).standard_normal((7, 2)).astype(np.float32)
+    m_loss = minigrad.nn.MSELoss()(m(minigrad.tensor(x)), minigrad.tensor(y))
+    t_loss = torch.nn.MSELoss()(t(torch.tensor(x)), torch.tensor(y))
+    assert_close(m_loss, t_loss)
+    m_loss.backward()
+    t_loss.backward()
+    for pm, pt in zip(m.parameters(), t.parameters()):
+        assert_close(pm.grad, pt.grad)
+
+
+# --- functional -------------------------------------------------------------------------------
+arrays = st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(0, 10_000),
+                   st.sampled_from([1.0, 30.0, 1000.0]), st.sampled_from(["float32", "float64"]))
+
+
+def _pair(rows, cols, seed, scale, dtype):
+    x = (np.random.default_rng(seed).standard_normal((rows, cols)) * scale).astype(dtype)
+    return minigrad.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+
+
+def _check_fn(m_fn, t_fn, mx, tx, dtype, seed):
+    my, ty = m_fn(mx), t_fn(tx)
+    assert my.dtype.name == dtype and tuple(my.shape) == tuple(ty.shape)
+    assert np.isfinite(to_numpy(my)).all()
+    assert_close(my, ty, dtype)
+    g = np.random.default_rng(seed + 7).standard_normal(tuple(ty.shape)).astype(dtype)
+    my.backward(minigrad.tensor(g))
+    ty.backward(torch.tensor(g))
+    assert_close(mx.grad, tx.grad, dtype)
+
+
+@settings(deadline=None, max_examples=30)
+@given(spec=arrays, name=st.sampled_from(["softmax", "log_softmax"]), dim=st.sampled_from([0,
+                                                                                          1, -1]))
+def test_softmax_and_log_softmax_match_torch_even_for_large_inputs(spec, name, dim):
+    mx, tx = _pair(*spec)
+    _check_fn(lambda x: getattr(minigrad.nn.functional, name)(x, dim),
+              lambda x: getattr(torch.nn.functional, name)(x, dim), mx, tx, spec[4], spec[2])
+
+
+@settings(deadline=None, max_examples=30)
+@given(spec=arrays, reduction=st.sampled_from(["mean", "sum", "none"]),
+       probabilities=st.booleans())
+def test_cross_entropy_matches_torch(spec, reduction, probabilities):
+    rows, cols, seed, _, dtype = spec
+    mx, tx = _pair(*spec)
+    rng = np.random.default_rng(seed + 3)
+    if probabilities:
+        target = rng.random((rows, cols)).astype(dtype)
+        target /= target.sum(1, keepdims=True)
+    else:
+        target = rng.integers(0, cols, rows)
+    _check_fn(lambda x: minigrad.nn.functional.cross_entropy(x, minigrad.tensor(target),
+                                                             reduction=reduction),
+              lambda x: torch.nn.functional.cross_entropy(x, torch.tensor(target),
+                                                          reduction=reduction),
+              mx, tx, dtype, seed)
+    module = minigrad.nn.CrossEntropyLoss(reduction=reduction)
+    t_module = torch.nn.CrossEntropyLoss(reduction=reduction)
+    assert_close(module(mx, minigrad.tensor(target)), t_module(tx, torch.tensor(target)), dtype)
+
+
+@settings(deadline=None, max_examples=30)
+@given(spec=arrays, reduction=st.sampled_from(["mean", "sum", "none"]))
+def test_mse_loss_matches_torch(spec, reduction):
+    rows, cols, seed, _, dtype = spec
+    mx, tx = _pair(*spec)
+    target = np.random.default_rng(seed + 5).standard_normal((rows, cols)).astype(dtype)
+    _check_fn(lambda x: minigrad.nn.functional.mse_loss(x, minigrad.tensor(target),
+                                                        reduction=reduction),
+              lambda x: torch.nn.functional.mse_loss(x, torch.tensor(target),
+                                                     reduction=reduction),
+              mx, tx, dtype, seed)
+
+
+@settings(deadline=None, max_examples=20)
+@given(spec=arrays, name=st.sampled_from(["relu", "tanh", "sigmoid"]))
+def test_activations_match_torch(spec, name):
+    mx, tx = _pair(*spec)
+    modules = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid"}
+    _check_fn(getattr(minigrad.nn, modules[name])(), getattr(torch.nn, modules[name])(),
+              mx, tx, spec[4], spec[2])
+    assert_close(getattr(minigrad.nn.functional, name)(mx.detach()),
+                 getattr(torch.nn.functional, name)(tx.detach()), spec[4])
+
+
+def test_linear_functional_matches_torch():
+    rng = np.random.default_rng(0)
+    x, w, b = rng.standard_normal((4, 3)), rng.standard_normal((2, 3)), rng.standard_normal(2)
+    assert_close(minigrad.nn.functional.linear(minigrad.tensor(x), minigrad.tensor(w),
+                                               minigrad.tensor(b)),
+                 torch.nn.functional.linear(torch.tensor(x), torch.tensor(w), torch.tensor(b)),
+                 "float64")
+
+
+def test_mse_loss_shape_mismatch_warns_like_torch():
+    messages = []
+    for lib in LIBS:
+        with pytest.warns(UserWarning) as record:
+            lib.nn.functional.mse_loss(lib.zeros(3), lib.zeros(3, 1))
+        messages.append(str(record[0].message))
+    assert normalize_text(messages[0]) == messages[1]
