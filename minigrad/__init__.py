@@ -68,7 +68,7 @@ from minigrad._ops.inplace import (
     zero_,
 )
 from minigrad._ops.join import cat, stack
-from minigrad._ops.linalg import dot, matmul, mm, mv
+from minigrad._ops.linalg import bmm, dot, matmul, mm, mv
 from minigrad._ops.pointwise import (
     abs,
     add,

@@ -124,9 +124,17 @@ class Tensor:
         return t
 
     def _attach(self, node, output_nr: int = 0) -> None:
-        """Make this tensor output ``output_nr`` of ``node``."""
+        """Make this tensor output ``output_nr`` of ``node``. A ``retain_grad`` follows the
+        tensor to its new node (after an in-place change), as in torch; other hooks stay."""
+        old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn = node
         self._output_nr = output_nr
+        if self._retains_grad and old is not None and old._retain_grad_hooks:
+            ref = old._retain_grad_hooks.pop(old_nr, None)
+            if ref is not None:
+                if node._retain_grad_hooks is None:
+                    node._retain_grad_hooks = {}
+                node._retain_grad_hooks[output_nr] = ref
 
     # --- autograd fields -----------------------------------------------------------------
     @property

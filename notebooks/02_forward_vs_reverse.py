@@ -290,8 +290,9 @@ import inspect
 from minigrad.autograd import derivatives, forward_ad, forward_rules
 
 print(inspect.getsource(derivatives.SinBackward0))
-print([line.strip() for line in inspect.getsource(forward_rules).splitlines()
-       if "D.SinBackward0:" in line or "D.LogBackward0:" in line])
+for line in inspect.getsource(forward_rules).splitlines():   # the forward rules' table
+    if "D.SinBackward0:" in line or "D.LogBackward0:" in line:
+        print(line.strip())
 
 # %% [markdown]
 # And this is where every recorded operation hands its output a tangent while a level is
@@ -388,7 +389,6 @@ for ax, counts, label in ((axes[0], by_inputs, "number of inputs n (one output)"
                           (axes[1], by_outputs, "number of outputs m (one input)")):
     ax.plot(sizes, [c[0] for c in counts], "o-", label="forward mode")
     ax.plot(sizes, [c[1] for c in counts], "s--", label="reverse mode")
-    ax.set_xscale("log", base=2)
     ax.set_xlabel(label)
     ax.set_ylabel("passes for the full Jacobian")
     ax.legend()

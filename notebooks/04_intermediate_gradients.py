@@ -137,22 +137,26 @@ viz.show(viz.make_dot(compare.get("z"), params={"x1": compare.get("x1"), "x2": c
 # intermediate gradients and redraws every value (green) and gradient (blue).
 
 # %%
-def draw_example(x1=1.0, x2=2.0):
-    a = minigrad.tensor(x1, requires_grad=True)
-    b = minigrad.tensor(x2, requires_grad=True)
+def draw_example(change=None):
+    a = minigrad.tensor(x1_slider.value, requires_grad=True)
+    b = minigrad.tensor(x2_slider.value, requires_grad=True)
     p = a * b
     q, r = minigrad.log(p), minigrad.sin(p)
     out = q * r
     for t in (p, q, r):
         t.retain_grad()
     out.backward()
-    display(viz.show(viz.make_dot(out, params=dict(x1=a, x2=b, y1=p, y2=q, y3=r, z=out),
-                                  show_values=True)))
+    dot = viz.make_dot(out, params=dict(x1=a, x2=b, y1=p, y2=q, y3=r, z=out), show_values=True)
+    view.value = dot.pipe(format="svg").decode()
 
 
-widgets.interact(draw_example,
-                 x1=widgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.1),
-                 x2=widgets.FloatSlider(value=2.0, min=0.2, max=3.0, step=0.1));
+x1_slider = widgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.1, description="x1")
+x2_slider = widgets.FloatSlider(value=2.0, min=0.2, max=3.0, step=0.1, description="x2")
+view = widgets.HTML()
+for slider in (x1_slider, x2_slider):
+    slider.observe(draw_example, names="value")
+draw_example()
+widgets.VBox([widgets.HBox([x1_slider, x2_slider]), view])
 
 # %% [markdown]
 # Things to notice while you play: the gradient of `y1` is always the sum of what comes back

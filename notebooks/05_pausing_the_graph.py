@@ -193,8 +193,10 @@ t.add_(1)
 # and it beat `requires_grad=True` wherever they met. It existed for inference: you set it once
 # on the input instead of setting `requires_grad=False` on every weight.
 #
-# PyTorch 0.4 merged `Variable` into `Tensor` and **removed** `volatile`. Today the flag does
-# nothing but print a warning, so do not use it. What replaced it:
+# PyTorch 0.4 merged `Variable` into `Tensor` and **removed** `volatile`. Today passing it only
+# earns a warning ("volatile was removed and now has no effect. Use `with torch.no_grad():`
+# instead."), and reading `.volatile` always gives `False`, so do not use it. (minigrad never
+# had it.) What replaced it:
 #
 # | then (≤ 0.3) | now |
 # | --- | --- |
@@ -324,7 +326,8 @@ s.sum().backward()
 #
 # Our model is two `Linear` layers with a `tanh` between. `nn.Linear` starts from random
 # weights, and the two engines draw different random numbers, so we set the weights by hand
-# (under `no_grad`, of course).
+# (under `no_grad`, of course). These two cells compare values and gradients but not the graph
+# shape, for a reason the drawing below explains.
 
 # %%
 # %%both loss --no-graph
@@ -382,7 +385,8 @@ B1 = [0.2, -0.1]
 W2 = [[1.0, -1.0]]
 
 
-def draw_model(x0=1.0, grad_enabled=True, freeze_first=True):
+def draw_model(change=None):
+    x0, grad_enabled, freeze_first = x0_slider.value, record_box.value, freeze_box.value
     nn = minigrad.nn
     net = nn.Sequential(nn.Linear(2, 2), nn.Tanh(), nn.Linear(2, 1))
     with minigrad.no_grad():
@@ -395,17 +399,22 @@ def draw_model(x0=1.0, grad_enabled=True, freeze_first=True):
     with minigrad.set_grad_enabled(grad_enabled):
         out = net(minigrad.tensor([[x0, 2.0]])).pow(2).sum()
     if not out.requires_grad:
-        print(f"loss = {out.item():.4f}; nothing was recorded (requires_grad=False), "
-              "so there is no graph to draw and no backward to run.")
+        view.value = (f"<pre>loss = {out.item():.4f}: nothing was recorded (requires_grad=False),"
+                      "\nso there is no graph to draw and no backward to run.</pre>")
         return
     out.backward()
-    display(viz.show(viz.make_dot(out, params=dict(net.named_parameters()), show_values=True)))
+    dot = viz.make_dot(out, params=dict(net.named_parameters(), loss=out), show_values=True)
+    view.value = dot.pipe(format="svg").decode()
 
 
-widgets.interact(draw_model,
-                 x0=widgets.FloatSlider(value=1.0, min=-2.0, max=2.0, step=0.1),
-                 grad_enabled=widgets.Checkbox(value=True, description="recording on"),
-                 freeze_first=widgets.Checkbox(value=True, description="freeze layer 0"));
+x0_slider = widgets.FloatSlider(value=1.0, min=-2.0, max=2.0, step=0.1, description="input[0]")
+record_box = widgets.Checkbox(value=True, description="recording on")
+freeze_box = widgets.Checkbox(value=True, description="freeze layer 0")
+view = widgets.HTML()
+for control in (x0_slider, record_box, freeze_box):
+    control.observe(draw_model, names="value")
+draw_model()
+widgets.VBox([widgets.HBox([x0_slider, record_box, freeze_box]), view])
 
 # %% [markdown]
 # ## 8. Look inside: the grad-mode switch

@@ -158,7 +158,11 @@ print(x.grad, y.grad)
 # In C and D, `y` does not even appear: a constant is not part of the backward graph.
 
 # %%
-def draw_five_ways(way="E", x=3.0):
+import html
+
+
+def draw_five_ways(change=None):
+    way, x = way_menu.value, x_slider.value
     xt = minigrad.tensor(x, requires_grad=True)
     if way == "A":
         yt = minigrad.tensor(x, requires_grad=True)
@@ -174,13 +178,18 @@ def draw_five_ways(way="E", x=3.0):
     zt = xt + yt * yt
     zt.backward()
     names = {"z": zt, "x": xt} if yt is xt else {"z": zt, "x": xt, "y": yt}
-    print(f"z = {zt.item():.4g}   x.grad = {xt.grad.item():.4g}")
-    display(viz.show(viz.make_dot(zt, params=names, show_values=True)))
+    text = html.escape(f"z = {zt.item():.4g}   x.grad = {xt.grad.item():.4g}")
+    svg = viz.make_dot(zt, params=names, show_values=True).pipe(format="svg").decode()
+    five_view.value = f"<pre>{text}</pre>{svg}"
 
 
-widgets.interact(draw_five_ways,
-                 way=widgets.Dropdown(options=list("ABCDE"), value="E"),
-                 x=widgets.FloatSlider(value=3.0, min=-3.0, max=3.0, step=0.5));
+way_menu = widgets.Dropdown(options=list("ABCDE"), value="E", description="way")
+x_slider = widgets.FloatSlider(value=3.0, min=-3.0, max=3.0, step=0.5, description="x")
+five_view = widgets.HTML()
+for control in (way_menu, x_slider):
+    control.observe(draw_five_ways, names="value")
+draw_five_ways()
+widgets.VBox([widgets.HBox([way_menu, x_slider]), five_view])
 
 # %% [markdown]
 # ## 3. `clone()` versus `detach().clone()`
@@ -196,7 +205,8 @@ y_detached = x.detach().clone()
 y_clone = x.clone()
 for name, y in [("no_grad clone", y_nograd), ("detach().clone()", y_detached),
                 ("clone()", y_clone)]:
-    print(f"{name:17s} requires_grad={y.requires_grad!s:5s} grad_fn={y.grad_fn} "
+    fn = None if y.grad_fn is None else type(y.grad_fn).__name__
+    print(f"{name:17s} requires_grad={y.requires_grad!s:5s} grad_fn={fn!s:14s} "
           f"new memory={x.data_ptr() != y.data_ptr()}")
 
 # %% [markdown]
@@ -324,21 +334,26 @@ viz.show(viz.make_dot(compare.get("z"), params={"x1": compare.get("x1"), "x2": c
 # the value of $z$ never does.
 
 # %%
-def draw_detach(x1=1.0, x2=2.0, detach_log=True):
-    a = minigrad.tensor(x1, requires_grad=True)
-    b = minigrad.tensor(x2, requires_grad=True)
+def draw_detach(change=None):
+    a = minigrad.tensor(x1_slider.value, requires_grad=True)
+    b = minigrad.tensor(x2_slider.value, requires_grad=True)
     p = a * b
-    q = minigrad.log(p.detach() if detach_log else p)
+    q = minigrad.log(p.detach() if detach_box.value else p)
     out = q * minigrad.sin(p)
     p.retain_grad()
     out.backward()
-    display(viz.show(viz.make_dot(out, params=dict(x1=a, x2=b, y1=p, z=out), show_values=True)))
+    dot = viz.make_dot(out, params=dict(x1=a, x2=b, y1=p, z=out), show_values=True)
+    detach_view.value = dot.pipe(format="svg").decode()
 
 
-widgets.interact(draw_detach,
-                 x1=widgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.1),
-                 x2=widgets.FloatSlider(value=2.0, min=0.2, max=3.0, step=0.1),
-                 detach_log=widgets.Checkbox(value=True, description="detach y1 before log"));
+x1_slider = widgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.1, description="x1")
+x2_slider = widgets.FloatSlider(value=2.0, min=0.2, max=3.0, step=0.1, description="x2")
+detach_box = widgets.Checkbox(value=True, description="detach y1 before log")
+detach_view = widgets.HTML()
+for control in (x1_slider, x2_slider, detach_box):
+    control.observe(draw_detach, names="value")
+draw_detach()
+widgets.VBox([widgets.HBox([x1_slider, x2_slider, detach_box]), detach_view])
 
 # %% [markdown]
 # ## 6. Look inside

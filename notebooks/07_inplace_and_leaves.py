@@ -354,16 +354,22 @@ from minigrad._ops import inplace
 print(inspect.getsource(inplace.check_inplace))
 
 # %% [markdown]
-# Then `apply_inplace` writes the new numbers into the same NumPy array (`np.copyto`), bumps the
-# version counter, and attaches the operation's node as the tensor's new `grad_fn` (for a view,
-# the node goes on the base as `CopySlices`: lesson 08):
+# (Its first test is about `inference_mode` tensors, lesson 05; its last about the outputs of
+# `unbind`, which torch never lets you change in place.)
+#
+# Then `apply_inplace` (same file) writes the new numbers into the same NumPy array
+# (`np.copyto`), bumps the version counter, and attaches the operation's node as the tensor's new
+# `grad_fn`; for a view, the node goes on the base inside a `CopySlices` (lesson 08). Here are
+# those lines of it:
 
 # %%
-print(inspect.getsource(inplace.apply_inplace))
+lines = inspect.getsource(inplace.apply_inplace).splitlines()
+first = next(i for i, line in enumerate(lines) if "node = None" in line)
+last = next(i for i, line in enumerate(lines) if "CopySlices(" in line)
+print("\n".join(lines[first:last + 1]))
 
 # %% [markdown]
-# (The `forward_ad` lines serve forward-mode differentiation, lesson 02; `check_no_overlap` refuses
-# to write into a tensor whose elements share memory, such as the result of `expand`.)
+# (The `old` and `forward_ad` lines serve forward-mode differentiation, lesson 02.)
 #
 # The other half of the story is in `minigrad/autograd/graph.py`: a `SavedTensor` remembers the
 # version when it was saved, and `unpack` (called during backward) compares it with the current

@@ -335,7 +335,8 @@ for engine in ("torch", "minigrad"):
 # Both panels share one time axis. On the right, the slice-assignment curves bend upward while
 # the `cat` curves stay flat near zero: the backward of slice assignment grows like $n^2$. On
 # the left, every forward pass is small: building `y` slice by slice is not the problem, its
-# backward is. (Your exact numbers will differ from run to run; the shape will not.)
+# backward is. (Your numbers will differ from run to run, and on a busy machine a single point
+# can jump; the shape of the curves will not change.)
 #
 # ### Why: look inside `CopySlices`
 #

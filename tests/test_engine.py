@@ -470,3 +470,36 @@ def test_accumulate_grad_node_is_shared_and_points_to_leaf():
         assert acc_a is acc_b
         assert acc_a.variable is x
         assert norm(acc_a.name()) == "torch::autograd::AccumulateGrad"
+
+
+def test_retain_grad_follows_the_tensor_through_inplace_changes():
+    def fn(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        log = []
+        y.register_hook(lambda g: log.append(arr(g).tolist()))  # stays on the old node
+        y.mul_(3)
+        v = y[0]
+        v.retain_grad()
+        y.add_(1)  # v's grad_fn is rebuilt; its retain_grad moves along
+        (y * y).sum().backward(retain_graph=True)
+        v.backward()
+        return arr(y.grad).tolist(), arr(v.grad).tolist(), arr(x.grad).tolist(), log
+
+    same_outcome(fn)
+
+
+@pytest.mark.parametrize("change", ["size", "dtype"])
+def test_hook_may_not_change_size_or_dtype(change):
+    def fn(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 1
+
+        def shrink(g):
+            return g[:1] if change == "size" else g.double()
+
+        y.register_hook(shrink)
+        (y * 1).sum().backward()
+
+    assert same_outcome(fn)[0] == "RuntimeError"

@@ -218,6 +218,8 @@ LINALG = {
     "matmul_vec_mat": (lambda a, b: a @ b, lambda n, k, m, b: ((k,), (k, m))),
     "matmul_batch_mat": (lambda a, b: a @ b, lambda n, k, m, b: ((b, n, k), (k, m))),
     "matmul_batch_vec": (lambda a, b: a @ b, lambda n, k, m, b: ((b, n, k), (k,))),
+    "matmul_batch_batch": (lambda a, b: a @ b, lambda n, k, m, b: ((b, 1, n, k), (2, k, m))),
+    "bmm": (lambda a, b: a.bmm(b), lambda n, k, m, b: ((b, n, k), (b, k, m))),
 }
 
 

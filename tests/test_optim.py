@@ -60,8 +60,8 @@ def _run_both(opt_name, kwargs, seed, dtype, steps=STEPS, zero_grad_to_none=True
     return engines
 
 
-def _assert_histories_close(engines, dtype):
-    rtol, atol = TOLERANCES[np.dtype(dtype).name]
+def _assert_histories_close(engines, dtype, tolerances=None):
+    rtol, atol = tolerances or TOLERANCES[np.dtype(dtype).name]
     m_hist, t_hist = engines["minigrad"][2], engines["torch"][2]
     for step, (m_ps, t_ps) in enumerate(zip(m_hist, t_hist)):
         for m, t in zip(m_ps, t_ps):
@@ -105,7 +105,11 @@ def test_sgd_50_training_steps_match_torch(kwargs, seed):
 @settings(deadline=None, max_examples=10)
 @given(kwargs=adam_settings, seed=st.integers(0, 2**16))
 def test_adam_50_training_steps_match_torch(kwargs, seed):
-    _assert_histories_close(_run_both("Adam", kwargs, seed, "float64"), "float64")
+    # Over 50 steps on self-computed gradients, Adam's division by sqrt(v) amplifies the
+    # last-bit differences of float64 gradients up to ~1e-10 relative (seen with amsgrad), so
+    # this end-to-end run is held to 1e-8; identical gradients are held to 1e-10 below.
+    _assert_histories_close(_run_both("Adam", kwargs, seed, "float64"), "float64",
+                            tolerances=(1e-8, 1e-10))
 
 
 @settings(deadline=None, max_examples=10)

@@ -214,7 +214,7 @@ def compare(expected, got):
     assert_same(got, expected)
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=600)
 @given(scenarios())
 def test_random_view_chain_then_inplace_matches_torch(scenario):
     compare(outcome(lambda lib: run_scenario(lib, *scenario), torch),
@@ -357,14 +357,15 @@ def test_views_share_version_counter():
 
 
 @pytest.mark.parametrize("index", [0, (1, 2), (slice(None), 1), (slice(0, 2), slice(1, None, 2)),
-                                   (Ellipsis, 0), (None, 1), -1])
+                                   (Ellipsis, 0), (None, 1), -1, slice(None), (slice(None),),
+                                   (slice(0, 100),), (slice(None), slice(0, 4)),
+                                   (slice(-3, None),), slice(0, 100), (), Ellipsis])
 def test_indexing_returns_views_with_torch_grad_fn(index):
     def fn(lib):
         x = lib.arange(12.0).reshape(3, 4).requires_grad_()
         y = x * 1
         v = y[index]
-        return (v._base is y, v.shape == y.shape or True, tuple(v.shape),
-                graph_names(v.grad_fn), arr(v))
+        return v._base is y, tuple(v.shape), graph_names(v.grad_fn), arr(v)
 
     both(fn)
 

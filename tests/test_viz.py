@@ -39,13 +39,7 @@ def both(name, a, b, **kwargs):
     return out["minigrad"], out["torch"]
 
 
-SAVES_MORE = pytest.mark.xfail(strict=True, reason=(
-    "engine mismatch found by this test: minigrad's MulBackward0 for `t * 2` also saves `self` "
-    "(torch saves only what the needed gradient uses), so show_saved draws an extra box"))
-
-
-CASES = [pytest.param(n, saved, marks=SAVES_MORE) if (n, saved) == ("chain", True)
-         else (n, saved) for n in sorted(EXPRESSIONS) for saved in (False, True)]
+CASES = [(n, saved) for n in sorted(EXPRESSIONS) for saved in (False, True)]
 
 
 @pytest.mark.parametrize(("name", "show_saved"), CASES)

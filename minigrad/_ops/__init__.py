@@ -26,7 +26,7 @@ METHODS = {
     "sum": R.sum, "mean": R.mean, "max": R.max, "min": R.min, "argmax": R.argmax,
     "prod": R.prod,
     # linear algebra
-    "dot": L.dot, "mm": L.mm, "mv": L.mv, "matmul": L.matmul,
+    "dot": L.dot, "mm": L.mm, "mv": L.mv, "matmul": L.matmul, "bmm": L.bmm,
     # shapes and views
     "view": S.view, "reshape": S.reshape, "_unsafe_view": S._unsafe_view, "flatten": S.flatten,
     "contiguous": S.contiguous, "clone": S.clone, "to": S.to, "t": S.t,

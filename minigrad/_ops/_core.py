@@ -80,6 +80,13 @@ def _needs_grad(inputs) -> bool:
     return False
 
 
+def cross_save(a, b, a_key: str = "self", b_key: str = "other") -> dict:
+    """What a product saves: each factor only if the *other* one needs a gradient, because
+    d(a*b)/da = b and d(a*b)/db = a. torch saves exactly these, no more."""
+    return {a_key: a if isinstance(b, Tensor) and b.requires_grad else None,
+            b_key: b if isinstance(a, Tensor) and a.requires_grad else None}
+
+
 def record(data, node_cls, inputs, save=None, output_name=None, **attrs) -> Tensor:
     """Wrap ``data`` in a Tensor and, when autograd is on, attach a ``node_cls`` node.
 

@@ -13,6 +13,8 @@ Three rules, all torch's:
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from minigrad import _dtype
@@ -92,8 +94,11 @@ def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=N
     else:
         base = self._base
         base._attach(D.CopySlices(base, self._view_fn, node))
+        self.grad_fn  # noqa: B018 - like torch, give the view its new grad_fn at once
     if output_name is not None:
         node.save_output(output_name, self)
+        if self._base is not None and self.grad_fn is not None:
+            node._saved[output_name].view_grad_fn = weakref.ref(self.grad_fn)
     return self
 
 

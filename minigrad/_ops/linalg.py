@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import record
+from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
 from minigrad.autograd import derivatives as D
 
 # The C++ element type names torch's mm prints in its dtype message.
@@ -29,8 +29,10 @@ def dot(input, tensor):
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
             f"[{tensor.shape[0]}] to have the same number of elements, but got "
             f"{input.shape[0]} and {tensor.shape[0]} elements respectively")
-    return record(np.dot(input._data, tensor._data), D.DotBackward0, (input, tensor),
-                  save={"self": input, "tensor": tensor})
+    with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently
+        data = np.dot(input._data, tensor._data)
+    return record(data, D.DotBackward0, (input, tensor),
+                  save=cross_save(input, tensor, "self", "tensor"))
 
 
 def mm(input, mat2):
@@ -44,8 +46,10 @@ def mm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
-    return record(input._data @ mat2._data, D.MmBackward0, (input, mat2),
-                  save={"self": input, "mat2": mat2})
+    with np.errstate(invalid="ignore", over="ignore"):
+        data = input._data @ mat2._data
+    return record(data, D.MmBackward0, (input, mat2),
+                  save=cross_save(input, mat2, "self", "mat2"))
 
 
 def mv(input, vec):
@@ -61,8 +65,41 @@ def mv(input, vec):
         out, a, b = _short(vec.dtype), _short(input.dtype), _short(vec.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {out}, {a}, "
                            f"and {b}")
-    return record(input._data @ vec._data, D.MvBackward0, (input, vec),
-                  save={"self": input, "vec": vec})
+    with np.errstate(invalid="ignore", over="ignore"):
+        data = input._data @ vec._data
+    return record(data, D.MvBackward0, (input, vec),
+                  save=cross_save(input, vec, "self", "vec"))
+
+
+def bmm(input, mat2):
+    """A batch of matrix products: ``(b, n, k) @ (b, k, m)``."""
+    if input.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    (b, _, k), (b2, k2, _) = input.shape, mat2.shape
+    if (b2, k2) != (b, k):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b}, {k}] but got: [{b2}, {k2}].")
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_short(input.dtype)} but found "
+                           f"{_short(mat2.dtype)}")
+    with np.errstate(invalid="ignore", over="ignore"):
+        data = np.matmul(input._data, mat2._data)
+    return record(data, D.BmmBackward0, (input, mat2), save=cross_save(input, mat2, "self", "mat2"))
+
+
+def _batched(input, other):
+    """torch's general matmul path: broadcast the batch dims, flatten them, bmm, reshape."""
+    n, k = input.shape[-2], input.shape[-1]
+    k2, m = other.shape[-2], other.shape[-1]
+    check_same_shape_broadcast(np.broadcast_to(0, input.shape[:-2]),
+                               np.broadcast_to(0, other.shape[:-2]))
+    batch = np.broadcast_shapes(input.shape[:-2], other.shape[:-2])
+    count = int(np.prod(batch, dtype=np.int64))
+    left = input.expand(*batch, n, k).reshape(count, n, k)
+    right = other.expand(*batch, k2, m).reshape(count, k2, m)
+    return bmm(left, right)._unsafe_view((*batch, n, m))
 
 
 def matmul(input, other):
@@ -88,5 +125,7 @@ def matmul(input, other):
         out = mm(folded, other) if db == 2 else mv(folded, other)
         shape = (*input.shape[:-1], other.shape[-1]) if db == 2 else tuple(input.shape[:-1])
         return out._unsafe_view(shape)
-    raise NotImplementedError("minigrad's matmul supports 1-D and 2-D operands, and a batch of "
-                              "matrices on the left")
+    if da >= 3 and db >= 3:
+        return _batched(input, other)
+    raise NotImplementedError("minigrad's matmul supports 1-D and 2-D operands, a batch of "
+                              "matrices on the left, and batches on both sides")

@@ -13,6 +13,7 @@ from minigrad import _dtype
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
+    cross_save,
     is_scalar,
     operands,
     record,
@@ -22,13 +23,13 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import derivatives as D
 
 
-def _binary(a, b, np_fn, node_cls, save=(), **attrs):
+def _binary(a, b, np_fn, node_cls, save=None, **attrs):
+    """``save(a, b)`` gives the dict of tensors the backward formula needs."""
     a, b, d = operands(a, b)
     check_same_shape_broadcast(a._data, b._data)
     with np.errstate(all="ignore"):  # inf and nan are values here, as in torch
         data = np_fn(a._data, b._data).astype(d.numpy, copy=False)
-    saved = {"self": a, "other": b}
-    return record(data, node_cls, (a, b), save={k: saved[k] for k in save}, **attrs)
+    return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
 def add(input, other, *, alpha=1):
@@ -69,7 +70,7 @@ def rsub(input, other):
 
 
 def mul(input, other):
-    return _binary(input, other, np.multiply, D.MulBackward0, save=("self", "other"))
+    return _binary(input, other, np.multiply, D.MulBackward0, save=cross_save)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -86,7 +87,8 @@ def div(input, other, *, rounding_mode=None):
     check_same_shape_broadcast(a._data, b._data)
     with np.errstate(divide="ignore", invalid="ignore"):
         data = np.true_divide(a._data, b._data).astype(d.numpy, copy=False)
-    return record(data, D.DivBackward0, (a, b), save={"self": a, "other": b})
+    save = {"self": a if b.requires_grad else None, "other": b}
+    return record(data, D.DivBackward0, (a, b), save=save)
 
 
 def _trunc_div(a, b):

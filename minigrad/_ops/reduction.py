@@ -19,6 +19,11 @@ def _dims(dim, ndim):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently as in torch
+        return _sum(input, dim, keepdim, dtype)
+
+
+def _sum(input, dim, keepdim, dtype):
     x = input if dtype is None else input.to(dtype)
     data = x._data
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
@@ -33,6 +38,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _mean(input, dim, keepdim, dtype)
+
+
+def _mean(input, dim, keepdim, dtype):
     x = input if dtype is None else input.to(dtype)
     if not x.dtype.is_floating_point:
         raise RuntimeError(

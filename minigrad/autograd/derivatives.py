@@ -269,6 +269,14 @@ class MmBackward0(Node):
                 self.saved("self").t().mm(grad) if _need(self, 1) else None)
 
 
+class BmmBackward0(Node):
+    """out = self @ mat2 for batches of matrices"""
+
+    def backward(self, grad):
+        return (grad.bmm(self.saved("mat2").transpose(1, 2)) if _need(self, 0) else None,
+                self.saved("self").transpose(1, 2).bmm(grad) if _need(self, 1) else None)
+
+
 class MvBackward0(Node):
     """out = self @ vec, a matrix times a vector"""
 
@@ -427,6 +435,9 @@ class FillBackward3(Node):
 
 class CopyBackwards(Node):
     """self.copy_(src): nothing flows to the old self; src gets the gradient."""
+
+    def name(self) -> str:
+        return "minigrad::autograd::CopyBackwards"  # hand-written in torch's C++, like CopySlices
 
     def backward(self, grad):
         return grad * 0, grad

@@ -84,6 +84,7 @@ def _call_pre_hooks(node, grads):
             if grads[out_nr] is not None:
                 new = fn(grads[out_nr])
                 if new is not None:
+                    _check_hook_result(fn, grads[out_nr], new)
                     grads[out_nr] = new
     if node._retain_grad_hooks:
         for out_nr, ref in node._retain_grad_hooks.items():
@@ -96,6 +97,19 @@ def _call_pre_hooks(node, grads):
             if new is not None:
                 grads[:] = list(new)
     return grads
+
+
+def _check_hook_result(hook, old, new) -> None:
+    """A tensor hook may change a gradient's values, never its size or dtype (torch's check)."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if new.dtype is not old.dtype:
+        def kind(t):
+            return f"minigrad.{t.dtype.legacy_name}"
+
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {kind(old)} got "
+                           f"{kind(new)})")
 
 
 def _retain(tensor, grad):

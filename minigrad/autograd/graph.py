@@ -73,7 +73,8 @@ class SavedTensor:
     as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack.
     """
 
-    __slots__ = ("tensor", "data", "version", "counter", "is_output", "was_leaf_name")
+    __slots__ = ("tensor", "data", "version", "counter", "is_output", "was_leaf_name",
+                 "view_grad_fn")
 
     def __init__(self, tensor, is_output: bool = False):
         from minigrad import _tensor
@@ -88,6 +89,9 @@ class SavedTensor:
         self.version = tensor._version
         self.counter = tensor._version_counter
         self.is_output = is_output
+        # For an in-place op on a view: a weak reference to the view's grad_fn, which torch
+        # names in the version error while that node is still alive.
+        self.view_grad_fn = None
         self.tensor = None if is_output else tensor
         self.data = tensor._data if is_output else None
 
@@ -124,7 +128,8 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     shape = ", ".join(str(s) for s in data.shape)
     what = f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
-        what += f", which is output 0 of {_op_name(node)},"
+        view_fn = saved.view_grad_fn() if saved.view_grad_fn is not None else None
+        what += f", which is output 0 of {_op_name(view_fn or node)},"
     elif t is not None and t.grad_fn is not None:  # a stale view: AsStrided, as torch
         what += f", which is output {t._output_nr} of {_op_name(t.grad_fn)},"
     return (

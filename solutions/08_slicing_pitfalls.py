@@ -1,0 +1,283 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+# ---
+
+# %% [markdown]
+# # Exercises 08 · Slicing pitfalls
+#
+# Practise lesson 08 (`notebooks/08_slicing_pitfalls.ipynb`): views and copies, the version
+# error that writing into a slice can cause (and its `clone()` fix), writing into part of a
+# leaf, and replacing a `CopySlices` chain with one `torch.stack`. Each answer cell is followed
+# by a check cell; the questions do not depend on each other.
+
+# %%
+# Run this cell first.
+import torch
+
+import minigrad
+from minigrad.grading import question
+
+# %% [markdown]
+# ## 08.1 · Predict: views, copies and one version counter (2 points)
+#
+# ```python
+# a = torch.arange(6.0)        # [0, 1, 2, 3, 4, 5]
+# b = a[1:4]
+# c = a[[0, 5]]
+# d = a[::2]
+# b += 10
+# c += 100
+# d[0] = -1
+# ```
+#
+# Without running it: what are the six values of `a` afterwards (a list of numbers), and what
+# is `a._version`?
+
+# %% question="08.1" role="answer"
+# Answer 08.1
+### BEGIN SOLUTION
+a_values = [-1.0, 11.0, 12.0, 13.0, 4.0, 5.0]
+version_a = 2
+### END SOLUTION
+
+# %% question="08.1" role="check" points=2
+with question("08.1", points=2) as q:
+    ta = torch.arange(6.0)
+    tb, tc, td = ta[1:4], ta[[0, 5]], ta[::2]
+    tb += 10
+    tc += 100
+    td[0] = -1
+    try:
+        values = [float(v) for v in a_values]
+    except (TypeError, ValueError):
+        q.fail("`a_values` should be a list of six numbers, like [0.0, 1.0, 2.0, 3.0, ...]")
+    want = ta.tolist()
+    q.true(len(values) == 6, f"`a_values` has {len(values)} numbers: a has 6")
+    q.true(values[5] == want[5], f"a[5] is {want[5]:g}, not {values[5]:g}: c = a[[0, 5]] is "
+           "advanced indexing (a list of indices), which copies: c += 100 leaves a alone")
+    q.true(values[1:4] == want[1:4], f"a[1:4] is {want[1:4]}, not {values[1:4]}: b = a[1:4] "
+           "is a view, so b += 10 writes into a's memory")
+    q.true(values[0] == want[0], f"a[0] is {want[0]:g}, not {values[0]:g}: d = a[::2] is a "
+           "view too (a slice with a step), and d[0] is a[0]")
+    q.close("a_values", values, ta)
+    q.close("version_a", version_a, ta._version, mistakes=[
+        (3, "c is a copy with its own version counter: c += 100 does not count for a"),
+        (0, "b and d are views: they share a's version counter, and every write through "
+            "them bumps it"),
+        (1, "both b += 10 and d[0] = -1 write through a view of a: each bumps the shared "
+            "counter")])
+
+# %% [markdown]
+# ## 08.2 · Debug: a `CopySlices` version error (3 points)
+#
+# `cumulative(x)` should return the running products $[1,\ x_0,\ x_0x_1,\ x_0x_1x_2, \dots]$,
+# filling a preallocated tensor slice by slice:
+#
+# ```python
+# def cumulative(x):
+#     s = torch.ones(len(x) + 1)
+#     for i in range(len(x)):
+#         s[i + 1] = s[i] * x[i]
+#     return s
+# ```
+#
+# The forward pass works, but `cumulative(x).sum().backward()` fails with *"one of the
+# variables needed for gradient computation has been modified by an inplace operation: ...
+# which is output 0 of AsStrided, is at version 3; expected version 2"*. Fix the body of the
+# loop (keep the slice assignment) so backward works and gives the right gradient.
+
+# %% question="08.2" role="answer"
+# Answer 08.2
+def cumulative(x):
+    s = torch.ones(len(x) + 1)
+    for i in range(len(x)):
+        ### BEGIN SOLUTION
+        s[i + 1] = s[i].clone() * x[i]
+        ### END SOLUTION
+    return s
+
+
+# %% question="08.2" role="check" points=3
+def _cumulative_reference(values, upstream):
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    s = torch.cat([torch.ones(1, dtype=torch.float64), torch.cumprod(x, 0)])
+    s.backward(torch.tensor(upstream, dtype=torch.float64))
+    return s.detach(), x.grad
+
+
+with question("08.2", points=3) as q:
+    values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
+    want_s, want_grad = _cumulative_reference(values, upstream)
+    x = torch.tensor(values, requires_grad=True)
+    s = cumulative(x)
+    q.close("cumulative(x)", s, want_s, hints={
+        "other": "s[i + 1] must be s[i] times x[i]: the running product"})
+    q.true(s.requires_grad, "cumulative(x) is cut from the graph: the copy of s[i] must stay "
+           "in the graph (clone(), not detach())")
+    try:
+        s.backward(torch.tensor(upstream))
+    except NotImplementedError:
+        raise  # a stub (NotImplementedError is a RuntimeError)
+    except RuntimeError as error:
+        q.fail(f"backward still fails: {str(error)[:70]}...: MulBackward0 saves the view s[i], "
+               "and the next write into s bumps its version; multiply a clone, "
+               "s[i].clone() * x[i]")
+    q.close("x.grad", x.grad, want_grad, hints={
+        "zero": "no gradient reached x: the product must be recorded (clone(), not "
+                "detach().clone(), which cuts the chain between the s[i])"})
+
+# %% [markdown]
+# ## 08.3 · Debug: writing into part of a leaf (2 points)
+#
+# `w = torch.tensor([...], requires_grad=True)` is a leaf, so `w[0] = 0.0` raises *"a view of a
+# leaf Variable that requires grad is being used in an in-place operation"*. Two functions
+# need that line, with two different meanings. Fix both:
+#
+# * `reset_first_(w)` changes the **weight itself**: `w[0]` becomes 0, `w` stays the same
+#   tensor, still a leaf that requires grad. Return nothing.
+# * `first_replaced(w)` returns a **new tensor**, equal to `w` except that its entry 0 is 0;
+#   `w` must not change, and gradients must flow from the result back to `w` (with zero
+#   gradient for the entry that was thrown away).
+
+# %% question="08.3" role="answer"
+# Answer 08.3
+def reset_first_(w):
+    ### BEGIN SOLUTION
+    with torch.no_grad():
+        w[0] = 0.0
+    ### END SOLUTION
+
+
+def first_replaced(w):
+    ### BEGIN SOLUTION
+    out = w.clone()
+    out[0] = 0.0
+    return out
+    ### END SOLUTION
+
+
+# %% question="08.3" role="check" points=2
+with question("08.3", points=2) as q:
+    values = [0.5, -1.0, 2.0]
+    w = torch.tensor(values, requires_grad=True)
+    try:
+        reset_first_(w)
+    except NotImplementedError:
+        raise  # a stub (NotImplementedError is a RuntimeError)
+    except RuntimeError as error:
+        q.fail(f"reset_first_ still raises: {str(error)[:50]}...: change the weight under "
+               "`with torch.no_grad():`")
+    q.true(w.is_leaf and w.requires_grad, "after reset_first_, w must still be a leaf that "
+           "requires grad: change it in place under no_grad, don't rebuild it")
+    q.close("w after reset_first_", w, [0.0] + values[1:])
+
+    w = torch.tensor(values, requires_grad=True)
+    try:
+        out = first_replaced(w)
+    except NotImplementedError:
+        raise
+    except RuntimeError as error:
+        q.fail(f"first_replaced still raises: {str(error)[:50]}...: write into a clone of w, "
+               "not into w")
+    q.true(torch.equal(w.detach(), torch.tensor(values)), "first_replaced changed w itself: "
+           "it must return a new tensor (write into w.clone())")
+    q.true(out is not w, "first_replaced must return a new tensor, not w")
+    q.close("first_replaced(w)", out, [0.0] + values[1:])
+    q.true(out.requires_grad, "the result of first_replaced is cut from the graph: use "
+           "w.clone() (recorded), not w.detach().clone()")
+    data = torch.tensor([1.0, 2.0, 3.0])
+    (data * out).sum().backward()
+    q.close("w.grad", w.grad, [0.0, 2.0, 3.0], mistakes=[(
+        data, "the overwritten entry 0 still gets a gradient: write the 0 into the copy, "
+              "so CopySlices zeroes that entry's gradient")])
+
+# %% [markdown]
+# ## 08.4 · Implement: one `stack` instead of a `CopySlices` chain (2 points)
+#
+# This function fills a preallocated tensor with the powers $x^0, x^1, \dots, x^{n-1}$ of a
+# tensor `x`:
+#
+# ```python
+# def powers(x, n):
+#     y = torch.empty(n, *x.shape)
+#     for i in range(n):
+#         y[i] = x ** i
+#     return y
+# ```
+#
+# It records a chain of `n` `CopySlices` nodes, whose backward copies the whole gradient of
+# `y` at every node. Rewrite it without any slice assignment (collect the pieces in a list and
+# join them once) so it gives the same values and gradients, and its graph has no `CopySlices`.
+
+# %% question="08.4" role="answer"
+# Answer 08.4
+def powers(x, n):
+    ### BEGIN SOLUTION
+    return torch.stack([x ** i for i in range(n)])
+    ### END SOLUTION
+
+
+# %% question="08.4" role="check" points=2
+def _node_names(t):
+    """The class name of every node reachable from t.grad_fn (each node once)."""
+    names, seen, todo = [], set(), [t.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.append(type(node).__name__)
+        todo += [n for n, _ in node.next_functions]
+    return names
+
+
+def _powers_reference(values, n, upstream):
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    y = torch.empty(n, *x.shape, dtype=torch.float64)
+    for i in range(n):
+        y[i] = x ** i
+    y.backward(upstream)
+    return y.detach(), x.grad
+
+
+with question("08.4", points=2) as q:
+    for values, n in (([1.5, -0.5], 4), ([[2.0, 0.5], [-1.0, 3.0]], 3)):
+        x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+        y = powers(x, n)
+        upstream = torch.arange(float(y.numel()), dtype=torch.float64).reshape(y.shape) - 2
+        want_y, want_grad = _powers_reference(values, n, upstream)
+        q.close(f"powers(x, {n})", y, want_y, hints={
+            "other": f"row i must be x ** i, for i = 0 .. {n - 1}, with shape (n, *x.shape) "
+                     "(torch.stack adds the new first dimension; torch.cat would need "
+                     "pieces of shape (1, ...))"})
+        copies = _node_names(y).count("CopySlices")
+        q.true(copies == 0, f"the graph of powers(x, {n}) still has {copies} CopySlices "
+               "node(s): build a list of the pieces and join them once with torch.stack")
+        y.backward(upstream)
+        q.close(f"x.grad for powers(x, {n})", x.grad, want_grad)
+
+# %% [markdown]
+# ## Reflection (not scored)
+#
+# In 08.2, the write `s[i + 1] = ...` never touches `s[i]`, yet autograd refuses to go on. Why
+# can't autograd tell that the saved value is still intact, and why is that a reasonable
+# design?
+#
+# ### BEGIN SOLUTION
+# A version counter belongs to the whole memory (the base and all its views), and any in-place
+# write bumps it: autograd does not track which elements changed. Checking element by element
+# would cost time and memory on every op; a cheap counter that sometimes refuses a safe program
+# (fixed with one clone) is better than a silent wrong gradient.
+# ### END SOLUTION
+#
+# <details><summary>One possible answer</summary>
+#
+# Views share one counter with their base, and any write through any of them increments it.
+# Autograd only compares counters, so it cannot see that the write missed `s[i]`. Counting per
+# element would be far more expensive; the counter errs on the side of safety.
+# </details>
