@@ -313,7 +313,9 @@ print(inspect.getsource(compare.normalize))
 #
 # </details>
 #
-# **Exercises:** `exercises/00_welcome.ipynb` — run a cell on both engines, read a failing
-# comparison, and draw your own graph.
+# **Exercises:** this welcome has none; the graded exercises start with
+# `exercises/01_computational_graphs.ipynb`. Grade your work from a terminal with
+# `.venv/bin/python -m minigrad.grading exercises/` (each exercise notebook also checks every answer as
+# you go).
 #
 # Next: **01 · Computational graphs**.

@@ -375,5 +375,5 @@ print(inspect.getsource(minigrad.Tensor.register_hook))
 #
 # </details>
 #
-# **Exercises:** `exercises/04_intermediate_gradients.ipynb` (written later).
+# **Exercises:** `exercises/04_intermediate_gradients.ipynb`.
 # **Next:** lesson 05, pausing the graph with `no_grad` and friends.

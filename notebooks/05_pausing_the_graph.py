@@ -482,5 +482,5 @@ print(inspect.getsource(_core._needs_grad))
 #
 # </details>
 #
-# **Exercises:** `exercises/05_pausing_the_graph.ipynb` (written later).
+# **Exercises:** `exercises/05_pausing_the_graph.ipynb`.
 # **Next:** lesson 06, `detach()` and `clone()`.

@@ -405,5 +405,5 @@ print(inspect.getsource(derivatives.CloneBackward0))
 #
 # </details>
 #
-# **Exercises:** `exercises/06_detach_and_clone.ipynb` (written later).
+# **Exercises:** `exercises/06_detach_and_clone.ipynb`.
 # **Next:** lesson 07, in-place operations and leaves.

@@ -389,9 +389,9 @@ print(inspect.getsource(SavedTensor.unpack))
 #   `minigrad.autograd.set_detect_anomaly`); the checked cells print torch's spelling.
 # * torch keeps the version counter in C++ and checks it in its C++ engine; minigrad keeps it in
 #   a small Python object shared by a tensor and its views, so you can read every step above.
-# * A node may keep more than torch's does. For `x * 2`, minigrad's `MulBackward0` keeps `x`
-#   (the `self` box in the drawing); torch keeps only the 2, since the gradient for `x` needs
-#   nothing else (its `grad_fn._saved_self` is `None`). Values and gradients are the same.
+# * Nodes save exactly what torch's save: for `x * 2`, `MulBackward0` keeps only the 2, since
+#   the gradient for `x` needs nothing else (torch's `grad_fn._saved_self` is `None`; minigrad
+#   keeps its saved tensors in the dictionary `grad_fn._saved`).
 
 # %% [markdown]
 # ## Self-check

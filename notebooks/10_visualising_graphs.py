@@ -236,12 +236,11 @@ viz.show(viz.side_by_side(compare.get("z"), z, params=mg, torch_params=torch_nam
 # both graphs and fails if a node's name or its inputs differ. The drawings are a way to *see*
 # what that check compares.
 #
-# **Where minigrad differs.** With `show_saved`, the two engines can disagree about *what* was
-# saved. torch saves only what the gradients it will really compute need. Back to the model
-# of section 1, where `x` is data: the gradient for `w` needs `x`, but nothing needs `w`,
-# because no gradient is computed for `x`. torch saves `x` alone; minigrad saves both inputs
-# of the dot product whatever they are. The gradients are the same, but minigrad draws one
-# more orange box (`tensor`, its copy of `w`; torch lists `tensor` as `None`):
+# **What a node saves.** With `show_saved` you see what each node keeps for backward, and both
+# engines keep only what the gradients they will really compute need. Back to the model of
+# section 1, where `x` is data: the gradient for `w` needs `x`, but nothing needs `w`, because
+# no gradient is computed for `x`. So the dot product saves `x` alone (torch lists its other
+# slot, `tensor`, as `None`), on both engines:
 
 # %%
 # %%both z2
@@ -257,7 +256,7 @@ viz.show(viz.side_by_side(compare.get("z2"), z2, params=mg2, torch_params=torch2
                           show_attrs=True, show_saved=True))
 
 # %% [markdown]
-# Two more differences you may meet with `show_attrs`: minigrad names a few plain attributes
+# Two differences you may meet with `show_attrs`: minigrad names a few plain attributes
 # differently (its `SumBackward0` shows `self_shape` where torch shows `self_sym_sizes`), and
 # torch lets you read a saved tensor directly as an attribute, `z.grad_fn._saved_self`, while
 # minigrad keeps them in a dictionary, `z.grad_fn._saved`. `viz` knows both ways, which is
@@ -370,7 +369,7 @@ widgets.VBox([widgets.HBox([x_slider, y_slider]), picture])
 #   tensors in orange (gone after `backward()`); `show_values` writes values and gradients
 #   (intermediate ones need a name in `params` and `retain_grad()`).
 # * `side_by_side` puts minigrad's graph next to torch's; the graphs match, and so does the
-#   order the engines run the nodes in. What each node *saves* can differ.
+#   order the engines run the nodes in, and what each node saves.
 # * `BackwardStepper` and `step_through` replay a real backward pass node by node; a leaf
 #   used twice receives the sum of two gradients.
 #

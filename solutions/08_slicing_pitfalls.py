@@ -88,24 +88,30 @@ with question("08.1", points=2) as q:
 #
 # The forward pass works, but `cumulative(x).sum().backward()` fails with *"one of the
 # variables needed for gradient computation has been modified by an inplace operation: ...
-# which is output 0 of AsStrided, is at version 3; expected version 2"*. Fix the body of the
-# loop (keep the slice assignment) so backward works and gives the right gradient.
+# which is output 0 of AsStrided, is at version 3; expected version 2"*. Copy the function
+# into the answer cell and fix it, keeping the slice assignment, so backward works and gives
+# the right gradient.
 
 # %% question="08.2" role="answer"
 # Answer 08.2
 def cumulative(x):
+    ### BEGIN SOLUTION
     s = torch.ones(len(x) + 1)
     for i in range(len(x)):
-        ### BEGIN SOLUTION
         s[i + 1] = s[i].clone() * x[i]
-        ### END SOLUTION
     return s
+    ### END SOLUTION
 
 
 # %% question="08.2" role="check" points=3
-def _cumulative_reference(values, upstream):
+def _cumulative_reference(values, upstream, cut=False):
+    """The running products and x.grad; with cut=True, as if each s[i] were detached."""
     x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
-    s = torch.cat([torch.ones(1, dtype=torch.float64), torch.cumprod(x, 0)])
+    if cut:
+        s = torch.cat([torch.ones(1, dtype=torch.float64),
+                       torch.cumprod(x.detach(), 0) / x.detach() * x])
+    else:
+        s = torch.cat([torch.ones(1, dtype=torch.float64), torch.cumprod(x, 0)])
     s.backward(torch.tensor(upstream, dtype=torch.float64))
     return s.detach(), x.grad
 
@@ -127,9 +133,10 @@ with question("08.2", points=3) as q:
         q.fail(f"backward still fails: {str(error)[:70]}...: MulBackward0 saves the view s[i], "
                "and the next write into s bumps its version; multiply a clone, "
                "s[i].clone() * x[i]")
-    q.close("x.grad", x.grad, want_grad, hints={
-        "zero": "no gradient reached x: the product must be recorded (clone(), not "
-                "detach().clone(), which cuts the chain between the s[i])"})
+    q.close("x.grad", x.grad, want_grad, mistakes=[(
+        _cumulative_reference(values, upstream, cut=True)[1],
+        "each x[i] only gets the gradient of its own step: the copy of s[i] must stay in the "
+        "graph (clone(), not detach().clone()), so later products reach earlier x's")])
 
 # %% [markdown]
 # ## 08.3 · Debug: writing into part of a leaf (2 points)
@@ -170,7 +177,7 @@ with question("08.3", points=2) as q:
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except RuntimeError as error:
-        q.fail(f"reset_first_ still raises: {str(error)[:50]}...: change the weight under "
+        q.fail(f"reset_first_ still raises: {str(error)[:85]}...: change the weight under "
                "`with torch.no_grad():`")
     q.true(w.is_leaf and w.requires_grad, "after reset_first_, w must still be a leaf that "
            "requires grad: change it in place under no_grad, don't rebuild it")
@@ -249,12 +256,14 @@ with question("08.4", points=2) as q:
     for values, n in (([1.5, -0.5], 4), ([[2.0, 0.5], [-1.0, 3.0]], 3)):
         x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
         y = powers(x, n)
-        upstream = torch.arange(float(y.numel()), dtype=torch.float64).reshape(y.shape) - 2
+        shape = (n, *x.shape)
+        upstream = torch.arange(float(x.numel() * n), dtype=torch.float64).reshape(shape) - 2
         want_y, want_grad = _powers_reference(values, n, upstream)
+        q.true(tuple(y.shape) == tuple(want_y.shape), f"powers(x, {n}) has shape "
+               f"{list(y.shape)}, expected {list(want_y.shape)}: torch.cat joins along an "
+               "existing dimension, torch.stack adds a new first one")
         q.close(f"powers(x, {n})", y, want_y, hints={
-            "other": f"row i must be x ** i, for i = 0 .. {n - 1}, with shape (n, *x.shape) "
-                     "(torch.stack adds the new first dimension; torch.cat would need "
-                     "pieces of shape (1, ...))"})
+            "other": f"row i must be x ** i, for i = 0 .. {n - 1} (x ** 0 is all ones)"})
         copies = _node_names(y).count("CopySlices")
         q.true(copies == 0, f"the graph of powers(x, {n}) still has {copies} CopySlices "
                "node(s): build a list of the pieces and join them once with torch.stack")

@@ -70,6 +70,7 @@ LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
                                                      "checkForUpdates": False},
 }
+WELCOME_URL = "/lab/tree/notebooks/00_welcome.ipynb"  # what `./course lab` opens
 SERVER_START_TIMEOUT = 90  # seconds
 RUN_ALL_TIMEOUT = 180  # seconds for one lesson's "Run All"
 SLIDER_TIMEOUT = 30  # seconds for the kernel to redraw after a slider move
@@ -101,7 +102,8 @@ class Lab:
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
             "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
             "--ServerApp.open_browser=False", f"--ServerApp.root_dir={ROOT}",
-            # The same news/update flags as `./course lab`.
+            # The same start page and news/update flags as `./course lab`.
+            f"--LabApp.default_url={WELCOME_URL}",
             "--LabApp.news_url=None",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             # window.jupyterapp: run JupyterLab commands and read the notebook model.
@@ -230,7 +232,11 @@ def browser():
 
 
 # --- JavaScript run in the page (window.jupyterapp is the JupyterLab application) ------------
+# True when the notebook is open with an idle kernel; the text of a dialog if one appeared
+# instead (such as jupytext's "File Load Error"), so the test fails at once with it.
 JS_NOTEBOOK_READY = """path => {
+  const dialog = document.querySelector('.jp-Dialog');
+  if (dialog) return 'dialog: ' + dialog.innerText;
   const app = window.jupyterapp;
   const panel = app && app.shell.currentWidget;
   if (!panel || !panel.context || panel.context.path !== path || !panel.content.model) return false;
@@ -250,7 +256,7 @@ JS_IDLE = """() => {
 }"""
 # "Run All" is over: idle, and every code cell has run or one stopped the run with an error.
 JS_RUN_FINISHED = """() => {
-  if (!(%s)()) return false;
+  if (!(JS_IDLE)()) return false;
   const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
   let all_ran = true;
   for (let i = 0; i < cells.length; i++) {
@@ -260,7 +266,7 @@ JS_RUN_FINISHED = """() => {
     if (!cell.executionCount) all_ran = false;
   }
   return all_ran;
-}""" % JS_IDLE
+}""".replace("JS_IDLE", JS_IDLE)
 # What each code cell shows: its execution count and its outputs.
 JS_CELLS = """() => {
   const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
@@ -294,7 +300,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def _problems_in_outputs(cells) -> list[str]:
     problems = []
     for cell in cells:
-        where = f"cell {cell['index']} ({cell['source'].splitlines()[0][:60] if cell['source'] else ''!r})"
+        first_line = cell["source"].splitlines()[0][:60] if cell["source"] else ""
+        where = f"cell {cell['index']} ({first_line!r})"
         if not cell["count"]:
             problems.append(f"{where} did not run (no execution count)")
         for out in cell["outputs"]:
@@ -330,7 +337,9 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
     step = "opening the notebook"
     try:
         page.goto(f"{lab.url}/lab/tree/{rel}?reset&token={lab.token}")
-        page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000)
+        ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
+        if ready is not True:
+            pytest.fail(f"JupyterLab did not open {rel}: a {ready}", pytrace=False)
         # Close the file browser: more room for the lesson in the screenshots.
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
@@ -396,6 +405,34 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
             note = f"(no screenshot: {shot_error})"
         print(note)
         error.add_note(note)
+        raise
+    finally:
+        page.close()
+        lab.shut_down_sessions(rel)
+
+
+def test_lab_opens_on_the_welcome_lesson(lab, browser):
+    """`./course lab`'s start page is lesson 00, whose stored widgets show before any run."""
+    from playwright.sync_api import expect
+
+    script = (ROOT / "course").read_text(encoding="utf-8")
+    assert '--LabApp.default_url="/lab/tree/$target"' in script
+    assert f'target="{WELCOME_URL.removeprefix("/lab/tree/")}"' in script
+    rel = WELCOME_URL.removeprefix("/lab/tree/")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(f"{lab.url}/?token={lab.token}")  # the link JupyterLab prints
+        ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
+        assert ready is True, f"JupyterLab did not open {rel}: a {ready}"
+        # Nothing has run: the widgets come from the state stored in the notebook.
+        slider = page.locator(".jp-Notebook .widget-slider").first
+        slider.scroll_into_view_if_needed()
+        expect(slider).to_be_visible()
+        expect(page.get_by_text("Error displaying widget")).to_have_count(0)
+    except BaseException as error:
+        path = _screenshot(page, "00_start_page-FAILED")
+        print(f"screenshot of the failure: {path.relative_to(ROOT)}")
+        error.add_note(f"screenshot of the failure: {path.relative_to(ROOT)}")
         raise
     finally:
         page.close()

@@ -64,6 +64,8 @@ def as_tensor_like(x, dtype) -> Tensor:
 
 def operands(a, b):
     """Two operands of a binary op as tensors, and the dtype of the result."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
+        return a, b, a.dtype  # the common case: nothing to promote
     if not isinstance(a, Tensor | numbers.Number) or not isinstance(b, Tensor | numbers.Number):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")

@@ -233,6 +233,9 @@ def _check_outputs(node, outputs):
         )
     fixed = list(outputs)
     for i, (g, meta) in enumerate(zip(outputs, node._input_meta)):
+        if node.next_functions[i][0] is None:
+            fixed[i] = None  # a constant input: nobody will read this gradient
+            continue
         if g is None or meta is None:
             continue
         shape, dtype = meta

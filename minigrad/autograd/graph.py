@@ -235,17 +235,26 @@ class AccumulateGrad(Node):
         return ()
 
 
-def _meta(t):
-    from minigrad._tensor import Tensor
+def _tensor_class():
+    """minigrad's Tensor, imported on first use (the tensor module imports this one)."""
+    global _Tensor
+    if _Tensor is None:
+        from minigrad._tensor import Tensor
 
-    return (t._data.shape, t.dtype) if isinstance(t, Tensor) else None
+        _Tensor = Tensor
+    return _Tensor
+
+
+_Tensor = None
+
+
+def _meta(t):
+    return (t._data.shape, t.dtype) if isinstance(t, _Tensor or _tensor_class()) else None
 
 
 def edge_of(t):
     """The ``(node, output_nr)`` pair through which gradient flows back into ``t``."""
-    from minigrad._tensor import Tensor
-
-    if not isinstance(t, Tensor) or not t.requires_grad:
+    if not isinstance(t, _Tensor or _tensor_class()) or not t.requires_grad:
         return (None, 0)
     fn = t.grad_fn
     if fn is not None:

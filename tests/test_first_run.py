@@ -1,0 +1,122 @@
+"""The first minutes of a learner (issue 8, "First run").
+
+* ``./course lab`` opens JupyterLab on lesson 00 (its ``default_url``; the browser test
+  ``test_lab_opens_on_the_welcome_lesson`` checks it in a real JupyterLab);
+* every lesson stores its widget state, so its widgets render when the notebook is reopened;
+* a ``%%both`` cell or a ``NameError`` before the set-up cell (first open, kernel restart,
+  cells out of order) gives a short hint, not IPython's "Cell magic `%%both` not found." or a
+  traceback: every kernel of the course's environment loads ``minigrad.compare_hints``
+  (written there by ``./course``'s set-up).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from minigrad import compare_hints
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_course_lab_opens_the_welcome_lesson():
+    script = (ROOT / "course").read_text(encoding="utf-8")
+    assert 'target="notebooks/00_welcome.ipynb"' in script
+    assert '--LabApp.default_url="/lab/tree/$target"' in script
+    assert (ROOT / "notebooks" / "00_welcome.ipynb").is_file()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_lesson_stores_its_widget_state(notebook):
+    """Every widget shown in a stored output has its state in the notebook's metadata."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    shown = {out["data"][WIDGET_VIEW]["model_id"]
+             for cell in nb["cells"] if cell["cell_type"] == "code"
+             for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})}
+    assert shown, f"{notebook.name} shows no widget"
+    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    missing = shown - set(state)
+    assert not missing, (f"{notebook.name}: no saved state for {len(missing)} widget(s); "
+                         f"run ./course execute {notebook.relative_to(ROOT).with_suffix('.py')}")
+
+
+def test_setup_installs_the_kernel_hints():
+    """The course's environment makes every kernel load minigrad.compare_hints."""
+    path = compare_hints.config_path()
+    assert path.is_file() and path.read_text(encoding="utf-8") == compare_hints.KERNEL_CONFIG, (
+        f"{path} is missing or outdated: run ./course setup "
+        f"(or {sys.executable} -m minigrad.compare_hints install)")
+    assert "ensure_kernel_hints" in (ROOT / "course").read_text(encoding="utf-8")
+
+
+def _first_cell(notebook: Path, start: str) -> str:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and source.startswith(start):
+            return source
+    raise AssertionError(f"{notebook.name} has no code cell starting with {start!r}")
+
+
+def _text(outputs) -> str:
+    parts = []
+    for out in outputs:
+        parts.append(out.get("text", "") if isinstance(out.get("text", ""), str)
+                     else "".join(out["text"]))
+        parts.append("\n".join(out.get("traceback", [])))
+        parts.append(out.get("data", {}).get("text/plain", ""))
+    return ANSI.sub("", "\n".join(parts))
+
+
+@pytest.mark.notebook
+def test_cells_before_the_setup_cell_give_a_hint():
+    """In a fresh kernel: %%both and a name from the set-up cell, before that cell has run."""
+    import nbclient
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    if not compare_hints.config_path().is_file():
+        pytest.fail(f"{compare_hints.config_path()} is missing: run ./course setup",
+                    pytrace=False)
+    lesson = ROOT / "notebooks" / "00_welcome.ipynb"
+    both_cell = _first_cell(lesson, "%%both")
+    setup_cell = _first_cell(lesson, "# Run this cell first")
+    nb = new_notebook(cells=[
+        new_code_cell(both_cell),  # the learner's first click: a %%both cell
+        new_code_cell("viz.show"),  # a name the set-up cell makes
+        new_code_cell(setup_cell),
+        new_code_cell(both_cell),  # now it works
+        new_code_cell("print(undefined_tensor)"),  # a cell above was skipped
+    ])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    client = nbclient.NotebookClient(nb, kernel_name="python3", allow_errors=True, timeout=120,
+                                     resources={"metadata": {"path": str(lesson.parent)}})
+    client.execute()
+    outs = [cell.outputs for cell in nb.cells]
+
+    both_before = _text(outs[0])
+    assert "not found" not in both_before, both_before
+    assert "run this lesson's set-up cell first" in both_before, both_before
+    assert "Traceback" not in both_before, both_before
+    assert [o["output_type"] for o in outs[0]] == ["stream"], outs[0]
+
+    name_before = _text(outs[1])
+    assert "NameError: name 'viz' is not defined" in name_before, name_before
+    assert "set-up cell has not run in this kernel" in name_before, name_before
+
+    assert not any(o["output_type"] == "error" for o in outs[2]), _text(outs[2])
+    assert "✓ minigrad matches torch" in _text(outs[3]), _text(outs[3])
+
+    skipped = _text(outs[4])
+    assert "NameError: name 'undefined_tensor' is not defined" in skipped, skipped
+    assert "if `undefined_tensor` is made by a cell above, run that cell first" in skipped
+    nbformat.validate(nb)
