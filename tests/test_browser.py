@@ -10,8 +10,9 @@ runs "Run All Cells", and checks what a learner would see:
   graph or plot it drives.
 
 Screenshots go to ``test-artifacts/browser/``: ``NN_slug.png`` for every lesson after
-"Run All" (scrolled to its main widget), and ``NN_slug-FAILED.png`` when a check fails; the
-path is printed in the test output.
+"Run All" and the slider move (scrolled to its main widget), ``00_start_page.png`` (what
+``./course lab`` shows first, before anything runs), and ``NN_slug-FAILED.png`` when a check
+fails; each path is printed in the test output (``-rA`` shows it for passing tests too).
 
 The browser is Debian's ``chromium`` package (``./course test`` installs it as root when
 missing), started through Playwright's ``executable_path``: Playwright's own browser downloads
@@ -113,7 +114,13 @@ class Lab:
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
-        env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+        # Its own runtime and data folders: connection files and notebook signatures stay here.
+        env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+                   JUPYTER_DATA_DIR=str(tmp / "data"))
+        # Trust the lessons, as `./course lab` does: JupyterLab shows the stored SVG graphs and
+        # widgets of trusted notebooks only.
+        subprocess.run([sys.executable, "-m", "nbformat.sign", *map(str, LESSONS)], env=env,
+                       check=True, stdout=subprocess.DEVNULL)
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         # Own process group (start_new_session): stop() signals exactly this group.
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log,
@@ -282,7 +289,7 @@ JS_CELLS = """() => {
 # The innerHTML of the output that holds the first slider, without the sliders themselves
 # (their readouts change with the value): what the slider drives.
 JS_DRIVEN_VIEW = """() => {
-  const slider = document.querySelector('.jp-Notebook .widget-slider');
+  const slider = window.jupyterapp.shell.currentWidget.node.querySelector('.widget-slider');
   const area = slider && slider.closest('.jp-OutputArea-output');
   if (!area) return null;
   const copy = area.cloneNode(true);
@@ -290,7 +297,8 @@ JS_DRIVEN_VIEW = """() => {
   return copy.innerHTML;
 }"""
 JS_SLIDER_READOUT = """() => {
-  const r = document.querySelector('.jp-Notebook .widget-slider .widget-readout');
+  const r = window.jupyterapp.shell.currentWidget.node.querySelector(
+    '.widget-slider .widget-readout');
   return r ? (r.value !== undefined && r.value !== '' ? r.value : r.textContent) : null;
 }"""
 
@@ -323,8 +331,45 @@ def _screenshot(page, name: str) -> Path:
     return path
 
 
+def _current_notebook(page):
+    """The notebook in the current tab (other tabs may be open, hidden)."""
+    panel_id = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+    return page.locator(f"[id='{panel_id}'] .jp-Notebook")
+
+
 def test_lessons_are_found():
     assert LESSONS, "no lesson notebooks (notebooks/NN_slug.ipynb) to test in the browser"
+
+
+def test_lab_opens_on_the_welcome_lesson(lab, browser):
+    """`./course lab`'s start page is lesson 00, whose stored widgets show before any run."""
+    from playwright.sync_api import expect
+
+    script = (ROOT / "course").read_text(encoding="utf-8")
+    assert '--LabApp.default_url="/lab/tree/$target"' in script
+    assert f'target="{WELCOME_URL.removeprefix("/lab/tree/")}"' in script
+    rel = WELCOME_URL.removeprefix("/lab/tree/")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(f"{lab.url}/?token={lab.token}")  # the link JupyterLab prints
+        ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
+        assert ready is True, f"JupyterLab did not open {rel}: a {ready}"
+        # Nothing has run: the widgets come from the state stored in the notebook.
+        slider = _current_notebook(page).locator(".widget-slider").first
+        slider.scroll_into_view_if_needed()
+        expect(slider).to_be_visible()
+        expect(page.get_by_text("Error displaying widget")).to_have_count(0)
+        expect(page.get_by_text("<IPython.core.display.SVG object>")).to_have_count(0)
+        path = _screenshot(page, "00_start_page")
+        print(f"screenshot of the start page: {path.relative_to(ROOT)}")
+    except BaseException as error:
+        path = _screenshot(page, "00_start_page-FAILED")
+        print(f"screenshot of the failure: {path.relative_to(ROOT)}")
+        error.add_note(f"screenshot of the failure: {path.relative_to(ROOT)}")
+        raise
+    finally:
+        page.close()
+        lab.shut_down_sessions(rel)
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.stem)
@@ -351,7 +396,7 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
         assert not problems, "\n".join(problems)
 
         step = "checking what is on the page"
-        notebook_node = page.locator(".jp-Notebook")
+        notebook_node = _current_notebook(page)
         expect(notebook_node.locator(".jp-InputArea-prompt", has_text="*")).to_have_count(0)
         for text in ("Error displaying widget", "Error rendering output"):
             expect(notebook_node.get_by_text(text)).to_have_count(0)
@@ -410,30 +455,3 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
         page.close()
         lab.shut_down_sessions(rel)
 
-
-def test_lab_opens_on_the_welcome_lesson(lab, browser):
-    """`./course lab`'s start page is lesson 00, whose stored widgets show before any run."""
-    from playwright.sync_api import expect
-
-    script = (ROOT / "course").read_text(encoding="utf-8")
-    assert '--LabApp.default_url="/lab/tree/$target"' in script
-    assert f'target="{WELCOME_URL.removeprefix("/lab/tree/")}"' in script
-    rel = WELCOME_URL.removeprefix("/lab/tree/")
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    try:
-        page.goto(f"{lab.url}/?token={lab.token}")  # the link JupyterLab prints
-        ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
-        assert ready is True, f"JupyterLab did not open {rel}: a {ready}"
-        # Nothing has run: the widgets come from the state stored in the notebook.
-        slider = page.locator(".jp-Notebook .widget-slider").first
-        slider.scroll_into_view_if_needed()
-        expect(slider).to_be_visible()
-        expect(page.get_by_text("Error displaying widget")).to_have_count(0)
-    except BaseException as error:
-        path = _screenshot(page, "00_start_page-FAILED")
-        print(f"screenshot of the failure: {path.relative_to(ROOT)}")
-        error.add_note(f"screenshot of the failure: {path.relative_to(ROOT)}")
-        raise
-    finally:
-        page.close()
-        lab.shut_down_sessions(rel)

@@ -14,6 +14,7 @@ widget state, so sliders still render when the notebook is reopened.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -49,6 +50,9 @@ def sync(py: Path) -> Path:
                                  "name": "python3"}
     nb.metadata.setdefault("language_info", {"name": "python"})
     nbformat.write(nb, ipynb)
+    # Give the source the same header, so JupyterLab's jupytext sees one notebook, not two
+    # that disagree; and keep the source the newer file of the pair.
+    jupytext.write(nb, py, fmt="py:percent")
     return ipynb
 
 
@@ -59,6 +63,9 @@ def execute(ipynb: Path) -> None:
                             store_widget_state=True)
     client.execute()
     nbformat.write(nb, ipynb)
+    py = ipynb.with_suffix(".py")
+    if py.exists():
+        os.utime(py)  # the source stays newer than the notebook it built
 
 
 def main(argv=None) -> int:
