@@ -39,12 +39,20 @@ def sync(py: Path) -> Path:
     nb = jupytext.read(py)
     if ipynb.exists():
         old = nbformat.read(ipynb, as_version=4)
-        outputs = {c.source: c for c in old.cells if c.cell_type == "code"}
+        # Stored outputs follow their cell's source; two cells with the same source keep
+        # their own outputs, in order.
+        stored = {}
+        for c in old.cells:
+            if c.cell_type == "code":
+                stored.setdefault(c.source, []).append(c)
         for cell in nb.cells:
-            if cell.cell_type == "code" and cell.source in outputs:
-                cell.outputs = outputs[cell.source].get("outputs", [])
-                cell.execution_count = outputs[cell.source].get("execution_count")
+            if cell.cell_type == "code" and stored.get(cell.source):
+                match = stored[cell.source].pop(0)
+                cell.outputs = match.get("outputs", [])
+                cell.execution_count = match.get("execution_count")
         nb.metadata.setdefault("widgets", old.metadata.get("widgets", {}))
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i:03d}"  # stable ids: re-syncing never churns the diff
     nb.metadata["jupytext"] = {"formats": "ipynb,py:percent"}
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}
