@@ -178,6 +178,13 @@ def _loss(lib, pool, weights):
     return total
 
 
+# float64 programs hold values and gradients to the tight default tolerances. float32 programs
+# check dtype handling; their gradients pass through up to a dozen ops (powers, squares) whose
+# rounding the two engines do in different orders, so relative errors of ~1e-4 are honest
+# float32 noise, not bugs.
+GRAD_TOL = {"float64": {}, "float32": {"rtol": 5e-4, "atol": 1e-5}}
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @settings(deadline=None, max_examples=250)
 @given(program=programs(), seed=st.integers(0, 2**32 - 1))
@@ -203,7 +210,7 @@ def test_random_program(dtype, program, seed):
         for i, (m, t) in enumerate(zip(m_pool, t_pool)):
             assert m.retains_grad == t.retains_grad
             if m.is_leaf or m.retains_grad:
-                assert_grad_close(m, t, f"value {i}: ")
+                assert_grad_close(m, t, f"value {i}: ", **GRAD_TOL[dtype])
 
 
 def test_diamond_and_fan_out_by_hand():

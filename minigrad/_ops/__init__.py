@@ -59,10 +59,13 @@ _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__"
 
 
 
+_PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
+
+
 def _operator(fn):
     """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does."""
     def method(self, other):
-        if not isinstance(other, Tensor | numbers.Number):
+        if type(other) not in _PLAIN and not isinstance(other, Tensor | numbers.Number):
             return NotImplemented
         return fn(self, other)
 
