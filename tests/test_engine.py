@@ -19,26 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
+from tests.torch_compare import both_engines as same_outcome
+from tests.torch_compare import norm, outcome
 
 LIBS = (torch, minigrad)
 
 
-def norm(text: str) -> str:
-    return text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
 
-
-def outcome(fn, lib):
-    """``("ok", value)`` or ``(error type name, normalised message)``."""
-    try:
-        return ("ok", fn(lib))
-    except Exception as e:  # noqa: BLE001 - the error itself is what we compare
-        return (type(e).__name__, norm(str(e)))
-
-
-def same_outcome(fn):
-    expected, got = outcome(fn, torch), outcome(fn, minigrad)
-    assert got == expected
-    return got
 
 
 def arr(t):

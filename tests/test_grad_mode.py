@@ -14,25 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
+from tests.torch_compare import both_engines as both
+from tests.torch_compare import outcome
 
 LIBS = (torch, minigrad)
 
 
-def norm(text: str) -> str:
-    return text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
 
-
-def outcome(fn, lib):
-    try:
-        return ("ok", fn(lib))
-    except Exception as e:  # noqa: BLE001 - the error itself is what we compare
-        return (type(e).__name__, norm(str(e)))
-
-
-def both(fn):
-    expected, got = outcome(fn, torch), outcome(fn, minigrad)
-    assert got == expected
-    return got
 
 
 MODES = [("no_grad",), ("enable_grad",), ("set_grad_enabled", True),

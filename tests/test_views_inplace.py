@@ -18,19 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
+from tests.torch_compare import norm, outcome
 
 LIBS = (torch, minigrad)
 
 
-def norm(text: str) -> str:
-    return text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
-
-
-def outcome(fn, lib):
-    try:
-        return ("ok", fn(lib))
-    except Exception as e:  # noqa: BLE001 - the error itself is what we compare
-        return (type(e).__name__, norm(str(e)))
 
 
 def arr(t):

@@ -183,3 +183,23 @@ def same_outcome(fn, m_args, t_args, compare=assert_close):
 def same_error(fn, m_args, t_args) -> BaseException:
     """``assert_same_error`` for ``fn(*m_args)`` vs ``fn(*t_args)`` (handy in loops)."""
     return assert_same_error(lambda: fn(*m_args), lambda: fn(*t_args))
+
+
+def norm(text: str) -> str:
+    """Short name for ``normalize_text``, for tests that compare many strings."""
+    return normalize_text(text)
+
+
+def outcome(fn, lib):
+    """``("ok", fn(lib))``, or ``(error type name, normalised message)`` if it raised."""
+    try:
+        return ("ok", fn(lib))
+    except Exception as e:  # noqa: BLE001 - the error itself is what we compare
+        return (type(e).__name__, normalize_text(str(e)))
+
+
+def both_engines(fn):
+    """Run ``fn(torch)`` and ``fn(minigrad)``; they must return equal values or raise alike."""
+    expected, got = outcome(fn, torch), outcome(fn, minigrad)
+    assert got == expected
+    return got

@@ -38,3 +38,19 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, proto):
         return (Parameter, (Tensor._make(self._data.copy()), self.requires_grad))
+
+
+def zero_grads(params, set_to_none: bool = True) -> None:
+    """What ``Module.zero_grad`` and ``Optimizer.zero_grad`` both do: forget each gradient
+    (``None``, the default and cheapest) or set it to zeros in place, cut from any graph."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad.detach_()
+            else:
+                p.grad.requires_grad_(False)
+            p.grad.zero_()

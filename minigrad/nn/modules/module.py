@@ -185,17 +185,9 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+        from minigrad.nn.parameter import zero_grads
+
+        zero_grads(self.parameters(), set_to_none)
 
     def _apply(self, fn):
         """Replace every parameter's (and gradient's) data by ``fn(data)``: dtype casts."""
