@@ -63,6 +63,10 @@ def set_default_dtype(d: dtype) -> None:
 
 def from_numpy_dtype(np_dtype) -> dtype:
     try:
+        return _BY_NUMPY[np_dtype]  # already a NumPy dtype: ``x.dtype`` asks this per op
+    except (KeyError, TypeError):
+        pass
+    try:
         return _BY_NUMPY[np.dtype(np_dtype)]
     except KeyError:
         raise TypeError(

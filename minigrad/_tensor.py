@@ -87,7 +87,7 @@ _CPU = device("cpu")
 
 class Tensor:
     __slots__ = (
-        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
+        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
         "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
         "_post_accumulate_hooks", "_is_inference", "__weakref__", "__dict__",
     )
@@ -108,7 +108,7 @@ class Tensor:
         t._grad_fn = None
         t._output_nr = 0
         t._grad = None
-        t._version_counter = VersionCounter()
+        t._counter = None  # the version counter, made on first use (see _version_counter)
         t._base = None
         t._view_fn = None
         t._view_version = 0
@@ -158,7 +158,8 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad or self.grad_fn is not None
+        # ``_grad_fn`` first: the ``grad_fn`` property's extra work is for stale views only
+        return self._requires_grad or self._grad_fn is not None or self.grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -270,6 +271,19 @@ class Tensor:
     @data.setter
     def data(self, value: Tensor) -> None:
         self._data = value._data
+
+    @property
+    def _version_counter(self) -> VersionCounter:
+        """Made on first use: most tensors (intermediate results, gradients) are never
+        changed in place, viewed or saved, so they never need one. A counter made late
+        starts at 0, as it would have anyway, since only a change in place bumps it."""
+        if self._counter is None:
+            self._counter = VersionCounter()
+        return self._counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter: VersionCounter) -> None:
+        self._counter = counter
 
     @property
     def _version(self) -> int:

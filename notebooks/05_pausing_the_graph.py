@@ -328,11 +328,10 @@ s.sum().backward()
 #
 # Our model is two `Linear` layers with a `tanh` between. `nn.Linear` starts from random
 # weights, and the two engines draw different random numbers, so we set the weights by hand
-# (under `no_grad`, of course). These two cells compare values and gradients but not the graph
-# shape, for a reason the drawing below explains.
+# (under `no_grad`, of course).
 
 # %%
-# %%both loss --no-graph
+# %%both loss
 model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
 with torch.no_grad():
     model[0].weight.copy_(torch.tensor([[0.5, -0.3], [0.8, 0.2]]))
@@ -354,7 +353,7 @@ for name, p in model.named_parameters():
 # so one SGD step changes the second layer and leaves the first one as it was:
 
 # %%
-# %%both --no-graph
+# %%both
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 opt.step()
 print(model[0].weight)
@@ -364,10 +363,11 @@ print(model[2].weight)
 # The graph shows why it is cheaper: the frozen layer's weight and bias are not in it at all,
 # and neither is the `tanh`: nothing before the second layer needs a gradient, so nothing
 # there was recorded.
-# Here is minigrad's graph (left) next to torch's (right). They differ in one place, and that
-# is why the cells above use `--no-graph`: torch computes a `Linear` layer on a 2-D input with
-# one fused operation, `addmm` (`AddmmBackward0`), where minigrad does a `matmul` and then an
-# `add` (`MmBackward0` and `AddBackward0`). The gradients are the same.
+# Here is minigrad's graph (left) next to torch's (right); they are the same. A `Linear` layer
+# on a 2-D input is one fused operation, `addmm` (bias plus matrix product), so it appears as
+# a single `AddmmBackward0` node. Its inputs are the bias, the layer's input (the `tanh`'s
+# output, which needs no gradient here, so that edge is empty) and the transposed weight
+# (`TBackward0`).
 
 # %%
 viz.show(viz.side_by_side(compare.get("loss"), compare.get("loss", "torch"),
@@ -448,9 +448,6 @@ print(inspect.getsource(_core._needs_grad))
 #
 # ## Where minigrad differs from torch
 #
-# * `nn.Linear` on a 2-D input: torch records one fused `AddmmBackward0` node, minigrad records
-#   `MmBackward0` then `AddBackward0` (section 7). Values and gradients agree; graph shapes do
-#   not, so those cells skip the graph comparison (`--no-graph`).
 # * `inference_mode` in minigrad only marks tensors and turns recording off; it does not make
 #   anything faster (there is no bookkeeping to skip).
 # * A detail you will probably never meet: when `t.add_(1)` on an inference tensor raises,

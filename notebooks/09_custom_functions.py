@@ -435,31 +435,30 @@ plt.show()
 # models. Note that it is the price in *speed* that is real: every backward of `StringModel`
 # calls `f_str` twice more, each time going through `eval` for every sample.
 #
-# ### A deliberate difference in the loss's graph
+# ### The loss's graph
 #
-# The loss of one batch of the string model, on both engines. This cell compares the loss's
-# *value* and the weights' gradient, not the `loss` tensor itself: the check also compares each
-# named tensor's `grad_fn` and graph, and here those really differ (see the drawing below).
-# For the same reason it prints `loss.item()` rather than `loss`, whose printout names the node.
+# The loss of one batch of the string model, on both engines. The check compares the `loss`
+# tensor itself: its value, its `grad_fn` and the whole graph behind it, as well as the
+# weights' gradient.
 
 # %%
-# %%both loss_value weight_grad
+# %%both loss weight_grad
 model = StringModel()
 loss = torch.nn.MSELoss()(model(xb), yb)
 loss.backward()
-loss_value, weight_grad = loss.detach(), model.weight.grad
-print(round(loss.item(), 4), weight_grad)
+weight_grad = model.weight.grad
+print(round(loss.item(), 4), loss.grad_fn.name(), weight_grad)
 
 # %%
 viz.show(viz.side_by_side(compare.get("loss"), compare.get("loss", "torch")))
 
 # %% [markdown]
 # torch computes the mean squared error in one fused C++ kernel with its own backward node,
-# `MseLossBackward0`. minigrad builds `mse_loss` (and `linear`) out of the basic operations
-# (a subtraction, a multiplication of the difference by itself, a mean), so its graph shows
-# those three nodes instead. The loss and the
-# gradients are the same; only the drawing has more boxes. Our own node,
-# `ForwardDifferenceBackward`, is the same in both.
+# `MseLossBackward0`, rather than as a subtraction, a square and a mean. minigrad records the
+# same single node; its backward formula, $\frac 2n(\text{input} - \text{target})$ times the
+# incoming gradient, is in `minigrad/autograd/derivatives.py`. So the two drawings are the
+# same: `MseLossBackward0` at the top, with one edge to our own node,
+# `ForwardDifferenceBackward`, and an empty edge for the target `yb`, which needs no gradient.
 #
 # ## 6. A better estimate: central differences
 #
@@ -619,10 +618,6 @@ widgets.VBox([widgets.HBox([step_slider, dtype_choice]), view])
 # %% [markdown]
 # ## Where minigrad differs from torch
 #
-# * `nn.MSELoss`/`nn.functional.mse_loss` and `nn.functional.linear` build their graphs from
-#   basic operations in minigrad, where torch has one fused node (`MseLossBackward0`,
-#   `AddmmBackward0`). Values and gradients are the same; cells that compare a graph through them
-#   use `--no-graph` (section 5).
 # * minigrad's `gradcheck` implements torch's default "slow mode" only: `fast_mode=True` and the
 #   batched checks raise `NotImplementedError`.
 # * minigrad's random numbers differ from torch's, so a `DataLoader(..., shuffle=True)` visits

@@ -74,6 +74,23 @@ OPS = {
     "cat": lambda L, x, y: L.cat([x, y * 2], 1),
     "stack": lambda L, x, y: L.stack([x, y], 0),
     "unbind_free_chain": lambda L, x, y: (x * y).sin().sum(0) / (y.exp() + 1).mean(0),
+    # nn.functional's fused ops (AddmmBackward0, MseLossBackward0, ...)
+    "linear": lambda L, x, y: L.nn.functional.linear(x, y, y[:, 0]),
+    "linear_vector": lambda L, x, y: L.nn.functional.linear(x[0], y, y[:, 1]),
+    "linear_batch": lambda L, x, y: L.nn.functional.linear(x.unsqueeze(0), y, y[:, 2]),
+    "linear_transposed": lambda L, x, y: L.nn.functional.linear(x.t().unsqueeze(0).transpose(
+        1, 2), y, y[:, 0]),
+    "linear_no_bias": lambda L, x, y: L.nn.functional.linear(x, y),
+    "mse_loss": lambda L, x, y: L.nn.functional.mse_loss(x, y),
+    "mse_loss_sum": lambda L, x, y: L.nn.functional.mse_loss(x, y, reduction="sum"),
+    "mse_loss_none": lambda L, x, y: L.nn.functional.mse_loss(x, y, reduction="none"),
+    "softmax": lambda L, x, y: L.nn.functional.softmax(x, 1),
+    "log_softmax": lambda L, x, y: L.nn.functional.log_softmax(x, 0),
+    "cross_entropy": lambda L, x, y: L.nn.functional.cross_entropy(x, L.tensor([2, 0])),
+    "cross_entropy_probs": lambda L, x, y: L.nn.functional.cross_entropy(
+        x, L.nn.functional.softmax(y, 1)),
+    "nll_loss_none": lambda L, x, y: L.nn.functional.nll_loss(x, L.tensor([1, -100]),
+                                                              reduction="none"),
     # in place
     "mul_": lambda L, x, y: x.clone().mul_(y),
     "add_": lambda L, x, y: x.clone().add_(y, alpha=2),

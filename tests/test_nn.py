@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections import OrderedDict
 
 import numpy as np
@@ -13,12 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
+from tests.test_gradcheck_numeric import check_gradient, check_second_order
 from tests.torch_compare import (
     TOLERANCES,
+    assert_grad_close,
     assert_same_error,
+    assert_same_graph,
+    capture,
     normalize_text,
+    pair,
     to_numpy,
 )
+from tests.torch_compare import assert_close as assert_tensor_close
 
 LIBS = (minigrad, torch)
 
@@ -399,3 +406,269 @@ def test_mse_loss_shape_mismatch_warns_like_torch():
             lib.nn.functional.mse_loss(lib.zeros(3), lib.zeros(3, 1))
         messages.append(str(record[0].message))
     assert normalize_text(messages[0]) == messages[1]
+
+
+# --- fused layers and losses: the same single nodes as torch ------------------------------------
+# linear, mse_loss, softmax, log_softmax and nll_loss record torch's fused nodes (AddmmBackward0,
+# MseLossBackward0, ...), so whole graphs, not only values and gradients, must equal torch's.
+F_M, F_T = minigrad.nn.functional, torch.nn.functional
+
+
+def _leaf_pair(array, requires_grad):
+    return pair(array, requires_grad=requires_grad)
+
+
+def _backward_both(my, ty, leaves, seed):
+    """Backward a random upstream gradient through both results; compare the leaves' grads."""
+    g = np.random.default_rng(seed + 11).standard_normal(tuple(ty.shape)).astype(
+        str(ty.dtype).removeprefix("torch."))
+    if not ty.requires_grad:
+        return
+    my.backward(minigrad.tensor(g))
+    ty.backward(torch.tensor(g))
+    for i, (m, t) in enumerate(leaves):
+        assert_grad_close(m, t, f"input {i} ")
+
+
+def _check_graph_values_grads(m_fn, t_fn, leaves, seed):
+    my, ty = m_fn(*(m for m, _ in leaves)), t_fn(*(t for _, t in leaves))
+    assert_tensor_close(my, ty)
+    assert_same_graph(my, ty)
+    _backward_both(my, ty, leaves, seed)
+    return my, ty
+
+
+@st.composite
+def linear_cases(draw):
+    """Input of 1 to 4 dims (sometimes non-contiguous), weight, and a bias of several shapes."""
+    ndim = draw(st.integers(1, 4))
+    k, out = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    batch = draw(st.lists(st.integers(0, 3), min_size=ndim - 1, max_size=ndim - 1))
+    transposed = ndim >= 2 and draw(st.booleans())
+    bias = draw(st.sampled_from([None, (out,), (), (1,), (1, out), (1, 1)]))
+    grads = draw(st.tuples(st.booleans(), st.booleans(), st.booleans()))
+    dtype = draw(st.sampled_from(["float32", "float64"]))
+    return batch, k, out, transposed, bias, grads, dtype
+
+
+@settings(deadline=None, max_examples=80)
+@given(case=linear_cases(), seed=st.integers(0, 1000))
+def test_linear_graph_values_and_grads_match_torch(case, seed):
+    batch, k, out, transposed, bias_shape, (gx, gw, gb), dtype = case
+    # A non-contiguous input takes matmul's path. Its folding of >2-D inputs into one mm also
+    # depends on strides when the weight needs no gradient, which minigrad's matmul does not
+    # copy (a matmul difference, not a linear one), so then the weight requires grad.
+    gw = gw or transposed
+    if len(batch) >= 2 and math.prod(batch[:-1]) == 1:
+        transposed = False  # that flattening is a strided view: torch's ReshapeAliasBackward0
+    rng = np.random.default_rng(seed)
+    shape = (*batch, k)
+    x = rng.standard_normal(shape).astype(dtype)
+    if transposed:  # a non-contiguous input: torch takes the matmul path, then adds the bias
+        x = np.ascontiguousarray(np.swapaxes(x, -1, -2))
+    leaves = [_leaf_pair(x, gx), _leaf_pair(rng.standard_normal((out, k)).astype(dtype), gw)]
+    if bias_shape is not None:
+        leaves.append(_leaf_pair(rng.standard_normal(bias_shape).astype(dtype), gb))
+
+    def run(F, lib):
+        def fn(x, w, b=None):
+            if transposed:
+                x = x.transpose(-1, -2)
+            return F.linear(x, w, b)
+        return fn
+
+    m_fn, t_fn = run(F_M, minigrad), run(F_T, torch)
+    if capture(lambda: t_fn(*(t for _, t in leaves)))[0] == "error":  # a bias that broadcasts
+        assert_same_error(lambda: m_fn(*(m for m, _ in leaves)),   # beyond the output
+                          lambda: t_fn(*(t for _, t in leaves)))
+        return
+    my, ty = _check_graph_values_grads(m_fn, t_fn, leaves, seed)
+    if len(shape) > 1:  # the matmul path adds the bias in place, as torch does
+        assert my._version == ty._version  # (a 1-D matmul differs: torch squeezes in place)
+
+
+@pytest.mark.parametrize("build", [
+    lambda lib: lib.nn.Linear(3, 2),
+    lambda lib: lib.nn.Linear(3, 2, bias=False),
+])
+@pytest.mark.parametrize("shape", [(3,), (4, 3), (2, 4, 3)])
+def test_linear_module_graph_matches_torch(build, shape):
+    m, t = both(build)
+    copy_weights(m, t)
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    for requires_grad in (False, True):
+        mx, tx = pair(x, requires_grad=requires_grad)
+        my, ty = m(mx), t(tx)
+        assert_same_graph(my, ty)
+        assert normalize_text(my.grad_fn.name()) == ty.grad_fn.name()
+
+
+def test_mlp_with_losses_graph_matches_torch_node_for_node():
+    m, t = both(mlp)
+    copy_weights(m, t)
+    x = np.random.default_rng(1).standard_normal((7, 3)).astype(np.float32)
+    y = np.random.default_rng(2).standard_normal((7, 2)).astype(np.float32)
+    labels = np.random.default_rng(3).integers(0, 2, 7)
+    for m_loss, t_loss in [
+        (minigrad.nn.MSELoss()(m(minigrad.tensor(x)), minigrad.tensor(y)),
+         torch.nn.MSELoss()(t(torch.tensor(x)), torch.tensor(y))),
+        (minigrad.nn.CrossEntropyLoss()(m(minigrad.tensor(x)), minigrad.tensor(labels)),
+         torch.nn.CrossEntropyLoss()(t(torch.tensor(x)), torch.tensor(labels))),
+    ]:
+        assert_same_graph(m_loss, t_loss)
+        assert_tensor_close(m_loss, t_loss)
+
+
+@settings(deadline=None, max_examples=40)
+@given(shape=st.lists(st.integers(0, 3), min_size=0, max_size=3),
+       broadcast=st.sampled_from(["none", "target", "input"]),
+       reduction=st.sampled_from(["mean", "sum", "none"]),
+       grads=st.sampled_from([(True, False), (True, True), (False, True)]),
+       dtype=st.sampled_from(["float32", "float64"]), seed=st.integers(0, 1000))
+def test_mse_loss_graph_values_and_grads_match_torch(shape, broadcast, reduction, grads, dtype,
+                                                     seed):
+    rng = np.random.default_rng(seed)
+    shapes = [tuple(shape), tuple(shape)]
+    if broadcast != "none" and shape:
+        shapes[broadcast == "input"] = tuple(shape[1:])  # drop a leading dim: broadcast back
+    leaves = [_leaf_pair(rng.standard_normal(s).astype(dtype), g) for s, g in zip(shapes, grads)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the size warning, tested above
+        _check_graph_values_grads(lambda a, b: F_M.mse_loss(a, b, reduction=reduction),
+                                  lambda a, b: F_T.mse_loss(a, b, reduction=reduction),
+                                  leaves, seed)
+
+
+@settings(deadline=None, max_examples=40)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=3), dim_seed=st.integers(0, 10),
+       name=st.sampled_from(["softmax", "log_softmax"]), to_double=st.booleans(),
+       scale=st.sampled_from([1.0, 50.0]), seed=st.integers(0, 1000))
+def test_softmax_and_log_softmax_graphs_match_torch(shape, dim_seed, name, to_double, scale,
+                                                    seed):
+    ndim = len(shape)
+    dim = dim_seed % (2 * ndim) - ndim if ndim else dim_seed % 2 - 1  # negative dims too
+    x = (np.random.default_rng(seed).standard_normal(shape) * scale).astype(np.float32)
+    dtype = {"dtype": (minigrad.float64, torch.float64)} if to_double else {}
+
+    def run(F, i):
+        kwargs = {k: v[i] for k, v in dtype.items()}
+        return lambda x: getattr(F, name)(x, dim, **kwargs)
+
+    _check_graph_values_grads(run(F_M, 0), run(F_T, 1), [_leaf_pair(x, True)], seed)
+
+
+@settings(deadline=None, max_examples=60)
+@given(rows=st.integers(0, 4), classes=st.integers(1, 4), vector=st.booleans(),
+       probabilities=st.booleans(), ignore=st.booleans(),
+       reduction=st.sampled_from(["mean", "sum", "none"]),
+       target_grad=st.booleans(), dtype=st.sampled_from(["float32", "float64"]),
+       seed=st.integers(0, 1000))
+def test_cross_entropy_and_nll_loss_graphs_match_torch(rows, classes, vector, probabilities,
+                                                       ignore, reduction, target_grad, dtype,
+                                                       seed):
+    rng = np.random.default_rng(seed)
+    shape = (classes,) if vector else (rows, classes)
+    x = rng.standard_normal(shape).astype(dtype)
+    if probabilities:
+        target = rng.random(shape).astype(dtype)
+        target /= np.maximum(target.sum(-1, keepdims=True), 1e-3)
+        leaves = [_leaf_pair(x, True), _leaf_pair(target, target_grad)]
+    else:
+        target = rng.integers(0, classes, shape[:-1])
+        if ignore:
+            target = np.where(rng.random(target.shape) < 0.4, -100, target)
+        leaves = [_leaf_pair(x, True), _leaf_pair(target, False)]
+    _check_graph_values_grads(lambda a, b: F_M.cross_entropy(a, b, reduction=reduction),
+                              lambda a, b: F_T.cross_entropy(a, b, reduction=reduction),
+                              leaves, seed)
+    if not probabilities:
+        leaves = [_leaf_pair(x, True), _leaf_pair(target, False)]
+        _check_graph_values_grads(lambda a, b: F_M.nll_loss(a, b, reduction=reduction),
+                                  lambda a, b: F_T.nll_loss(a, b, reduction=reduction),
+                                  leaves, seed)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.linear(L.ones(()), L.ones(2, 3)),
+    lambda L: L.nn.functional.linear(L.ones(3), L.ones(())),
+    lambda L: L.nn.functional.linear(L.ones(2, 5), L.ones(3, 4), L.ones(3)),
+    lambda L: L.nn.functional.linear(L.ones(5), L.ones(3, 4), L.ones(3)),
+    lambda L: L.nn.functional.linear(L.ones(2, 2, 5), L.ones(3, 4), L.ones(3)),
+    lambda L: L.nn.functional.linear(L.ones(2, 5), L.ones(3, 4)),
+    lambda L: L.nn.functional.linear(L.ones(2, 4), L.ones(3, 4), L.ones(4)),
+    lambda L: L.nn.functional.linear(L.ones(4), L.ones(3, 4), L.ones(2, 3)),
+    lambda L: L.nn.functional.linear(L.ones(2, 4), L.ones(3, 4), L.ones(1, 1, 3)),
+    lambda L: L.nn.functional.linear(L.ones(2, 4), L.ones(4), L.ones(())),
+    lambda L: L.nn.functional.linear(L.ones(2, 4).double(), L.ones(3, 4), L.ones(3)),
+    lambda L: L.nn.functional.linear(L.ones(2, 4), L.ones(3, 4), L.ones(3).double()),
+    lambda L: L.nn.functional.mse_loss(L.ones(3), L.ones(3), reduction="avg"),
+    lambda L: L.nn.functional.mse_loss(L.ones(3).long(), L.ones(3).long()),
+    lambda L: L.nn.functional.softmax(L.ones(2, 3), 2),
+    lambda L: L.nn.functional.softmax(L.ones(2, 3).long(), 0),
+    lambda L: L.nn.functional.log_softmax(L.ones(2, 3).long(), -1),
+    lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 3])),
+    lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, -1])),
+    lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0.0, 1.0])),
+    lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1, 1])),
+    lambda L: L.nn.functional.nll_loss(L.ones(()), L.tensor(0)),
+    lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), reduction="all"),
+    lambda L: L.nn.functional.cross_entropy(L.ones(()), L.tensor(0)),
+    lambda L: L.nn.functional.cross_entropy(L.ones(2, 3), L.ones(2, 4)),
+])
+def test_fused_op_errors_match_torch(call):
+    assert_same_error(lambda: call(minigrad), lambda: call(torch))
+
+
+@pytest.mark.parametrize("name", ["linear", "linear_vector", "linear_batch", "mse_loss",
+                                  "mse_loss_sum", "mse_loss_none", "softmax", "log_softmax",
+                                  "cross_entropy", "cross_entropy_probs", "nll_loss_none"])
+@settings(deadline=None, max_examples=5)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_fused_ops_gradients_numerically_float64(name, seed):
+    """Central differences, first and second order, as in test_gradcheck_numeric.py."""
+    rng = np.random.default_rng(seed)
+    labels = minigrad.tensor(rng.integers(0, 3, 4))
+    cases = {
+        "linear": (lambda x, w, b: F_M.linear(x, w, b), [(4, 3), (2, 3), (2,)]),
+        "linear_vector": (lambda x, w, b: F_M.linear(x, w, b), [(3,), (2, 3), (2,)]),
+        "linear_batch": (lambda x, w: F_M.linear(x, w), [(2, 4, 3), (2, 3)]),
+        "mse_loss": (lambda a, b: F_M.mse_loss(a, b), [(4, 3), (4, 3)]),
+        "mse_loss_sum": (lambda a, b: F_M.mse_loss(a, b, reduction="sum"), [(4, 3), (4, 3)]),
+        "mse_loss_none": (lambda a, b: F_M.mse_loss(a, b, reduction="none"), [(4, 3), (4, 3)]),
+        "softmax": (lambda x: F_M.softmax(x, 1), [(4, 3)]),
+        "log_softmax": (lambda x: F_M.log_softmax(x, 0), [(4, 3)]),
+        "cross_entropy": (lambda x: F_M.cross_entropy(x, labels), [(4, 3)]),
+        "cross_entropy_probs": (lambda x, p: F_M.cross_entropy(x, F_M.softmax(p, 1)),
+                                [(4, 3), (4, 3)]),
+        "nll_loss_none": (lambda x: F_M.nll_loss(F_M.log_softmax(x, 1), labels,
+                                                 reduction="none"), [(4, 3)]),
+    }
+    fn, shapes = cases[name]
+    arrays = [rng.standard_normal(s) for s in shapes]
+    check_gradient(fn, arrays, rng)
+    check_second_order(fn, arrays, rng)
+
+
+@settings(deadline=None, max_examples=15)
+@given(seed=st.integers(0, 1000), loss=st.sampled_from(["mse", "ce", "ce_probs"]))
+def test_fused_ops_second_derivatives_match_torch(seed, loss):
+    """Hessian-vector products of a small network's loss, through every fused node."""
+    rng = np.random.default_rng(seed)
+    arrays = [rng.standard_normal(s) for s in [(5, 3), (4, 3), (4,), (2, 4), (2,)]]
+    target = rng.standard_normal((5, 2)) if loss != "ce" else rng.integers(0, 2, 5)
+    v = [rng.standard_normal(a.shape) for a in arrays[1:]]
+    results = []
+    for lib in LIBS:
+        x, w1, b1, w2, b2 = (lib.tensor(a, requires_grad=i > 0) for i, a in enumerate(arrays))
+        F = lib.nn.functional
+        out = F.linear(F.linear(x, w1, b1).tanh(), w2, b2)
+        y = lib.tensor(target)
+        value = (F.mse_loss(out, y) if loss == "mse" else
+                 F.cross_entropy(out, F.softmax(y, 1) if loss == "ce_probs" else y))
+        params = (w1, b1, w2, b2)
+        grads = lib.autograd.grad(value, params, create_graph=True)
+        dot = sum((g * lib.tensor(u)).sum() for g, u in zip(grads, v))
+        results.append((grads, lib.autograd.grad(dot, params)))
+    (mg, mh), (tg, th) = results
+    for m, t in zip((*mg, *mh), (*tg, *th)):
+        assert_tensor_close(m, t, rtol=1e-9, atol=1e-11)

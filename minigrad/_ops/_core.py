@@ -64,13 +64,24 @@ def as_tensor_like(x, dtype) -> Tensor:
 
 def operands(a, b):
     """Two operands of a binary op as tensors, and the dtype of the result."""
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
-        return a, b, a.dtype  # the common case: nothing to promote
+    if isinstance(a, Tensor):  # the common cases first: nothing to promote
+        if isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
+            return a, b, a.dtype
+        if type(b) in (float, int) and a._data.dtype.kind == "f":
+            d = a.dtype  # a number never changes a float tensor's dtype
+            return a, Tensor._make(np.asarray(b, dtype=d.numpy)), d
     if not isinstance(a, Tensor | numbers.Number) or not isinstance(b, Tensor | numbers.Number):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")
     d = result_type(a, b)
     return as_tensor_like(a, d), as_tensor_like(b, d), d
+
+
+@np.errstate(all="ignore")
+def quietly(fn, *args):
+    """``fn(*args)`` without NumPy's floating-point warnings: inf and nan are values here, as
+    in torch. (``np.errstate`` as a decorator costs less per call than a ``with`` block.)"""
+    return fn(*args)
 
 
 def _needs_grad(inputs) -> bool:

@@ -16,6 +16,7 @@ from minigrad._ops._core import (
     cross_save,
     is_scalar,
     operands,
+    quietly,
     record,
     result_type,
 )
@@ -26,9 +27,9 @@ from minigrad.autograd import derivatives as D
 def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     """``save(a, b)`` gives the dict of tensors the backward formula needs."""
     a, b, d = operands(a, b)
-    check_same_shape_broadcast(a._data, b._data)
-    with np.errstate(all="ignore"):  # inf and nan are values here, as in torch
-        data = np_fn(a._data, b._data).astype(d.numpy, copy=False)
+    if a._data.shape != b._data.shape:
+        check_same_shape_broadcast(a._data, b._data)
+    data = quietly(np_fn, a._data, b._data).astype(d.numpy, copy=False)
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
@@ -166,8 +167,7 @@ def _rpow(exponent, base):
 
 def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        data = np_fn(x._data)
+    data = quietly(np_fn, x._data)
     return record(data, node_cls, (x,), save={"self": x} if save_self else None,
                   output_name="result" if save_result else None)
 

@@ -14,11 +14,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad._tensor import Tensor
+from minigrad.autograd import forward_ad, grad_mode
 from minigrad.autograd.graph import Node
 
 
 def _need(node, i: int) -> bool:
     return node.needs_input_grad[i]
+
+
+def _plain() -> bool:
+    """May a formula compute in plain NumPy? Only when minigrad ops would record nothing:
+    no ``create_graph`` (so grad mode is off) and no forward-mode AD tangents to carry."""
+    return not grad_mode.is_recording() and forward_ad._state.level is None
 
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -58,6 +66,13 @@ class DivBackward0(Node):
         other = self.saved("other")
         return (grad / other if _need(self, 0) else None,
                 -grad * self.saved("self") / (other * other) if _need(self, 1) else None)
+
+
+class DivBackward1(Node):
+    """out = self / other, with ``other`` a number (torch's C++ code divides by a count)"""
+
+    def backward(self, grad):
+        return grad / self.other
 
 
 class NegBackward0(Node):
@@ -144,14 +159,30 @@ class CosBackward0(Node):
 
 
 class TanhBackward0(Node):
+    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output.
+
+    Without ``create_graph`` nobody differentiates this gradient again, so it is computed as
+    one NumPy expression, like torch's fused ``tanh_backward`` kernel: three minigrad ops
+    would cost three times the bookkeeping for the same numbers. With ``create_graph`` it is
+    written in minigrad ops, so the result is a graph that can be differentiated again.
+    """
+
     def backward(self, grad):
         result = self.saved("result")
+        if _plain():
+            r = result._data
+            return Tensor._make(grad._data * (1 - r * r))
         return grad * (1 - result * result)
 
 
 class SigmoidBackward0(Node):
+    """d sigmoid(x)/dx = s (1 - s), from the saved output s; fused as in TanhBackward0."""
+
     def backward(self, grad):
         result = self.saved("result")
+        if _plain():
+            r = result._data
+            return Tensor._make(grad._data * r * (1 - r))
         return grad * result * (1 - result)
 
 
@@ -478,3 +509,64 @@ class CopySlices(Node):
     def release_variables(self) -> None:
         self.fn.release_variables()
         super().release_variables()
+
+
+# --- layers and losses ---------------------------------------------------------------------------
+class AddmmBackward0(Node):
+    """out = beta * self + alpha * (mat1 @ mat2): ``nn.Linear``'s fused op, self the bias"""
+
+    def backward(self, grad):
+        g_self = g_mat1 = g_mat2 = None
+        if _need(self, 0):
+            g_self = grad * self.beta if self.beta != 1 else grad
+        if _need(self, 1):
+            g_mat1 = grad.mm(self.saved("mat2").t())
+            g_mat1 = g_mat1 * self.alpha if self.alpha != 1 else g_mat1
+        if _need(self, 2):
+            g_mat2 = self.saved("mat1").t().mm(grad)
+            g_mat2 = g_mat2 * self.alpha if self.alpha != 1 else g_mat2
+        return g_self, g_mat1, g_mat2
+
+
+class MseLossBackward0(Node):
+    """out = reduce((self - target)^2); d/dself = 2 (self - target) (/ numel for a mean),
+    d/dtarget = -d/dself"""
+
+    def backward(self, grad):
+        norm = 2.0 / max(self.numel, 1) if self.reduction == "mean" else 2.0
+        g = norm * (self.saved("self") - self.saved("target")) * grad
+        return g if _need(self, 0) else None, -g if _need(self, 1) else None
+
+
+class SoftmaxBackward0(Node):
+    """out = exp(self) / sum(exp(self), dim); d/dself = out * (grad - sum(grad * out, dim))"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if result.dim() == 0:  # softmax of one number is 1, whatever the number
+            return grad * 0
+        return result * (grad - (grad * result).sum(self.dim, keepdim=True))
+
+
+class LogSoftmaxBackward0(Node):
+    """out = self - log(sum(exp(self), dim)); d/dself = grad - exp(out) * sum(grad, dim)"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if result.dim() == 0:
+            return grad * 0
+        return grad - result.exp() * grad.sum(self.dim, keepdim=True)
+
+
+class NllLossBackward0(Node):
+    """out[i] = -self[i, target[i]] (reduced; a mean divides by the number of counted targets):
+    the gradient is -grad at each picked entry, zero elsewhere."""
+
+    def backward(self, grad):
+        from minigrad._ops.pointwise import where
+
+        if self.reduction == "none":
+            grad = grad.unsqueeze(-1) if grad.dim() else grad  # one row per target
+        elif self.reduction == "mean":
+            grad = grad / self.total_weight
+        return where(self.mask, -grad, 0.0)

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
+
+from minigrad import _dtype
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import AccumulateGrad
 
@@ -135,7 +138,7 @@ class _Ready:
 
 
 def _num_outputs(node) -> int:
-    return getattr(node, "_num_outputs", 1)
+    return node._num_outputs
 
 
 def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=None,
@@ -159,7 +162,9 @@ def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=Non
     for node in dict.fromkeys(root_nodes):
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, _Ready(node))
-    with grad_mode.set_grad_enabled(create_graph):
+    # inf and nan are values, as in torch, for the whole pass: formulas written directly in
+    # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node.
+    with grad_mode.set_grad_enabled(create_graph), np.errstate(all="ignore"):
         while ready:
             node = heapq.heappop(ready).node
             node_grads = buffers.pop(node, None) or [None] * _num_outputs(node)
@@ -180,7 +185,8 @@ def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=Non
 
 
 def _run_node(node, grads, retain_graph, capture, captured, accumulate, order_log, needed):
-    grads = _call_pre_hooks(node, list(grads))
+    if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
+        grads = _call_pre_hooks(node, list(grads))
     if capture is not None:
         for nr in range(len(grads)):
             if (node, nr) in capture and grads[nr] is not None:
@@ -191,14 +197,15 @@ def _run_node(node, grads, retain_graph, capture, captured, accumulate, order_lo
             return (None,) * len(node.next_functions)  # a target whose inputs nobody needs
     if order_log is not None:
         order_log.append((node, tuple(grads)))
-    if all(g is None for g in grads) and not isinstance(node, AccumulateGrad):
-        outputs = (None,) * len(node.next_functions)
-    elif isinstance(node, AccumulateGrad):
+    if isinstance(node, AccumulateGrad):
         if grads[0] is not None:
             node.apply(grads[0])
         outputs = ()
+    elif (missing := sum(g is None for g in grads)) == len(grads):
+        outputs = (None,) * len(node.next_functions)
     else:
-        grads = _materialize(node, grads)
+        if missing:
+            grads = _materialize(node, grads)
         outputs = _check_outputs(node, node.apply(*grads))
         if node._post_hooks:
             for hook in list(node._post_hooks.values()):
@@ -246,8 +253,8 @@ def _check_outputs(node, outputs):
                     f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
                 )
             g = g.sum_to_size(*shape)
-        if g.dtype is not dtype and dtype.is_floating_point:
-            g = g.to(dtype)
+        if g._data.dtype != dtype and dtype.kind == "f":
+            g = g.to(_dtype.from_numpy_dtype(dtype))
         fixed[i] = g
     return tuple(fixed)
 

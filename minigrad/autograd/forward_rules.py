@@ -161,6 +161,41 @@ def _view(f, t):
     return f.view_fn(t)
 
 
+# --- layers and losses ----------------------------------------------------------------------------
+def _addmm(f, t_self, t_mat1, t_mat2):
+    _, mat1, mat2 = f.inputs
+    return _total(_times(t_self, f.beta) if f.beta != 1 else t_self,
+                  None if t_mat1 is None else _times(t_mat1.mm(mat2), f.alpha),
+                  None if t_mat2 is None else _times(mat1.mm(t_mat2), f.alpha))
+
+
+def _mse_loss(f, t_self, t_target):
+    a, b = f.inputs
+    t = 2 * (a - b) * _total(t_self, None if t_target is None else -t_target)
+    return t.mean() if f.reduction == "mean" else t.sum() if f.reduction == "sum" else t
+
+
+def _softmax(f, t):
+    if t.dim() == 0:
+        return t * 0
+    return f.result * (t - (t * f.result).sum(f.dim, keepdim=True))
+
+
+def _log_softmax(f, t):
+    if t.dim() == 0:
+        return t * 0
+    return t - (t * f.result.exp()).sum(f.dim, keepdim=True)
+
+
+def _nll_loss(f, t):
+    from minigrad._ops.pointwise import where
+
+    picked = -where(f.mask, t, 0.0)
+    if f.reduction == "none":
+        return picked.sum(-1)
+    return picked.sum() / f.total_weight if f.reduction == "mean" else picked.sum()
+
+
 RULES = {
     D.AddBackward0: _add,
     D.SubBackward0: _sub,
@@ -205,6 +240,12 @@ RULES = {
     D.FillBackward2: lambda f, t: t * 0,
     D.FillBackward3: _fill_tensor,
     D.CopyBackwards: _copy,
+    D.DivBackward1: lambda f, t: t / f.other,
+    D.AddmmBackward0: _addmm,
+    D.MseLossBackward0: _mse_loss,
+    D.SoftmaxBackward0: _softmax,
+    D.LogSoftmaxBackward0: _log_softmax,
+    D.NllLossBackward0: _nll_loss,
 }
 for _view_node in (D.TBackward0, D.TransposeBackward0, D.PermuteBackward0, D.ViewBackward0,
                    D.SqueezeBackward0, D.SqueezeBackward1, D.SqueezeBackward4,

@@ -15,6 +15,8 @@ from __future__ import annotations
 import itertools
 import weakref
 
+from minigrad.autograd import grad_mode
+
 _sequence = itertools.count()
 
 SECOND_BACKWARD = (
@@ -77,17 +79,15 @@ class SavedTensor:
                  "view_grad_fn")
 
     def __init__(self, tensor, is_output: bool = False):
-        from minigrad import _tensor
-
-        if tensor._is_inference and not _tensor.is_inference_mode_enabled():
+        if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors created "
                 "in inference mode in computation tracked by autograd. To work around this, you "
                 "can make a clone to get a normal tensor and use it in autograd, or use "
                 "`minigrad.no_grad()` instead of `minigrad.inference_mode()`."
             )
-        self.version = tensor._version
         self.counter = tensor._version_counter
+        self.version = self.counter.value
         self.is_output = is_output
         # For an in-place op on a view: a weak reference to the view's grad_fn, which torch
         # names in the version error while that node is still alive.
@@ -143,20 +143,35 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
 class Node:
     """A backward function: the graph's real vertex. Subclasses define ``backward``."""
 
+    # A graph has one node per op, so making a node must be cheap. The fields every node
+    # sets live in slots: quicker to set, and no dict per node for Python's garbage collector
+    # to scan. What an op adds (``alpha``, ``dim``, ...) still goes in the ``__dict__``.
+    __slots__ = ("next_functions", "needs_input_grad", "_input_meta", "_saved", "_sequence_nr",
+                 "__dict__", "__weakref__")
+    # Hooks, made on first use: most nodes never get one, so until then the class's None
+    # stands in, and a node need not set these at all.
+    _pre_hooks = None  # hook(grad_outputs) -> new grad_outputs or None
+    _post_hooks = None  # hook(grad_inputs, grad_outputs) -> new or None
+    _tensor_hooks = None  # Tensor.register_hook on an output: (output_nr, hook)
+    _retain_grad_hooks = None  # output_nr -> the tensor that retains its grad
+    _released = False  # set by release_variables
+    _num_outputs = 1  # ops with several outputs (split, a custom Function) set their count
+
     def __init__(self, inputs=(), saved: dict | None = None):
-        self.next_functions = tuple(edge_of(t) for t in inputs)
-        self.needs_input_grad = tuple(e[0] is not None for e in self.next_functions)
-        # shape and dtype of each input: the engine sums broadcast gradients back to the
-        # input's shape and casts them to its dtype, as torch's engine does.
-        self._input_meta = tuple(_meta(t) for t in inputs)
+        edges, needs, metas = [], [], []
+        for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
+            edge = edge_of(t)
+            edges.append(edge)
+            needs.append(edge[0] is not None)
+            # shape and NumPy dtype of an input that needs a gradient: the engine sums
+            # broadcast gradients back to that shape and casts them to that dtype, as
+            # torch's engine does.
+            metas.append((t._data.shape, t._data.dtype) if edge[0] is not None else None)
+        self.next_functions = tuple(edges)
+        self.needs_input_grad = tuple(needs)
+        self._input_meta = tuple(metas)
         self._saved = {}
-        self._released = False
         self._sequence_nr = next(_sequence)
-        # Hooks, made on first use: most nodes never get one.
-        self._pre_hooks = None  # hook(grad_outputs) -> new grad_outputs or None
-        self._post_hooks = None  # hook(grad_inputs, grad_outputs) -> new or None
-        self._tensor_hooks = None  # Tensor.register_hook on an output: (output_nr, hook)
-        self._retain_grad_hooks = None  # output_nr -> the tensor that retains its grad
         if saved:
             self.save(saved)
 
@@ -248,15 +263,13 @@ def _tensor_class():
 _Tensor = None
 
 
-def _meta(t):
-    return (t._data.shape, t.dtype) if isinstance(t, _Tensor or _tensor_class()) else None
-
-
 def edge_of(t):
     """The ``(node, output_nr)`` pair through which gradient flows back into ``t``."""
-    if not isinstance(t, _Tensor or _tensor_class()) or not t.requires_grad:
+    if not isinstance(t, _Tensor or _tensor_class()):
         return (None, 0)
     fn = t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
-    return (t._grad_accumulator(), 0)
+    if t._requires_grad:  # a leaf
+        return (t._grad_accumulator(), 0)
+    return (None, 0)

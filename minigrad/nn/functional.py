@@ -1,21 +1,68 @@
 """``minigrad.nn.functional``: layers and losses as plain functions of tensors.
 
-Each one is written with ordinary minigrad operations, so its backward needs no formula of its
-own: autograd differentiates the pieces. (torch has fused kernels, so its ``grad_fn`` names
-differ: ``AddmmBackward0`` for ``linear``, ``MseLossBackward0`` for ``mse_loss``.)
+Like torch, ``linear``, ``mse_loss``, ``softmax``, ``log_softmax`` and ``nll_loss`` are fused
+operations with one backward node each (``AddmmBackward0``, ``MseLossBackward0``,
+``SoftmaxBackward0``, ``LogSoftmaxBackward0``, ``NllLossBackward0``; see
+``minigrad/_ops/nn_ops.py``), so a model's graph is the same node for node as torch's.
+``cross_entropy`` composes them as torch does.
 """
 
 from __future__ import annotations
 
 import warnings
 
-from minigrad._creation import arange
+import numpy as np
+
+from minigrad._ops import nn_ops
+from minigrad.autograd import forward_ad
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias"""
+    """input @ weight.T + bias, recorded the way torch's ``linear`` records it:
+
+    * a 2-D input with a bias: one ``addmm`` (``AddmmBackward0``);
+    * any other contiguous input with a 1-D-like bias: flatten the input to a matrix (a
+      view), ``addmm``, and view the result back;
+    * otherwise ``matmul`` (``MmBackward0``, ``MvBackward0``...) then the bias added in place
+      (out of place when the bias carries a forward-mode tangent).
+    """
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if bias is not None and input.dim() == 2:
+        return nn_ops.addmm(bias, input, weight.t())
+    if bias is not None and _bias_fusable(bias) and input.is_contiguous():
+        *batch, k = input.shape
+        rows = 1
+        for size in batch:
+            rows *= size
+        out = nn_ops.addmm(bias, input.reshape(rows, k), weight.t())
+        return out.view(*batch, out.shape[1])
     out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+    if bias is None:
+        return out
+    if out._base is not None:  # a 1-D input: torch squeezes in place, minigrad returns a view,
+        _check_in_place_broadcast(out, bias)  # and adding in place to that view would record
+        return out + bias                     # CopySlices, so add out of place
+    if forward_ad._state.level is not None and forward_ad._tangent(bias) is not None:
+        return out + bias
+    return out.add_(bias)
+
+
+def _check_in_place_broadcast(out, bias) -> None:
+    try:
+        shape = np.broadcast_shapes(out.shape, bias.shape)
+    except ValueError:
+        return  # the addition raises torch's error
+    if tuple(shape) != tuple(out.shape):
+        raise RuntimeError(f"output with shape {list(out.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+
+
+def _bias_fusable(bias) -> bool:
+    """torch's test: a contiguous bias that is 1-D, or 1-D once its size-1 dims are dropped."""
+    one_d = bias.dim() == 1 or sum(s != 1 for s in bias.shape) == 1
+    return one_d and bias.is_contiguous()
 
 
 def relu(input, inplace=False):
@@ -30,55 +77,67 @@ def sigmoid(input):
     return input.sigmoid()
 
 
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
                       stacklevel=2)
-    diff = input - target
-    return _reduce(diff * diff, reduction)
+    _unsupported(weight=weight)
+    input, target = _broadcast(input, target)
+    return nn_ops.mse_loss(input, target, reduction)
 
 
-def _shifted(input, dim):
-    """input minus its max along ``dim``: same softmax, but exp cannot overflow. The max is
-    detached: the softmax does not depend on the shift, so no gradient should flow through it."""
-    return input - input.max(dim, keepdim=True).values.detach()
+def _broadcast(a, b):
+    """Both expanded to their common shape, as ``torch.broadcast_tensors`` (a tensor that
+    already has that shape is returned as it is)."""
+    if a.shape == b.shape:
+        return a, b
+    from minigrad._ops._core import check_same_shape_broadcast
+
+    check_same_shape_broadcast(a._data, b._data)
+    shape = tuple(np.broadcast_shapes(a.shape, b.shape))
+    return (a if a.shape == shape else a.expand(*shape),
+            b if b.shape == shape else b.expand(*shape))
 
 
 def softmax(input, dim, _stacklevel=3, dtype=None):
-    x = input if dtype is None else input.to(dtype)
-    e = _shifted(x, dim).exp()
-    return e / e.sum(dim, keepdim=True)
+    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
 
 
 def log_softmax(input, dim, _stacklevel=3, dtype=None):
-    x = input if dtype is None else input.to(dtype)
-    z = _shifted(x, dim)
-    return z - z.exp().sum(dim, keepdim=True).log()
+    return nn_ops.log_softmax(input if dtype is None else input.to(dtype), dim)
 
 
-def nll_loss(input, target, reduction="mean"):
-    """Minus the log-probability of each target class."""
-    picked = input[arange(input.shape[0]), target] if input.dim() == 2 else input[target]
-    return _reduce(-picked, reduction)
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """Minus the log-probability of each target class (``weight`` is not supported)."""
+    _unsupported(weight=weight)
+    return nn_ops.nll_loss(input, target, ignore_index, reduction)
 
 
-def cross_entropy(input, target, reduction="mean"):
-    """log_softmax then nll_loss; a float target holds class probabilities instead."""
-    logp = log_softmax(input, 1 if input.dim() > 1 else 0)
-    if target.dtype.is_floating_point:
-        loss = -(target * logp).sum(1 if input.dim() > 1 else 0)
-        return loss.sum() / input.shape[0] if reduction == "mean" and input.dim() > 1 \
-            else _reduce(loss, reduction)
-    return nll_loss(logp, target, reduction)
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    """log_softmax then nll_loss; a target shaped like the input holds class probabilities."""
+    _unsupported(weight=weight, label_smoothing=label_smoothing or None)
+    class_dim = 0 if input.dim() == 1 else 1
+    if target.shape != input.shape:
+        return nn_ops.nll_loss(log_softmax(input, class_dim), target, ignore_index, reduction)
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, "
+                           f"got {nn_ops._short(target.dtype)}")
+    nn_ops._check_reduction(reduction)
+    loss = log_softmax(input, class_dim) * target  # torch's order: log-probabilities first
+    if reduction == "none":
+        return -loss.sum(class_dim)
+    if reduction == "sum":
+        return -loss.sum()
+    if input.numel() == 0:
+        return -loss.sum().fill_(float("nan"))
+    return nn_ops.div_by_count(-loss.sum(), input.numel() // input.shape[class_dim])
+
+
+def _unsupported(**options):
+    for name, value in options.items():
+        if value is not None:
+            raise NotImplementedError(f"minigrad's nn.functional does not support {name}")

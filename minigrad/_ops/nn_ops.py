@@ -1,0 +1,168 @@
+"""The fused operations behind ``nn.functional``: each records one node, as torch's kernels do.
+
+``addmm`` (bias + matrix product, for ``nn.Linear``), ``mse_loss``, ``softmax``,
+``log_softmax`` and ``nll_loss`` could be built from basic ops, and autograd would
+differentiate the pieces. torch has one kernel and one backward formula for each, so a model's
+graph shows ``AddmmBackward0`` or ``MseLossBackward0``; recording the same single node keeps
+minigrad's graphs identical to torch's. The formulas are in ``derivatives.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._ops._core import record, result_type
+from minigrad._ops.linalg import _short
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import derivatives as D
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)``, ``input`` broadcast to the product's shape."""
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.dim() != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m.dim()}-D tensor")
+    (n, k), (k2, m) = mat1.shape, mat2.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    if mat1.dtype is not mat2.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{_short(mat1.dtype)} and {_short(mat2.dtype)}")
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_short(input.dtype)} and {_short(mat2.dtype)}")
+    bias = input.detach().expand(n, m)._data  # torch's error if the bias does not broadcast
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = mat1._data @ mat2._data
+        data = (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
+    save = {"mat1": mat1 if mat2.requires_grad else None,
+            "mat2": mat2 if mat1.requires_grad else None}
+    return record(data.astype(mat1._data.dtype, copy=False), D.AddmmBackward0,
+                  (input, mat1, mat2), save=save, beta=beta, alpha=alpha)
+
+
+def mse_loss(input, target, reduction="mean"):
+    """The mean (or sum, or each) of ``(input - target) ** 2``; shapes must already agree."""
+    _check_reduction(reduction)
+    d = result_type(input, target)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{_short(d)}\'')
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = input._data.astype(d.numpy) - target._data.astype(d.numpy)
+        square = diff * diff
+        data = _reduce(square, reduction)
+    return record(np.asarray(data, dtype=d.numpy), D.MseLossBackward0, (input, target),
+                  save={"self": input, "target": target}, reduction=reduction,
+                  numel=square.size)
+
+
+def _reduce(values: np.ndarray, reduction):
+    if reduction == "none":
+        return values
+    total = values.sum(dtype=values.dtype)
+    if reduction == "sum":
+        return total
+    with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is nan
+        return total / np.asarray(values.size, dtype=values.dtype)
+
+
+def _softmax_input(input, dim, name):
+    if not input.dtype.is_floating_point:
+        last = input.dim() == 0 or _wrap_dim(dim, input.dim()) == input.dim() - 1
+        kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_short(input.dtype)}\'')
+    return _wrap_dim(dim, input.dim())
+
+
+def _shifted(data, axis):
+    """``data`` minus its max along ``axis``: the same softmax, but ``exp`` cannot overflow."""
+    if data.size == 0:
+        return data
+    return data - data.max(axis=axis, keepdims=True)
+
+
+def softmax(input, dim):
+    d = _softmax_input(input, dim, "softmax")
+    x = input._data
+    if x.ndim == 0:
+        data = np.ones_like(x)
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):
+            e = np.exp(_shifted(x, d))
+            data = e / e.sum(axis=d, keepdims=True)
+    return record(data, D.SoftmaxBackward0, (input,), output_name="result", dim=d)
+
+
+def log_softmax(input, dim):
+    d = _softmax_input(input, dim, "log_softmax")
+    x = input._data
+    if x.ndim == 0:
+        data = np.zeros_like(x)
+    else:
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            z = _shifted(x, d)
+            data = z - np.log(np.exp(z).sum(axis=d, keepdims=True))
+    return record(data, D.LogSoftmaxBackward0, (input,), output_name="result", dim=d)
+
+
+def nll_loss(input, target, ignore_index=-100, reduction="mean"):
+    """``-input[i, target[i]]`` for each row ``i`` (``-input[target]`` for a 1-D input),
+    skipping targets equal to ``ignore_index``; a mean divides by the number of targets kept."""
+    _check_reduction(reduction)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() > 2:
+        raise NotImplementedError("minigrad's nll_loss supports 1-D and 2-D inputs (torch's "
+                                  "NllLoss2d for images is not implemented)")
+    batch = input.shape[0] if input.dim() == 2 else 1
+    if input.dim() == 2 and target.dim() > 0 and target.shape[0] != batch:
+        raise ValueError(f"Expected input batch_size ({batch}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    if target.dim() > 1 or (input.dim() == 2 and target.dim() == 0):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.dim() == 1 and target.dim() == 1:
+        raise RuntimeError(f"size mismatch (got input: [{input.shape[0]}], target: "
+                           f"[{target.shape[0]}])")
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_short(target.dtype)}")
+    classes = input.shape[-1]
+    labels = target._data.reshape(-1).astype(np.int64)
+    kept = labels != ignore_index
+    for label in labels[kept]:
+        if not 0 <= label < classes:
+            raise IndexError(f"Target {label} is out of bounds.")
+    mask = np.zeros((batch, classes), dtype=bool)
+    rows = np.nonzero(kept)[0]
+    mask[rows, labels[rows]] = True
+    x = input._data.reshape(batch, classes)
+    losses = np.zeros(batch, dtype=x.dtype)
+    losses[rows] = -x[rows, labels[rows]]
+    total_weight = float(rows.size)
+    if reduction == "none":
+        data = losses if input.dim() == 2 else losses.reshape(())
+    elif reduction == "sum":
+        data = losses.sum(dtype=x.dtype)
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
+    return record(np.asarray(data, dtype=x.dtype), D.NllLossBackward0, (input,),
+                  mask=Tensor._make(mask.reshape(input.shape)), reduction=reduction,
+                  total_weight=total_weight)
+
+
+def div_by_count(input, count):
+    """``input / count`` for a Python number, recorded as torch's ``DivBackward1`` (C++ code
+    dividing by a size, as ``cross_entropy`` does for its mean)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        data = input._data / np.asarray(count, dtype=input._data.dtype)
+    return record(np.asarray(data, dtype=input._data.dtype), D.DivBackward1, (input,),
+                  other=count)
