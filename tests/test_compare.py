@@ -109,7 +109,7 @@ def test_magic_line_parsing():
 
 
 def test_ipython_magic_registration(monkeypatch):
-    IPython = pytest.importorskip("IPython")
+    import IPython
     from IPython.testing.globalipapp import get_ipython
 
     ip = get_ipython()

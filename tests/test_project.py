@@ -196,8 +196,7 @@ def _assert_polite_dot_failure(result: subprocess.CompletedProcess) -> None:
 @pytest.mark.skipif(os.name != "posix", reason="bash script")
 def test_dot_missing_not_root_fails_with_clear_message():
     if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("setpriv (util-linux) is needed to drop root")
+        assert shutil.which("setpriv"), "setpriv (util-linux) is needed to drop root"
         result = _run_dot_check(as_nobody=True)
     else:
         result = _run_dot_check(as_nobody=False)

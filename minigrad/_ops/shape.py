@@ -231,13 +231,12 @@ def narrow(input, dim, start, length):
 
 
 def unbind(input, dim=0):
-    from minigrad.autograd.graph import Node
+    """One view per index along ``dim``, all outputs of a single UnbindBackward0 node."""
+    from minigrad._ops._core import _needs_grad
 
     d = _wrap_dim(dim, input.dim())
     pieces = [input._data[(slice(None),) * d + (i, Ellipsis)] for i in range(input._data.shape[d])]
     outs = [Tensor._make(p) for p in pieces]
-    from minigrad._ops._core import _needs_grad
-
     if _needs_grad((input,)):
         node = D.UnbindBackward0((input,))
         node.dim = d
@@ -245,13 +244,13 @@ def unbind(input, dim=0):
         node._output_meta = [(p.shape, input.dtype) for p in pieces]
         for i, o in enumerate(outs):
             o._attach(node, i)
+    root = input._base if input._base is not None else input
     for i, o in enumerate(outs):
-        o._base = input._base if input._base is not None else input
+        o._base = root
         o._version_counter = input._version_counter
         o._view_version = o._version_counter.value
         index = (slice(None),) * d + (i,)
         parent = input._view_fn
         o._view_fn = (lambda x, index=index: x[index]) if parent is None else \
             (lambda x, index=index, parent=parent: parent(x)[index])
-    del Node
     return tuple(outs)
