@@ -1,17 +1,22 @@
 """minigrad: a small NumPy autograd engine that behaves like ``torch.autograd``.
 
-Read it in this order: ``_tensor.py`` (what a tensor carries), ``_ops/`` (forward ops and how
-they record the graph), ``autograd/derivatives.py`` (every backward formula),
-``autograd/graph.py`` (nodes and saved tensors) and ``autograd/engine.py`` (the backward pass).
+Read it in this order: ``_tensor.py`` (what a tensor carries), ``_ops/`` (each op with its
+backward node: the forward value, the backward formula and the forward-mode rule side by
+side), ``autograd/graph.py`` (nodes, saved tensors and how the graph is recorded) and
+``autograd/engine.py`` (the backward pass). ``ARCHITECTURE.md`` at the repository's root is
+the map.
 Lesson code runs unchanged with ``minigrad`` in place of ``torch``.
 """
 
 from __future__ import annotations
 
-from minigrad import (
-    _ops,  # noqa: F401  (binds the Tensor methods)
-    autograd,
-)
+# Import order matters once, here: ``minigrad.autograd`` must start loading before
+# ``minigrad._tensor`` does. Tensor imports the graph machinery from autograd's submodules,
+# and autograd's API (``backward``, ``Function``...) imports Tensor; entered from the autograd
+# package, each module finds what it imports. A plain ``import`` line stays first when imports
+# are sorted. ``_ops`` binds the ops to Tensor as methods (``x.exp()``, ``x + y``).
+import minigrad.autograd
+from minigrad import _ops  # noqa: F401
 from minigrad._creation import (
     Generator,
     arange,
@@ -84,7 +89,10 @@ from minigrad._ops.pointwise import (
     isnan,
     le,
     log,
+    logical_and,
     logical_not,
+    logical_or,
+    logical_xor,
     lt,
     mul,
     ne,

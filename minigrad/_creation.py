@@ -277,3 +277,8 @@ def randn_like(input, *, dtype=None, requires_grad=False):
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False):
     return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -11,8 +11,8 @@ Fields worth knowing (all as in torch):
   tensors so a stale value is never used in backward.
 * ``_base`` and ``_view_fn``: for a view, the tensor it looks into and how to look again.
 
-The operations themselves live in ``minigrad/_ops``; their backward formulas in
-``minigrad/autograd/derivatives.py``.
+The operations themselves live in ``minigrad/_ops``, each with its backward node; the table
+in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, ``x + y``).
 """
 
 from __future__ import annotations
@@ -23,9 +23,12 @@ import weakref
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
-from minigrad.autograd.grad_mode import is_inference_mode_enabled  # noqa: F401 (re-export)
-from minigrad.autograd.graph import AccumulateGrad, add_hook
+from minigrad.autograd.forward_grad import tangent_of
+from minigrad.autograd.graph import _HookDict, add_hook
+from minigrad.autograd.special_nodes import AccumulateGrad
+from minigrad.autograd.views import refresh_grad_fn
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -141,15 +144,8 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor. A view whose base changed in place since it was
         made gets a fresh ``AsStridedBackward0`` node pointing at the base, as in torch."""
-        base = self._base
-        if base is not None and self._view_version != self._version_counter.value:
-            self._view_version = self._version_counter.value
-            if base.requires_grad:
-                from minigrad.autograd.derivatives import AsStridedBackward0
-
-                node = AsStridedBackward0((base,))
-                node.view_fn = self._view_fn
-                self._attach(node)
+        if self._base is not None and self._view_version != self._version_counter.value:
+            refresh_grad_fn(self)
         return self._grad_fn
 
     @property
@@ -252,15 +248,8 @@ class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
         if self._post_accumulate_hooks is None:
-            from minigrad.autograd.graph import _HookDict
-
             self._post_accumulate_hooks = _HookDict()
         return add_hook(self._post_accumulate_hooks, hook)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from minigrad.autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # --- data, versions and views ----------------------------------------------------------
     @property
@@ -367,9 +356,14 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        from minigrad._ops import shape
-
-        return shape.T(self)
+        """torch implements ``x.T`` as a permute that reverses the dims."""
+        if self._data.ndim not in (0, 2):
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+                "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+        return self.permute(*reversed(range(self._data.ndim)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
@@ -444,16 +438,13 @@ class Tensor:
 
     # --- printing ----------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
-        from minigrad._tensor_str import tensor_str
-        from minigrad.autograd import forward_ad
-
         fn = self.grad_fn
         d = self.dtype
         return tensor_str(self._data, dtype_name=d.name,
                           is_default_dtype=d is _dtype.get_default_dtype(),
                           requires_grad=self.requires_grad,
                           grad_fn_name=None if fn is None else type(fn).__name__,
-                          tangent=forward_ad._tangent(self))
+                          tangent=tangent_of(self))
 
     __str__ = __repr__
 

@@ -148,22 +148,23 @@ viz.show(viz.side_by_side(compare.get("z"), z, params=names(), torch_params=name
 # the result to its inputs. The engine does the bookkeeping: it runs a node only once all
 # the gradients for it have arrived, and adds gradients that meet at the same place.
 #
-# **Look inside.** In minigrad each local rule is a few lines in
-# `minigrad/autograd/derivatives.py`. The node for `sin` multiplies the incoming gradient by
+# **Look inside.** In minigrad each local rule is a few lines, written right under the op's
+# forward code in `minigrad/_ops/` (here `pointwise.py`). The node for `sin` multiplies the
+# incoming gradient by
 # `cos` of the input it saved during the forward pass; the node for a product sends each
 # input the gradient times the *other* input:
 
 # %%
 import inspect
 
-from minigrad.autograd import derivatives
+from minigrad._ops import pointwise
 
-print(inspect.getsource(derivatives.SinBackward0))
-print(inspect.getsource(derivatives.MulBackward0))
+print(inspect.getsource(pointwise.SinBackward0))
+print(inspect.getsource(pointwise.MulBackward0))
 
 # %% [markdown]
-# (`_need(self, i)` checks whether input `i` wants a gradient at all: constants such as the
-# `2` in `2 * y` do not.)
+# (`self.needs_input_grad[i]` says whether input `i` wants a gradient at all: constants such
+# as the `2` in `2 * y` do not. `jvp` is the same derivative used in forward mode, lesson 02.)
 #
 # You can watch the engine run the nodes in its real order. `step_through` runs `backward()`
 # on a fresh minigrad graph and records each step: the node running now is gold, nodes

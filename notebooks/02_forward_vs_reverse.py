@@ -283,25 +283,25 @@ print(f"dz/dx1 + dz/dx2 = {jvp.item():.4f}")
 # %% [markdown]
 # ### Look inside: one rule per operation, two ways
 #
-# For each operation minigrad has a backward formula (reverse mode, in `derivatives.py`) and
-# a tangent rule (forward mode, in `forward_rules.py`). For `sin`, backward multiplies the
-# incoming *adjoint* by cos(x); forward multiplies the incoming *tangent* by cos(x):
+# For each operation minigrad's node class has a backward formula (reverse mode, `backward`)
+# and a tangent rule (forward mode, `jvp`), side by side, right under the op in
+# `minigrad/_ops/`. For `sin`, backward multiplies the incoming *adjoint* by cos(x); forward
+# multiplies the incoming *tangent* by cos(x):
 
 # %%
 import inspect
-from minigrad.autograd import derivatives, forward_ad, forward_rules
+from minigrad._ops import pointwise
+from minigrad.autograd import forward_grad
 
-print(inspect.getsource(derivatives.SinBackward0))
-for line in inspect.getsource(forward_rules).splitlines():   # the forward rules' table
-    if "D.SinBackward0:" in line or "D.LogBackward0:" in line:
-        print(line.strip())
+print(inspect.getsource(pointwise.SinBackward0))
+print(inspect.getsource(pointwise.LogBackward0))
 
 # %% [markdown]
 # And this is where every recorded operation hands its output a tangent while a level is
 # active: gather the inputs' tangents, apply the op's rule.
 
 # %%
-print(inspect.getsource(forward_ad._propagate))
+print(inspect.getsource(forward_grad.propagate))
 
 # %% [markdown]
 # ## 6. Why deep learning uses reverse mode

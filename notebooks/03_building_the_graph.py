@@ -132,15 +132,19 @@ z.requires_grad = False
 # %% [markdown]
 # **Look inside.** In minigrad every operation ends by calling `record` from
 # `minigrad/_ops/_core.py`. These few lines are the whole rule "one input requires grad, so
-# the result is tracked": make a node, link it to the inputs, attach it to the result.
+# the result is tracked": `graph.record` makes the node, links it to the inputs (its
+# `next_functions`), saves what its formula needs and attaches it to the result.
 
 # %%
 import inspect
 
 from minigrad._ops import _core
 
-print(inspect.getsource(_core._needs_grad))
+from minigrad.autograd import graph
+
+print(inspect.getsource(_core.needs_grad))
 print(inspect.getsource(_core.record))
+print(inspect.getsource(graph.record))
 
 # %% [markdown]
 # ## 4. The real nodes: `grad_fn` and `next_functions`

@@ -327,13 +327,13 @@ import inspect
 print(inspect.getsource(minigrad.Tensor.retain_grad))
 
 # %% [markdown]
-# The engine reads those notes just before it runs a node, in `_call_pre_hooks`. The order is
+# The engine reads those notes just before it runs a node, in `call_pre_hooks`. The order is
 # the one we saw above: your tensor hooks first (each may replace the gradient), then the
 # retain step, which stores what is left, then the node's own pre-hooks.
 
 # %%
 from minigrad.autograd import engine
-print(inspect.getsource(engine._call_pre_hooks))
+print(inspect.getsource(engine.call_pre_hooks))
 print(inspect.getsource(engine._retain))
 
 # %% [markdown]

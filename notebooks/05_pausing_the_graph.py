@@ -433,14 +433,14 @@ print(inspect.getsource(grad_mode.no_grad))
 print(inspect.getsource(grad_mode.enable_grad))
 
 # %% [markdown]
-# The flag is read in exactly one place: every operation asks `_needs_grad` before it creates a
+# The flag is read in exactly one place: every operation asks `needs_grad` before it creates a
 # backward node. If recording is off (or inference mode is on), the answer is no, whatever the
 # inputs' `requires_grad` says, and the result is a plain tensor:
 
 # %%
 from minigrad._ops import _core
 print(inspect.getsource(grad_mode.is_recording))
-print(inspect.getsource(_core._needs_grad))
+print(inspect.getsource(_core.needs_grad))
 
 # %% [markdown]
 # This also explains why the decorators work: `_GradMode.__call__` wraps the function in a

@@ -373,9 +373,8 @@ print(inspect.getsource(minigrad.Tensor.detach))
 
 # %%
 from minigrad._ops import shape
-from minigrad.autograd import derivatives
 print(inspect.getsource(shape.clone))
-print(inspect.getsource(derivatives.CloneBackward0))
+print(inspect.getsource(shape.CloneBackward0))
 
 # %% [markdown]
 # ## Where minigrad differs from torch

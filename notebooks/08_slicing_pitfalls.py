@@ -346,14 +346,15 @@ for engine in ("torch", "minigrad"):
 #
 # ### Why: look inside `CopySlices`
 #
-# Here is minigrad's `CopySlices` (in `minigrad/autograd/derivatives.py`). Its `backward`
+# Here is minigrad's `CopySlices` (in `minigrad/autograd/special_nodes.py`). Its `backward`
 # receives the gradient for the *whole* base tensor, and the first thing it does is clone it:
 
 # %%
 import inspect
-from minigrad.autograd import derivatives
+from minigrad._ops import join
+from minigrad.autograd import special_nodes
 
-print(inspect.getsource(derivatives.CopySlices.backward))
+print(inspect.getsource(special_nodes.CopySlices.backward))
 
 # %% [markdown]
 # It has to: the gradient that flows on to the *previous* version of `y` is the incoming
@@ -364,7 +365,7 @@ print(inspect.getsource(derivatives.CopySlices.backward))
 # pieces, which are views and cost almost nothing:
 
 # %%
-print(inspect.getsource(derivatives.CatBackward0.backward))
+print(inspect.getsource(join.CatBackward0.backward))
 
 # %% [markdown]
 # The count of numbers copied by the `CopySlices` chain, against the size of `y` itself:

@@ -456,7 +456,7 @@ viz.show(viz.side_by_side(compare.get("loss"), compare.get("loss", "torch")))
 # torch computes the mean squared error in one fused C++ kernel with its own backward node,
 # `MseLossBackward0`, rather than as a subtraction, a square and a mean. minigrad records the
 # same single node; its backward formula, $\frac 2n(\text{input} - \text{target})$ times the
-# incoming gradient, is in `minigrad/autograd/derivatives.py`. So the two drawings are the
+# incoming gradient, is in `minigrad/_ops/nn_ops.py`. So the two drawings are the
 # same: `MseLossBackward0` at the top, with one edge to our own node,
 # `ForwardDifferenceBackward`, and an empty edge for the target `yb`, which needs no gradient.
 #

@@ -104,7 +104,7 @@ with question("03.2", points=2) as q:
 # %% [markdown]
 # ## 03.3 · Implement a backward node (3 points)
 #
-# minigrad records every op as a node class from `minigrad/autograd/derivatives.py`. Here is a
+# minigrad records every op as a node class written next to the op in `minigrad/_ops/`. Here is a
 # new op, `cube(x) = x³`, recorded with `record(...)` exactly like minigrad's own ops. Write
 # `CubeBackward0.backward`: given `grad` (the gradient of the output), return the gradient of
 # the input. The input was saved as `"self"`: read it with `self.saved("self")`. Use minigrad

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numbers
 
+from minigrad import _creation, _dtype
 from minigrad._ops import indexing, inplace, join, linalg, pointwise, reduction, shape
 from minigrad._tensor import Tensor
+from minigrad.autograd import api
 
 P, R, L, S, I, X = pointwise, reduction, linalg, shape, indexing, inplace  # noqa: E741
 
@@ -19,7 +21,9 @@ METHODS = {
     "reciprocal": P.reciprocal, "abs": P.abs, "exp": P.exp, "log": P.log, "sqrt": P.sqrt,
     "sin": P.sin, "cos": P.cos, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
     "sign": P.sign, "clamp": P.clamp, "clip": P.clamp, "eq": P.eq, "ne": P.ne, "lt": P.lt,
-    "le": P.le, "gt": P.gt, "ge": P.ge, "logical_not": P.logical_not, "isnan": P.isnan,
+    "le": P.le, "gt": P.gt, "ge": P.ge, "logical_not": P.logical_not,
+    "logical_and": P.logical_and, "logical_or": P.logical_or, "logical_xor": P.logical_xor,
+    "isnan": P.isnan,
     "allclose": P.allclose, "equal": P.equal, "multiply": P.mul, "subtract": P.sub,
     "divide": P.div, "negative": P.neg,
     # reductions
@@ -40,7 +44,18 @@ METHODS = {
     "add_": X.add_, "sub_": X.sub_, "mul_": X.mul_, "div_": X.div_, "log_": X.log_,
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
-    "index_put_": X.index_put_,
+    "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
+    # autograd
+    "backward": api.tensor_backward,
+    # new tensors like this one
+    "new_zeros": _creation.new_zeros,
+    # dtype conversions
+    "float": lambda self: S.to(self, _dtype.float32),
+    "double": lambda self: S.to(self, _dtype.float64),
+    "half": lambda self: S.to(self, _dtype.float16),
+    "long": lambda self: S.to(self, _dtype.int64),
+    "int": lambda self: S.to(self, _dtype.int32),
+    "bool": lambda self: S.to(self, _dtype.bool),
     # operators
     "__add__": P.add, "__radd__": P.add, "__sub__": P.sub, "__rsub__": P.rsub,
     "__mul__": P.mul, "__rmul__": P.mul, "__truediv__": P.div,
@@ -76,43 +91,3 @@ for _name, _fn in METHODS.items():
     if _name in _ARITHMETIC_OPERATORS:
         _fn = _operator(_fn)
     setattr(Tensor, _name, _fn)
-
-
-def _dtype_method(d):
-    return lambda self: S.to(self, d)
-
-
-def _index_put(self, indices, values, accumulate=False):
-    return S.clone(self).index_put_(indices, values, accumulate)
-
-
-def _scatter(self, dim, index, src):
-    """Out-of-place scatter along ``dim`` (used by max/min backward)."""
-    import numpy as np
-
-    grids = list(np.indices(index._data.shape))
-    grids[dim] = index._data
-    from minigrad._creation import tensor as make
-
-    return _index_put(self, tuple(make(g) for g in grids), src)
-
-
-def _new_zeros(self, *size, dtype=None):
-    from minigrad._creation import zeros
-
-    return zeros(*size, dtype=dtype or self.dtype)
-
-
-def _bind_extras():
-    from minigrad import _dtype
-
-    for name, d in [("float", _dtype.float32), ("double", _dtype.float64),
-                    ("long", _dtype.int64), ("int", _dtype.int32), ("bool", _dtype.bool),
-                    ("half", _dtype.float16)]:
-        setattr(Tensor, name, _dtype_method(d))
-    Tensor.index_put = _index_put
-    Tensor.scatter = _scatter
-    Tensor.new_zeros = _new_zeros
-
-
-_bind_extras()

@@ -1,9 +1,10 @@
 """What every operation shares: turning inputs into tensors, type promotion, and recording.
 
-An operation computes its result with NumPy, then calls ``record`` (or ``record_view``).
-``record`` is where the graph grows: if grad mode is on and some input requires grad, it
-creates the operation's backward node (from ``derivatives.py``), links it to the inputs'
-nodes and attaches it to the result. Otherwise the result is a plain tensor.
+An operation computes its result with NumPy, then calls ``record`` (or ``record_view``):
+if grad mode is on and some input requires grad, it records the operation's backward node
+(``autograd.graph.record`` creates it, links it to the inputs' nodes and attaches it to the
+result); inside a forward-AD dual level it also computes the result's tangent. Otherwise the
+result is a plain tensor.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
-from minigrad.autograd import forward_ad, grad_mode
+from minigrad.autograd import forward_grad, grad_mode, graph
+from minigrad.autograd.views import make_view
 
 
 def is_scalar(x) -> bool:
@@ -84,7 +86,7 @@ def quietly(fn, *args):
     return fn(*args)
 
 
-def _needs_grad(inputs) -> bool:
+def needs_grad(inputs) -> bool:
     if not grad_mode.is_recording():
         return False
     for t in inputs:
@@ -107,36 +109,27 @@ def record(data, node_cls, inputs, save=None, output_name=None, **attrs) -> Tens
     result itself under that name; ``attrs`` are plain values (shapes, dims) for the formula.
     """
     out = Tensor._make(np.asarray(data))
-    if _needs_grad(inputs) and out._data.dtype.kind == "f":
-        node = node_cls(inputs, save)
-        node.__dict__.update(attrs)
-        out._attach(node)
-        if output_name is not None:
-            node.save_output(output_name, out)
-    if forward_ad._state.level is not None and out._data.dtype.kind == "f":
-        forward_ad._propagate(out, node_cls, inputs, save, attrs)  # forward-mode AD's tangent
+    if out._data.dtype.kind == "f":
+        if needs_grad(inputs):
+            graph.record(node_cls, inputs, (out,), save, output_name, **attrs)
+        if forward_grad._state.level is not None:  # forward-mode AD: the result's tangent
+            forward_grad.propagate((out,), node_cls, inputs, save, attrs)
     return out
 
 
 def record_view(base: Tensor, data, node_cls, fn, **attrs) -> Tensor:
-    """Like ``record``, for an op whose result shares memory with ``base``.
-
-    ``fn`` takes the same view of any tensor shaped like ``base``. The view remembers its root
-    base and ``fn`` composed from the root, so in-place changes through the view can put their
-    gradient in the right place (CopySlices) and a stale view can rebuild its grad_fn.
-    """
+    """Like ``record``, for an op whose result shares memory with ``base``; ``fn`` takes the
+    same view of any tensor shaped like ``base`` (see ``autograd/views.py``)."""
     out = record(data, node_cls, (base,), view_fn=fn, **attrs)
-    root = base._base if base._base is not None else base
-    parent_fn = base._view_fn
-    out._base = root
-    out._view_fn = fn if parent_fn is None else _compose(parent_fn, fn)
-    out._version_counter = base._version_counter
-    out._view_version = base._version_counter.value
+    make_view(base, out, fn)
     return out
 
 
-def _compose(first, second):
-    return lambda t: second(first(t))
+def fused() -> bool:
+    """May a backward formula compute in plain NumPy, like torch's fused kernels? Only when
+    minigrad ops would record nothing: no ``create_graph`` (so grad mode is off) and no
+    forward-mode tangents to carry."""
+    return not grad_mode.is_recording() and forward_grad._state.level is None
 
 
 def check_same_shape_broadcast(a: np.ndarray, b: np.ndarray) -> None:

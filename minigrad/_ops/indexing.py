@@ -5,6 +5,9 @@ does: an int is a ``select`` (SelectBackward0), a slice a ``slice`` (SliceBackwa
 an ``unsqueeze``. Tensor, list or bool-mask indices copy (IndexBackward0).
 Writing ``x[idx] = v`` is ``x[idx].copy_(v)``: an in-place op on a view, so the base records
 ``CopySlices``.
+
+Backward of a read puts the gradient back into a zero tensor shaped like the input, at the
+place that was read; forward mode reads the tangent at the same place.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import numpy as np
 
 from minigrad._ops._core import record, record_view
 from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
 
 
 def select(input, dim, index, *, _from_getitem=False):
@@ -28,8 +31,20 @@ def select(input, dim, index, *, _from_getitem=False):
                          f"{list(input._data.shape)} at dimension {d}")
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
-    return record_view(input, data, D.SelectBackward0, lambda t: t.select(d, i),
+    return record_view(input, data, SelectBackward0, lambda t: t.select(d, i),
                        self_shape=input._data.shape)
+
+
+class SelectBackward0(Node):
+    """out = self[..., index, ...]: the gradient goes back into a zero tensor at ``index``."""
+
+    def backward(self, grad):
+        out = grad.new_zeros(self.self_shape)
+        self.view_fn(out).copy_(grad)
+        return out
+
+    def jvp(self, t):
+        return self.view_fn(t)
 
 
 def slice_dim(input, dim, start, stop, step):
@@ -37,13 +52,25 @@ def slice_dim(input, dim, start, stop, step):
         raise ValueError("step must be greater than zero")
     s = slice(start, stop, step)
     index = (slice(None),) * dim + (s,)
-    return record_view(input, input._data[index], D.SliceBackward0,
+    return record_view(input, input._data[index], SliceBackward0,
                        lambda t: t._slice(dim, start, stop, step),
                        self_shape=input._data.shape)
 
 
+class SliceBackward0(SelectBackward0):
+    """out = self[..., start:end:step, ...]"""
+
+
 def alias(input):
-    return record_view(input, input._data.view(), D.AliasBackward0, lambda t: t)
+    return record_view(input, input._data.view(), AliasBackward0, lambda t: t)
+
+
+class AliasBackward0(Node):
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
 
 
 def _is_advanced(i) -> bool:
@@ -63,11 +90,21 @@ def getitem(input, index):
     items = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(i) for i in items):
         data = input._data[to_numpy_index(index)]
-        return record(np.array(data), D.IndexBackward0, (input,), index=index,
+        return record(np.array(data), IndexBackward0, (input,), index=index,
                       self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, index.stop, index.step)
     return _basic(input, items)
+
+
+class IndexBackward0(Node):
+    """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
+
+    def backward(self, grad):
+        return grad.new_zeros(self.self_shape).index_put(self.index, grad, accumulate=True)
+
+    def jvp(self, t):
+        return t[self.index]
 
 
 def _basic(input, items):
@@ -104,3 +141,11 @@ def setitem(input, index, value):
         input.index_put_(index, value)
         return
     getitem(input, index).copy_(value)
+
+
+def scatter(input, dim, index, src):
+    """Out of place: a copy of ``input`` with ``src[i][j]`` put at ``[index[i][j]][j]`` (for
+    ``dim=0``; the index replaces the coordinate along ``dim``). Used by max/min backward."""
+    grids = list(np.indices(index._data.shape))
+    grids[dim] = index._data
+    return input.index_put(tuple(Tensor._make(g) for g in grids), src)

@@ -9,19 +9,43 @@ Three rules, all torch's:
 3. The tensor's history is rewritten: it becomes the output of the in-place op's node. When
    the tensor is a view, the change is recorded on its base as ``CopySlices``, which knows
    where in the base the view lies.
+
+In-place versions of out-of-place ops (``add_``, ``exp_``...) record the same nodes as those
+ops; the nodes of the ops that only exist in place (``zero_``, ``fill_``, ``copy_``,
+``index_put_``) are written here.
 """
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops._core import _needs_grad, as_tensor_like, result_type
+from minigrad._ops._core import (
+    as_tensor_like,
+    check_same_shape_broadcast,
+    needs_grad,
+    result_type,
+)
+from minigrad._ops.indexing import to_numpy_index
+from minigrad._ops.pointwise import (
+    AddBackward0,
+    ClampBackward1,
+    DivBackward0,
+    ExpBackward0,
+    LogBackward0,
+    MulBackward0,
+    NegBackward0,
+    ReluBackward0,
+    SigmoidBackward0,
+    SubBackward0,
+    TanhBackward0,
+    _np_sigmoid,
+)
+from minigrad._ops.shape import UnbindBackward0
 from minigrad._tensor import Tensor
-from minigrad.autograd import derivatives as D
-from minigrad.autograd import forward_ad, grad_mode
+from minigrad.autograd import forward_grad, grad_mode, graph
+from minigrad.autograd.graph import Node
+from minigrad.autograd.views import rebase_history
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = ("a view of a leaf Variable that requires grad is being used in an "
@@ -58,7 +82,7 @@ def check_inplace(t: Tensor) -> None:
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError(LEAF_ERROR)
     fn = t._grad_fn
-    if isinstance(fn, D.UnbindBackward0):
+    if isinstance(fn, UnbindBackward0):
         raise RuntimeError(
             f"Output {t._output_nr} of Unbind is a view and is being modified "
             "inplace. This view is the output of a function that returns multiple views. Such "
@@ -75,30 +99,25 @@ def _check_cast(t: Tensor, d) -> None:
 def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=None, **attrs):
     """Write ``data`` into ``self`` and record ``node_cls`` as its new history."""
     check_inplace(self)
-    if node_cls not in (D.FillBackward2, D.ZeroBackward0, D.IndexPutBackward0):
+    if node_cls not in (FillBackward2, ZeroBackward0, IndexPutBackward0):
         check_no_overlap(self)  # writing one number everywhere is fine, as in torch
     node = None
-    if _needs_grad(inputs):
-        node = node_cls(inputs, save)
-        node.__dict__.update(attrs)
-    old = _original(self, forward_ad._state.level is not None)  # forward AD needs it
+    if needs_grad(inputs):  # made before the write: it reads the inputs' current history
+        node = graph.record(node_cls, inputs, (), save, **attrs)
+    old = _original(self, forward_grad._state.level is not None)  # forward AD needs it
     np.copyto(self._data, data, casting="unsafe")
     self._bump_version()
     if old is not None and self.dtype.is_floating_point:
-        forward_ad._propagate_inplace(self, old, node_cls, inputs, save, attrs)
+        forward_grad.propagate_inplace(self, old, node_cls, inputs, save, attrs)
     if node is None:
         return self
+    if output_name is not None:
+        node.save_output(output_name, self)
     if self._base is None:
         self._attach(node)
         self._view_version = self._version
     else:
-        base = self._base
-        base._attach(D.CopySlices(base, self._view_fn, node))
-        self.grad_fn  # noqa: B018 - like torch, give the view its new grad_fn at once
-    if output_name is not None:
-        node.save_output(output_name, self)
-        if self._base is not None and self.grad_fn is not None:
-            node._saved[output_name].view_grad_fn = weakref.ref(self.grad_fn)
+        rebase_history(self, node, inputs, output_name)
     return self
 
 
@@ -111,8 +130,6 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
     d = result_type(self, other)
     _check_cast(self, d)
     other_t = as_tensor_like(other, self.dtype if d is self.dtype else d)
-    from minigrad._ops._core import check_same_shape_broadcast
-
     check_same_shape_broadcast(self._data, other_t._data)
     data = np_fn(self._data, other_t._data)
     if data.shape != self._data.shape:
@@ -128,16 +145,16 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
 
 def add_(self, other, *, alpha=1):
     fn = np.add if alpha == 1 else (lambda x, y: x + alpha * y)
-    return _binary_inplace(self, other, fn, D.AddBackward0, alpha=alpha)
+    return _binary_inplace(self, other, fn, AddBackward0, alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
-    return _binary_inplace(self, other, fn, D.SubBackward0, alpha=alpha)
+    return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
 
 def mul_(self, other):
-    return _binary_inplace(self, other, np.multiply, D.MulBackward0, save_self=True,
+    return _binary_inplace(self, other, np.multiply, MulBackward0, save_self=True,
                            save_other=True)
 
 
@@ -145,7 +162,7 @@ def div_(self, other):
     if not self.dtype.is_floating_point:
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{self.dtype.legacy_name.removesuffix('Tensor')}")
-    return _binary_inplace(self, other, np.true_divide, D.DivBackward0, save_self=True,
+    return _binary_inplace(self, other, np.true_divide, DivBackward0, save_self=True,
                            save_other=True)
 
 
@@ -158,38 +175,46 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def log_(self):
-    return _unary_inplace(self, np.log, D.LogBackward0, save_self=True)
+    return _unary_inplace(self, np.log, LogBackward0, save_self=True)
 
 
 def exp_(self):
-    return _unary_inplace(self, np.exp, D.ExpBackward0, save_result=True)
+    return _unary_inplace(self, np.exp, ExpBackward0, save_result=True)
 
 
 def neg_(self):
-    return _unary_inplace(self, np.negative, D.NegBackward0)
+    return _unary_inplace(self, np.negative, NegBackward0)
 
 
 def sigmoid_(self):
-    from minigrad._ops.pointwise import _np_sigmoid
-
-    return _unary_inplace(self, _np_sigmoid, D.SigmoidBackward0, save_result=True)
+    return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True)
 
 
 def tanh_(self):
-    return _unary_inplace(self, np.tanh, D.TanhBackward0, save_result=True)
+    return _unary_inplace(self, np.tanh, TanhBackward0, save_result=True)
 
 
 def relu_(self):
-    return _unary_inplace(self, lambda x: np.maximum(x, 0), D.ReluBackward0, save_result=True)
+    return _unary_inplace(self, lambda x: np.maximum(x, 0), ReluBackward0, save_result=True)
 
 
 def clamp_(self, min=None, max=None):
-    return apply_inplace(self, np.clip(self._data, min, max), D.ClampBackward1, (self,),
+    return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _original(self, True)}, min=min, max=max)
 
 
 def zero_(self):
-    return apply_inplace(self, 0, D.ZeroBackward0, (self,))
+    return apply_inplace(self, 0, ZeroBackward0, (self,))
+
+
+class ZeroBackward0(Node):
+    """The old values are gone, so their gradient is zero."""
+
+    def backward(self, grad):
+        return grad * 0
+
+    def jvp(self, t):
+        return t * 0
 
 
 def fill_(self, value):
@@ -197,8 +222,22 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
-        return apply_inplace(self, value._data, D.FillBackward3, (self, value))
-    return apply_inplace(self, value, D.FillBackward2, (self,))
+        return apply_inplace(self, value._data, FillBackward3, (self, value))
+    return apply_inplace(self, value, FillBackward2, (self,))
+
+
+class FillBackward2(ZeroBackward0):
+    """fill_ with a number: the old values are gone, so their gradient is zero."""
+
+
+class FillBackward3(Node):
+    """fill_ with a 0-d tensor: it receives the sum of the gradient."""
+
+    def backward(self, grad):
+        return grad * 0, grad.sum()
+
+    def jvp(self, t_self, t_value):
+        return None if t_value is None else t_value.expand(*self.result.shape)
 
 
 def copy_(self, src, non_blocking=False):
@@ -211,13 +250,26 @@ def copy_(self, src, non_blocking=False):
             f"The size of tensor a ({self._data.shape[-1] if self.dim() else 1}) must match "
             f"the size of tensor b ({src_t._data.shape[-1] if src_t.dim() else 1}) at "
             f"non-singleton dimension {max(self.dim() - 1, 0)}") from None
-    return apply_inplace(self, data, D.CopyBackwards, (self, src_t))
+    return apply_inplace(self, data, CopyBackwards, (self, src_t))
+
+
+class CopyBackwards(Node):
+    """self.copy_(src): nothing flows to the old self; src gets the gradient."""
+
+    def name(self) -> str:
+        return "minigrad::autograd::CopyBackwards"  # hand-written in torch's C++, like CopySlices
+
+    def backward(self, grad):
+        return grad * 0, grad
+
+    def jvp(self, t_self, t_src):
+        if t_src is None:
+            return self.result.new_zeros(self.result.shape)
+        return t_src.expand(*self.result.shape)
 
 
 def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
-    from minigrad._ops.indexing import to_numpy_index
-
     index = to_numpy_index(indices)
     values_t = as_tensor_like(values, self.dtype)
     data = self._data.copy()
@@ -225,7 +277,29 @@ def index_put_(self, indices, values, accumulate=False):
         np.add.at(data, index, values_t._data)
     else:
         data[index] = values_t._data
-    return apply_inplace(self, data, D.IndexPutBackward0, (self, values_t), index=indices,
+    return apply_inplace(self, data, IndexPutBackward0, (self, values_t), index=indices,
                          accumulate=accumulate)
 
 
+class IndexPutBackward0(Node):
+    """out = self with ``values`` put at ``index`` (added there with ``accumulate``)."""
+
+    def backward(self, grad):
+        g_self = g_values = None
+        if self.needs_input_grad[0]:
+            g_self = grad if self.accumulate else \
+                grad.index_put(self.index, grad.new_zeros(()), accumulate=False)
+        if self.needs_input_grad[1]:
+            g_values = grad[self.index]
+        return g_self, g_values
+
+    def jvp(self, t_self, t_values):
+        x, values = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_values = values.new_zeros(values.shape) if t_values is None else t_values
+        return t_self.index_put(self.index, t_values, accumulate=self.accumulate)
+
+
+def index_put(input, indices, values, accumulate=False):
+    """Out of place: a copy of ``input`` with ``values`` put at ``indices``."""
+    return input.clone().index_put_(indices, values, accumulate)

@@ -1,4 +1,8 @@
-"""Joining tensors: ``cat`` along an existing dim, ``stack`` along a new one."""
+"""Joining tensors: ``cat`` along an existing dim, ``stack`` along a new one.
+
+Backward cuts the gradient back into the pieces; forward mode joins the tangents the same way
+(zeros for inputs without one).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,11 @@ import numpy as np
 
 from minigrad._ops._core import record, result_type
 from minigrad._tensor import _wrap_dim
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
+
+
+def _tangents_or_zeros(inputs, tangents):
+    return [x.new_zeros(x.shape) if t is None else t for x, t in zip(inputs, tangents)]
 
 
 def cat(tensors, dim=0):
@@ -34,8 +42,20 @@ def cat(tensors, dim=0):
                     f"{i} in the list.")
     dtype = result_type(*tensors)
     data = np.concatenate([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
-    return record(data, D.CatBackward0, tuple(tensors), dim=d,
+    return record(data, CatBackward0, tuple(tensors), dim=d,
                   sizes=[t._data.shape[d] for t in tensors])
+
+
+class CatBackward0(Node):
+    def backward(self, grad):
+        pieces, start = [], 0
+        for size in self.sizes:
+            pieces.append(grad.narrow(self.dim, start, size) if size is not None else None)
+            start += size or 0
+        return tuple(pieces)
+
+    def jvp(self, *tangents):
+        return cat(_tangents_or_zeros(self.inputs, tangents), self.dim)
 
 
 def stack(tensors, dim=0):
@@ -50,4 +70,12 @@ def stack(tensors, dim=0):
                                f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}")
     dtype = result_type(*tensors)
     data = np.stack([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
-    return record(data, D.StackBackward0, tuple(tensors), dim=d)
+    return record(data, StackBackward0, tuple(tensors), dim=d)
+
+
+class StackBackward0(Node):
+    def backward(self, grad):
+        return tuple(grad.unbind(self.dim))
+
+    def jvp(self, *tangents):
+        return stack(_tangents_or_zeros(self.inputs, tangents), self.dim)

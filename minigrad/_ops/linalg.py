@@ -1,11 +1,16 @@
-"""Products of vectors and matrices: dot, mv, mm, and matmul choosing between them."""
+"""Products of vectors and matrices: dot, mv, mm, bmm, and matmul choosing between them.
+
+Each product is linear in each factor, so its forward-mode rule is the product rule,
+``d(a b) = da b + a db``, and its backward sends the gradient through the other factor,
+transposed.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
 
 # The C++ element type names torch's mm prints in its dtype message.
 _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -31,8 +36,27 @@ def dot(input, tensor):
             f"{input.shape[0]} and {tensor.shape[0]} elements respectively")
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently
         data = np.dot(input._data, tensor._data)
-    return record(data, D.DotBackward0, (input, tensor),
+    return record(data, DotBackward0, (input, tensor),
                   save=cross_save(input, tensor, "self", "tensor"))
+
+
+def _product_rule(op, inputs, t_self, t_other):
+    """Forward mode of a product ``op(a, b)``: ``op(da, b) + op(a, db)``."""
+    a, b = inputs
+    left = None if t_self is None else op(t_self, b)
+    right = None if t_other is None else op(a, t_other)
+    return right if left is None else left if right is None else left + right
+
+
+class DotBackward0(Node):
+    """out = self . tensor, two vectors"""
+
+    def backward(self, grad):
+        return (grad * self.saved("tensor") if self.needs_input_grad[0] else None,
+                grad * self.saved("self") if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        return _product_rule(lambda a, b: a.dot(b), self.inputs, t_self, t_other)
 
 
 def mm(input, mat2):
@@ -48,8 +72,19 @@ def mm(input, mat2):
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
     with np.errstate(invalid="ignore", over="ignore"):
         data = input._data @ mat2._data
-    return record(data, D.MmBackward0, (input, mat2),
+    return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"))
+
+
+class MmBackward0(Node):
+    """out = self @ mat2 for matrices"""
+
+    def backward(self, grad):
+        return (grad.mm(self.saved("mat2").t()) if self.needs_input_grad[0] else None,
+                self.saved("self").t().mm(grad) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        return _product_rule(lambda a, b: a.mm(b), self.inputs, t_self, t_other)
 
 
 def mv(input, vec):
@@ -67,8 +102,20 @@ def mv(input, vec):
                            f"and {b}")
     with np.errstate(invalid="ignore", over="ignore"):
         data = input._data @ vec._data
-    return record(data, D.MvBackward0, (input, vec),
+    return record(data, MvBackward0, (input, vec),
                   save=cross_save(input, vec, "self", "vec"))
+
+
+class MvBackward0(Node):
+    """out = self @ vec, a matrix times a vector"""
+
+    def backward(self, grad):
+        return (grad.unsqueeze(1) * self.saved("vec").unsqueeze(0) if self.needs_input_grad[0]
+                else None,
+                self.saved("self").t().mv(grad) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        return _product_rule(lambda a, b: a.mv(b), self.inputs, t_self, t_other)
 
 
 def bmm(input, mat2):
@@ -86,7 +133,20 @@ def bmm(input, mat2):
                            f"{_short(mat2.dtype)}")
     with np.errstate(invalid="ignore", over="ignore"):
         data = np.matmul(input._data, mat2._data)
-    return record(data, D.BmmBackward0, (input, mat2), save=cross_save(input, mat2, "self", "mat2"))
+    return record(data, BmmBackward0, (input, mat2), save=cross_save(input, mat2, "self", "mat2"))
+
+
+class BmmBackward0(Node):
+    """out = self @ mat2 for batches of matrices"""
+
+    def backward(self, grad):
+        return (grad.bmm(self.saved("mat2").transpose(1, 2)) if self.needs_input_grad[0]
+                else None,
+                self.saved("self").transpose(1, 2).bmm(grad) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_self, t_other):
+        return _product_rule(lambda a, b: a.bmm(b), self.inputs, t_self, t_other)
 
 
 def _batched(input, other):

@@ -4,7 +4,7 @@
 ``log_softmax`` and ``nll_loss`` could be built from basic ops, and autograd would
 differentiate the pieces. torch has one kernel and one backward formula for each, so a model's
 graph shows ``AddmmBackward0`` or ``MseLossBackward0``; recording the same single node keeps
-minigrad's graphs identical to torch's. The formulas are in ``derivatives.py``.
+minigrad's graphs identical to torch's. Each node is written right under its op.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import _short
+from minigrad._ops.pointwise import where
 from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -45,8 +46,39 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         data = (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
     save = {"mat1": mat1 if mat2.requires_grad else None,
             "mat2": mat2 if mat1.requires_grad else None}
-    return record(data.astype(mat1._data.dtype, copy=False), D.AddmmBackward0,
+    return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
                   (input, mat1, mat2), save=save, beta=beta, alpha=alpha)
+
+
+class AddmmBackward0(Node):
+    """out = beta * self + alpha * (mat1 @ mat2): ``nn.Linear``'s fused op, self the bias"""
+
+    def backward(self, grad):
+        g_self = g_mat1 = g_mat2 = None
+        if self.needs_input_grad[0]:
+            g_self = grad * self.beta if self.beta != 1 else grad
+        if self.needs_input_grad[1]:
+            g_mat1 = grad.mm(self.saved("mat2").t())
+            g_mat1 = g_mat1 * self.alpha if self.alpha != 1 else g_mat1
+        if self.needs_input_grad[2]:
+            g_mat2 = self.saved("mat1").t().mm(grad)
+            g_mat2 = g_mat2 * self.alpha if self.alpha != 1 else g_mat2
+        return g_self, g_mat1, g_mat2
+
+    def jvp(self, t_self, t_mat1, t_mat2):
+        _, mat1, mat2 = self.inputs
+        terms = [t_self if t_self is None or self.beta == 1 else t_self * self.beta,
+                 None if t_mat1 is None else t_mat1.mm(mat2) * self.alpha,
+                 None if t_mat2 is None else mat1.mm(t_mat2) * self.alpha]
+        return _total(terms)
+
+
+def _total(terms):
+    present = [t for t in terms if t is not None]
+    out = present[0]
+    for t in present[1:]:
+        out = out + t
+    return out
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -59,9 +91,25 @@ def mse_loss(input, target, reduction="mean"):
         diff = input._data.astype(d.numpy) - target._data.astype(d.numpy)
         square = diff * diff
         data = _reduce(square, reduction)
-    return record(np.asarray(data, dtype=d.numpy), D.MseLossBackward0, (input, target),
+    return record(np.asarray(data, dtype=d.numpy), MseLossBackward0, (input, target),
                   save={"self": input, "target": target}, reduction=reduction,
                   numel=square.size)
+
+
+class MseLossBackward0(Node):
+    """out = reduce((self - target)^2); d/dself = 2 (self - target) (/ numel for a mean),
+    d/dtarget = -d/dself"""
+
+    def backward(self, grad):
+        norm = 2.0 / max(self.numel, 1) if self.reduction == "mean" else 2.0
+        g = norm * (self.saved("self") - self.saved("target")) * grad
+        return g if self.needs_input_grad[0] else None, -g if self.needs_input_grad[1] else None
+
+    def jvp(self, t_self, t_target):
+        a, b = self.inputs
+        t = 2 * (a - b) * _total([t_self, None if t_target is None else -t_target])
+        return t.mean() if self.reduction == "mean" else t.sum() if self.reduction == "sum" \
+            else t
 
 
 def _reduce(values: np.ndarray, reduction):
@@ -98,7 +146,22 @@ def softmax(input, dim):
         with np.errstate(invalid="ignore", over="ignore"):
             e = np.exp(_shifted(x, d))
             data = e / e.sum(axis=d, keepdims=True)
-    return record(data, D.SoftmaxBackward0, (input,), output_name="result", dim=d)
+    return record(data, SoftmaxBackward0, (input,), output_name="result", dim=d)
+
+
+class SoftmaxBackward0(Node):
+    """out = exp(self) / sum(exp(self), dim); d/dself = out * (grad - sum(grad * out, dim))"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if result.dim() == 0:  # softmax of one number is 1, whatever the number
+            return grad * 0
+        return result * (grad - (grad * result).sum(self.dim, keepdim=True))
+
+    def jvp(self, t):
+        if t.dim() == 0:
+            return t * 0
+        return self.result * (t - (t * self.result).sum(self.dim, keepdim=True))
 
 
 def log_softmax(input, dim):
@@ -110,7 +173,22 @@ def log_softmax(input, dim):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             z = _shifted(x, d)
             data = z - np.log(np.exp(z).sum(axis=d, keepdims=True))
-    return record(data, D.LogSoftmaxBackward0, (input,), output_name="result", dim=d)
+    return record(data, LogSoftmaxBackward0, (input,), output_name="result", dim=d)
+
+
+class LogSoftmaxBackward0(Node):
+    """out = self - log(sum(exp(self), dim)); d/dself = grad - exp(out) * sum(grad, dim)"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if result.dim() == 0:
+            return grad * 0
+        return grad - result.exp() * grad.sum(self.dim, keepdim=True)
+
+    def jvp(self, t):
+        if t.dim() == 0:
+            return t * 0
+        return t - (t * self.result.exp()).sum(self.dim, keepdim=True)
 
 
 def nll_loss(input, target, ignore_index=-100, reduction="mean"):
@@ -154,9 +232,27 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
     else:
         with np.errstate(invalid="ignore", divide="ignore"):
             data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
-    return record(np.asarray(data, dtype=x.dtype), D.NllLossBackward0, (input,),
+    return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
                   mask=Tensor._make(mask.reshape(input.shape)), reduction=reduction,
                   total_weight=total_weight)
+
+
+class NllLossBackward0(Node):
+    """out[i] = -self[i, target[i]] (reduced; a mean divides by the number of counted targets):
+    the gradient is -grad at each picked entry, zero elsewhere."""
+
+    def backward(self, grad):
+        if self.reduction == "none":
+            grad = grad.unsqueeze(-1) if grad.dim() else grad  # one row per target
+        elif self.reduction == "mean":
+            grad = grad / self.total_weight
+        return where(self.mask, -grad, 0.0)
+
+    def jvp(self, t):
+        picked = -where(self.mask, t, 0.0)
+        if self.reduction == "none":
+            return picked.sum(-1)
+        return picked.sum() / self.total_weight if self.reduction == "mean" else picked.sum()
 
 
 def div_by_count(input, count):
@@ -164,5 +260,15 @@ def div_by_count(input, count):
     dividing by a size, as ``cross_entropy`` does for its mean)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         data = input._data / np.asarray(count, dtype=input._data.dtype)
-    return record(np.asarray(data, dtype=input._data.dtype), D.DivBackward1, (input,),
+    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
                   other=count)
+
+
+class DivBackward1(Node):
+    """out = self / other, with ``other`` a number (torch's C++ code divides by a count)"""
+
+    def backward(self, grad):
+        return grad / self.other
+
+    def jvp(self, t):
+        return t / self.other

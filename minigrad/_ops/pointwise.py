@@ -1,8 +1,14 @@
 """Element-wise operations: arithmetic with broadcasting, math functions, comparisons.
 
-Each function computes its value with NumPy and records the matching node from
-``derivatives.py``. Python numbers are wrapped as constant 0-d tensors, so ``x * 2`` has two
-``next_functions`` in minigrad as in torch, the second being ``(None, 0)``.
+Each function computes its value with NumPy and records its node, written right under it:
+the node's ``backward`` multiplies the output's gradient by the op's local derivative
+(reverse mode) and its ``jvp`` multiplies the inputs' tangents by it (forward mode). Node
+names are torch's. Formulas are written with minigrad operations, so with
+``create_graph=True`` a gradient is itself a graph that can be differentiated again; the
+engine sums each gradient back to its input's shape (undoing broadcasting).
+
+Python numbers are wrapped as constant 0-d tensors, so ``x * 2`` has two ``next_functions``
+in minigrad as in torch, the second being ``(None, 0)``.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     cross_save,
+    fused,
     is_scalar,
     operands,
     quietly,
@@ -21,7 +28,22 @@ from minigrad._ops._core import (
     result_type,
 )
 from minigrad._tensor import Tensor
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
+
+
+def _total(*terms):
+    """The sum of the tangent terms that exist: an input without tangent adds nothing."""
+    present = [t for t in terms if t is not None]
+    if not present:
+        return None
+    out = present[0]
+    for t in present[1:]:
+        out = out + t
+    return out
+
+
+def _times(t, factor):
+    return None if t is None else t * factor
 
 
 def _binary(a, b, np_fn, node_cls, save=None, **attrs):
@@ -35,7 +57,17 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
 
 def add(input, other, *, alpha=1):
     fn = np.add if alpha == 1 else (lambda x, y: x + alpha * y)
-    return _binary(input, other, fn, D.AddBackward0, alpha=alpha)
+    return _binary(input, other, fn, AddBackward0, alpha=alpha)
+
+
+class AddBackward0(Node):
+    """out = self + alpha * other"""
+
+    def backward(self, grad):
+        return grad, (grad * self.alpha if self.alpha != 1 else grad)
+
+    def jvp(self, t_self, t_other):
+        return _total(t_self, t_other if self.alpha == 1 else _times(t_other, self.alpha))
 
 
 def _is_bool(x) -> bool:
@@ -57,7 +89,17 @@ def _sub_check(input, other):
 def sub(input, other, *, alpha=1):
     _sub_check(input, other)
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
-    return _binary(input, other, fn, D.SubBackward0, alpha=alpha)
+    return _binary(input, other, fn, SubBackward0, alpha=alpha)
+
+
+class SubBackward0(Node):
+    """out = self - alpha * other"""
+
+    def backward(self, grad):
+        return grad, -grad * self.alpha if self.alpha != 1 else -grad
+
+    def jvp(self, t_self, t_other):
+        return _total(t_self, _times(t_other, -self.alpha))
 
 
 def rsub(input, other):
@@ -67,11 +109,33 @@ def rsub(input, other):
     _sub_check(input, other)
     d = result_type(input, other)
     data = (np.asarray(other, dtype=d.numpy) - input._data).astype(d.numpy, copy=False)
-    return record(data, D.RsubBackward1, (input,))
+    return record(data, RsubBackward1, (input,))
+
+
+class RsubBackward1(Node):
+    """out = other - self, with ``other`` a number"""
+
+    def backward(self, grad):
+        return -grad
+
+    def jvp(self, t):
+        return -t
 
 
 def mul(input, other):
-    return _binary(input, other, np.multiply, D.MulBackward0, save=cross_save)
+    return _binary(input, other, np.multiply, MulBackward0, save=cross_save)
+
+
+class MulBackward0(Node):
+    """out = self * other"""
+
+    def backward(self, grad):
+        return (grad * self.saved("other") if self.needs_input_grad[0] else None,
+                grad * self.saved("self") if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        return _total(_times(t_self, b), _times(t_other, a))
 
 
 def div(input, other, *, rounding_mode=None):
@@ -89,7 +153,22 @@ def div(input, other, *, rounding_mode=None):
     with np.errstate(divide="ignore", invalid="ignore"):
         data = np.true_divide(a._data, b._data).astype(d.numpy, copy=False)
     save = {"self": a if b.requires_grad else None, "other": b}
-    return record(data, D.DivBackward0, (a, b), save=save)
+    return record(data, DivBackward0, (a, b), save=save)
+
+
+class DivBackward0(Node):
+    """out = self / other"""
+
+    def backward(self, grad):
+        other = self.saved("other")
+        return (grad / other if self.needs_input_grad[0] else None,
+                -grad * self.saved("self") / (other * other) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        return _total(None if t_self is None else t_self / b,
+                      None if t_other is None else -t_other * a / (b * b))
 
 
 def _trunc_div(a, b):
@@ -101,14 +180,33 @@ def neg(input):
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
                            "you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
-    return record(np.negative(input._data), D.NegBackward0, (input,))
+    return record(np.negative(input._data), NegBackward0, (input,))
+
+
+class NegBackward0(Node):
+    def backward(self, grad):
+        return -grad
+
+    def jvp(self, t):
+        return -t
 
 
 def reciprocal(input):
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
     with np.errstate(divide="ignore"):
         data = np.reciprocal(x._data)
-    return record(data, D.ReciprocalBackward0, (x,), output_name="result")
+    return record(data, ReciprocalBackward0, (x,), output_name="result")
+
+
+class ReciprocalBackward0(Node):
+    """out = 1 / self; d/dx = -out^2"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        return -grad * result * result
+
+    def jvp(self, t):
+        return -t * self.result * self.result
 
 
 def pow(input, exponent):
@@ -120,15 +218,53 @@ def pow(input, exponent):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             data = _power(input._data.astype(d.numpy, copy=False), exponent)
-        return record(data.astype(d.numpy, copy=False), D.PowBackward0, (input,),
+        return record(data.astype(d.numpy, copy=False), PowBackward0, (input,),
                       save={"self": input}, exponent=exponent)
     a, b, d = operands(input, exponent)
     _pow_check(d)
     check_same_shape_broadcast(a._data, b._data)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = _tensor_power(a._data, b._data).astype(d.numpy, copy=False)
-    return record(data, D.PowBackward1, (a, b), save={"self": a, "exponent": b},
+    return record(data, PowBackward1, (a, b), save={"self": a, "exponent": b},
                   output_name="result")
+
+
+class PowBackward0(Node):
+    """out = self ** exponent, exponent a number"""
+
+    def backward(self, grad):
+        e = self.exponent
+        if e == 0:
+            return grad * 0
+        return grad * e * self.saved("self") ** (e - 1)
+
+    def jvp(self, t):
+        e = self.exponent
+        return t * 0 if e == 0 else t * e * self.inputs[0] ** (e - 1)
+
+
+class PowBackward1(Node):
+    """out = self ** exponent, both tensors"""
+
+    def backward(self, grad):
+        base, exponent = self.saved("self"), self.saved("exponent")
+        g_self = g_exp = None
+        if self.needs_input_grad[0]:
+            g_self = where(exponent == 0, 0.0, grad * exponent * base ** (exponent - 1))
+        if self.needs_input_grad[1]:
+            result = self.saved("result")
+            g_exp = where((base == 0) & (exponent >= 0), 0.0, grad * result * base.log())
+        return g_self, g_exp
+
+    def jvp(self, t_self, t_exponent):
+        base, exponent = self.inputs
+        g_base = g_exp = None
+        if t_self is not None:
+            g_base = where(exponent == 0, 0.0, t_self * exponent * base ** (exponent - 1))
+        if t_exponent is not None:
+            g_exp = where((base == 0) & (exponent >= 0), 0.0,
+                          t_exponent * self.result * base.log())
+        return _total(g_base, g_exp)
 
 
 def _power(data, exponent):
@@ -161,8 +297,26 @@ def _rpow(exponent, base):
     _pow_check(d)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = _tensor_power(np.asarray(base, dtype=d.numpy), exponent._data.astype(d.numpy))
-    return record(data, D.PowBackward2, (exponent,), save={"exponent": exponent},
+    return record(data, PowBackward2, (exponent,), save={"exponent": exponent},
                   output_name="result", base=base)
+
+
+class PowBackward2(Node):
+    """out = base ** exponent, base a number"""
+
+    def backward(self, grad):
+        log_base = _log_of_number(self.base)
+        if self.base == 0:  # 0 ** e is 0 for e > 0 and 1 for e == 0: flat, so no gradient
+            return grad * where(self.saved("exponent") >= 0, 0.0, self.saved("result") * log_base)
+        return grad * (self.saved("result") * log_base)
+
+    def jvp(self, t):
+        return t * 0 if self.base == 0 else t * self.result * _log_of_number(self.base)
+
+
+def _log_of_number(x) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.log(np.float64(x)))  # nan for a negative base
 
 
 def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
@@ -173,27 +327,87 @@ def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def exp(input):
-    return _unary(input, np.exp, D.ExpBackward0, save_result=True)
+    return _unary(input, np.exp, ExpBackward0, save_result=True)
+
+
+class ExpBackward0(Node):
+    def backward(self, grad):
+        return grad * self.saved("result")
+
+    def jvp(self, t):
+        return t * self.result
 
 
 def log(input):
-    return _unary(input, np.log, D.LogBackward0, save_self=True)
+    return _unary(input, np.log, LogBackward0, save_self=True)
+
+
+class LogBackward0(Node):
+    def backward(self, grad):
+        return grad / self.saved("self")
+
+    def jvp(self, t):
+        return t / self.inputs[0]
 
 
 def sqrt(input):
-    return _unary(input, np.sqrt, D.SqrtBackward0, save_result=True)
+    return _unary(input, np.sqrt, SqrtBackward0, save_result=True)
+
+
+class SqrtBackward0(Node):
+    def backward(self, grad):
+        return grad / (2 * self.saved("result"))
+
+    def jvp(self, t):
+        return t / (2 * self.result)
 
 
 def sin(input):
-    return _unary(input, np.sin, D.SinBackward0, save_self=True)
+    return _unary(input, np.sin, SinBackward0, save_self=True)
+
+
+class SinBackward0(Node):
+    def backward(self, grad):
+        return grad * self.saved("self").cos()
+
+    def jvp(self, t):
+        return t * self.inputs[0].cos()
 
 
 def cos(input):
-    return _unary(input, np.cos, D.CosBackward0, save_self=True)
+    return _unary(input, np.cos, CosBackward0, save_self=True)
+
+
+class CosBackward0(Node):
+    def backward(self, grad):
+        return grad * -self.saved("self").sin()
+
+    def jvp(self, t):
+        return -t * self.inputs[0].sin()
 
 
 def tanh(input):
-    return _unary(input, np.tanh, D.TanhBackward0, save_result=True)
+    return _unary(input, np.tanh, TanhBackward0, save_result=True)
+
+
+class TanhBackward0(Node):
+    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output.
+
+    Without ``create_graph`` nobody differentiates this gradient again, so it is computed as
+    one NumPy expression, like torch's fused ``tanh_backward`` kernel: three minigrad ops
+    would cost three times the bookkeeping for the same numbers. With ``create_graph`` it is
+    written in minigrad ops, so the result is a graph that can be differentiated again.
+    """
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if fused():
+            r = result._data
+            return Tensor._make(grad._data * (1 - r * r))
+        return grad * (1 - result * result)
+
+    def jvp(self, t):
+        return t * (1 - self.result * self.result)
 
 
 def _np_sigmoid(x):
@@ -201,20 +415,50 @@ def _np_sigmoid(x):
 
 
 def sigmoid(input):
-    return _unary(input, _np_sigmoid, D.SigmoidBackward0, save_result=True)
+    return _unary(input, _np_sigmoid, SigmoidBackward0, save_result=True)
+
+
+class SigmoidBackward0(Node):
+    """d sigmoid(x)/dx = s (1 - s), from the saved output s; fused as in TanhBackward0."""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        if fused():
+            r = result._data
+            return Tensor._make(grad._data * r * (1 - r))
+        return grad * result * (1 - result)
+
+    def jvp(self, t):
+        return t * self.result * (1 - self.result)
 
 
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
     data = np.maximum(input._data, 0).astype(input._data.dtype, copy=False)
-    return record(data, D.ReluBackward0, (input,), output_name="result")
+    return record(data, ReluBackward0, (input,), output_name="result")
+
+
+class ReluBackward0(Node):
+    def backward(self, grad):
+        return grad * (self.saved("result") > 0)
+
+    def jvp(self, t):
+        return t * (self.result > 0)
 
 
 def abs(input):
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
-    return record(np.abs(input._data), D.AbsBackward0, (input,), save={"self": input})
+    return record(np.abs(input._data), AbsBackward0, (input,), save={"self": input})
+
+
+class AbsBackward0(Node):
+    def backward(self, grad):
+        return grad * self.saved("self").sign()
+
+    def jvp(self, t):
+        return t * self.inputs[0].sign()
 
 
 def sign(input):
@@ -225,7 +469,26 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     data = np.clip(input._data, min, max).astype(input._data.dtype, copy=False)
-    return record(data, D.ClampBackward1, (input,), save={"self": input}, min=min, max=max)
+    return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
+
+
+class ClampBackward1(Node):
+    """Gradient passes where min <= self <= max."""
+
+    def backward(self, grad):
+        return grad * _clamp_mask(self.saved("self"), self.min, self.max)
+
+    def jvp(self, t):
+        return t * _clamp_mask(self.inputs[0], self.min, self.max)
+
+
+def _clamp_mask(x, lo, hi):
+    mask = x == x
+    if lo is not None:
+        mask = mask & (x >= lo)
+    if hi is not None:
+        mask = mask & (x <= hi)
+    return mask
 
 
 def where(condition, input, other):
@@ -233,7 +496,21 @@ def where(condition, input, other):
     d = result_type(input, other)
     a, b = as_tensor_like(input, d), as_tensor_like(other, d)
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
-    return record(data, D.WhereBackward0, (a, b), save={"condition": condition})
+    return record(data, WhereBackward0, (a, b), save={"condition": condition})
+
+
+class WhereBackward0(Node):
+    """out = where(condition, self, other)"""
+
+    def backward(self, grad):
+        cond = self.saved("condition")
+        return (where(cond, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(cond, 0.0, grad) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        return where(self.condition, a.new_zeros(a.shape) if t_self is None else t_self,
+                     b.new_zeros(b.shape) if t_other is None else t_other)
 
 
 # --- comparisons and logic: no gradient, bool results ----------------------------------------

@@ -1,4 +1,9 @@
-"""Reductions: sum, mean, max and min over everything or over some dims."""
+"""Reductions: sum, mean, max and min over everything or over some dims, with their nodes.
+
+Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
+is spread over them (``expand``; divided by the count for a mean; only to the picked element
+for max and min). Forward mode applies the same reduction to the tangent.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import numpy as np
 
 from minigrad._ops._core import record
 from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import derivatives as D
+from minigrad.autograd.graph import Node
 
 
 def _dims(dim, ndim):
@@ -29,12 +34,37 @@ def _sum(input, dim, keepdim, dtype):
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if dim is None:
-        return record(np.asarray(data.sum(), dtype=data.dtype), D.SumBackward0, (x,),
+        return record(np.asarray(data.sum(), dtype=data.dtype), SumBackward0, (x,),
                       self_shape=x._data.shape)
     dims = _dims(dim, data.ndim)
     out = data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
-    return record(out, D.SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
+    return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
                   keepdim=keepdim)
+
+
+class SumBackward0(Node):
+    def backward(self, grad):
+        return grad.expand(*self.self_shape)
+
+    def jvp(self, t):
+        return t.sum()
+
+
+class SumBackward1(Node):
+    """sum over ``dim``: put the reduced dims back, then expand."""
+
+    def backward(self, grad):
+        return _unreduce(grad, self.dim, self.keepdim, self.self_shape)
+
+    def jvp(self, t):
+        return t.sum(self.dim, keepdim=self.keepdim)
+
+
+def _unreduce(grad, dims, keepdim, shape):
+    if not keepdim:
+        for d in sorted(dims):
+            grad = grad.unsqueeze(d)
+    return grad.expand(*shape)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -50,13 +80,29 @@ def _mean(input, dim, keepdim, dtype):
             f"or complex dtype. Got: {x.dtype.legacy_name.removesuffix('Tensor')}")
     data = x._data
     if dim is None:
-        return record(np.asarray(data.mean(), dtype=data.dtype), D.MeanBackward0, (x,),
+        return record(np.asarray(data.mean(), dtype=data.dtype), MeanBackward0, (x,),
                       self_shape=data.shape, numel=data.size)
     dims = _dims(dim, data.ndim)
     out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     count = int(np.prod([data.shape[d] for d in dims]))
-    return record(out, D.MeanBackward1, (x,), self_shape=data.shape, dim=dims,
+    return record(out, MeanBackward1, (x,), self_shape=data.shape, dim=dims,
                   keepdim=keepdim, count=count)
+
+
+class MeanBackward0(Node):
+    def backward(self, grad):
+        return grad.expand(*self.self_shape) / self.numel
+
+    def jvp(self, t):
+        return t.mean()
+
+
+class MeanBackward1(Node):
+    def backward(self, grad):
+        return _unreduce(grad, self.dim, self.keepdim, self.self_shape) / self.count
+
+    def jvp(self, t):
+        return t.mean(self.dim, keepdim=self.keepdim)
 
 
 class MaxResult(tuple):
@@ -93,13 +139,50 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
 
 
 def max(input, dim=None, keepdim=False):
-    return _extreme(input, dim, keepdim, np.max, np.argmax, D.MaxBackward1, D.MaxBackward0,
-                    "max")
+    return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0, "max")
 
 
 def min(input, dim=None, keepdim=False):
-    return _extreme(input, dim, keepdim, np.min, np.argmin, D.MinBackward1, D.MinBackward0,
-                    "min")
+    return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0, "min")
+
+
+class MaxBackward1(Node):
+    """max of all elements: the gradient is shared evenly between tied maxima."""
+
+    def backward(self, grad):
+        mask = self.saved("self") == self.saved("result")
+        return mask * (grad / mask.sum())
+
+    def jvp(self, t):
+        """Ties share the tangent evenly, matching the backward's even split."""
+        mask = self.inputs[0] == self.result
+        return (t * mask).sum() / mask.sum()
+
+
+class MinBackward1(MaxBackward1):
+    """min of all elements"""
+
+
+class MaxBackward0(Node):
+    """max along ``dim``: the gradient goes to the index that was picked."""
+
+    def backward(self, grad):
+        idx = self.saved("indices")
+        if not self.keepdim:
+            grad, idx = grad.unsqueeze(self.dim), idx.unsqueeze(self.dim)
+        return grad.new_zeros(self.self_shape).scatter(self.dim, idx, grad)
+
+    def jvp(self, t):
+        """The tangent at the index that was picked."""
+        idx = self.indices._data
+        idx = idx if self.keepdim else np.expand_dims(idx, self.dim)
+        mask = np.zeros(self.self_shape, dtype=bool)
+        np.put_along_axis(mask, idx, True, axis=self.dim)
+        return (t * Tensor._make(mask)).sum(self.dim, keepdim=self.keepdim)
+
+
+class MinBackward0(MaxBackward0):
+    """min along a dim"""
 
 
 def argmax(input, dim=None, keepdim=False):

@@ -5,15 +5,30 @@ A *view* shares memory with its input (NumPy gives us that for free) and records
 rule for which op returns a view is followed: ``view``, ``t``, ``transpose``, ``permute``,
 ``unsqueeze``, ``squeeze``, ``expand``, indexing with ints and slices, and ``reshape`` when the
 memory layout allows it.
+
+A view is linear in its input, so its forward-mode rule is the same view of the tangent
+(``_ViewNode.jvp``); its backward puts the gradient back in the input's shape.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import record, record_view
+from minigrad import _dtype
+from minigrad._ops._core import needs_grad, record, record_view
+from minigrad._ops.join import stack
 from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import derivatives as D
+from minigrad.autograd import forward_grad, graph
+from minigrad.autograd.graph import Node
+from minigrad.autograd.views import make_view
+
+
+class _ViewNode(Node):
+    """The node of a view op; ``view_fn`` (set when recorded) takes the same view of any
+    tensor shaped like the input, so the tangent's view is the view's tangent."""
+
+    def jvp(self, t):
+        return self.view_fn(t)
 
 
 def _shape_arg(shape):
@@ -52,8 +67,13 @@ def view(input, *shape):
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
                            "least one dimension spans across two contiguous subspaces). Use "
                            ".reshape(...) instead.")
-    return record_view(input, data, D.ViewBackward0, lambda t: t.view(*shape),
+    return record_view(input, data, ViewBackward0, lambda t: t.view(*shape),
                        self_shape=input._data.shape)
+
+
+class ViewBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.reshape(*self.self_shape)
 
 
 def reshape(input, *shape):
@@ -66,7 +86,17 @@ def reshape(input, *shape):
 
 def _unsafe_view(input, shape):
     data = input._data.reshape(shape)
-    return record(data, D.UnsafeViewBackward0, (input,), self_shape=input._data.shape)
+    return record(data, UnsafeViewBackward0, (input,), self_shape=input._data.shape)
+
+
+class UnsafeViewBackward0(Node):
+    """A reshape of a fresh copy (not a view, so in-place changes need no bookkeeping)."""
+
+    def backward(self, grad):
+        return grad.reshape(*self.self_shape)
+
+    def jvp(self, t):
+        return t.reshape(*self.result.shape)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
@@ -86,13 +116,19 @@ def contiguous(input):
 
 
 def clone(input, *, memory_format=None):
-    return record(np.array(input._data, order="C"), D.CloneBackward0, (input,))
+    return record(np.array(input._data, order="C"), CloneBackward0, (input,))
+
+
+class CloneBackward0(Node):
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t.clone()
 
 
 def to(input, *args, dtype=None, copy=False, **kwargs):
     """Only dtype conversion: minigrad lives on the CPU, so devices are accepted and ignored."""
-    from minigrad import _dtype
-
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
@@ -100,35 +136,42 @@ def to(input, *args, dtype=None, copy=False, **kwargs):
             dtype = a.dtype
     if dtype is None or (dtype is input.dtype and not copy):
         return input
-    return record(input._data.astype(dtype.numpy), D.ToCopyBackward0, (input,))
+    return record(input._data.astype(dtype.numpy), ToCopyBackward0, (input,))
+
+
+class ToCopyBackward0(Node):
+    """A dtype conversion: the engine casts the gradient back to the input's dtype."""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t.to(self.result.dtype)
 
 
 def t(input):
     if input.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.dim()}D")
-    return record_view(input, input._data.T, D.TBackward0, lambda x: x.t())
+    return record_view(input, input._data.T, TBackward0, lambda x: x.t())
 
 
-def T(input):  # noqa: N802
-    """``x.T``: torch implements it as a permute that reverses the dims."""
-    if input.dim() not in (0, 2):
-        import warnings
-
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.", UserWarning, stacklevel=3)
-    return permute(input, *reversed(range(input.dim())))
+class TBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.t()
 
 
 def transpose(input, dim0, dim1):
     n = input.dim()
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
     data = np.swapaxes(input._data, d0, d1)
-    return record_view(input, data, D.TransposeBackward0, lambda x: x.transpose(d0, d1),
+    return record_view(input, data, TransposeBackward0, lambda x: x.transpose(d0, d1),
                        dim0=d0, dim1=d1)
+
+
+class TransposeBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.transpose(self.dim0, self.dim1)
 
 
 def permute(input, *dims):
@@ -138,26 +181,39 @@ def permute(input, *dims):
                            "not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {input.dim()} is not equal to len(dims) = {len(dims)}")
     data = np.transpose(input._data, dims)
-    return record_view(input, data, D.PermuteBackward0, lambda x: x.permute(*dims), dims=dims)
+    return record_view(input, data, PermuteBackward0, lambda x: x.permute(*dims), dims=dims)
+
+
+class PermuteBackward0(_ViewNode):
+    def backward(self, grad):
+        inverse = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inverse[d] = i
+        return grad.permute(*inverse)
 
 
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input.dim() + 1)
     data = np.expand_dims(input._data, d)
-    return record_view(input, data, D.UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d)
+    return record_view(input, data, UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d)
+
+
+class UnsqueezeBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.squeeze(self.dim)
 
 
 def squeeze(input, dim=None):
     if dim is None:
         data = np.squeeze(input._data)
-        return record_view(input, data, D.SqueezeBackward0, lambda x: x.squeeze(),
+        return record_view(input, data, SqueezeBackward0, lambda x: x.squeeze(),
                            self_shape=input._data.shape)
     if isinstance(dim, tuple | list):
         return _squeeze_dims(input, tuple(dim))
     d = _wrap_dim(dim, input.dim())
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
-    return record_view(input, data, D.SqueezeBackward1, lambda x: x.squeeze(d),
+    return record_view(input, data, SqueezeBackward1, lambda x: x.squeeze(d),
                        self_shape=input._data.shape)
 
 
@@ -165,8 +221,20 @@ def _squeeze_dims(input, dims):
     dims = tuple(_wrap_dim(d, input.dim()) for d in dims)
     drop = tuple(d for d in dims if input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
-    return record_view(input, data, D.SqueezeBackward4, lambda x: x._squeeze_dims(dims),
+    return record_view(input, data, SqueezeBackward4, lambda x: x._squeeze_dims(dims),
                        self_shape=input._data.shape)
+
+
+class SqueezeBackward0(ViewBackward0):
+    """squeeze(): every dim of size 1"""
+
+
+class SqueezeBackward1(ViewBackward0):
+    """squeeze(dim)"""
+
+
+class SqueezeBackward4(ViewBackward0):
+    """squeeze(dims), a tuple of dims"""
 
 
 def expand(input, *sizes):
@@ -194,8 +262,13 @@ def expand(input, *sizes):
                 f"{list(shape)}")
         target[i] = s
     data = _expanded(input._data, target, lead)
-    return record_view(input, data, D.ExpandBackward0, lambda x: x.expand(*target),
+    return record_view(input, data, ExpandBackward0, lambda x: x.expand(*target),
                        self_shape=shape)
+
+
+class ExpandBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.sum_to_size(*self.self_shape)
 
 
 def _expanded(data, target, lead):
@@ -232,25 +305,24 @@ def narrow(input, dim, start, length):
 
 def unbind(input, dim=0):
     """One view per index along ``dim``, all outputs of a single UnbindBackward0 node."""
-    from minigrad._ops._core import _needs_grad
-
     d = _wrap_dim(dim, input.dim())
-    pieces = [input._data[(slice(None),) * d + (i, Ellipsis)] for i in range(input._data.shape[d])]
-    outs = [Tensor._make(p) for p in pieces]
-    if _needs_grad((input,)):
-        node = D.UnbindBackward0((input,))
-        node.dim = d
-        node._num_outputs = len(outs)
-        node._output_meta = [(p.shape, input.dtype) for p in pieces]
-        for i, o in enumerate(outs):
-            o._attach(node, i)
-    root = input._base if input._base is not None else input
+    outs = [Tensor._make(input._data[(slice(None),) * d + (i, Ellipsis)])
+            for i in range(input._data.shape[d])]
+    if outs and outs[0]._data.dtype.kind == "f":
+        if needs_grad((input,)):
+            graph.record(UnbindBackward0, (input,), outs, dim=d)
+        if forward_grad._state.level is not None:
+            forward_grad.propagate(outs, UnbindBackward0, (input,), None, {"dim": d})
     for i, o in enumerate(outs):
-        o._base = root
-        o._version_counter = input._version_counter
-        o._view_version = o._version_counter.value
-        index = (slice(None),) * d + (i,)
-        parent = input._view_fn
-        o._view_fn = (lambda x, index=index: x[index]) if parent is None else \
-            (lambda x, index=index, parent=parent: parent(x)[index])
+        make_view(input, o, lambda x, index=(slice(None),) * d + (i,): x[index])
     return tuple(outs)
+
+
+class UnbindBackward0(Node):
+    """Several outputs, one per slice along ``dim``: stack their gradients back."""
+
+    def backward(self, *grads):
+        return stack(grads, self.dim)
+
+    def jvp(self, t):
+        return t.unbind(self.dim)

@@ -1,12 +1,12 @@
 """``minigrad.autograd``: computing gradients of tensors through the recorded graph.
 
-``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns them instead.
-Both hand the work to ``engine.execute``.
+``backward`` and ``grad`` (in ``api.py``) run the engine (``engine.py``) over the graph of
+nodes (``graph.py``) that operations record; ``forward_ad`` is forward mode; ``Function``
+lets you write your own node.
 """
 
-from __future__ import annotations
-
 from minigrad.autograd import forward_ad, functional, graph
+from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx, once_differentiable
 from minigrad.autograd.grad_mode import (
     enable_grad,
@@ -22,114 +22,3 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
            "functional"]
-
-
-def _as_tuple(x):
-    if x is None:
-        return ()
-    return tuple(x) if isinstance(x, list | tuple) else (x,)
-
-
-def _seed_grads(outputs, grad_outputs):
-    """One starting gradient per output: ones for a scalar, else the caller must give one."""
-    from minigrad._creation import ones_like
-    from minigrad._tensor import Tensor
-
-    grads = []
-    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
-        if g is None and not out.requires_grad:
-            grads.append(None)  # the engine's "does not require grad" error comes first
-            continue
-        if g is None:
-            if out.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not out.dtype.is_floating_point:
-                raise RuntimeError("grad can be implicitly created only for real scalar "
-                                   f"outputs but got {out.dtype!r}")
-            g = ones_like(out)
-        elif not isinstance(g, Tensor):
-            from minigrad._creation import tensor
-
-            g = tensor(g, dtype=out.dtype)
-        if g.shape != out.shape:
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} "
-                               f"and output[{i}] has a shape of {out.shape!r}.")
-        grads.append(g)
-    return grads
-
-
-def _roots(outputs):
-    from minigrad.autograd.graph import edge_of
-
-    roots = []
-    for i, out in enumerate(outputs):
-        if not out.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
-                               "have a grad_fn")
-        roots.append(edge_of(out))
-    return roots
-
-
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``')."""
-    from minigrad.autograd import engine
-
-    outputs = _as_tuple(tensors)
-    grads = _seed_grads(outputs, _as_tuple(grad_tensors) or (None,) * len(outputs))
-    if retain_graph is None:
-        retain_graph = create_graph
-    roots = _roots(outputs)
-    inputs = _as_tuple(inputs)
-    if not inputs:
-        engine.execute(roots, grads, retain_graph=retain_graph, create_graph=create_graph)
-        return
-    for t in inputs:
-        t.retain_grad()  # as torch does: a non-leaf input gets its .grad through retain_grad
-    targets = {_target_edge(t): t for t in inputs}
-    captured = engine.execute(roots, grads, retain_graph=retain_graph,
-                              create_graph=create_graph, capture=targets, accumulate=False)
-    from minigrad.autograd.engine import accumulate_into
-
-    for edge, t in targets.items():
-        if edge in captured and t.is_leaf:
-            from minigrad.autograd import grad_mode
-
-            with grad_mode.set_grad_enabled(create_graph):
-                accumulate_into(t, captured[edge])
-
-
-def _target_edge(t):
-    from minigrad.autograd.graph import edge_of
-
-    if not t.requires_grad:
-        raise RuntimeError("One of the differentiated Tensors does not require grad")
-    return edge_of(t)
-
-
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """Return d(outputs)/d(inputs) without touching any ``.grad``."""
-    from minigrad.autograd import engine
-
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    grads = _seed_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs))
-    if retain_graph is None:
-        retain_graph = create_graph
-    if allow_unused is None:
-        allow_unused = materialize_grads
-    edges = [_target_edge(t) for t in inputs]
-    captured = engine.execute(_roots(outputs), grads, retain_graph=retain_graph,
-                              create_graph=create_graph, capture=set(edges), accumulate=False)
-    result = []
-    for i, (t, edge) in enumerate(zip(inputs, edges)):
-        g = captured.get(edge)
-        if g is None and not allow_unused:
-            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been "
-                               "used in the graph. Set allow_unused=True if this is the desired "
-                               "behavior.")
-        if g is None and materialize_grads:
-            from minigrad._creation import zeros_like
-
-            g = zeros_like(t)
-        result.append(g)
-    return tuple(result)

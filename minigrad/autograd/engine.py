@@ -10,8 +10,9 @@ The algorithm, without recursion so a 100,000-op chain works:
 3. Running a node: apply its hooks, call its ``backward``, free its saved tensors (unless
    ``retain_graph``), and add each gradient it returns into the input buffer of the next node.
 
-Every node and edge is visited a constant number of times, so the cost is linear in the graph
-size (plus the heap's log factor).
+Everything one call needs is in one ``GraphTask`` object, named as in torch's engine. Every
+node and edge is visited a constant number of times, so the cost is linear in the graph size
+(plus the heap's log factor).
 """
 
 from __future__ import annotations
@@ -20,30 +21,67 @@ import heapq
 
 import numpy as np
 
-from minigrad import _dtype
 from minigrad.autograd import grad_mode
-from minigrad.autograd.graph import AccumulateGrad
+from minigrad.autograd.graph import validate_outputs, zeros_for
+from minigrad.autograd.special_nodes import AccumulateGrad
 
 
-def accumulate_into(variable, grad) -> None:
-    """``variable.grad += grad``, the way AccumulateGrad does it.
+class GraphTask:
+    """The state of one ``backward()`` or ``autograd.grad()`` call (torch's ``GraphTask``).
 
-    The first gradient is stored as a fresh copy (so it never aliases a gradient flowing
-    elsewhere); later ones are added in place, so ``x.grad`` stays the same object, as in torch.
-    Under ``create_graph`` the sum is a graph of its own, so nothing is done in place.
+    * ``dependencies``: node -> how many edges into it have not delivered their gradient yet;
+    * ``ready``: the ready queue, a heap of nodes whose dependencies are all met;
+    * ``buffers``: node -> the gradients gathered so far for each of its outputs (torch's
+      ``InputBuffer``s of the nodes not ready yet);
+    * ``retain_graph`` (keep saved tensors) and ``create_graph`` (record the backward pass);
+    * ``inputs``: for ``grad()`` or ``backward(inputs=...)``, the ``(node, output_nr)`` edges
+      whose gradient is wanted; ``captured`` receives those gradients, and ``needed`` is the
+      set of nodes from which some wanted edge can be reached (torch's ``exec_info``);
+    * ``accumulate_grad``: whether ``AccumulateGrad`` nodes run (``grad()`` leaves ``.grad``
+      alone).
     """
-    if variable._grad is None:
-        if grad_mode.is_grad_enabled():
-            variable._grad = grad
-        else:
-            variable._grad = grad.detach().clone()
-    elif grad_mode.is_grad_enabled():
-        variable._grad = variable._grad + grad
-    else:
-        variable._grad._data += grad._data
-    if variable._post_accumulate_hooks:
-        for hook in list(variable._post_accumulate_hooks.values()):
-            hook(variable)
+
+    __slots__ = ("dependencies", "ready", "buffers", "retain_graph", "create_graph", "inputs",
+                 "captured", "needed", "accumulate_grad")
+
+    def __init__(self, roots, grads, *, retain_graph: bool, create_graph: bool, inputs=None,
+                 accumulate_grad: bool = True):
+        root_nodes = [n for n, _ in roots]
+        self.retain_graph = retain_graph
+        self.create_graph = create_graph
+        self.inputs = inputs
+        self.accumulate_grad = accumulate_grad
+        self.captured = {}
+        self.dependencies, seen = _dependencies(root_nodes)
+        self.needed = None if inputs is None else _needed(seen, [n for n, _ in inputs])
+        self.buffers = {}
+        for (node, nr), g in zip(roots, grads):
+            self.add_gradient(node, nr, g)
+        self.ready = []
+        for node in dict.fromkeys(root_nodes):
+            if self.dependencies.get(node, 0) == 0:
+                heapq.heappush(self.ready, _Ready(node))
+
+    def add_gradient(self, node, nr: int, grad) -> None:
+        """Add ``grad`` into output ``nr`` of ``node``'s input buffer."""
+        slot = self.buffers.get(node)
+        if slot is None:
+            slot = self.buffers[node] = [None] * node._num_outputs
+        slot[nr] = grad if slot[nr] is None else slot[nr] + grad
+
+
+class _Ready:
+    """A heap entry: the node created last comes first. Ties (two AccumulateGrad nodes) are
+    left to the heap itself, which then behaves exactly like torch's ``std::priority_queue``."""
+
+    __slots__ = ("node", "priority")
+
+    def __init__(self, node):
+        self.node = node
+        self.priority = node._sequence_nr
+
+    def __lt__(self, other) -> bool:
+        return self.priority > other.priority
 
 
 def _dependencies(roots):
@@ -80,7 +118,64 @@ def _needed(seen, targets):
     return needed
 
 
-def _call_pre_hooks(node, grads):
+def execute(task: GraphTask) -> dict:
+    """Run ``task`` to the end; return the captured gradients (``{edge: grad}``)."""
+    ready, buffers, deps, needed = task.ready, task.buffers, task.dependencies, task.needed
+    # inf and nan are values, as in torch, for the whole pass: formulas written directly in
+    # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node.
+    with grad_mode.set_grad_enabled(task.create_graph), np.errstate(all="ignore"):
+        while ready:
+            node = heapq.heappop(ready).node
+            grads = buffers.pop(node, None) or [None] * node._num_outputs
+            if needed is not None and node not in needed:
+                outputs = (None,) * len(node.next_functions)
+            else:
+                outputs = evaluate_function(task, node, grads)
+            for (nxt, nr), g in zip(node.next_functions, outputs):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    task.add_gradient(nxt, nr, g)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, _Ready(nxt))
+    return task.captured
+
+
+def evaluate_function(task: GraphTask, node, grads):
+    """Run one node: pre-hooks, capture, the node itself, post-hooks, then free what it
+    saved (unless ``retain_graph``). Returns one gradient per ``next_functions`` entry."""
+    if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
+        grads = call_pre_hooks(node, list(grads))
+    if task.inputs is not None:
+        for nr in range(len(grads)):
+            if (node, nr) in task.inputs and grads[nr] is not None:
+                task.captured[(node, nr)] = grads[nr]
+        if not task.accumulate_grad and isinstance(node, AccumulateGrad):
+            return ()
+        if not any(n in task.needed for n, _ in node.next_functions if n is not None):
+            return (None,) * len(node.next_functions)  # a target whose inputs nobody needs
+    if isinstance(node, AccumulateGrad):
+        if grads[0] is not None:
+            node.apply(grads[0])
+        outputs = ()
+    elif (missing := sum(g is None for g in grads)) == len(grads):
+        outputs = (None,) * len(node.next_functions)
+    else:
+        if missing:
+            grads = _materialize(node, grads)
+        outputs = validate_outputs(node, node.apply(*grads))
+        if node._post_hooks:
+            for hook in list(node._post_hooks.values()):
+                new = hook(tuple(outputs), tuple(grads))
+                if new is not None:
+                    outputs = tuple(new)
+    if not task.retain_graph:
+        node.release_variables()
+    return outputs
+
+
+def call_pre_hooks(node, grads):
     """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks."""
     if node._tensor_hooks:
         for out_nr, fn in list(node._tensor_hooks.values()):
@@ -123,151 +218,11 @@ def _retain(tensor, grad):
         tensor._grad = tensor._grad + grad
 
 
-class _Ready:
-    """A heap entry: the node created last comes first. Ties (two AccumulateGrad nodes) are
-    left to the heap itself, which then behaves exactly like torch's ``std::priority_queue``."""
-
-    __slots__ = ("node", "priority")
-
-    def __init__(self, node):
-        self.node = node
-        self.priority = node._sequence_nr
-
-    def __lt__(self, other) -> bool:
-        return self.priority > other.priority
-
-
-def _num_outputs(node) -> int:
-    return node._num_outputs
-
-
-def execute(roots, grads, *, retain_graph: bool, create_graph: bool, capture=None,
-            accumulate: bool = True, order_log=None):
-    """Run backward from ``roots`` (``(node, output_nr)`` pairs) seeded with ``grads``.
-
-    ``capture`` maps ``(node, output_nr)`` to a slot: the gradient arriving there is recorded
-    instead of (``accumulate=False``, for ``autograd.grad``) or besides being passed on.
-    Returns the captured gradients.
-    """
-    root_nodes = [n for n, _ in roots]
-    deps, seen = _dependencies(root_nodes)
-    captured = {}
-    needed = None
-    if capture is not None:
-        needed = _needed(seen, [n for n, _ in capture])
-    buffers = {}
-    for (node, nr), g in zip(roots, grads):
-        _add_to_buffer(buffers, node, nr, g)
-    ready = []
-    for node in dict.fromkeys(root_nodes):
-        if deps.get(node, 0) == 0:
-            heapq.heappush(ready, _Ready(node))
-    # inf and nan are values, as in torch, for the whole pass: formulas written directly in
-    # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node.
-    with grad_mode.set_grad_enabled(create_graph), np.errstate(all="ignore"):
-        while ready:
-            node = heapq.heappop(ready).node
-            node_grads = buffers.pop(node, None) or [None] * _num_outputs(node)
-            if needed is not None and node not in needed:
-                outputs = (None,) * len(node.next_functions)
-            else:
-                outputs = _run_node(node, node_grads, retain_graph, capture, captured,
-                                    accumulate, order_log, needed)
-            for (nxt, nr), g in zip(node.next_functions, outputs):
-                if nxt is None:
-                    continue
-                if g is not None:
-                    _add_to_buffer(buffers, nxt, nr, g)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, _Ready(nxt))
-    return captured
-
-
-def _run_node(node, grads, retain_graph, capture, captured, accumulate, order_log, needed):
-    if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
-        grads = _call_pre_hooks(node, list(grads))
-    if capture is not None:
-        for nr in range(len(grads)):
-            if (node, nr) in capture and grads[nr] is not None:
-                captured[(node, nr)] = grads[nr]
-        if not accumulate and isinstance(node, AccumulateGrad):
-            return ()
-        if not any(n in needed for n, _ in node.next_functions if n is not None):
-            return (None,) * len(node.next_functions)  # a target whose inputs nobody needs
-    if order_log is not None:
-        order_log.append((node, tuple(grads)))
-    if isinstance(node, AccumulateGrad):
-        if grads[0] is not None:
-            node.apply(grads[0])
-        outputs = ()
-    elif (missing := sum(g is None for g in grads)) == len(grads):
-        outputs = (None,) * len(node.next_functions)
-    else:
-        if missing:
-            grads = _materialize(node, grads)
-        outputs = _check_outputs(node, node.apply(*grads))
-        if node._post_hooks:
-            for hook in list(node._post_hooks.values()):
-                new = hook(tuple(outputs), tuple(grads))
-                if new is not None:
-                    outputs = tuple(new)
-    if not retain_graph:
-        node.release_variables()
-    return outputs
-
-
 def _materialize(node, grads):
     """Missing output gradients become zeros, as torch's built-in formulas expect (a custom
     Function can opt out with ``ctx.set_materialize_grads(False)``)."""
-    if all(g is not None for g in grads) or not getattr(node, "materialize_grads", True):
+    if not getattr(node, "materialize_grads", True):
         return grads
-    shapes = getattr(node, "_output_meta", None)
-    from minigrad._creation import zeros
-
-    return [g if g is not None else zeros(*shapes[i][0], dtype=shapes[i][1])
+    like = next(g for g in grads if g is not None)
+    return [g if g is not None else zeros_for(*node._output_meta[i], like)
             for i, g in enumerate(grads)]
-
-
-def _check_outputs(node, outputs):
-    """Like torch's validate_outputs: right count, then each gradient summed back to its
-    input's shape (broadcasting) and cast to its dtype."""
-    n = len(node.next_functions)
-    if len(outputs) != n:
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {n}, got {len(outputs)})"
-        )
-    fixed = list(outputs)
-    for i, (g, meta) in enumerate(zip(outputs, node._input_meta)):
-        if node.next_functions[i][0] is None:
-            fixed[i] = None  # a constant input: nobody will read this gradient
-            continue
-        if g is None or meta is None:
-            continue
-        shape, dtype = meta
-        if g._data.shape != shape:
-            if not _expandable(shape, g._data.shape):
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                    f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
-                )
-            g = g.sum_to_size(*shape)
-        if g._data.dtype != dtype and dtype.kind == "f":
-            g = g.to(_dtype.from_numpy_dtype(dtype))
-        fixed[i] = g
-    return tuple(fixed)
-
-
-def _expandable(shape, target) -> bool:
-    """Can a tensor of ``shape`` be broadcast to ``target``?"""
-    if len(shape) > len(target):
-        return False
-    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))
-
-
-def _add_to_buffer(buffers, node, nr, grad):
-    slot = buffers.get(node)
-    if slot is None:
-        slot = buffers[node] = [None] * _num_outputs(node)
-    slot[nr] = grad if slot[nr] is None else slot[nr] + grad

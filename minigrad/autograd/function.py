@@ -2,7 +2,7 @@
 
 Subclass ``Function``, write ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as static
 methods, and call ``MyFn.apply(*args)``. What ``apply`` does is what every built-in operation
-does in ``_ops/_core.record``, spelled out:
+does through ``_ops/_core.record``, spelled out:
 
 1. run ``forward`` with grad mode off, so the ops inside it leave no graph of their own;
 2. if grad mode is on and some tensor argument requires grad, create one node of the class
@@ -18,8 +18,14 @@ from __future__ import annotations
 
 import functools
 
-from minigrad.autograd import grad_mode
+import numpy as np
+
+from minigrad._ops._core import needs_grad
+from minigrad._tensor import Tensor
+from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import SECOND_BACKWARD, Node
+from minigrad.autograd.special_nodes import Error
+from minigrad.autograd.views import alias_of
 
 
 class FunctionCtx:
@@ -28,8 +34,6 @@ class FunctionCtx:
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward. They are checked against in-place changes, as the
         tensors a built-in op saves are; other values can simply be stored as attributes."""
-        from minigrad._tensor import Tensor
-
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} "
@@ -66,8 +70,6 @@ class BackwardCFunction(FunctionCtx, Node):
     non_differentiable = ()
 
     def __init__(self, args):
-        from minigrad._tensor import Tensor
-
         self._is_tensor_arg = tuple(isinstance(a, Tensor) for a in args)
         super().__init__([a for a in args if isinstance(a, Tensor)])
         needs = iter(self.needs_input_grad)
@@ -137,9 +139,6 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
-        from minigrad._ops._core import _needs_grad
-        from minigrad.autograd import forward_ad
-
         ctx = cls._backward_cls(args)
         with grad_mode.no_grad():
             if cls.setup_context is Function.setup_context:
@@ -149,10 +148,10 @@ class Function:
                 cls.setup_context(ctx, args, outputs)
         is_tuple = isinstance(outputs, tuple)
         outputs = outputs if is_tuple else (outputs,)
-        differentiable = _needs_grad(args)
+        differentiable = needs_grad(args)
         outputs = _wrap_outputs(ctx, args, outputs, differentiable)
-        if forward_ad._state.level is not None:
-            forward_ad._function_jvp(cls, ctx, args, outputs)
+        if forward_grad._state.level is not None:
+            _function_jvp(cls, ctx, args, outputs)
         if differentiable:
             _save(ctx, outputs)
         return outputs if is_tuple else outputs[0]
@@ -160,8 +159,6 @@ class Function:
 
 def _wrap_outputs(ctx, args, outputs, differentiable):
     """Make each tensor output an output of ``ctx``; returned inputs become new views."""
-    from minigrad._tensor import Tensor
-
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     dirty = {id(t) for t in ctx.dirty_tensors}
     non_diff = {id(t) for t in ctx.non_differentiable}
@@ -174,15 +171,15 @@ def _wrap_outputs(ctx, args, outputs, differentiable):
         if id(out) in dirty:
             _check_dirty(out, differentiable)
         elif id(out) in inputs:
-            out = _alias(out)
+            out = alias_of(out)
         if differentiable and id(outputs[i]) not in non_diff and out.dtype.is_floating_point:
             out._attach(ctx, i)
             out._view_version = out._version
         wrapped.append(out)
     if differentiable:
         ctx._num_outputs = len(outputs)
-        ctx._output_meta = [(o._data.shape, o.dtype) if isinstance(o, Tensor) else ((), None)
-                            for o in wrapped]
+        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                            else ((), np.dtype(np.float32)) for o in wrapped]
     return tuple(wrapped)
 
 
@@ -195,15 +192,21 @@ def _check_dirty(t, differentiable) -> None:
                            "operation.")
 
 
-def _alias(t):
-    """An input returned as an output: a new tensor viewing the same memory, as in torch."""
-    from minigrad._tensor import Tensor
-
-    out = Tensor._make(t._data)
-    out._version_counter = t._version_counter
-    out._base = t._base if t._base is not None else t
-    out._view_fn = t._view_fn if t._view_fn is not None else (lambda x: x)
-    return out
+def _function_jvp(cls, ctx, args, outputs) -> None:
+    """A custom Function under forward AD: its ``jvp`` gives the output tangents."""
+    tangents = [forward_grad.tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    ctx._in_jvp = True
+    try:
+        with forward_grad._Off():
+            result = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
+    result = result if isinstance(result, tuple) else (result,)
+    for out, t in zip(outputs, result):
+        if isinstance(out, Tensor) and t is not None:
+            forward_grad.set_tangent(out, t)
 
 
 def _save(ctx, outputs) -> None:
@@ -220,19 +223,6 @@ def _save(ctx, outputs) -> None:
     ctx.to_save = ()
 
 
-class Error(Node):
-    """torch's ``DelayedError`` node (a grad_fn printed as ``<Error>``). It stands behind the
-    result of a ``once_differentiable`` backward: differentiating that again is an error,
-    raised only if someone actually tries."""
-
-    def name(self) -> str:
-        return "minigrad::autograd::Error"
-
-    def backward(self, *grads):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
-
-
 def once_differentiable(fn):
     """Mark a backward whose formula is not itself differentiable (it uses NumPy, say).
 
@@ -242,8 +232,6 @@ def once_differentiable(fn):
 
     @functools.wraps(fn)
     def wrapper(ctx, *grads):
-        from minigrad._tensor import Tensor
-
         with grad_mode.no_grad():
             outputs = fn(ctx, *grads)
         if not grad_mode.is_grad_enabled():
@@ -256,7 +244,7 @@ def once_differentiable(fn):
         for o in (outputs,) if single else outputs:
             if isinstance(o, Tensor):
                 o = o.detach()
-                o._attach(Error(needing))
+                graph.record(Error, needing, (o,))
             wrapped.append(o)
         return wrapped[0] if single else tuple(wrapped)
 

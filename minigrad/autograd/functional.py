@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad._creation import zeros
+from minigrad._ops.join import stack
+from minigrad._tensor import Tensor
+from minigrad.autograd import forward_ad, grad_mode
+from minigrad.autograd.api import grad
+
 __all__ = ["jacobian", "hessian"]
 
 
 def _as_tuple(x, arg_name, fn_name):
-    from minigrad._tensor import Tensor
-
     is_tuple = isinstance(x, tuple | list)
     items = tuple(x) if is_tuple else (x,)
     for i, el in enumerate(items):
@@ -38,8 +42,6 @@ def _prepare(inputs, create_graph):
 
 
 def _one_hot(n, k, like):
-    from minigrad._tensor import Tensor
-
     data = np.zeros(n, dtype=like._data.dtype)
     data[k] = 1
     return Tensor._make(data.reshape(like._data.shape))
@@ -74,8 +76,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         if not vectorize:
             raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-"
                                       "reverse Hessian isonly implemented for `vectorize=True`.")
-    from minigrad.autograd import grad_mode
-
     with grad_mode.enable_grad():
         in_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         if strategy == "reverse-mode":  # torch's forward mode uses the inputs as they are
@@ -90,10 +90,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def _reverse_jacobian(inputs, outputs, create_graph, strict):
-    from minigrad._creation import zeros
-    from minigrad._ops.join import stack
-    from minigrad.autograd import grad
-
     for i, out in enumerate(outputs):
         if strict and not out.requires_grad:
             raise RuntimeError(f"Output {i} of the user-provided function does not require "
@@ -127,10 +123,6 @@ def _assemble(rows, out, x, stack, zeros):
 
 def _forward_jacobian(func, inputs, outputs):
     """One dual pass per input element: the tangents of the outputs are Jacobian columns."""
-    from minigrad._creation import zeros
-    from minigrad._ops.join import stack
-    from minigrad.autograd import forward_ad
-
     columns = [[[] for _ in inputs] for _ in outputs]
     for j, x in enumerate(inputs):
         for k in range(x.numel()):

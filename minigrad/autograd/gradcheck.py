@@ -18,6 +18,10 @@ import warnings
 
 import numpy as np
 
+from minigrad._tensor import Tensor
+from minigrad.autograd import forward_ad
+from minigrad.autograd.api import grad
+
 FAILED_NONDET_MSG = """\n
 NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
 https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
@@ -44,8 +48,6 @@ def _as_tuple(x):
 
 
 def _is_tensor(x) -> bool:
-    from minigrad._tensor import Tensor
-
     return isinstance(x, Tensor)
 
 
@@ -129,16 +131,12 @@ def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes):
 
 
 def _vjp_rows(diff, output):
-    from minigrad.autograd import grad
-
     jac = [np.zeros((x.numel(), output.numel())) for x in diff]
     types_ok = sizes_ok = True
     flat = np.zeros(output.numel(), dtype=output._data.dtype)
     for k in range(output.numel()):
         flat[:] = 0
         flat[k] = 1
-        from minigrad._tensor import Tensor
-
         seed = Tensor._make(flat.reshape(output._data.shape).copy())
         grads = grad(output, diff, seed, retain_graph=True, allow_unused=True)
         for j, (g, x) in enumerate(zip(grads, diff)):
@@ -155,9 +153,6 @@ def _vjp_rows(diff, output):
 
 def _forward_jacobian(func, inputs, n_outputs):
     """Forward mode: one dual pass per input element gives one row of every Jacobian."""
-    from minigrad._tensor import Tensor
-    from minigrad.autograd import forward_ad
-
     result = []
     for x in _diff_inputs(inputs):
         rows = []
@@ -177,8 +172,6 @@ def _forward_jacobian(func, inputs, n_outputs):
 
 
 def _notallclose_msg(analytical, numerical, output_idx, input_idx, forward=False) -> str:
-    from minigrad._tensor import Tensor
-
     mode = "computed with forward mode " if forward else ""
     return (f"Jacobian {mode}mismatch for output {output_idx:d} with respect to input "
             f"{input_idx:d},\nnumerical:{Tensor._make(numerical)}\n"
@@ -246,9 +239,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     """gradcheck of ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs,
     grad_outputs, create_graph=True)``: second derivatives against finite differences of the
     first. Missing ``grad_outputs`` are random in [-1, 1], as torch makes them."""
-    from minigrad._tensor import Tensor
-    from minigrad.autograd import grad
-
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng()

@@ -7,7 +7,13 @@ objects). A node knows three things:
   produced it, ``(AccumulateGrad, 0)`` for a leaf that requires grad, or ``(None, 0)`` for a
   constant. Following these pairs from a loss walks the whole graph.
 * what it saved for backward (``SavedTensor``), checked against the tensor's version counter;
-* ``backward(*grads)``: its local chain rule, written in ``derivatives.py``.
+* ``backward(*grads)``: its local chain rule (reverse mode), and ``jvp(*tangents)``, the same
+  derivative pushed forward (forward mode). Both are written next to the op's forward code in
+  ``minigrad/_ops/``; the few nodes that belong to no single op are in ``special_nodes.py``.
+
+``record`` is the one place the graph grows: it creates a node, which wires its
+``next_functions`` and takes a ``sequence_nr`` in ``Node.__init__``, saves what the formula
+needs and makes the op's results the node's outputs.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ from __future__ import annotations
 import itertools
 import weakref
 
+import numpy as np
+
+from minigrad import _dtype
 from minigrad.autograd import grad_mode
 
 _sequence = itertools.count()
@@ -76,7 +85,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version", "counter", "is_output", "was_leaf_name",
-                 "view_grad_fn")
+                 "view_grad_fn", "tensor_type")
 
     def __init__(self, tensor, is_output: bool = False):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
@@ -94,24 +103,23 @@ class SavedTensor:
         self.view_grad_fn = None
         self.tensor = None if is_output else tensor
         self.data = tensor._data if is_output else None
+        self.tensor_type = type(tensor) if is_output else None
 
     def unpack(self, node):
-        from minigrad._tensor import Tensor
-
         if self.counter is None:
             raise RuntimeError(SECOND_BACKWARD)
         current = self.counter.value
         if current != self.version:
             raise RuntimeError(_version_error(self, node, current))
         if self.is_output:
-            out = Tensor._make(self.data)
+            out = self.tensor_type._make(self.data)
             out._version_counter = self.counter
             out._attach(node)
             return out
         return self.tensor
 
     def release(self) -> None:
-        self.tensor = self.data = self.counter = None
+        self.tensor = self.data = self.counter = self.tensor_type = None
 
 
 def _op_name(node) -> str:
@@ -122,9 +130,7 @@ def _op_name(node) -> str:
 def _version_error(saved: SavedTensor, node, current: int) -> str:
     t = saved.tensor
     data = saved.data if saved.is_output else t._data
-    from minigrad._dtype import from_numpy_dtype
-
-    kind = from_numpy_dtype(data.dtype).legacy_name
+    kind = _dtype.from_numpy_dtype(data.dtype).legacy_name
     shape = ", ".join(str(s) for s in data.shape)
     what = f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
@@ -141,7 +147,8 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
 
 
 class Node:
-    """A backward function: the graph's real vertex. Subclasses define ``backward``."""
+    """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
+    mode) and ``jvp`` (forward mode) side by side."""
 
     # A graph has one node per op, so making a node must be cheap. The fields every node
     # sets live in slots: quicker to set, and no dict per node for Python's garbage collector
@@ -157,7 +164,7 @@ class Node:
     _released = False  # set by release_variables
     _num_outputs = 1  # ops with several outputs (split, a custom Function) set their count
 
-    def __init__(self, inputs=(), saved: dict | None = None):
+    def __init__(self, inputs=()):
         edges, needs, metas = [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
             edge = edge_of(t)
@@ -172,8 +179,6 @@ class Node:
         self._input_meta = tuple(metas)
         self._saved = {}
         self._sequence_nr = next(_sequence)
-        if saved:
-            self.save(saved)
 
     # --- what torch shows of a node -------------------------------------------------------
     def name(self) -> str:
@@ -223,7 +228,19 @@ class Node:
 
     # --- running -----------------------------------------------------------------------------
     def backward(self, *grads):
-        raise NotImplementedError
+        raise NotImplementedError(f"{self.name()} has no backward formula")
+
+    def jvp(self, *tangents):
+        """The op's tangent from its inputs' tangents (forward mode). It is called before any
+        node exists (forward mode runs with grad off too), so ``self`` is an ``OpContext``
+        that offers what the node would: the op's ``inputs``, its ``result``, its attributes
+        and the tensors it would save. A node without a rule raises torch's error."""
+        raise NotImplementedError(
+            f"Trying to use forward AD with {_aten_name(type(self))} that does not support it "
+            "because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
 
     def apply(self, *grads):
         out = self.backward(*grads)
@@ -232,44 +249,92 @@ class Node:
     __call__ = apply
 
 
-class AccumulateGrad(Node):
-    """The sink of a leaf that requires grad: adds the incoming gradient into ``leaf.grad``."""
-
-    def __init__(self, variable):
-        super().__init__()
-        self.variable = variable
-        self._sequence_nr = float("inf")  # torch runs these as soon as they are ready
-
-    def name(self) -> str:
-        return "minigrad::autograd::AccumulateGrad"
-
-    def apply(self, grad):
-        from minigrad.autograd.engine import accumulate_into
-
-        accumulate_into(self.variable, grad)
-        return ()
+def _aten_name(node_cls) -> str:
+    """``ExpBackward0`` -> ``exp``: the op name torch puts in its forward-AD error."""
+    name = node_cls.__name__.split("Backward")[0]
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
-def _tensor_class():
-    """minigrad's Tensor, imported on first use (the tensor module imports this one)."""
-    global _Tensor
-    if _Tensor is None:
-        from minigrad._tensor import Tensor
+class OpContext:
+    """What a ``jvp`` rule sees in place of the node: the op's inputs and result, the tensors
+    the node would save (``self.condition``...) and its attributes (``self.alpha``...)."""
 
-        _Tensor = Tensor
-    return _Tensor
-
-
-_Tensor = None
+    def __init__(self, inputs, result, saved, attrs):
+        self.__dict__.update(attrs)
+        if saved:
+            self.__dict__.update(saved)
+        self.inputs = tuple(inputs)
+        self.result = result
 
 
 def edge_of(t):
-    """The ``(node, output_nr)`` pair through which gradient flows back into ``t``."""
-    if not isinstance(t, _Tensor or _tensor_class()):
-        return (None, 0)
+    """The ``(node, output_nr)`` pair through which gradient flows back into ``t``: its
+    ``grad_fn``, its ``AccumulateGrad`` for a leaf that requires grad, or ``(None, 0)``."""
     fn = t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if t._requires_grad:  # a leaf
         return (t._grad_accumulator(), 0)
     return (None, 0)
+
+
+def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
+    """The one place the graph grows: make a ``node_cls`` node for an op that read ``inputs``
+    (its ``__init__`` wires ``next_functions`` and stamps ``sequence_nr``), give it the op's
+    attributes (``alpha``, ``dim``...), save the tensors its formula needs (``save``, and the
+    first output itself under ``output_name``) and make ``outputs`` its outputs."""
+    node = node_cls(inputs)
+    if attrs:
+        node.__dict__.update(attrs)
+    if save:
+        node.save(save)
+    if len(outputs) > 1:
+        node._num_outputs = len(outputs)
+        node._output_meta = [(o._data.shape, o._data.dtype) for o in outputs]
+    for i, out in enumerate(outputs):
+        out._attach(node, i)
+    if output_name is not None:
+        node.save_output(output_name, outputs[0])
+    return node
+
+
+def validate_outputs(node, outputs):
+    """torch's ``validate_outputs``: the right number of gradients, each summed back to its
+    input's shape (undoing broadcasting) and cast to its dtype."""
+    n = len(node.next_functions)
+    if len(outputs) != n:
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {n}, got {len(outputs)})"
+        )
+    fixed = list(outputs)
+    for i, (g, meta) in enumerate(zip(outputs, node._input_meta)):
+        if node.next_functions[i][0] is None:
+            fixed[i] = None  # a constant input: nobody will read this gradient
+            continue
+        if g is None or meta is None:
+            continue
+        shape, dtype = meta
+        if g._data.shape != shape:
+            if not _expandable(shape, g._data.shape):
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                    f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
+                )
+            g = g.sum_to_size(*shape)
+        if g._data.dtype != dtype and dtype.kind == "f":
+            g = g.to(_dtype.from_numpy_dtype(dtype))
+        fixed[i] = g
+    return tuple(fixed)
+
+
+def _expandable(shape, target) -> bool:
+    """Can a tensor of ``shape`` be broadcast to ``target``?"""
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))
+
+
+def zeros_for(shape, np_dtype, like):
+    """A zero gradient of ``shape`` (for an output that got none), as a tensor like ``like``."""
+    return type(like)._make(np.zeros(shape, dtype=np_dtype))

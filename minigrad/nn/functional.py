@@ -14,7 +14,8 @@ import warnings
 import numpy as np
 
 from minigrad._ops import nn_ops
-from minigrad.autograd import forward_ad
+from minigrad._ops._core import check_same_shape_broadcast
+from minigrad.autograd import forward_grad
 
 
 def linear(input, weight, bias=None):
@@ -44,7 +45,7 @@ def linear(input, weight, bias=None):
     if out._base is not None:  # a 1-D input: torch squeezes in place, minigrad returns a view,
         _check_in_place_broadcast(out, bias)  # and adding in place to that view would record
         return out + bias                     # CopySlices, so add out of place
-    if forward_ad._state.level is not None and forward_ad._tangent(bias) is not None:
+    if forward_grad._state.level is not None and forward_grad.tangent_of(bias) is not None:
         return out + bias
     return out.add_(bias)
 
@@ -93,8 +94,6 @@ def _broadcast(a, b):
     already has that shape is returned as it is)."""
     if a.shape == b.shape:
         return a, b
-    from minigrad._ops._core import check_same_shape_broadcast
-
     check_same_shape_broadcast(a._data, b._data)
     shape = tuple(np.broadcast_shapes(a.shape, b.shape))
     return (a if a.shape == shape else a.expand(*shape),

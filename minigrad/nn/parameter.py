@@ -11,6 +11,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
+from minigrad._tensor_str import parameter_str
 
 
 class Parameter(Tensor):
@@ -27,8 +28,6 @@ class Parameter(Tensor):
         """All the work is in ``__new__``: a Parameter is made around existing data."""
 
     def __repr__(self) -> str:
-        from minigrad._tensor_str import parameter_str
-
         d = self.dtype
         return parameter_str(self._data, dtype_name=d.name,
                              is_default_dtype=d is _dtype.get_default_dtype(),

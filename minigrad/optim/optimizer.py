@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from minigrad._tensor import Tensor
-from minigrad.autograd.grad_mode import no_grad
+from minigrad.autograd.grad_mode import enable_grad, no_grad
+from minigrad.nn.parameter import zero_grads
 
 
 class _Required:
@@ -58,16 +59,12 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
-        from minigrad.nn.parameter import zero_grads
-
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         """Evaluate ``closure`` (with grad on) if given, then update every parameter."""
         loss = None
         if closure is not None:
-            from minigrad.autograd.grad_mode import enable_grad
-
             with enable_grad():
                 loss = closure()
         with no_grad():

@@ -12,7 +12,7 @@ from collections import OrderedDict, namedtuple
 
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
-from minigrad.nn.parameter import Parameter
+from minigrad.nn.parameter import Parameter, zero_grads
 
 _IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
@@ -185,8 +185,6 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        from minigrad.nn.parameter import zero_grads
-
         zero_grads(self.parameters(), set_to_none)
 
     def _apply(self, fn):

@@ -1,0 +1,121 @@
+"""Where forward-mode tangents live, and how an op computes its output's tangent.
+
+A tangent belongs to the dual level it was set in; leaving the level forgets it. It is stored
+on the tensor as ``_fw_grad = (level, tangent)``, so an old level's tangents are simply
+ignored. Outside a dual level, operations pay a single ``is None`` check on ``_state.level``.
+
+When a level is active, every op calls ``propagate`` after computing its value: it gathers the
+inputs' tangents and hands them to the op's ``jvp`` rule, written on its node class next to
+``backward`` (see ``graph.Node.jvp``). The user-facing API (``dual_level``, ``make_dual``,
+``unpack_dual``) is in ``forward_ad.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from minigrad.autograd.graph import OpContext
+
+
+class _State:
+    level = None  # the active level's id, or None: read by every recorded operation
+
+
+_state = _State()
+_ids = itertools.count()
+
+
+def enter_dual_level() -> int:
+    if _state.level is not None:
+        raise RuntimeError("minigrad supports a single dual level at a time (nested forward "
+                           "AD levels are not implemented)")
+    _state.level = next(_ids)
+    return _state.level
+
+
+def exit_dual_level(*, level=None) -> None:
+    _state.level = None
+
+
+def tangent_of(t):
+    """``t``'s tangent at the active level, or None."""
+    entry = t.__dict__.get("_fw_grad") if hasattr(t, "__dict__") else None
+    if entry is None or entry[0] != _state.level:
+        return None
+    return entry[1]
+
+
+def set_tangent(t, tangent) -> None:
+    t._fw_grad = (_state.level, tangent)
+
+
+class _Off:
+    """Forward AD switched off for a while: a rule's own ops must carry no tangents."""
+
+    def __enter__(self):
+        self.level, _state.level = _state.level, None
+
+    def __exit__(self, *exc):
+        _state.level = self.level
+        return False
+
+
+def propagate(outputs, node_cls, inputs, save, attrs) -> None:
+    """Called by every op while a level is active: give its outputs their tangents."""
+    tangents = [tangent_of(t) for t in inputs]
+    if all(t is None for t in tangents):
+        return
+    result = _compute(outputs, node_cls, inputs, tangents, save, attrs)
+    for out, tangent in zip(outputs, result):
+        if tangent is not None:
+            set_tangent(out, tangent)
+
+
+def propagate_inplace(self, old, node_cls, inputs, save, attrs) -> None:
+    """Called by an in-place op: ``old`` is a copy of ``self`` before the change. The new
+    tangent is written into the existing one, so views of it (and their base) see it."""
+    tangents = [tangent_of(t) for t in inputs]
+    if all(t is None for t in tangents):
+        return
+    inputs = [old if t is self else t for t in inputs]
+    (tangent,) = _compute((self,), node_cls, inputs, tangents, save, attrs)
+    current = tangent_of(self)
+    if current is None and self._base is not None:
+        current = _view_of_base_tangent(self)
+    if current is None:
+        set_tangent(self, tangent)
+    else:
+        current._data[...] = 0 if tangent is None else tangent._data
+
+
+def _view_of_base_tangent(view):
+    """A view changed in place gets a tangent that is a view of its base's tangent (made
+    zero if the base had none), so the base sees the change, as in torch."""
+    base = view._base
+    base_tangent = tangent_of(base)
+    if base_tangent is None:
+        with _Off():
+            base_tangent = base.new_zeros(base.shape)
+        set_tangent(base, base_tangent)
+    with _Off():
+        tangent = view._view_fn(base_tangent)
+    set_tangent(view, tangent)
+    return tangent
+
+
+def _compute(outputs, node_cls, inputs, tangents, save, attrs):
+    """Apply the op's ``jvp`` with forward AD switched off (the rule's own ops carry no
+    tangents), then shape and cast each tangent like its output."""
+    ctx = OpContext(inputs, outputs[0] if len(outputs) == 1 else outputs, save, attrs)
+    with _Off():
+        result = node_cls.jvp(ctx, *tangents)
+        result = result if isinstance(result, tuple | list) else (result,)
+        fixed = []
+        for out, tangent in zip(outputs, result):
+            if tangent is not None:
+                if tangent.shape != out.shape:
+                    tangent = tangent.expand(*out.shape).clone()
+                if tangent.dtype is not out.dtype:
+                    tangent = tangent.to(out.dtype)
+            fixed.append(tangent)
+    return fixed

@@ -1,0 +1,97 @@
+"""The nodes that belong to no single op: torch writes these by hand in C++, not in
+``derivatives.yaml``.
+
+* ``AccumulateGrad``: the sink of a leaf that requires grad; it adds into ``leaf.grad``.
+* ``CopySlices``: an in-place op on a view, seen from the view's base.
+* ``Error``: stands behind the result of a ``once_differentiable`` backward, and raises if a
+  second backward reaches it.
+
+(The node of a custom ``autograd.Function`` is its ``ctx``, in ``function.py`` next to
+``Function``, since the two are one thing seen from two sides.)
+"""
+
+from __future__ import annotations
+
+from minigrad.autograd import grad_mode
+from minigrad.autograd.graph import Node, validate_outputs
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf that requires grad: adds the incoming gradient into ``leaf.grad``.
+
+    One per leaf, made on first use and shared by every op that reads the leaf. It has no
+    inputs of its own (``next_functions`` is empty): the backward pass ends here."""
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        self._sequence_nr = float("inf")  # torch runs these as soon as they are ready
+
+    def name(self) -> str:
+        return "minigrad::autograd::AccumulateGrad"
+
+    def apply(self, grad):
+        accumulate_into(self.variable, grad)
+        return ()
+
+
+def accumulate_into(variable, grad) -> None:
+    """``variable.grad += grad``, the way AccumulateGrad does it.
+
+    The first gradient is stored as a fresh copy (so it never aliases a gradient flowing
+    elsewhere); later ones are added in place, so ``x.grad`` stays the same object, as in torch.
+    Under ``create_graph`` the sum is a graph of its own, so nothing is done in place.
+    """
+    if variable._grad is None:
+        if grad_mode.is_grad_enabled():
+            variable._grad = grad
+        else:
+            variable._grad = grad.detach().clone()
+    elif grad_mode.is_grad_enabled():
+        variable._grad = variable._grad + grad
+    else:
+        variable._grad._data += grad._data
+    if variable._post_accumulate_hooks:
+        for hook in list(variable._post_accumulate_hooks.values()):
+            hook(variable)
+
+
+class CopySlices(Node):
+    """An in-place op on a view, seen from the base.
+
+    Its inputs are the base (before the change) and the in-place op's other inputs; ``fn`` is
+    the in-place op's own node, which maps the gradient of the view to gradients of (old view
+    values, other inputs). The base's gradient is the incoming gradient with the view's region
+    replaced by fn's first output. This clones the whole gradient each time, which is why a
+    loop of slice assignments is slow in backward (lesson 08).
+    """
+
+    def name(self) -> str:
+        return "minigrad::autograd::CopySlices"
+
+    def backward(self, grad):
+        result = grad.clone()
+        grad_slice = self.view_fn(result)
+        res = validate_outputs(self.fn, self.fn.apply(grad_slice.clone()))
+        if res[0] is None:
+            grad_slice.zero_()
+        else:
+            grad_slice.copy_(res[0])
+        return (result, *res[1:])
+
+    def release_variables(self) -> None:
+        self.fn.release_variables()
+        super().release_variables()
+
+
+class Error(Node):
+    """torch's ``DelayedError`` node (a grad_fn printed as ``<Error>``). It stands behind the
+    result of a ``once_differentiable`` backward: differentiating that again is an error,
+    raised only if someone actually tries."""
+
+    def name(self) -> str:
+        return "minigrad::autograd::Error"
+
+    def backward(self, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
