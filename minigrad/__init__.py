@@ -125,6 +125,7 @@ from minigrad._ops.shape import (
 )
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
+from minigrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,

@@ -6,6 +6,7 @@ lets you write your own node.
 """
 
 from minigrad.autograd import forward_ad, functional, graph
+from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx, once_differentiable
 from minigrad.autograd.grad_mode import (
@@ -21,4 +22,4 @@ from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
-           "functional"]
+           "functional", "detect_anomaly", "set_detect_anomaly"]

@@ -21,7 +21,7 @@ import heapq
 
 import numpy as np
 
-from minigrad.autograd import grad_mode
+from minigrad.autograd import anomaly_mode, grad_mode
 from minigrad.autograd.graph import validate_outputs, zeros_for
 from minigrad.autograd.special_nodes import AccumulateGrad
 
@@ -164,7 +164,10 @@ def evaluate_function(task: GraphTask, node, grads):
     else:
         if missing:
             grads = _materialize(node, grads)
-        outputs = validate_outputs(node, node.apply(*grads))
+        if anomaly_mode._state.enabled:
+            outputs = validate_outputs(node, anomaly_mode.checked_apply(node, grads))
+        else:
+            outputs = validate_outputs(node, node.apply(*grads))
         if node._post_hooks:
             for hook in list(node._post_hooks.values()):
                 new = hook(tuple(outputs), tuple(grads))

@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from minigrad import _dtype
-from minigrad.autograd import grad_mode
+from minigrad.autograd import anomaly_mode, grad_mode
 
 _sequence = itertools.count()
 
@@ -179,6 +179,8 @@ class Node:
         self._input_meta = tuple(metas)
         self._saved = {}
         self._sequence_nr = next(_sequence)
+        if anomaly_mode._state.enabled:  # remember who made this node, for the error message
+            self._anomaly_trace = anomaly_mode.forward_trace()
 
     # --- what torch shows of a node -------------------------------------------------------
     def name(self) -> str:
