@@ -24,6 +24,7 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     needs_grad,
+    quietly,
     result_type,
 )
 from minigrad._ops.indexing import to_numpy_index
@@ -72,6 +73,23 @@ def check_no_overlap(t: Tensor) -> None:
         raise RuntimeError(INTERNAL_OVERLAP_ERROR)
 
 
+PARTIAL_OVERLAP_ERROR = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_partial_overlap(out: np.ndarray, other: np.ndarray) -> None:
+    """``x[1:] += x[:-1]``: the input overlaps the output only in part, so the result would
+    depend on the order elements are written in; torch refuses (the very same memory is fine)."""
+    if not np.may_share_memory(out, other):  # a quick bounds check first
+        return
+    same = (out.__array_interface__["data"][0] == other.__array_interface__["data"][0]
+            and out.strides == other.strides and out.shape == other.shape)
+    if not same and np.shares_memory(out, other):
+        raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+
+
 def check_inplace(t: Tensor) -> None:
     if t._is_inference and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
@@ -97,7 +115,10 @@ def _check_cast(t: Tensor, d) -> None:
 
 
 def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=None, **attrs):
-    """Write ``data`` into ``self`` and record ``node_cls`` as its new history."""
+    """Write ``data`` into ``self`` and record ``node_cls`` as its new history.
+
+    ``data`` is the new values, or a function that writes them into the array it is given
+    (so ``x += y`` makes one pass over ``x``, not a new array and then a copy)."""
     check_inplace(self)
     if node_cls not in (FillBackward2, ZeroBackward0, IndexPutBackward0):
         check_no_overlap(self)  # writing one number everywhere is fine, as in torch
@@ -105,7 +126,10 @@ def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=N
     if needs_grad(inputs):  # made before the write: it reads the inputs' current history
         node = graph.record(node_cls, inputs, (), save, **attrs)
     old = _original(self, forward_grad._state.level is not None)  # forward AD needs it
-    np.copyto(self._data, data, casting="unsafe")
+    if callable(data):
+        data(self._data)
+    else:
+        np.copyto(self._data, data, casting="unsafe")
     self._bump_version()
     if old is not None and self.dtype.is_floating_point:
         forward_grad.propagate_inplace(self, old, node_cls, inputs, save, attrs)
@@ -130,17 +154,31 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
     d = result_type(self, other)
     _check_cast(self, d)
     other_t = as_tensor_like(other, self.dtype if d is self.dtype else d)
-    check_same_shape_broadcast(self._data, other_t._data)
-    data = np_fn(self._data, other_t._data)
-    if data.shape != self._data.shape:
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
-                           f"shape {list(data.shape)}")
+    if other_t._data.shape != self._data.shape:
+        check_same_shape_broadcast(self._data, other_t._data)
+        shape = np.broadcast_shapes(self._data.shape, other_t._data.shape)
+        if shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
+    check_no_partial_overlap(self._data, other_t._data)
+    if isinstance(np_fn, np.ufunc):
+        data = _writer(np_fn, other_t._data)
+    else:
+        data = quietly(np_fn, self._data, other_t._data)
     save = {}
     if save_self:
         save["self"] = _original(self, other_t.requires_grad)
     if save_other:
         save["other"] = other_t
     return apply_inplace(self, data, node_cls, (self, other_t), save=save, **attrs)
+
+
+def _writer(ufunc, other):
+    """Write ``ufunc(out, other)`` into ``out`` itself, with inf and nan as plain values."""
+    def write(out):
+        quietly(ufunc, out, other, out)
+
+    return write
 
 
 def add_(self, other, *, alpha=1):

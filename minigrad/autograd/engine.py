@@ -136,8 +136,9 @@ def execute(task: GraphTask) -> dict:
                     continue
                 if g is not None:
                     task.add_gradient(nxt, nr, g)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
+                count = deps[nxt] - 1
+                deps[nxt] = count
+                if count == 0:
                     heapq.heappush(ready, _Ready(nxt))
     return task.captured
 
@@ -159,7 +160,7 @@ def evaluate_function(task: GraphTask, node, grads):
         if grads[0] is not None:
             node.apply(grads[0])
         outputs = ()
-    elif (missing := sum(g is None for g in grads)) == len(grads):
+    elif (missing := [g is None for g in grads].count(True)) == len(grads):
         outputs = (None,) * len(node.next_functions)
     else:
         if missing:

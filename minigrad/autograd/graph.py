@@ -169,11 +169,14 @@ class Node:
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
             edge = edge_of(t)
             edges.append(edge)
-            needs.append(edge[0] is not None)
-            # shape and NumPy dtype of an input that needs a gradient: the engine sums
-            # broadcast gradients back to that shape and casts them to that dtype, as
-            # torch's engine does.
-            metas.append((t._data.shape, t._data.dtype) if edge[0] is not None else None)
+            if edge[0] is None:  # a constant: no gradient flows there
+                needs.append(False)
+                metas.append(None)
+            else:
+                needs.append(True)
+                # shape and NumPy dtype of the input: the engine sums broadcast gradients
+                # back to that shape and casts them to that dtype, as torch's engine does.
+                metas.append((t._data.shape, t._data.dtype))
         self.next_functions = tuple(edges)
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(metas)
@@ -269,15 +272,18 @@ class OpContext:
         self.result = result
 
 
+_NO_EDGE = (None, 0)
+
+
 def edge_of(t):
     """The ``(node, output_nr)`` pair through which gradient flows back into ``t``: its
     ``grad_fn``, its ``AccumulateGrad`` for a leaf that requires grad, or ``(None, 0)``."""
-    fn = t.grad_fn
+    fn = t._grad_fn if t._base is None else t.grad_fn  # a view may need a fresh grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if t._requires_grad:  # a leaf
         return (t._grad_accumulator(), 0)
-    return (None, 0)
+    return _NO_EDGE
 
 
 def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
