@@ -17,7 +17,7 @@ import torch
 
 from minigrad.grading import markers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py"))
 spec = importlib.util.spec_from_file_location("make_exercises", ROOT / "tools/make_exercises.py")
 make_exercises = importlib.util.module_from_spec(spec)

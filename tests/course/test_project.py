@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # conda-forge name -> PyPI name, for packages named differently on the two.
 CONDA_TO_PYPI = {
@@ -130,6 +130,18 @@ def test_environment_yml_python_matches_requires_python():
 def test_only_minigrad_is_packaged():
     find = _pyproject()["tool"]["setuptools"]["packages"]["find"]
     assert find["include"] == ["minigrad*"]
+
+
+def test_tests_are_laid_out_by_what_they_test():
+    """tests/engine/: minigrad's own tests; tests/course/: everything around it. Test files sit
+    in one of the two (pytest's default import mode needs unique basenames)."""
+    assert not list((ROOT / "tests").glob("test_*.py"))
+    engine = {p.name for p in (ROOT / "tests" / "engine").glob("test_*.py")}
+    course = {p.name for p in (ROOT / "tests" / "course").glob("test_*.py")}
+    assert {"test_engine.py", "test_ops.py"} <= engine
+    assert {"test_viz.py", "test_grading.py", "test_project.py", "test_browser.py"} <= course
+    assert not engine & course
+    assert "tests" in _pyproject()["tool"]["pytest"]["ini_options"]["testpaths"]
 
 
 # ------------------------------------------------------- scripts and CI -----
