@@ -36,18 +36,19 @@
 #
 # Every lesson starts with the same cell. Run it first. It loads both engines, the
 # `%%both` cell magic, and the two course tools: `compare` (runs a cell on both engines)
-# and `viz` (draws graphs). It also fixes the random seeds, so every run prints the same
-# numbers.
+# and `viz` (draws graphs). The tools come from `coursekit`, the course's own package, kept
+# apart from the engine: `minigrad` is only the autograd engine, and never needs them. The cell
+# also fixes the random seeds, so every run prints the same numbers.
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
-# %load_ext minigrad.compare
+# %load_ext coursekit.compare
 import numpy as np
 import torch
 import minigrad
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from minigrad import compare, viz
+from coursekit import compare, viz
 compare.session(reset=True)
 compare.seed_all(0)
 
@@ -250,7 +251,7 @@ widgets.VBox([x_slider, view])
 # ## 8. Look inside: what the check forgives
 #
 # The comparison is strict, with a short list of exceptions. They are all in one small
-# function of `minigrad/compare.py`; here it is:
+# function of `coursekit/compare.py`; here it is:
 
 # %%
 import inspect
@@ -317,7 +318,7 @@ print(inspect.getsource(compare.normalize))
 #
 # **Exercises:** this welcome has none; the graded exercises start with
 # `exercises/01_computational_graphs.ipynb`. Grade your work from a terminal with
-# `.venv/bin/python -m minigrad.grading exercises/` (each exercise notebook also checks every answer as
-# you go).
+# `.venv/bin/python -m coursekit.grading exercises/` (each exercise notebook also checks every
+# answer as you go).
 #
 # Next: **01 · Computational graphs**.

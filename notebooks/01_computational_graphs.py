@@ -32,13 +32,13 @@
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
-# %load_ext minigrad.compare
+# %load_ext coursekit.compare
 import numpy as np
 import torch
 import minigrad
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from minigrad import compare, viz
+from coursekit import compare, viz
 compare.session(reset=True)
 compare.seed_all(0)
 
@@ -179,7 +179,7 @@ print(inspect.getsource(pointwise.MulBackward0))
 # %%
 import math
 
-from minigrad.stepper import step_through
+from coursekit.stepper import step_through
 
 xs = minigrad.tensor(4.0, requires_grad=True)
 ys = minigrad.tensor(math.pi, requires_grad=True)

@@ -32,13 +32,13 @@
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
-# %load_ext minigrad.compare
+# %load_ext coursekit.compare
 import numpy as np
 import torch
 import minigrad
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from minigrad import compare, viz
+from coursekit import compare, viz
 compare.session(reset=True)
 compare.seed_all(0)
 
@@ -238,7 +238,7 @@ print("x.grad:", x.grad, "  a.grad:", a.grad)
 # fresh minigrad graph and watch the two `[3, 3]` meet at the last step:
 
 # %%
-from minigrad.stepper import step_through
+from coursekit.stepper import step_through
 
 ys = minigrad.tensor([3.0, 3.0], requires_grad=True)
 zs = (ys * ys).sum()

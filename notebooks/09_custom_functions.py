@@ -37,13 +37,13 @@
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
-# %load_ext minigrad.compare
+# %load_ext coursekit.compare
 import numpy as np
 import torch
 import minigrad
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from minigrad import compare, viz
+from coursekit import compare, viz
 compare.session(reset=True)
 compare.seed_all(0)
 

@@ -32,19 +32,19 @@
 # **Time:** about 25 minutes.
 #
 # `make_dot` here is the course's own copy of [torchviz](https://github.com/szagoruyko/pytorchviz)'s
-# function, in `minigrad.viz`. It takes the same arguments and draws the same picture, and it
+# function, in `coursekit.viz`. It takes the same arguments and draws the same picture, and it
 # works on minigrad tensors *and* torch tensors. It needs the Graphviz `dot` program; without
 # it, `viz.show` prints how to install it and gives you the DOT text instead.
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
-# %load_ext minigrad.compare
+# %load_ext coursekit.compare
 import numpy as np
 import torch
 import minigrad
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from minigrad import compare, viz
+from coursekit import compare, viz
 compare.session(reset=True)
 compare.seed_all(0)
 
@@ -118,7 +118,7 @@ print("same DOT text for torch:", dot_minigrad.source == dot_torch.source)
 #
 # The walker starts at `z.grad_fn` and follows `next_functions`, exactly the pairs the engine
 # follows during `backward()`. A node with a `variable` attribute is an `AccumulateGrad`, and
-# `variable` is its leaf. These are the lines of `minigrad.viz` that do it:
+# `variable` is its leaf. These are the lines of `coursekit.viz` that do it:
 
 # %%
 import inspect
@@ -267,16 +267,17 @@ viz.show(viz.side_by_side(compare.get("z2"), z2, params=mg2, torch_params=torch2
 # %% [markdown]
 # ## 5. Stepping through backward
 #
-# A drawing shows the finished graph. `minigrad.stepper` shows the backward pass as it
+# A drawing shows the finished graph. `coursekit.stepper` shows the backward pass as it
 # happens: `BackwardStepper(z, params)` runs `z.backward()` once, recording every node the
-# engine runs, the gradients it received and the ones it sent on. For minigrad the order comes
-# from the engine itself; for torch it is recorded with hooks on every node. So the printed
-# order below is what each engine really did, and the `%%both` check confirms they did the
-# same:
+# engine runs, the gradients it received and the ones it sent on. It records them with two
+# hooks on every node, which both engines have: `register_prehook` (called as the node starts,
+# with the gradients it received) and `register_hook` (called after it, with the gradients it
+# sent on). So the printed order below is what each engine really did, and the `%%both` check
+# confirms they did the same:
 
 # %%
 # %%both x y z
-from minigrad.stepper import BackwardStepper
+from coursekit.stepper import BackwardStepper
 
 x = torch.tensor(2.0, requires_grad=True)
 y = torch.tensor(3.0, requires_grad=True)

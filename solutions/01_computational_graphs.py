@@ -28,7 +28,7 @@ import math
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 01.1 · Forward and backward by hand (2 points)

@@ -28,7 +28,7 @@ import torch
 import minigrad
 from minigrad._ops._core import record
 from minigrad.autograd.graph import Node
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 03.1 · Predict: leaves and `requires_grad` (2 points)

@@ -28,7 +28,7 @@ import warnings
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 04.1 · Predict: who keeps a gradient? (2 points)

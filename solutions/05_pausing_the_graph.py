@@ -27,7 +27,7 @@
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 05.1 · Predict: which results require grad? (2 points)

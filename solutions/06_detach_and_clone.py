@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 06.1 · Predict: five ways to make `y` (2 points)

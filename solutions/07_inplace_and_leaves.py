@@ -25,7 +25,7 @@
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 07.1 · Predict: version counters (2 points)

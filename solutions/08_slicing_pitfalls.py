@@ -26,7 +26,7 @@
 import torch
 
 import minigrad
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 08.1 · Predict: views, copies and one version counter (2 points)

@@ -27,7 +27,7 @@
 import numpy as np
 import torch
 
-from minigrad.grading import question
+from coursekit.grading import question
 
 # %% [markdown]
 # ## 09.1 · Implement: a Function with central differences (3 points)

@@ -28,9 +28,9 @@ import math
 import torch
 
 import minigrad
-from minigrad import viz
-from minigrad.grading import question
-from minigrad.stepper import BackwardStepper
+from coursekit import viz
+from coursekit.grading import question
+from coursekit.stepper import BackwardStepper
 
 # %% [markdown]
 # ## 10.1 · Implement: count the node kinds of a graph (3 points)

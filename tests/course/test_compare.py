@@ -1,4 +1,4 @@
-"""minigrad.compare: passes on identical behaviour, catches planted differences."""
+"""coursekit.compare: passes on identical behaviour, catches planted differences."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-from minigrad import compare
+from coursekit import compare
 from minigrad.autograd import derivatives
 
 

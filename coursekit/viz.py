@@ -10,8 +10,9 @@ they differ (how saved tensors are stored, how a view is recognised) are the sma
 Node ids come from a counter in walk order, never from ``id()``: the same graph always gives
 the same DOT text, so notebooks keep stable outputs and tests can compare minigrad with torch.
 
-This module imports neither torch nor graphviz until it needs them, and ``import minigrad``
-never imports it: use ``from minigrad import viz``.
+This module never imports torch: a torch tensor can only exist once torch has been imported,
+so ``is_tensor`` looks torch up in ``sys.modules``. Drawing minigrad graphs needs no torch.
+Use it as ``from coursekit import viz``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ import html
 import sys
 import warnings
 
+import graphviz
 import numpy as np
+from IPython.display import SVG
+
+from minigrad import Tensor
+from minigrad.autograd.graph import Node
 
 INSTALL_HINT = (
     "The graphviz 'dot' program was not found, so the graph cannot be rendered. Install it "
@@ -40,8 +46,6 @@ _INTERNAL = {"next_functions", "needs_input_grad", "variable", "view_fn"}
 # --- what differs between the engines ---------------------------------------------------------
 def is_tensor(obj) -> bool:
     """A minigrad or a torch tensor (torch is only consulted if it is already imported)."""
-    from minigrad._tensor import Tensor
-
     if isinstance(obj, Tensor):
         return True
     torch = sys.modules.get("torch")
@@ -49,8 +53,6 @@ def is_tensor(obj) -> bool:
 
 
 def _is_minigrad_node(fn) -> bool:
-    from minigrad.autograd.graph import Node
-
     return isinstance(fn, Node)
 
 
@@ -86,8 +88,6 @@ def _saved_of(fn):
 
 
 def _unpack_quietly(saved):
-    from minigrad._tensor import Tensor
-
     if saved.counter is None:
         return None
     if saved.is_output:
@@ -317,9 +317,7 @@ def _resize(dot, size_per_element=0.15, min_size=12):
 
 
 def _digraph():
-    from graphviz import Digraph
-
-    return Digraph(node_attr=dict(NODE_ATTR), graph_attr=dict(size="12,12"), format="svg")
+    return graphviz.Digraph(node_attr=dict(NODE_ATTR), graph_attr=dict(size="12,12"), format="svg")
 
 
 def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_chars=50,
@@ -358,15 +356,9 @@ def side_by_side(minigrad_var, torch_var, params=None, torch_params=None, **kwar
 def show(dot):
     """Render ``dot`` as SVG for a notebook; without the ``dot`` program, print how to install
     it and return the DOT text instead."""
-    import graphviz
-
     try:
         svg = dot.pipe(format="svg", encoding="utf-8")
     except graphviz.ExecutableNotFound:
         print(INSTALL_HINT)
         return dot.source
-    try:
-        from IPython.display import SVG
-    except ImportError:
-        return svg
     return SVG(svg)

@@ -1,6 +1,6 @@
 """The grader: full marks for solutions, zero for untouched exercises, and robustness.
 
-One ``python -m minigrad.grading --json`` run (a real subprocess, one kernel per notebook)
+One ``python -m coursekit.grading --json`` run (a real subprocess, one kernel per notebook)
 grades solutions/, exercises/ and two notebooks with planted bad answers; each test reads its
 part of that one report, so the kernels start once.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from minigrad.grading.__main__ import table
+from coursekit.grading.__main__ import table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20  # seconds per cell in the planted run (the infinite loop costs this much)
 
 
@@ -44,7 +44,7 @@ def _plant_03(path: Path) -> None:
     answer = _cell(nb, "03.3", "answer")
     answer.source = answer.source.replace("grad * 3 * x * x", "grad * 3 * x")  # wrong formula
     answer.source += (  # and helpers redefined so that everything "passes"
-        "\n\nimport minigrad.grading.checks as _c\n"
+        "\n\nimport coursekit.grading.checks as _c\n"
         "class _Pass:\n"
         "    def __init__(self, *a, **k): pass\n"
         "    def __enter__(self): return self\n"
@@ -62,7 +62,7 @@ def report(tmp_path_factory):
     _plant_01(folder / "01_planted.ipynb")
     _plant_03(folder / "03_planted.ipynb")
     before = {p: (p.read_bytes(), os.stat(p).st_mtime_ns) for p in folder.iterdir()}
-    run = subprocess.run([sys.executable, "-m", "minigrad.grading", "solutions", "exercises",
+    run = subprocess.run([sys.executable, "-m", "coursekit.grading", "solutions", "exercises",
                           str(folder), "--json", "--timeout", str(TIMEOUT)],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
@@ -156,9 +156,43 @@ def test_text_table_lists_every_question_and_the_total(report):
     assert f"total: {nb['score']}/{nb['max_score']}" in text
 
 
-@pytest.mark.parametrize("args", [["no/such/notebook.ipynb"], [], ["README.md"]])
+@pytest.mark.parametrize("args", [["no/such/notebook.ipynb"], [], ["README.md"],
+                                  ["exercises", "--solutions", "no/such/folder"],
+                                  ["exercises", "--solutions", "exercises"]])
 def test_usage_errors_exit_non_zero_with_a_message(args):
-    run = subprocess.run([sys.executable, "-m", "minigrad.grading", *args], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "coursekit.grading", *args], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr.strip() and run.stdout == ""
+
+
+def test_without_a_solutions_folder_here_it_says_where_it_looked(tmp_path):
+    """The grader finds the solutions in the current folder (or --solutions), never next to
+    its own source: run elsewhere without --solutions, it stops and says what to do."""
+    exercise = ROOT / "exercises" / "01_computational_graphs.ipynb"
+    run = subprocess.run([sys.executable, "-m", "coursekit.grading", str(exercise)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"no solutions folder at {tmp_path.resolve() / 'solutions'}" in run.stderr
+    assert "--solutions DIR" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_solutions_folder_is_an_argument(tmp_path):
+    """Run from another folder with --solutions: the checks (hidden tests included) come from
+    that folder; here a copy of solution 01 with one question's points changed."""
+    solutions = tmp_path / "my_solutions"
+    solutions.mkdir()
+    source = (ROOT / "solutions" / "01_computational_graphs.py").read_text(encoding="utf-8")
+    (solutions / "01_computational_graphs.py").write_text(
+        source.replace('question="01.1" role="check" points=2',
+                       'question="01.1" role="check" points=12'),
+        encoding="utf-8")
+    exercise = ROOT / "exercises" / "01_computational_graphs.ipynb"
+    run = subprocess.run([sys.executable, "-m", "coursekit.grading", str(exercise),
+                          "--solutions", str(solutions), "--json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    (nb,) = json.loads(run.stdout)["notebooks"]
+    assert nb["score"] == 0
+    first = nb["questions"][0]
+    assert first["id"] == "01.1" and first["max"] == 12

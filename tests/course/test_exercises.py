@@ -1,6 +1,6 @@
 """Exercises are generated from solutions: in sync, and every stub raises NotImplementedError.
 
-Also unit tests of the nbgrader-style markers (``minigrad.grading.markers``) that the
+Also unit tests of the nbgrader-style markers (``coursekit.grading.markers``) that the
 generator uses. No kernel is started here; grading is tested in ``test_grading.py``.
 """
 
@@ -15,9 +15,10 @@ import jupytext
 import pytest
 import torch
 
-from minigrad.grading import markers
+from coursekit.grading import markers
+from coursekit.notebooks import render_exercise
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py"))
 spec = importlib.util.spec_from_file_location("make_exercises", ROOT / "tools/make_exercises.py")
 make_exercises = importlib.util.module_from_spec(spec)
@@ -42,7 +43,12 @@ def test_there_are_exercises_for_lessons_01_03_07():
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)
 def test_exercise_is_exactly_what_generation_gives(solution):
     stored = (ROOT / "exercises" / f"{solution.stem}.ipynb").read_text(encoding="utf-8")
-    assert stored == make_exercises.render(solution), "run ./course exercises"
+    assert stored == render_exercise(solution), "run ./course exercises"
+
+
+def test_make_exercises_check_finds_nothing_stale(capsys):
+    """``tools/make_exercises.py --check`` (what ``./course exercises`` writes) agrees."""
+    assert make_exercises.main(["--check"]) == 0, capsys.readouterr().out
 
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)

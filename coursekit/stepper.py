@@ -2,12 +2,13 @@
 
 ``BackwardStepper(loss, params)`` runs ``loss.backward()`` once while recording, for every
 node the engine calls, the gradients it received and the gradients it sent on. The order is
-not recomputed here: for minigrad it is the engine's own ``order_log`` (see
-``engine.execute``); for torch it is recorded with ``register_prehook`` on every node. Then
-``frame(k)`` draws the graph at step ``k``: the node running now in gold, the nodes already
-run in pale green, each edge that has carried a gradient labelled with it (blue), and, where
-several gradients meet (fan-in), their sum written on the node. ``widget()`` puts the frames
-behind a play button and a slider.
+not recomputed here: it is recorded with the hooks torch's nodes have, and minigrad's too, so
+one code path serves both engines. ``register_prehook`` on every node: each call is a node
+starting to run, with the gradients it received; ``register_hook``: the gradients it sent on.
+Then ``frame(k)`` draws the graph at step ``k``: the node running now in gold, the nodes
+already run in pale green, each edge that has carried a gradient labelled with it (blue), and,
+where several gradients meet (fan-in), their sum written on the node. ``widget()`` puts the
+frames behind a play button and a slider.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from minigrad import viz
+import graphviz
+import ipywidgets as w
+
+from coursekit import viz
 
 CURRENT, DONE = "gold", "palegreen"
 
@@ -30,42 +34,25 @@ class Step:
     grads_out: tuple
 
 
-def _is_minigrad(t) -> bool:
-    from minigrad._tensor import Tensor
-
-    return isinstance(t, Tensor)
-
-
-def _record_minigrad(output, gradient, fns):
-    """Run minigrad's engine with ``order_log`` on, and post-hooks for what each node sent."""
-    from minigrad.autograd import _roots, _seed_grads, engine
-
-    sent, handles = {}, []
-    for fn in fns:
-        if not hasattr(fn, "variable"):
-            handles.append(fn.register_hook(
-                lambda grad_inputs, grad_outputs, fn=fn: sent.__setitem__(fn, grad_inputs)))
-    log = []
-    try:
-        grads = _seed_grads((output,), (gradient,))
-        engine.execute(_roots((output,)), grads, retain_graph=False, create_graph=False,
-                       order_log=log)
-    finally:
-        for h in handles:
-            h.remove()
-    return [Step(fn, tuple(g), tuple(sent.get(fn, ()))) for fn, g in log]
-
-
-def _record_torch(output, gradient, fns):
-    """Run torch's engine with a pre-hook (order, gradients in) and a hook (gradients out)
-    on every node."""
+def record(output, gradient, fns) -> list[Step]:
+    """Run ``output.backward(gradient)`` with a pre-hook (order, gradients in) and a hook
+    (gradients out) on every node of ``fns``; minigrad or torch alike. The hooks are removed
+    afterwards, whatever happens."""
     order, sent, handles = [], {}, []
-    for fn in fns:
-        handles.append(fn.register_prehook(
-            lambda grad_outputs, fn=fn: order.append((fn, tuple(grad_outputs)))))
-        handles.append(fn.register_hook(
-            lambda grad_inputs, grad_outputs, fn=fn: sent.__setitem__(fn, tuple(grad_inputs))))
+
+    def watch(fn):
+        def before(grad_outputs):  # the node starts to run: the gradients it received
+            order.append((fn, tuple(grad_outputs)))
+
+        def after(grad_inputs, grad_outputs):  # it has run: the gradients it sends on
+            sent[fn] = tuple(grad_inputs)
+
+        handles.append(fn.register_prehook(before))
+        handles.append(fn.register_hook(after))
+
     try:
+        for fn in fns:
+            watch(fn)
         output.backward(gradient)
     finally:
         for h in handles:
@@ -79,9 +66,7 @@ class BackwardStepper:
     def __init__(self, output, params=None, gradient=None, show_values=False):
         self.output = output
         self.walk = viz.GraphWalk(output, params, show_values=show_values)
-        fns = list(self.walk.fn_ids)
-        record = _record_minigrad if _is_minigrad(output) else _record_torch
-        self.steps = record(output, gradient, fns)
+        self.steps = record(output, gradient, list(self.walk.fn_ids))
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -136,8 +121,6 @@ class BackwardStepper:
 
     def html(self, k: int) -> str:
         """The frame as inline SVG, or its DOT text and the install hint without ``dot``."""
-        import graphviz
-
         dot = self.frame(k)
         try:
             return dot.pipe(format="svg", encoding="utf-8")
@@ -146,8 +129,6 @@ class BackwardStepper:
 
     def widget(self):
         """A play button and a slider over the steps, above the current frame."""
-        import ipywidgets as w
-
         last = len(self.steps) - 1
         play = w.Play(value=0, min=0, max=last, step=1, interval=1200, description="play")
         slider = w.IntSlider(value=0, min=0, max=last, description="step")

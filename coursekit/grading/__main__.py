@@ -1,8 +1,11 @@
-"""``python -m minigrad.grading PATH... [--json] [--timeout SECONDS]``
+"""``python -m coursekit.grading PATH... [--json] [--timeout SECONDS] [--solutions DIR]``
 
-Grades each notebook given, or every ``NN_*.ipynb`` in a folder given. Prints a table per
-notebook (question, points, max, feedback) and the total, or with ``--json`` one JSON object.
-Exits 0 whenever grading ran, whatever the score; 2 for usage errors (no such path).
+Grades each notebook given, or every ``NN_*.ipynb`` in a folder given, with the checks (hidden
+tests included) of the solution with the same lesson number in ``--solutions DIR`` (default:
+``solutions`` in the current folder, i.e. run it from the course's root folder). Prints a table
+per notebook (question, points, max, feedback) and the total, or with ``--json`` one JSON
+object. Exits 0 whenever grading ran, whatever the score; 2 for usage errors (no such path, no
+solutions folder).
 """
 
 from __future__ import annotations
@@ -12,10 +15,25 @@ import json
 import sys
 from pathlib import Path
 
-from minigrad.grading.grader import DEFAULT_TIMEOUT, SOLUTIONS, grade, solution_for
+from coursekit.grading.grader import DEFAULT_TIMEOUT, grade, solution_for
+
+PROG = "python -m coursekit.grading"
+DEFAULT_SOLUTIONS = "solutions"
 
 
-def notebooks(paths: list[str]) -> list[Path]:
+def solutions_folder(path: str) -> Path:
+    """The solutions folder; raises ``FileNotFoundError`` with a clear message."""
+    folder = Path(path)
+    if not folder.is_dir():
+        hint = (" (run this from the course's root folder, or pass --solutions DIR)"
+                if path == DEFAULT_SOLUTIONS else "")
+        raise FileNotFoundError(f"no solutions folder at {folder.resolve()}{hint}")
+    if not any(folder.glob("[0-9][0-9]_*.py")):
+        raise FileNotFoundError(f"no solution sources (NN_*.py) in {folder.resolve()}")
+    return folder
+
+
+def notebooks(paths: list[str], solutions: Path) -> list[Path]:
     """The notebooks named by ``paths``; raises ``FileNotFoundError`` with a clear message."""
     found = []
     for p in map(Path, paths):
@@ -29,9 +47,9 @@ def notebooks(paths: list[str]) -> list[Path]:
         else:
             raise FileNotFoundError(f"no such file or folder: {p}")
     for nb in found:
-        if solution_for(nb) is None:
+        if solution_for(nb, solutions) is None:
             raise FileNotFoundError(f"{nb} is not a course exercise (no solution in "
-                                    f"{SOLUTIONS} has its lesson number)")
+                                    f"{solutions} has its lesson number)")
     return found
 
 
@@ -53,19 +71,22 @@ def table(result: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad.grading",
-                                     description="Grade exercise notebooks.")
+    parser = argparse.ArgumentParser(prog=PROG, description="Grade exercise notebooks.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a notebook or a folder")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help=f"time limit per cell in seconds (default {DEFAULT_TIMEOUT})")
+    parser.add_argument("--solutions", default=DEFAULT_SOLUTIONS, metavar="DIR",
+                        help="the reference solutions (NN_slug.py, hidden tests included) "
+                             f"(default: ./{DEFAULT_SOLUTIONS})")
     args = parser.parse_args(argv)
     try:
-        paths = notebooks(args.paths)
+        solutions = solutions_folder(args.solutions)
+        paths = notebooks(args.paths, solutions)
     except FileNotFoundError as error:
-        print(f"python -m minigrad.grading: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
-    results = [grade(p, timeout=args.timeout).as_dict() for p in paths]
+    results = [grade(p, solutions, timeout=args.timeout).as_dict() for p in paths]
     report = {"notebooks": results, "score": sum(r["score"] for r in results),
               "max_score": sum(r["max_score"] for r in results)}
     if args.json:

@@ -6,11 +6,12 @@ How it stays fair:
   subprocess), each with a time limit; a cell that runs too long is interrupted and only its
   question loses its points.
 * The learner's copies of check cells are skipped (found by cell metadata, or by their
-  ``question(`` call): the checks come from the solution notebook in ``solutions/``, hidden
-  tests included, so exercises and grading cannot drift apart.
+  ``question(`` call): the checks come from the solution source with the same lesson number in
+  the solutions folder the caller names (``solutions/NN_slug.py``), hidden tests included, so
+  exercises and grading cannot drift apart.
 * Right after a question's answer cell, its checks run in a new namespace: the learner's
   variables, but ``question``, ``torch``, ``np`` and ``minigrad`` bound afresh, with
-  ``minigrad.grading`` re-imported. The result comes back tagged with a random token.
+  ``coursekit.grading`` re-imported. The result comes back tagged with a random token.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, DeadKernelError
 
-ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = ROOT / "solutions"
 DEFAULT_TIMEOUT = 60  # seconds per cell
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
@@ -57,12 +58,13 @@ class Result:
                 "max_score": self.max_score}
 
 
-def solution_for(notebook: Path, solutions: Path = SOLUTIONS) -> Path | None:
-    """The solution source with the same lesson number (``01_*.py`` for ``01_foo.ipynb``)."""
+def solution_for(notebook: Path, solutions: Path) -> Path | None:
+    """The solution source in ``solutions`` with the same lesson number (``01_*.py`` for
+    ``01_foo.ipynb``), or None."""
     match = re.match(r"(\d\d)_", notebook.name)
     if not match:
         return None
-    found = sorted(solutions.glob(f"{match.group(1)}_*.py"))
+    found = sorted(Path(solutions).glob(f"{match.group(1)}_*.py"))
     return found[0] if found else None
 
 
@@ -93,9 +95,9 @@ def role(cell) -> tuple[str | None, str | None]:
 _RUNNER = '''\
 def _grade_{token}(source, qid):
     import builtins, importlib, json, sys
-    for name in [m for m in sys.modules if m.startswith("minigrad.grading")]:
+    for name in [m for m in sys.modules if m.startswith("coursekit.grading")]:
         del sys.modules[name]
-    checks = importlib.import_module("minigrad.grading.checks")
+    checks = importlib.import_module("coursekit.grading.checks")
     import minigrad, numpy, torch
     ns = builtins.dict(builtins.globals())
     ns.update(question=checks.question, compare=checks.compare, torch=torch, np=numpy,
@@ -126,8 +128,6 @@ class Grader:
 
     def run(self, source: str):
         """Execute ``source`` in the kernel: (outputs, (ename, evalue) or None)."""
-        from nbclient.exceptions import CellExecutionError, DeadKernelError
-
         cell = nbformat.v4.new_code_cell(source)
         self.work.cells.append(cell)
         try:
@@ -154,8 +154,6 @@ class Grader:
         return {"points": 0, "feedback": "the checks gave no result"}
 
     def grade(self) -> Result:
-        from nbclient import NotebookClient
-
         learner = nbformat.read(self.path, as_version=4)
         checks = {c.id: c for c in load_checks(self.solution)}
         results: dict[str, dict] = {}
@@ -187,7 +185,8 @@ class Grader:
         return Result(str(self.path), questions)
 
 
-def grade(path, timeout: float = DEFAULT_TIMEOUT, solutions: Path = SOLUTIONS) -> Result:
+def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT) -> Result:
+    """Grade the notebook ``path`` with the checks of its solution in the folder ``solutions``."""
     path = Path(path)
     solution = solution_for(path, solutions)
     if solution is None:

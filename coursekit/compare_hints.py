@@ -1,20 +1,20 @@
 """Friendly hints for a learner whose lesson's set-up cell has not run (an IPython extension).
 
 Every kernel started from the course's environment loads this extension: the set-up of
-``./course`` runs ``python -m minigrad.compare_hints install``, which writes
+``./course`` runs ``python -m coursekit.compare_hints install``, which writes
 ``<environment>/etc/ipython/ipython_kernel_config.py`` (:data:`KERNEL_CONFIG`), a file IPython
 reads for every kernel started from that environment (``.venv/`` here; run the same command
-once in a conda environment). The extension is tiny and imports
-nothing heavy; it only changes what a learner sees in two situations:
+once in a conda environment). The extension is tiny and imports nothing but IPython (already
+loaded in a kernel); it only changes what a learner sees in two situations:
 
 * a ``%%both`` cell runs before the set-up cell (the notebook was just opened, the kernel was
   restarted, or cells ran out of order). IPython would say "UsageError: Cell magic `%%both` not
   found."; instead a stand-in ``%%both`` says to run the set-up cell first. The set-up cell's
-  ``%load_ext minigrad.compare`` then replaces the stand-in with the real magic.
+  ``%load_ext coursekit.compare`` then replaces the stand-in with the real magic.
 * a cell raises ``NameError`` (typically ``torch``, ``viz`` or a tensor from a cell that has
   not run): the short usual error, followed by a one-line hint on what to run.
 
-Load it by hand with ``%load_ext minigrad.compare_hints``.
+Load it by hand with ``%load_ext coursekit.compare_hints``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-KERNEL_CONFIG = '''\
-# Written by the set-up of ./course: every kernel of this environment loads the course's
-# first-run hints (minigrad/compare_hints.py).
-c.InteractiveShellApp.extensions.append("minigrad.compare_hints")
+from IPython.core.error import UsageError
+
+WRITTEN_BY = "# Written by the set-up of ./course"
+KERNEL_CONFIG = f'''\
+{WRITTEN_BY}: every kernel of this environment loads the course's
+# first-run hints (coursekit/compare_hints.py).
+c.InteractiveShellApp.extensions.append("coursekit.compare_hints")
 '''
 
 SETUP_CELL = 'the first code cell, "# Run this cell first"'
@@ -37,8 +40,6 @@ BOTH_HINT = (
 
 
 def _stand_in_both(line: str, cell: str):
-    from IPython.core.error import UsageError
-
     raise UsageError(BOTH_HINT)
 
 
@@ -80,13 +81,22 @@ def config_path() -> Path:
 
 
 def install() -> bool:
-    """Write :data:`KERNEL_CONFIG` for this environment; False if it was already there."""
+    """Write :data:`KERNEL_CONFIG` for this environment; False if nothing had to change.
+
+    A file an earlier set-up wrote (it starts with :data:`WRITTEN_BY`) is replaced; someone
+    else's file is left alone: it must already load the hints, else this stops and says how.
+    """
     path = config_path()
-    if path.is_file() and path.read_text(encoding="utf-8") == KERNEL_CONFIG:
-        return False
-    if path.is_file() and "minigrad.compare_hints" not in path.read_text(encoding="utf-8"):
-        raise SystemExit(f"{path} exists and was not written by the course: add this line to "
-                         f"it yourself:\n  {KERNEL_CONFIG.splitlines()[-1]}")
+    if path.is_file():
+        old = path.read_text(encoding="utf-8")
+        if old == KERNEL_CONFIG:
+            return False
+        line = KERNEL_CONFIG.splitlines()[-1]
+        if not old.startswith(WRITTEN_BY):
+            if line in old.splitlines():
+                return False
+            raise SystemExit(f"{path} exists and was not written by the course: add this line "
+                             f"to it yourself:\n  {line}")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(KERNEL_CONFIG, encoding="utf-8")
     return True
@@ -94,6 +104,6 @@ def install() -> bool:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["install"]:
-        raise SystemExit("usage: python -m minigrad.compare_hints install")
+        raise SystemExit("usage: python -m coursekit.compare_hints install")
     if install():
         print(f"==> Kernel hints: wrote {config_path()}")

@@ -14,7 +14,7 @@ torch's "(Triggered internally at ...)" suffix is dropped.
 
 From Python::
 
-    from minigrad import compare
+    from coursekit import compare
     compare.check("x = torch.tensor([1., 2.], requires_grad=True)")
     compare.check("y = (x * x).sum(); y.backward(); print(y)", names=["x", "y"])
 
@@ -34,9 +34,11 @@ import traceback
 import warnings
 
 import numpy as np
+import torch
+from IPython import get_ipython
 
 import minigrad
-from minigrad import viz
+from coursekit import viz
 
 ENGINES = ("torch", "minigrad")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -181,8 +183,6 @@ class Session:
     """
 
     def __init__(self, seed: int = 0):
-        import torch
-
         self.rng = np.random.default_rng(seed)
         self.namespaces = {
             "torch": {"torch": torch, "np": np, "__name__": "__main__"},
@@ -319,8 +319,6 @@ def get(name: str, engine: str = "minigrad"):
 
 def seed_all(seed: int) -> None:
     """Seed torch, minigrad and ``same_random``. The engines still draw different numbers."""
-    import torch
-
     torch.manual_seed(seed)
     minigrad.manual_seed(seed)
     session().rng = np.random.default_rng(seed)
@@ -355,7 +353,7 @@ def both(line: str, cell: str, user_ns: dict | None = None):
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext minigrad.compare`` registers the ``%%both`` cell magic."""
+    """``%load_ext coursekit.compare`` registers the ``%%both`` cell magic."""
     def magic(line, cell):
         both(line, cell, user_ns=ipython.user_ns)
 
@@ -364,9 +362,7 @@ def load_ipython_extension(ipython) -> None:
 
 def enable() -> None:
     """Register ``%%both`` in the running IPython (a notebook's first cell calls this)."""
-    from IPython import get_ipython
-
     ipython = get_ipython()
     if ipython is None:
-        raise RuntimeError("minigrad.compare.enable() needs a running IPython or Jupyter kernel")
+        raise RuntimeError("coursekit.compare.enable() needs a running IPython or Jupyter kernel")
     load_ipython_extension(ipython)

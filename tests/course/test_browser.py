@@ -44,7 +44,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 

@@ -5,7 +5,7 @@
 * every lesson stores its widget state, so its widgets render when the notebook is reopened;
 * a ``%%both`` cell or a ``NameError`` before the set-up cell (first open, kernel restart,
   cells out of order) gives a short hint, not IPython's "Cell magic `%%both` not found." or a
-  traceback: every kernel of the course's environment loads ``minigrad.compare_hints``
+  traceback: every kernel of the course's environment loads ``coursekit.compare_hints``
   (written there by ``./course``'s set-up).
 """
 
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from minigrad import compare_hints
+from coursekit import compare_hints
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -49,12 +49,30 @@ def test_lesson_stores_its_widget_state(notebook):
 
 
 def test_setup_installs_the_kernel_hints():
-    """The course's environment makes every kernel load minigrad.compare_hints."""
+    """The course's environment makes every kernel load coursekit.compare_hints."""
     path = compare_hints.config_path()
     assert path.is_file() and path.read_text(encoding="utf-8") == compare_hints.KERNEL_CONFIG, (
         f"{path} is missing or outdated: run ./course setup "
-        f"(or {sys.executable} -m minigrad.compare_hints install)")
+        f"(or {sys.executable} -m coursekit.compare_hints install)")
     assert "ensure_kernel_hints" in (ROOT / "course").read_text(encoding="utf-8")
+
+
+def test_install_replaces_an_earlier_course_config_and_respects_others(tmp_path, monkeypatch):
+    path = tmp_path / "etc" / "ipython" / "ipython_kernel_config.py"
+    monkeypatch.setattr(compare_hints, "config_path", lambda: path)
+    assert compare_hints.install() and path.read_text() == compare_hints.KERNEL_CONFIG
+    assert not compare_hints.install()  # nothing to do the second time
+    # A config an earlier set-up wrote (another extension name, say) is ours to replace.
+    path.write_text(compare_hints.WRITTEN_BY + ": old\nc.InteractiveShellApp.extensions = []\n")
+    assert compare_hints.install() and path.read_text() == compare_hints.KERNEL_CONFIG
+    # Someone else's config: left alone if it loads the hints, else a clear message.
+    line = compare_hints.KERNEL_CONFIG.splitlines()[-1]
+    path.write_text(f"c.Foo = 1\n{line}\n")
+    assert not compare_hints.install() and path.read_text() == f"c.Foo = 1\n{line}\n"
+    path.write_text("c.Foo = 1\n")
+    with pytest.raises(SystemExit, match="was not written by the course"):
+        compare_hints.install()
+    assert path.read_text() == "c.Foo = 1\n"
 
 
 def _first_cell(notebook: Path, start: str) -> str:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-from tests.test_gradcheck_numeric import check_gradient, check_second_order
+from tests.engine.test_gradcheck_numeric import check_gradient, check_second_order
 from tests.torch_compare import (
     TOLERANCES,
     assert_grad_close,

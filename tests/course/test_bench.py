@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks" / "bench.py"
 
 TIME = r"\s*([\d.]+) (s |ms)"
