@@ -1,0 +1,755 @@
+"""minigrad's op database, in the spirit of torch's OpInfo (``common_methods_invocations.py``).
+
+One ``OpInfo`` per differentiable op (and per public spelling of it: function, method,
+operator, alias). ``op(lib, *args, **kwargs)`` calls it on either engine, so the same lambda
+runs with ``lib=minigrad`` and ``lib=torch``. ``samples(rng)`` gives the inputs as NumPy
+data, in float64; ``tests/engine/test_op_db.py`` turns them into tensors of each engine and
+dtype and drives every entry through the same checks.
+
+How a sample describes its arguments:
+
+* a float ``np.ndarray`` (a NumPy scalar is 0-d data) is a differentiable input: a leaf with
+  ``requires_grad=True``, cast to the dtype under test;
+* ``Arg(data, ...)`` says more: ``grad=False`` (a constant), ``noncontig=True`` (the leaf is a
+  transposed or strided view of a bigger buffer, as torch's ``make_tensor(noncontiguous=True)``)
+  or ``dtype="float64"`` (kept in that dtype: type promotion);
+* an integer or bool ``np.ndarray`` is a constant tensor (indices, masks, targets);
+* ``DType("float64")`` is that dtype of the engine; anything else (numbers, lists, slices) is
+  passed as it is. Tuples and lists are converted element by element.
+
+``xfail`` maps a check name (``forward``, ``grad_fn``, ``backward``, ``fwad``, ``gradgrad``,
+``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to the reason minigrad
+fails it today. Each becomes a strict xfail: the test turns red once minigrad is fixed, and
+the entry must then be updated.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+CHECKS = ("forward", "grad_fn", "backward", "fwad", "gradgrad", "gradcheck", "gradcheck_fwad")
+
+
+# --- describing samples --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Arg:
+    """A tensor argument with more to say than a bare array."""
+
+    data: np.ndarray
+    grad: bool = True  # a differentiable input (only for floating data)
+    noncontig: bool = False  # a transposed (>= 2-D) or strided (1-D) view of a bigger buffer
+    dtype: str | None = None  # keep this dtype instead of the one under test
+
+
+@dataclass(frozen=True)
+class DType:
+    """``lib.<name>``: a dtype argument (``x.to(DType("float64"))``)."""
+
+    name: str
+
+
+@dataclass
+class SampleInput:
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    desc: str = ""
+
+    def __repr__(self) -> str:
+        def show(a):
+            if isinstance(a, Arg):
+                extra = "".join([" nc" * a.noncontig, " const" * (not a.grad),
+                                 f" {a.dtype}" * (a.dtype is not None)])
+                return f"T{list(a.data.shape)}{extra}"
+            if isinstance(a, np.ndarray):
+                return f"T{list(a.shape)}" + ("" if a.dtype.kind == "f" else f" {a.dtype}")
+            if isinstance(a, list | tuple):
+                return type(a)(show(x) for x in a)
+            return repr(a)
+
+        args = ", ".join(str(show(a)) for a in self.args)
+        kwargs = "".join(f", {k}={show(v)}" for k, v in self.kwargs.items())
+        return f"({args}{kwargs}){' ' + self.desc if self.desc else ''}"
+
+
+def S(*args, desc: str = "", **kwargs) -> SampleInput:  # noqa: N802 - short on purpose
+    return SampleInput(args, kwargs, desc)
+
+
+def nc(data) -> Arg:
+    return Arg(np.asarray(data), noncontig=True)
+
+
+def const(data) -> Arg:
+    return Arg(np.asarray(data), grad=False)
+
+
+def f64(data) -> Arg:
+    return Arg(np.asarray(data), dtype="float64")
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    name: str
+    op: Callable[..., Any]
+    samples: Callable[[np.random.Generator], list[SampleInput]]
+    # False only where torch itself has no forward-mode formula (the test then checks that
+    # both engines raise the same error).
+    supports_fwad: bool = True
+    # False only where torch cannot differentiate the op twice.
+    supports_gradgrad: bool = True
+    xfail: Mapping[str, str] = field(default_factory=dict)
+    # Why finite differences cannot check this op at all (gradcheck tests are then skipped).
+    no_gradcheck: str = ""
+
+
+# --- data with a domain ------------------------------------------------------------------------
+def randn(r, shape):
+    return np.asarray(r.standard_normal(shape))
+
+
+def positive(r, shape):
+    """Away from 0 and positive: log, sqrt, pow with a real exponent."""
+    return np.abs(randn(r, shape)) + 0.5
+
+
+def nonzero(r, shape):
+    """At least 0.5 away from 0: abs, relu, sign (kinks), division, reciprocal."""
+    x = randn(r, shape)
+    return np.where(x >= 0, 1.0, -1.0) * (np.abs(x) + 0.5)
+
+
+def distinct(r, shape):
+    """Values at least 0.3 apart, shuffled: no ties for max/min, no kinks for clamp."""
+    n = int(np.prod(shape, dtype=np.int64))
+    values = (r.permutation(n) - n / 2) * 0.3 + r.uniform(-0.05, 0.05, n)
+    return values.reshape(shape)
+
+
+def index(values):
+    return np.asarray(values, dtype=np.int64)
+
+
+# --- sample families -----------------------------------------------------------------------------
+def unary(domain=randn):
+    """Element-wise ops: matrices, a 0-d tensor, a vector, 3-D, and non-contiguous inputs."""
+    def gen(r):
+        return [S(domain(r, (2, 3))), S(domain(r, ())), S(domain(r, (4,))),
+                S(domain(r, (2, 1, 3))), S(nc(domain(r, (3, 4)))), S(nc(domain(r, (5,))))]
+
+    return gen
+
+
+BROADCAST_PAIRS = [((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)),
+                   ((2, 3), ()), ((), ()), ((3, 1, 2), (2, 2))]
+
+
+def binary(dom_a=randn, dom_b=randn, **kwargs):
+    """Element-wise binary ops: broadcasting both ways, 0-d tensors, non-contiguous inputs,
+    one side constant, and a float64 operand next to the dtype under test (promotion)."""
+    def gen(r):
+        out = [S(dom_a(r, sa), dom_b(r, sb), **kwargs) for sa, sb in BROADCAST_PAIRS]
+        return out + [
+            S(nc(dom_a(r, (3, 2))), nc(dom_b(r, (3, 2))), **kwargs),
+            S(nc(dom_a(r, (4,))), dom_b(r, (4,)), **kwargs),
+            S(dom_a(r, (2, 3)), const(dom_b(r, (2, 3))), **kwargs),
+            S(const(dom_a(r, (2, 3))), dom_b(r, (3,)), **kwargs),
+            S(dom_a(r, (2, 3)), f64(dom_b(r, (3,))), **kwargs, desc="promotion"),
+        ]
+
+    return gen
+
+
+def few(gen, n=3):
+    """The first ``n`` samples of a family: enough for another spelling of the same op."""
+    return lambda r: gen(r)[:n]
+
+
+def with_scalars(domain=randn, scalars=(2.5, -3, 0.5)):
+    """A tensor and a Python number."""
+    def gen(r):
+        shapes = [(2, 3), (), (4,)]
+        out = [S(domain(r, shape), s) for shape, s in zip(shapes, scalars)]
+        return out + [S(nc(domain(r, (3, 2))), scalars[0])]
+
+    return gen
+
+
+def reduction_samples(domain=randn):
+    """(x, dim, keepdim) combinations for sum/mean-like reductions."""
+    def gen(r):
+        return [S(domain(r, (2, 3, 4))), S(domain(r, ())), S(nc(domain(r, (3, 4)))),
+                S(domain(r, (2, 3, 4)), 1), S(domain(r, (2, 3, 4)), -1, keepdim=True),
+                S(domain(r, (2, 3, 4)), (0, 2)), S(domain(r, (2, 3, 4)), (2, 0), True),
+                S(nc(domain(r, (3, 4))), 0), S(domain(r, (5,)), 0)]
+
+    return gen
+
+
+def extreme_dim_samples(r):
+    return [S(distinct(r, (3, 4)), 1), S(distinct(r, (3, 4)), 0, True),
+            S(distinct(r, (2, 3, 2)), -2), S(nc(distinct(r, (3, 4))), 1),
+            S(distinct(r, (5,)), 0, keepdim=True)]
+
+
+def extreme_all_samples(r):
+    return [S(distinct(r, (3, 4))), S(distinct(r, ())), S(nc(distinct(r, (3, 4)))),
+            S(distinct(r, (2, 3, 2)))]
+
+
+def matmul_samples(r):
+    """matmul's dispatch: dot, mv, 1-D @ 2-D, mm, and a batch on the left (folded into mm/mv)."""
+    return [S(randn(r, (3,)), randn(r, (3,)), desc="dot"),
+            S(randn(r, (2, 3)), randn(r, (3,)), desc="mv"),
+            S(randn(r, (3,)), randn(r, (3, 2)), desc="1-D @ 2-D"),
+            S(randn(r, (2, 3)), randn(r, (3, 4)), desc="mm"),
+            S(nc(randn(r, (2, 3))), nc(randn(r, (3, 4))), desc="mm, non-contiguous"),
+            S(randn(r, (2, 2, 3)), randn(r, (3, 2)), desc="3-D @ 2-D (folded)"),
+            S(randn(r, (2, 2, 3)), randn(r, (3,)), desc="3-D @ 1-D (folded)"),
+            S(nc(randn(r, (2, 3, 2))), randn(r, (2, 3)), desc="non-contiguous 3-D @ 2-D"),
+            S(randn(r, (2, 3)), const(randn(r, (3, 4))), desc="one side constant")]
+
+
+def matmul_batched_samples(r):
+    return [S(randn(r, (2, 2, 3)), randn(r, (2, 3, 2)), desc="3-D @ 3-D"),
+            S(randn(r, (2, 1, 2, 3)), randn(r, (3, 3, 2)), desc="broadcast batch")]
+
+
+def linear_samples(r):
+    w, b = randn(r, (4, 3)), randn(r, (4,))
+    return [S(randn(r, (2, 3)), w, b, desc="2-D with bias: addmm"),
+            S(randn(r, (2, 2, 3)), w, b, desc="3-D with bias: addmm on a flattened view"),
+            S(randn(r, (2, 3)), w, desc="no bias: mm"),
+            S(randn(r, (3,)), w, b, desc="1-D input"),
+            S(randn(r, (2, 3)), const(w), b, desc="constant weight"),
+            S(randn(r, (2, 2, 3)), w, desc="3-D without bias"),
+            S(randn(r, (2, 3)), w, randn(r, (1,)), desc="broadcast bias")]
+
+
+def softmax_samples(r):
+    return [S(randn(r, (2, 3)), 1), S(randn(r, (2, 3)), 0), S(randn(r, (2, 3, 2)), -1),
+            S(nc(randn(r, (3, 4))), 1), S(randn(r, ()), 0), S(randn(r, (4,)), 0),
+            S(randn(r, (2, 3)), 1, dtype=DType("float64"), desc="dtype")]
+
+
+def nll_samples(r):
+    t = index([2, 0, 3])
+    return [S(randn(r, (3, 4)), t), S(randn(r, (3, 4)), t, reduction="sum"),
+            S(randn(r, (3, 4)), t, reduction="none"),
+            S(randn(r, (3, 4)), index([1, -100, 1]), desc="ignore_index"),
+            S(randn(r, (3, 4)), index([1, 2, 1]), ignore_index=2, reduction="sum"),
+            S(randn(r, (4,)), index(2), desc="1-D input, 0-d target"),
+            S(nc(randn(r, (3, 4))), t)]
+
+
+def probs(r, shape):
+    p = np.abs(randn(r, shape)) + 0.1
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+def index_samples(r):
+    return [S(randn(r, (4, 3)), index([2, 0, 2]), desc="repeated rows"),
+            S(randn(r, (4, 3)), [1, 0, 1, 3], desc="a list"),
+            S(randn(r, (4, 3)), (slice(None), index([2, 2, 0])), desc="x[:, idx]"),
+            S(randn(r, (4, 3)), (index([0, 3, 0]), index([1, 2, 1])), desc="two index tensors"),
+            S(randn(r, (4, 3)), np.array([True, False, True, True]), desc="bool mask"),
+            S(nc(randn(r, (3, 4))), index([[1, 0], [2, 2]]), desc="2-D index")]
+
+
+def index_put_samples(r):
+    return [S(randn(r, (4, 3)), (index([2, 0]),), randn(r, (2, 3))),
+            S(randn(r, (4, 3)), (index([2, 0, 2]),), randn(r, (3, 3)), True,
+              desc="accumulate, repeated"),
+            S(randn(r, (4, 3)), (index([1, 3]),), randn(r, (3,)), desc="broadcast values"),
+            S(randn(r, (4, 3)), (index([0, 3]), index([2, 1])), randn(r, (2,))),
+            S(nc(randn(r, (3, 4))), (index([1]),), randn(r, ()), desc="0-d value"),
+            S(randn(r, (4, 3)), (index([1, 2]),), const(randn(r, (2, 3))),
+              desc="constant values")]
+
+
+# --- the ops -------------------------------------------------------------------------------------
+def every_check(reason: str) -> dict:
+    """The op is missing or broken as a whole: every check fails for the same reason."""
+    return dict.fromkeys(CHECKS, reason)
+
+
+def but_gradcheck(reason: str) -> dict:
+    """The op records no graph at all: every check fails, except gradcheck, which finds a
+    zero Jacobian on both sides (the ops are piecewise constant) and passes."""
+    return {c: reason for c in CHECKS if not c.startswith("gradcheck")}
+
+
+def _fn(lib, name):
+    """``lib.name``, or the Tensor method as a function where torch has no such function
+    (``torch.add_``, ``torch.copy_``, ``torch.expand`` do not exist; minigrad has them)."""
+    return getattr(lib, name, None) or getattr(lib.Tensor, name)
+
+
+def _getitem(lib, x, *index):
+    return x[index[0] if len(index) == 1 else index]
+
+
+def _setitem(lib, x, y, key):
+    b = x.clone()
+    b[key] = y
+    return b
+
+
+def _stale_view(lib, x):
+    """A view of a clone, then the clone changes in place: the view's grad_fn is rebuilt as
+    AsStridedBackward0."""
+    b = x.clone()
+    v = b[:, 1:] if b.dim() == 2 else b.transpose(0, 1)
+    b.mul_(2)
+    return v
+
+
+def _inplace_on_view(lib, x, y):
+    b = x.clone()
+    b[0].mul_(y)
+    return b
+
+
+def _iop(fn):
+    """``b = x.clone(); b += y`` (``operator.iadd`` and friends call ``__iadd__``)."""
+    return lambda lib, x, y: fn(x.clone(), y)
+
+
+def _clone_then(method):
+    """An in-place method applied to a non-leaf clone (a leaf that requires grad refuses)."""
+    return lambda lib, x, *args, **kwargs: getattr(x.clone(), method)(*args, **kwargs)
+
+
+F = lambda lib: lib.nn.functional
+
+LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=1e-6 is below "
+                   "its resolution, so gradcheck cannot check it (torch's cannot either)")
+
+# --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
+BMM_FWAD = ("forward-mode AD through bmm raises NotImplementedError (no rule for "
+            "BmmBackward0 in forward_rules.RULES); torch supports it")
+UNBIND_FWAD = ("minigrad gives no tangent to unbind's outputs (unpack_dual(out).tangent is "
+               "None); torch gives each output the matching slice of the input's tangent")
+SHARED_ROOTS = (
+    "autograd.grad(outputs, ...) with several outputs of one node (unbind's) returns None: "
+    "engine._dependencies pushes that root once per output and counts its edges several "
+    "times, so the next nodes never become ready (also autograd.backward, and the same "
+    "tensor passed twice)")
+INPLACE_SAVES_CONSTANT = (
+    "in-place mul_/div_/log_ save the old self as a constant copy (inplace._original: "
+    "Tensor._make(data.copy()), no history), so a gradient made with create_graph=True does "
+    "not depend on the input and second-order gradients w.r.t. it are 0; torch saves the "
+    "old self with its history")
+RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed records "
+                 "ViewBackward0; torch records ReshapeAliasBackward0")
+MAX_0D = ("the backward of max(dim)/min(dim) on a 0-d tensor raises IndexError (MaxBackward0 "
+          "unsqueezes grad and indices, then scatter indexes a 0-d array); torch gives the "
+          "gradient")
+MAX_0D_FWAD = ("forward-mode AD through max(dim)/min(dim) of a 0-d tensor raises AxisError "
+               "(forward_rules._max_dim: np.put_along_axis on a 0-d mask); torch gives the "
+               "tangent")
+REDUCE_0D_DIM = ("sum/mean over dim 0 (or -1) of a 0-d tensor raises NumPy's AxisError; "
+                 "torch reduces over the 0-d tensor's one element")
+REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
+                "then SumBackward/MeanBackward; torch records only the reduction's node (it "
+                "casts inside)")
+RSUB_TENSOR = ("minigrad.rsub(x, y) with a tensor y records SubBackward0 (computed as "
+               "sub(y, x)); torch records RsubBackward0")
+NO_GRAD_FN = ("{op} returns a tensor without grad_fn (requires_grad=False); torch records "
+              "{node}")
+CLAMP_TENSOR = ("clamp(min, max) with tensor bounds: np.clip calls Tensor.numpy(), which "
+                "refuses tensors that require grad, and without grad the bounds get no tangent; "
+                "torch records ClampBackward0 and differentiates w.r.t. the bounds too")
+MATMUL_BATCH_RIGHT = ("matmul with a batch on the right only (1-D or 2-D @ >= 3-D) raises "
+                      "NotImplementedError; torch broadcasts the left operand")
+MATMUL_BATCH_OF_ONE = ("(1, n, k) @ (b, k, m) records expand/view/bmm/unsafe_view; torch folds "
+                       "the right operand's batch into one mm (its graph: CloneBackward0 <- "
+                       "TransposeBackward0 <- UnsafeViewBackward0 <- MmBackward0)")
+SQUEEZE_DIMS = ("squeeze(dims) with a tuple or list of dims records SqueezeBackward4; torch "
+                "records SqueezeBackward2")
+INDEX_PUT = ("out-of-place index_put records CloneBackward0 then IndexPutBackward0 (it is "
+             "clone().index_put_()); torch records a single IndexPutBackward0")
+SCATTER = ("Tensor.scatter(dim, index, src) records CloneBackward0 then IndexPutBackward0 (it "
+           "is built on index_put); torch records a single ScatterBackward0")
+
+OPS: list[OpInfo] = [
+    # arithmetic: every spelling of add/sub/mul/div
+    OpInfo("add", lambda lib, x, y, **kw: lib.add(x, y, **kw), binary()),
+    OpInfo("add_alpha", lambda lib, x, y, **kw: lib.add(x, y, **kw), few(binary(alpha=2.5), 4)),
+    OpInfo("add_method", lambda lib, x, y: x.add(y), few(binary())),
+    OpInfo("add_operator", lambda lib, x, y: x + y, few(binary())),
+    OpInfo("add_scalar", lambda lib, x, s: x + s, with_scalars()),
+    OpInfo("radd_scalar", lambda lib, x, s: s + x, with_scalars()),
+    OpInfo("sub", lambda lib, x, y, **kw: lib.sub(x, y, **kw), binary()),
+    OpInfo("sub_alpha", lambda lib, x, y: x.sub(y, alpha=-2), few(binary(), 4)),
+    OpInfo("sub_operator", lambda lib, x, y: x - y, few(binary())),
+    OpInfo("subtract", lambda lib, x, y: lib.subtract(x, y).add(x.subtract(y)), few(binary())),
+    OpInfo("sub_scalar", lambda lib, x, s: x - s, with_scalars()),
+    OpInfo("rsub_scalar", lambda lib, x, s: s - x, with_scalars()),
+    OpInfo("rsub_fn_scalar", lambda lib, x, s: lib.rsub(x, s), with_scalars()),
+    OpInfo("rsub_fn_tensor", lambda lib, x, y: lib.rsub(x, y), few(binary(), 4),
+           xfail={"grad_fn": RSUB_TENSOR}),
+    OpInfo("mul", lambda lib, x, y: lib.mul(x, y), binary()),
+    OpInfo("mul_method", lambda lib, x, y: x.mul(y), few(binary())),
+    OpInfo("mul_operator", lambda lib, x, y: x * y, few(binary())),
+    OpInfo("multiply", lambda lib, x, y: lib.multiply(x, y) + x.multiply(y), few(binary())),
+    OpInfo("mul_scalar", lambda lib, x, s: x * s, with_scalars()),
+    OpInfo("rmul_scalar", lambda lib, x, s: s * x, with_scalars()),
+    OpInfo("div", lambda lib, x, y: lib.div(x, y), binary(randn, nonzero)),
+    OpInfo("div_method", lambda lib, x, y: x.div(y), few(binary(randn, nonzero))),
+    OpInfo("div_operator", lambda lib, x, y: x / y, few(binary(randn, nonzero))),
+    OpInfo("divide", lambda lib, x, y: lib.divide(x, y) + x.divide(y),
+           few(binary(randn, nonzero))),
+    OpInfo("div_scalar", lambda lib, x, s: x / s, with_scalars()),
+    OpInfo("rdiv_scalar", lambda lib, x, s: s / x, with_scalars(nonzero)),
+    OpInfo("div_rounding_mode", lambda lib, x, y, mode: lib.div(x, y, rounding_mode=mode),
+           lambda r: [S(randn(r, (2, 3)) * 3, nonzero(r, (3,)), "floor"),
+                      S(randn(r, (2, 3)) * 3, nonzero(r, ()), "trunc")],
+           xfail=but_gradcheck(NO_GRAD_FN.format(op="div(..., rounding_mode=...)",
+                                                 node="DivBackward2 (a zero gradient)"))),
+    OpInfo("neg", lambda lib, x: lib.neg(x), unary()),
+    OpInfo("neg_spellings", lambda lib, x: (-x) + x.neg() + lib.negative(x) + x.negative(),
+           few(unary())),
+    OpInfo("reciprocal", lambda lib, x: x.reciprocal(), unary(nonzero)),
+    OpInfo("reciprocal_fn", lambda lib, x: lib.reciprocal(x), few(unary(nonzero), 2)),
+    OpInfo("pow_scalar", lambda lib, x, e: x ** e,
+           lambda r: [S(randn(r, (2, 3)), 2), S(randn(r, (2, 3)), 3), S(randn(r, ()), 2.0),
+                      S(positive(r, (2, 3)), 0.5), S(positive(r, (4,)), -1.5),
+                      S(positive(r, (2, 3)), -0.5), S(randn(r, (2, 3)), 0),
+                      S(randn(r, (2, 3)), 1), S(nc(positive(r, (3, 2))), 2.5)]),
+    OpInfo("pow_method", lambda lib, x, e: x.pow(e) + lib.pow(x, e),
+           lambda r: [S(randn(r, (2, 3)), 2), S(positive(r, (3,)), 1.5)]),
+    OpInfo("pow_tensor", lambda lib, x, y: x ** y, binary(positive, randn)),
+    OpInfo("pow_tensor_fn", lambda lib, x, y: lib.pow(x, y), few(binary(positive, randn))),
+    OpInfo("rpow_scalar", lambda lib, x, s: s ** x,
+           lambda r: [S(randn(r, (2, 3)), 2.0), S(randn(r, ()), 0.5), S(randn(r, (4,)), 3),
+                      S(nc(randn(r, (3, 2))), 1.5)]),
+    OpInfo("abs", lambda lib, x: x.abs(), unary(nonzero)),
+    OpInfo("abs_spellings", lambda lib, x: lib.abs(x) + abs(x), few(unary(nonzero))),
+    # element-wise functions
+    OpInfo("exp", lambda lib, x: x.exp(), unary()),
+    OpInfo("exp_fn", lambda lib, x: lib.exp(x), few(unary(), 2)),
+    OpInfo("log", lambda lib, x: x.log(), unary(positive)),
+    OpInfo("log_fn", lambda lib, x: lib.log(x), few(unary(positive), 2)),
+    OpInfo("sqrt", lambda lib, x: x.sqrt(), unary(positive)),
+    OpInfo("sqrt_fn", lambda lib, x: lib.sqrt(x), few(unary(positive), 2)),
+    OpInfo("sin", lambda lib, x: x.sin(), unary()),
+    OpInfo("sin_fn", lambda lib, x: lib.sin(x), few(unary(), 2)),
+    OpInfo("cos", lambda lib, x: x.cos(), unary()),
+    OpInfo("cos_fn", lambda lib, x: lib.cos(x), few(unary(), 2)),
+    OpInfo("tanh", lambda lib, x: x.tanh(), unary()),
+    OpInfo("tanh_fn", lambda lib, x: lib.tanh(x), few(unary(), 2)),
+    OpInfo("sigmoid", lambda lib, x: x.sigmoid(), unary()),
+    OpInfo("sigmoid_fn", lambda lib, x: lib.sigmoid(x), few(unary(), 2)),
+    OpInfo("relu", lambda lib, x: x.relu(), unary(nonzero)),
+    OpInfo("relu_fn", lambda lib, x: lib.relu(x), few(unary(nonzero), 2)),
+    OpInfo("sign", lambda lib, x: x.sign() + lib.sign(x), unary(nonzero),
+           xfail=but_gradcheck(NO_GRAD_FN.format(op="sign()",
+                                                 node="SignBackward0 (a zero gradient)"))),
+    OpInfo("clamp", lambda lib, x, **kw: x.clamp(**kw),
+           lambda r: [S(distinct(r, (3, 4)), min=-0.8, max=0.65),
+                      S(distinct(r, (3, 4)), min=0.05), S(distinct(r, (3, 4)), max=-0.25),
+                      S(distinct(r, ()), min=-0.1, max=0.1),
+                      S(nc(distinct(r, (4, 3))), min=-0.35, max=1.15)]),
+    OpInfo("clamp_spellings", lambda lib, x: lib.clamp(x, -0.5, 0.5) + x.clip(max=0.25)
+           + lib.clip(x, min=-0.25), lambda r: [S(distinct(r, (3, 4)) + 0.01)]),
+    OpInfo("clamp_tensor_bounds", lambda lib, x, lo, hi: x.clamp(lo, hi),
+           lambda r: [S(distinct(r, (3, 4)), distinct(r, (4,)) - 0.5, distinct(r, (3, 1)) + 0.9),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 4)) - 0.3), None)],
+           xfail=every_check(CLAMP_TENSOR)),
+    OpInfo("where", lambda lib, c, x, y: lib.where(c, x, y),
+           lambda r: [S(randn(r, (2, 3)) > 0, randn(r, (2, 3)), randn(r, (2, 3))),
+                      S(randn(r, (2, 3)) > 0, randn(r, (3,)), randn(r, (2, 1)), desc="broadcast"),
+                      S(randn(r, (3,)) > 0, randn(r, ()), nc(randn(r, (2, 3)))),
+                      S(randn(r, (2, 3)) > 0, randn(r, (2, 3)), 0.5, desc="scalar other"),
+                      S(np.array(True), randn(r, ()), const(randn(r, ())))]),
+    OpInfo("clone", lambda lib, x: x.clone() + lib.clone(x), unary()),
+    OpInfo("contiguous", lambda lib, x: x.contiguous(),
+           lambda r: [S(nc(randn(r, (3, 4))), desc="copy"), S(nc(randn(r, (5,)))),
+                      S(randn(r, (2, 3)), desc="already contiguous: returns x")]),
+    OpInfo("to_dtype", lambda lib, x, *a, **kw: x.to(*a, **kw),
+           lambda r: [S(randn(r, (2, 3)), DType("float64")),
+                      S(nc(randn(r, (3, 2))), dtype=DType("float64")),
+                      S(randn(r, ()), DType("float64"), copy=True, desc="copy=True"),
+                      S(randn(r, (2, 3)), Arg(randn(r, (1,)), grad=False, dtype="float64"),
+                        desc="to(other)")]),
+    OpInfo("double", lambda lib, x: x.double(),
+           lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
+    OpInfo("to_lower_precision", lambda lib, x, d: x.to(d),
+           lambda r: [S(randn(r, (2, 3)), DType("float32")),
+                      S(randn(r, (3,)), DType("float16"))],
+           no_gradcheck=LOWER_PRECISION),
+    OpInfo("float_half", lambda lib, x: (x.float(), x.half()),
+           lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))],
+           no_gradcheck=LOWER_PRECISION),
+    # reductions
+    OpInfo("sum", lambda lib, x, *a, **kw: x.sum(*a, **kw), reduction_samples()),
+    OpInfo("sum_fn", lambda lib, x, *a, **kw: lib.sum(x, *a, **kw),
+           lambda r: reduction_samples()(r)[:5]),
+    OpInfo("reduce_dtype", lambda lib, x, d: (x.sum(dtype=d), x.mean(dtype=d),
+                                             lib.sum(x, 0, dtype=d)),
+           lambda r: [S(randn(r, (2, 3)), DType("float64")),
+                      S(nc(randn(r, (3, 2))), DType("float64"))],
+           xfail={"grad_fn:float32": REDUCE_DTYPE}),
+    OpInfo("reduce_0d_dim", lambda lib, x, d: (x.sum(d), x.mean(d, keepdim=True),
+                                              lib.sum(x, (d,))),
+           lambda r: [S(randn(r, ()), 0), S(randn(r, ()), -1)],
+           xfail=every_check(REDUCE_0D_DIM)),
+    OpInfo("sum_to_size", lambda lib, x, *size: x.sum_to_size(*size),
+           lambda r: [S(randn(r, (2, 3, 4)), 3, 1), S(randn(r, (2, 3)), (1, 3)),
+                      S(nc(randn(r, (3, 4))), 1, 4), S(randn(r, (2, 3)), 2, 3)]),
+    OpInfo("mean", lambda lib, x, *a, **kw: x.mean(*a, **kw), reduction_samples()),
+    OpInfo("mean_fn", lambda lib, x, *a, **kw: lib.mean(x, *a, **kw),
+           lambda r: reduction_samples()(r)[:5]),
+    OpInfo("max", lambda lib, x: x.max(), extreme_all_samples),
+    OpInfo("max_dim", lambda lib, x, *a, **kw: lib.max(x, *a, **kw), extreme_dim_samples),
+    OpInfo("min", lambda lib, x: lib.min(x), extreme_all_samples),
+    OpInfo("max_min_dim_0d", lambda lib, x: (*x.max(0), *x.min(-1, keepdim=True)),
+           lambda r: [S(randn(r, ()))],
+           xfail={**dict.fromkeys(("backward", "gradgrad", "gradcheck"), MAX_0D),
+                  **dict.fromkeys(("fwad", "gradcheck_fwad"), MAX_0D_FWAD)}),
+    OpInfo("min_dim", lambda lib, x, *a, **kw: x.min(*a, **kw), extreme_dim_samples),
+    OpInfo("prod", lambda lib, x: x.prod() + lib.prod(x),
+           lambda r: [S(nonzero(r, (2, 3))), S(nonzero(r, ()))],
+           xfail=every_check(NO_GRAD_FN.format(op="prod()", node="ProdBackward0"))),
+    # linear algebra
+    OpInfo("dot", lambda lib, x, y: lib.dot(x, y) + x.dot(y),
+           lambda r: [S(randn(r, (3,)), randn(r, (3,))), S(nc(randn(r, (4,))), randn(r, (4,))),
+                      S(randn(r, (3,)), const(randn(r, (3,))))]),
+    OpInfo("mm", lambda lib, x, y: lib.mm(x, y) + x.mm(y),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3, 4))),
+                      S(nc(randn(r, (2, 3))), nc(randn(r, (3, 2)))),
+                      S(const(randn(r, (2, 3))), randn(r, (3, 2))),
+                      S(randn(r, (1, 1)), randn(r, (1, 3)))]),
+    OpInfo("mv", lambda lib, x, y: lib.mv(x, y) + x.mv(y),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(nc(randn(r, (4, 3))), randn(r, (3,))),
+                      S(randn(r, (2, 3)), const(randn(r, (3,))))]),
+    OpInfo("bmm", lambda lib, x, y: lib.bmm(x, y) + x.bmm(y),
+           lambda r: [S(randn(r, (2, 2, 3)), randn(r, (2, 3, 2))),
+                      S(nc(randn(r, (2, 2, 3))), randn(r, (2, 3, 3))),
+                      S(randn(r, (1, 2, 3)), const(randn(r, (1, 3, 2))))],
+           xfail={"fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+    OpInfo("matmul", lambda lib, x, y: lib.matmul(x, y), matmul_samples),
+    OpInfo("matmul_method", lambda lib, x, y: x.matmul(y), few(matmul_samples, 4)),
+    OpInfo("matmul_operator", lambda lib, x, y: x @ y, few(matmul_samples, 4)),
+    OpInfo("rmatmul", lambda lib, x, y: y.__rmatmul__(x), few(matmul_samples, 4)),
+    OpInfo("matmul_batched", lambda lib, x, y: x @ y, matmul_batched_samples,
+           xfail={"fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+    OpInfo("matmul_batched_noncontig", lambda lib, x, y: x @ y,
+           lambda r: [S(nc(randn(r, (2, 2, 3))), randn(r, (2, 3, 3))),
+                      S(randn(r, (2, 2, 3)), nc(randn(r, (2, 3, 3))))],
+           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)",
+                  "fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+    OpInfo("matmul_batch_of_one_on_the_left", lambda lib, x, y: x @ y,
+           lambda r: [S(randn(r, (1, 2, 3)), randn(r, (3, 3, 2)))],
+           xfail={"grad_fn": MATMUL_BATCH_OF_ONE, "fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+    OpInfo("matmul_batch_on_right", lambda lib, x, y: x @ y,
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3, 2)), desc="2-D @ 3-D"),
+                      S(randn(r, (3,)), randn(r, (2, 3, 2)), desc="1-D @ 3-D")],
+           xfail=every_check(MATMUL_BATCH_RIGHT)),
+    # views and shapes
+    OpInfo("t", lambda lib, x: x.t() * 1 + lib.t(x),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (3,))), S(randn(r, ())),
+                      S(nc(randn(r, (3, 2))))]),
+    OpInfo("T", lambda lib, x: x.T, lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
+    OpInfo("mT", lambda lib, x: x.mT, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
+    OpInfo("transpose", lambda lib, x, d0, d1: x.transpose(d0, d1),
+           lambda r: [S(randn(r, (2, 3, 4)), 0, 2), S(randn(r, (2, 3)), -1, 0),
+                      S(nc(randn(r, (3, 4))), 0, 1), S(randn(r, (2, 3)), 1, 1)]),
+    OpInfo("transpose_fn", lambda lib, x: lib.transpose(x, 0, 1), few(unary(), 1)),
+    OpInfo("permute", lambda lib, x, *dims: x.permute(*dims),
+           lambda r: [S(randn(r, (2, 3, 4)), 2, 0, 1), S(randn(r, (2, 3, 4)), (1, -1, 0)),
+                      S(nc(randn(r, (3, 4))), 1, 0), S(randn(r, ()), ())]),
+    OpInfo("permute_fn", lambda lib, x: lib.permute(x, (1, 0)), few(unary(), 1)),
+    OpInfo("view", lambda lib, x, *shape: x.view(*shape),
+           lambda r: [S(randn(r, (2, 3)), 3, 2), S(randn(r, (2, 3)), -1),
+                      S(randn(r, (2, 3, 2)), (2, -1)), S(randn(r, ()), 1, 1),
+                      S(randn(r, (1,)), ())]),
+    OpInfo("view_as", lambda lib, x, y: x.view_as(y),
+           lambda r: [S(randn(r, (2, 3)), const(randn(r, (3, 2))))]),
+    OpInfo("reshape", lambda lib, x, *shape: x.reshape(*shape),
+           lambda r: [S(randn(r, (2, 3)), 3, 2, desc="view"), S(randn(r, (2, 3)), (-1,)),
+                      S(nc(randn(r, (3, 4))), 12, desc="copy (non-contiguous input)"),
+                      S(nc(randn(r, (3, 4))), 2, -1, desc="copy"), S(randn(r, ()), 1),
+                      S(nc(randn(r, (3, 4))), 2, -1, 2, desc="copy")]),
+    OpInfo("reshape_alias", lambda lib, x, *shape: x.reshape(*shape),
+           lambda r: [S(nc(randn(r, (3, 4))), 3, 4, 1), S(nc(randn(r, (2, 3))), 1, 2, 3)],
+           xfail={"grad_fn": RESHAPE_ALIAS}),
+    OpInfo("reshape_fn", lambda lib, x: lib.reshape(x, (-1,)),
+           lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
+    OpInfo("reshape_as", lambda lib, x, y: x.reshape_as(y),
+           lambda r: [S(nc(randn(r, (3, 2))), const(randn(r, (6,))))]),
+    OpInfo("flatten", lambda lib, x, *a: x.flatten(*a),
+           lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3, 2)), 1),
+                      S(randn(r, (2, 3, 2)), 0, -2), S(nc(randn(r, (3, 4)))),
+                      S(randn(r, ()), desc="0-d"), S(randn(r, (2, 3)), 1, 1, desc="no-op")]),
+    OpInfo("flatten_fn", lambda lib, x: lib.flatten(x), few(unary(), 1)),
+    OpInfo("squeeze", lambda lib, x: x.squeeze() + lib.squeeze(x),
+           lambda r: [S(randn(r, (2, 1, 3, 1))), S(randn(r, (1, 1))), S(randn(r, ())),
+                      S(randn(r, (2, 3)))]),
+    OpInfo("squeeze_dim", lambda lib, x, d: x.squeeze(d),
+           lambda r: [S(randn(r, (2, 1, 3)), 1), S(randn(r, (2, 1, 3)), 0, desc="not size 1"),
+                      S(randn(r, (2, 1)), -1), S(randn(r, ()), 0)]),
+    OpInfo("squeeze_dims", lambda lib, x, dims: x.squeeze(dims),
+           lambda r: [S(randn(r, (2, 1, 3, 1)), (1, 3)), S(randn(r, (1, 2, 1)), (0, 1)),
+                      S(randn(r, (1, 3)), [-2])],
+           xfail={"grad_fn": SQUEEZE_DIMS}),
+    OpInfo("unsqueeze", lambda lib, x, d: x.unsqueeze(d) * 1 + lib.unsqueeze(x, d),
+           lambda r: [S(randn(r, (2, 3)), 0), S(randn(r, (2, 3)), -1), S(randn(r, ()), 0),
+                      S(nc(randn(r, (3, 2))), 1)]),
+    OpInfo("expand", lambda lib, x, *sizes: x.expand(*sizes),
+           lambda r: [S(randn(r, (3, 1)), 3, 4), S(randn(r, (3,)), 2, 3),
+                      S(randn(r, ()), 2, 2), S(randn(r, (1, 3)), (2, 2, -1)),
+                      S(nc(randn(r, (3,))), 2, 3)]),
+    OpInfo("expand_fn", lambda lib, x: _fn(lib, "expand")(x, 2, 3),
+           lambda r: [S(randn(r, (3,)))]),
+    OpInfo("expand_as", lambda lib, x, y: x.expand_as(y),
+           lambda r: [S(randn(r, (3, 1)), const(randn(r, (2, 3, 4))))]),
+    OpInfo("narrow", lambda lib, x, *a: x.narrow(*a) * 1 + lib.narrow(x, *a),
+           lambda r: [S(randn(r, (4, 3)), 0, 1, 2), S(randn(r, (4, 3)), -1, 2, 1),
+                      S(nc(randn(r, (3, 4))), 1, 0, 3)]),
+    OpInfo("select", lambda lib, x, d, i: x.select(d, i) * 1 + lib.select(x, d, i),
+           lambda r: [S(randn(r, (4, 3)), 0, 1), S(randn(r, (4, 3)), 1, -1),
+                      S(randn(r, (3,)), 0, 2), S(nc(randn(r, (3, 4))), 1, 3)]),
+    OpInfo("getitem_basic", _getitem,
+           lambda r: [S(randn(r, (4, 3)), slice(1, 3)), S(randn(r, (4, 3)), 1),
+                      S(randn(r, (4, 3)), slice(None), slice(0, 3, 2)),
+                      S(randn(r, (4, 3)), Ellipsis, 0), S(randn(r, (4, 3)), None, 1),
+                      S(randn(r, (4, 3)), slice(-3, None), -1),
+                      S(nc(randn(r, (3, 4))), slice(None, None, 2)),
+                      S(randn(r, (4, 3)), slice(None)), S(randn(r, (4,)), 2)]),
+    OpInfo("getitem_alias", _getitem,
+           lambda r: [S(randn(r, (2, 3)), Ellipsis), S(randn(r, (2, 3)), slice(None), Ellipsis),
+                      S(randn(r, ()), Ellipsis)]),
+    OpInfo("getitem_advanced", _getitem, index_samples),
+    OpInfo("index_put", lambda lib, x, idx, v, *a: x.index_put(idx, v, *a), index_put_samples,
+           xfail={"grad_fn": INDEX_PUT}),
+    OpInfo("scatter", lambda lib, x, d, idx, src: x.scatter(d, idx, src),
+           lambda r: [S(randn(r, (3, 4)), 0, index([[1, 0, 2, 0]]), randn(r, (1, 4))),
+                      S(randn(r, (3, 4)), 1, index([[3], [0], [1]]), randn(r, (3, 1)))],
+           xfail={"grad_fn": SCATTER}),
+    OpInfo("unbind", lambda lib, x, *a: x.unbind(*a),
+           lambda r: [S(randn(r, (3, 2))), S(randn(r, (2, 3)), 1), S(randn(r, (2, 2, 2)), -1),
+                      S(nc(randn(r, (3, 2))), 0)],
+           xfail={"fwad": UNBIND_FWAD, "gradcheck_fwad": UNBIND_FWAD,
+                  "backward": SHARED_ROOTS, "gradgrad": SHARED_ROOTS}),
+    OpInfo("unbind_fn", lambda lib, x: lib.unbind(x, 1)[1] * 1, few(unary(), 1),
+           xfail={"fwad": UNBIND_FWAD, "gradcheck_fwad": UNBIND_FWAD}),
+    OpInfo("cat", lambda lib, ts, *a, **kw: lib.cat(ts, *a, **kw),
+           lambda r: [S([randn(r, (2, 3)), randn(r, (1, 3))]),
+                      S([randn(r, (2, 3)), randn(r, (2, 1)), nc(randn(r, (2, 2)))], 1),
+                      S((randn(r, (2, 3)), const(randn(r, (2, 3)))), dim=-1),
+                      S([randn(r, (3,)), randn(r, (2,))])]),
+    OpInfo("concat", lambda lib, ts: lib.concat(ts, 1) + lib.concatenate(ts, 1),
+           lambda r: [S([randn(r, (2, 3)), randn(r, (2, 1))])]),
+    OpInfo("stack", lambda lib, ts, *a, **kw: lib.stack(ts, *a, **kw),
+           lambda r: [S([randn(r, (2, 3)), randn(r, (2, 3))]),
+                      S([randn(r, (2, 3)), nc(randn(r, (2, 3))), randn(r, (2, 3))], 2),
+                      S((randn(r, ()), const(randn(r, ()))), dim=-1),
+                      S([randn(r, (3,)), randn(r, (3,))], 1)]),
+    OpInfo("stale_view", _stale_view,
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (2, 3, 2)))]),
+    # in place, on a non-leaf clone
+    OpInfo("add_", _clone_then("add_"),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))), S(randn(r, (2, 3)), randn(r, (3,))),
+                      S(randn(r, (2, 3)), 2.5), S(randn(r, (2, 3)), randn(r, ()), alpha=-2),
+                      S(nc(randn(r, (3, 2))), const(randn(r, (3, 1))))]),
+    OpInfo("sub_", _clone_then("sub_"),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(randn(r, ()), 1.5),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), alpha=0.5)]),
+    OpInfo("mul_", _clone_then("mul_"),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))), S(randn(r, (2, 3)), randn(r, (3,))),
+                      S(randn(r, (2, 3)), -1.5), S(nc(randn(r, (3, 2))), const(randn(r, ())))],
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("div_", _clone_then("div_"),
+           lambda r: [S(randn(r, (2, 3)), nonzero(r, (2, 3))), S(randn(r, (2, 3)), nonzero(r, ())),
+                      S(randn(r, (2, 3)), 4.0)],
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("inplace_fn_forms", lambda lib, x, y: _fn(lib, "div_")(_fn(lib, "mul_")(_fn(
+        lib, "sub_")(_fn(lib, "add_")(x.clone(), y), y, alpha=2), y), 2.0),
+        lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))],
+        xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("iadd", _iop(operator.iadd),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(randn(r, (2, 3)), 2.0)]),
+    OpInfo("isub", _iop(operator.isub), lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))]),
+    OpInfo("imul", _iop(operator.imul), lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))],
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("itruediv", _iop(operator.itruediv), lambda r: [S(randn(r, (2, 3)), nonzero(r, (3,)))],
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("exp_", _clone_then("exp_"), few(unary(), 5)),
+    OpInfo("log_", _clone_then("log_"), few(unary(positive), 5),
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("tanh_", _clone_then("tanh_"), few(unary(), 5)),
+    OpInfo("sigmoid_", _clone_then("sigmoid_"), few(unary(), 5)),
+    OpInfo("relu_", _clone_then("relu_"), few(unary(nonzero), 5)),
+    OpInfo("neg_", _clone_then("neg_"), few(unary(), 5)),
+    OpInfo("clamp_", _clone_then("clamp_"),
+           lambda r: [S(distinct(r, (3, 4)), -0.65, 0.8), S(distinct(r, (3, 4)), min=0.05),
+                      S(distinct(r, (3, 4)), max=-0.25)]),
+    OpInfo("zero_", lambda lib, x: lib.zero_(x.clone()) * x + x.clone().zero_(),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, ()))]),
+    OpInfo("fill_number", lambda lib, x, v: x.clone().fill_(v) * x,
+           lambda r: [S(randn(r, (2, 3)), 1.5), S(randn(r, ()), -2)]),
+    OpInfo("fill_tensor", lambda lib, x, v: lib.fill_(x.clone(), v) * x,
+           lambda r: [S(randn(r, (2, 3)), randn(r, ())), S(randn(r, (4,)), const(randn(r, ())))]),
+    OpInfo("copy_", lambda lib, x, y: x.clone().copy_(y) * x,
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))), S(randn(r, (2, 3)), randn(r, (3,))),
+                      S(randn(r, (2, 3)), f64(randn(r, (2, 3))), desc="cast"),
+                      S(nc(randn(r, (3, 2))), randn(r, ()))]),
+    OpInfo("copy_fn", lambda lib, x, y: _fn(lib, "copy_")(x.clone(), y),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)))]),
+    OpInfo("index_put_", _clone_then("index_put_"), index_put_samples),
+    OpInfo("index_put_fn", lambda lib, x, idx, v: lib.index_put_(x.clone(), idx, v),
+           lambda r: index_put_samples(r)[:1]),
+    OpInfo("setitem_slice", _setitem,
+           lambda r: [S(randn(r, (4, 3)), randn(r, (2, 3)), slice(1, 3)),
+                      S(randn(r, (4, 3)), randn(r, (3,)), 0),
+                      S(randn(r, (4, 3)), randn(r, (4,)), (slice(None), 1)),
+                      S(randn(r, (4, 3)), 2.5, (slice(None, None, 2), slice(1, None))),
+                      S(nc(randn(r, (3, 4))), randn(r, ()), (Ellipsis, -1))]),
+    OpInfo("setitem_advanced", _setitem,
+           lambda r: [S(randn(r, (4, 3)), randn(r, (2, 3)), index([3, 1])),
+                      S(randn(r, (4, 3)), randn(r, ()), np.array([True, False, False, True]))]),
+    OpInfo("inplace_on_view", _inplace_on_view,
+           lambda r: [S(randn(r, (3, 4)), randn(r, (4,))), S(randn(r, (3, 4)), 2.0)],
+           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    # nn.functional
+    OpInfo("linear", lambda lib, *a: F(lib).linear(*a), linear_samples),
+    OpInfo("linear_noncontig_input", lambda lib, *a: F(lib).linear(*a),
+           lambda r: [S(nc(randn(r, (2, 3, 3))), randn(r, (4, 3)), randn(r, (4,)),
+                        desc="3-D non-contiguous: matmul then add_")]),
+    OpInfo("mse_loss", lambda lib, x, y, **kw: F(lib).mse_loss(x, y, **kw),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), reduction="sum"),
+                      S(randn(r, (2, 3)), const(randn(r, (2, 3))), reduction="none"),
+                      S(nc(randn(r, (3, 2))), randn(r, (3, 2))), S(randn(r, ()), randn(r, ()))]),
+    OpInfo("softmax", lambda lib, x, d, **kw: F(lib).softmax(x, d, **kw), softmax_samples),
+    OpInfo("log_softmax", lambda lib, x, d, **kw: F(lib).log_softmax(x, d, **kw),
+           softmax_samples),
+    OpInfo("nll_loss", lambda lib, x, t, **kw: F(lib).nll_loss(x, t, **kw), nll_samples),
+    OpInfo("cross_entropy", lambda lib, x, t, **kw: F(lib).cross_entropy(x, t, **kw),
+           nll_samples),
+    OpInfo("cross_entropy_probs", lambda lib, x, t, **kw: F(lib).cross_entropy(x, t, **kw),
+           lambda r: [S(randn(r, (3, 4)), probs(r, (3, 4)), desc="mean: DivBackward1"),
+                      S(randn(r, (3, 4)), const(probs(r, (3, 4))), reduction="sum"),
+                      S(randn(r, (3, 4)), probs(r, (3, 4)), reduction="none"),
+                      S(randn(r, (4,)), probs(r, (4,)), desc="1-D")]),
+    OpInfo("functional_relu", lambda lib, x: F(lib).relu(x), few(unary(nonzero), 4)),
+    OpInfo("functional_relu_inplace", lambda lib, x: F(lib).relu(x.clone(), inplace=True),
+           few(unary(nonzero), 4)),
+    OpInfo("functional_sigmoid", lambda lib, x: F(lib).sigmoid(x), few(unary(), 4)),
+    OpInfo("functional_tanh", lambda lib, x: F(lib).tanh(x), few(unary(), 4)),
+    OpInfo("nn_modules", lambda lib, x, y: (
+        lib.nn.ReLU()(x), lib.nn.Tanh()(x), lib.nn.Sigmoid()(x), lib.nn.Softmax(dim=1)(x),
+        lib.nn.LogSoftmax(dim=0)(x), lib.nn.MSELoss(reduction="sum")(x, y)),
+        lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)))]),
+    OpInfo("nn_cross_entropy_loss", lambda lib, x, t: lib.nn.CrossEntropyLoss()(x, t),
+           lambda r: nll_samples(r)[:1]),
+]
+
+OPS_BY_NAME = {op.name: op for op in OPS}
+assert len(OPS_BY_NAME) == len(OPS), "duplicate OpInfo names"
