@@ -363,19 +363,19 @@ print(inspect.getsource(inplace.check_inplace))
 # (Its first test is about `inference_mode` tensors, lesson 05; its last about the outputs of
 # `unbind`, which torch never lets you change in place.)
 #
-# Then `apply_inplace` (same file) writes the new numbers into the same NumPy array
-# (`np.copyto`), bumps the version counter, and attaches the operation's node as the tensor's new
-# `grad_fn`; for a view, the node goes on the base inside a `CopySlices` (lesson 08). Here are
-# those lines of it:
+# Then `apply_inplace` (same file) records the operation's node, writes the new numbers into
+# the same NumPy array, bumps the version counter, and attaches the node as the tensor's new
+# `grad_fn`; for a view, `rebase_history` puts the node on the base inside a `CopySlices`
+# (lesson 08). Here are those lines of it:
 
 # %%
 lines = inspect.getsource(inplace.apply_inplace).splitlines()
 first = next(i for i, line in enumerate(lines) if "node = None" in line)
-last = next(i for i, line in enumerate(lines) if "CopySlices(" in line)
+last = next(i for i, line in enumerate(lines) if "rebase_history(" in line)
 print("\n".join(lines[first:last + 1]))
 
 # %% [markdown]
-# (The `old` and `forward_ad` lines serve forward-mode differentiation, lesson 02.)
+# (The `old` and `forward_grad` lines serve forward-mode differentiation, lesson 02.)
 #
 # The other half of the story is in `minigrad/autograd/graph.py`: a `SavedTensor` remembers the
 # version when it was saved, and `unpack` (called during backward) compares it with the current

@@ -86,8 +86,8 @@ class _Ready:
 
 def _dependencies(roots):
     deps = {}
-    seen = set(roots)
-    stack = list(roots)
+    stack = list(dict.fromkeys(roots))  # a node may be a root twice (two of its outputs)
+    seen = set(stack)
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:

@@ -330,15 +330,6 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-BMM_FWAD = ("forward-mode AD through bmm raises NotImplementedError (no rule for "
-            "BmmBackward0 in forward_rules.RULES); torch supports it")
-UNBIND_FWAD = ("minigrad gives no tangent to unbind's outputs (unpack_dual(out).tangent is "
-               "None); torch gives each output the matching slice of the input's tangent")
-SHARED_ROOTS = (
-    "autograd.grad(outputs, ...) with several outputs of one node (unbind's) returns None: "
-    "engine._dependencies pushes that root once per output and counts its edges several "
-    "times, so the next nodes never become ready (also autograd.backward, and the same "
-    "tensor passed twice)")
 INPLACE_SAVES_CONSTANT = (
     "in-place mul_/div_/log_ save the old self as a constant copy (inplace._original: "
     "Tensor._make(data.copy()), no history), so a gradient made with create_graph=True does "
@@ -532,21 +523,19 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (2, 2, 3)), randn(r, (2, 3, 2))),
                       S(nc(randn(r, (2, 2, 3))), randn(r, (2, 3, 3))),
                       S(randn(r, (1, 2, 3)), const(randn(r, (1, 3, 2))))],
-           xfail={"fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+           ),
     OpInfo("matmul", lambda lib, x, y: lib.matmul(x, y), matmul_samples),
     OpInfo("matmul_method", lambda lib, x, y: x.matmul(y), few(matmul_samples, 4)),
     OpInfo("matmul_operator", lambda lib, x, y: x @ y, few(matmul_samples, 4)),
     OpInfo("rmatmul", lambda lib, x, y: y.__rmatmul__(x), few(matmul_samples, 4)),
-    OpInfo("matmul_batched", lambda lib, x, y: x @ y, matmul_batched_samples,
-           xfail={"fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+    OpInfo("matmul_batched", lambda lib, x, y: x @ y, matmul_batched_samples),
     OpInfo("matmul_batched_noncontig", lambda lib, x, y: x @ y,
            lambda r: [S(nc(randn(r, (2, 2, 3))), randn(r, (2, 3, 3))),
                       S(randn(r, (2, 2, 3)), nc(randn(r, (2, 3, 3))))],
-           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)",
-                  "fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)"}),
     OpInfo("matmul_batch_of_one_on_the_left", lambda lib, x, y: x @ y,
            lambda r: [S(randn(r, (1, 2, 3)), randn(r, (3, 3, 2)))],
-           xfail={"grad_fn": MATMUL_BATCH_OF_ONE, "fwad": BMM_FWAD, "gradcheck_fwad": BMM_FWAD}),
+           xfail={"grad_fn": MATMUL_BATCH_OF_ONE}),
     OpInfo("matmul_batch_on_right", lambda lib, x, y: x @ y,
            lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3, 2)), desc="2-D @ 3-D"),
                       S(randn(r, (3,)), randn(r, (2, 3, 2)), desc="1-D @ 3-D")],
@@ -635,10 +624,8 @@ OPS: list[OpInfo] = [
     OpInfo("unbind", lambda lib, x, *a: x.unbind(*a),
            lambda r: [S(randn(r, (3, 2))), S(randn(r, (2, 3)), 1), S(randn(r, (2, 2, 2)), -1),
                       S(nc(randn(r, (3, 2))), 0)],
-           xfail={"fwad": UNBIND_FWAD, "gradcheck_fwad": UNBIND_FWAD,
-                  "backward": SHARED_ROOTS, "gradgrad": SHARED_ROOTS}),
-    OpInfo("unbind_fn", lambda lib, x: lib.unbind(x, 1)[1] * 1, few(unary(), 1),
-           xfail={"fwad": UNBIND_FWAD, "gradcheck_fwad": UNBIND_FWAD}),
+           ),
+    OpInfo("unbind_fn", lambda lib, x: lib.unbind(x, 1)[1] * 1, few(unary(), 1)),
     OpInfo("cat", lambda lib, ts, *a, **kw: lib.cat(ts, *a, **kw),
            lambda r: [S([randn(r, (2, 3)), randn(r, (1, 3))]),
                       S([randn(r, (2, 3)), randn(r, (2, 1)), nc(randn(r, (2, 2)))], 1),

@@ -490,3 +490,19 @@ def test_hook_may_not_change_size_or_dtype(change):
         (y * 1).sum().backward()
 
     assert same_outcome(fn)[0] == "RuntimeError"
+
+
+@pytest.mark.parametrize("case", ["same tensor twice", "two outputs of one node"])
+def test_roots_sharing_a_node_match_torch(case):
+    """Two roots on one node (the same tensor twice, or two outputs of unbind): the node's
+    edges are counted once, so every gradient arrives (a bug found by the op database)."""
+    def run(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * x
+        outs = [y, y] if case == "same tensor twice" else list(y.unbind(0))[:2]
+        grads = [lib.ones_like(o) for o in outs]
+        (g,) = lib.autograd.grad(outs, x, grads, retain_graph=True)
+        lib.autograd.backward(outs, grads)
+        return g.tolist(), x.grad.tolist()
+
+    assert run(minigrad) == run(torch)

@@ -366,6 +366,7 @@ def test_db_is_well_formed():
 NOT_PRODUCED_BY_OPS = {
     "Error": "the sink once_differentiable puts behind a custom Function's gradient under "
              "create_graph; no built-in op records it",
+    "_ViewNode": "the base class of the view nodes (its jvp is theirs); never recorded itself",
 }
 
 
@@ -424,10 +425,12 @@ NOT_OPS = {
                      "Tensor.ge", "Tensor.__eq__", "Tensor.__ne__", "Tensor.__lt__",
                      "Tensor.__le__", "Tensor.__gt__", "Tensor.__ge__", "Tensor.__and__",
                      "Tensor.__or__", "Tensor.__xor__", "Tensor.__invert__",
-                     "Tensor.logical_not", "Tensor.isnan", "Tensor.allclose", "Tensor.equal",
+                     "Tensor.logical_not", "Tensor.logical_and", "Tensor.logical_or",
+                     "Tensor.logical_xor", "Tensor.isnan", "Tensor.allclose", "Tensor.equal",
                      "Tensor.argmax", "Tensor.long", "Tensor.int", "Tensor.bool",
                      "minigrad.eq", "minigrad.ne", "minigrad.lt", "minigrad.le", "minigrad.gt",
-                     "minigrad.ge", "minigrad.logical_not", "minigrad.isnan",
+                     "minigrad.ge", "minigrad.logical_not", "minigrad.logical_and",
+                     "minigrad.logical_or", "minigrad.logical_xor", "minigrad.isnan",
                      "minigrad.allclose", "minigrad.equal", "minigrad.argmax"],
                     NON_DIFFERENTIABLE),
     **dict.fromkeys(["minigrad.arange", "minigrad.as_tensor", "minigrad.empty",
@@ -450,7 +453,9 @@ NOT_OPS = {
                      "minigrad.set_default_dtype", "minigrad.get_printoptions",
                      "minigrad.set_printoptions", "minigrad.printoptions",
                      "minigrad.manual_seed", "minigrad.is_grad_enabled",
-                     "minigrad.is_inference_mode_enabled", "minigrad.is_tensor"], NOT_AN_OP),
+                     "minigrad.is_inference_mode_enabled", "minigrad.is_tensor",
+                     "minigrad.is_anomaly_enabled", "minigrad.is_anomaly_check_nan_enabled"],
+                    NOT_AN_OP),
     **dict.fromkeys(["Tensor._unsafe_view", "Tensor._squeeze_dims", "Tensor._slice"], INTERNAL),
 }
 
