@@ -155,7 +155,8 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         # ``_grad_fn`` first: the ``grad_fn`` property's extra work is for stale views only
-        return self._requires_grad or self._grad_fn is not None or self.grad_fn is not None
+        return (self._requires_grad or self._grad_fn is not None
+                or (self._base is not None and self.grad_fn is not None))
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:

@@ -87,6 +87,8 @@ def quietly(fn, *args):
 
 
 def needs_grad(inputs) -> bool:
+    """Does an op on ``inputs`` record a node? Only when grad mode records and some input
+    requires grad."""
     if not grad_mode.is_recording():
         return False
     for t in inputs:

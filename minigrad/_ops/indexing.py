@@ -94,7 +94,8 @@ def getitem(input, index):
                       self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, index.stop, index.step)
-    return _basic(input, items)
+    out = _basic(input, items)
+    return alias(input) if out is input else out
 
 
 class IndexBackward0(Node):
@@ -108,6 +109,8 @@ class IndexBackward0(Node):
 
 
 def _basic(input, items):
+    """Apply ints, slices, ``None`` and ``...`` left to right; slices that keep everything
+    are skipped, so the result is ``input`` itself when nothing narrows it."""
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
     if used > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
@@ -124,7 +127,7 @@ def _basic(input, items):
             dim += 1
         else:
             out = select(out, dim, int(i), _from_getitem=True)
-    return alias(input) if out is input else out
+    return out
 
 
 def _is_full(s: slice, size: int) -> bool:
@@ -136,11 +139,29 @@ def _is_full(s: slice, size: int) -> bool:
 
 
 def setitem(input, index, value):
+    """``x[index] = value``, as torch's ``set_item``: narrow ``x`` (a full index such as
+    ``x[...]`` or ``x[:]`` leaves ``x`` itself); then a value of the same shape is copied, a
+    0-d one (a number is wrapped as one) fills, and any other is viewed without its leading
+    dims of size 1, expanded to the target's shape and copied."""
     items = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(i) for i in items):
         input.index_put_(index, value)
         return
-    getitem(input, index).copy_(value)
+    target = _basic(input, items)
+    if not isinstance(value, Tensor):
+        value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
+    if value.shape == target.shape:
+        target.copy_(value)
+    elif value.dim() == 0:
+        target.fill_(value)
+    else:
+        sizes = list(value.shape)
+        while sizes and sizes[0] == 1:
+            sizes.pop(0)
+        value = value.view(*sizes)
+        if value.shape != target.shape:
+            value = value.expand(*target.shape)
+        target.copy_(value)
 
 
 def scatter(input, dim, index, src):

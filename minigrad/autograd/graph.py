@@ -84,8 +84,8 @@ class SavedTensor:
     as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack.
     """
 
-    __slots__ = ("tensor", "data", "version", "counter", "is_output", "was_leaf_name",
-                 "view_grad_fn", "tensor_type")
+    __slots__ = ("tensor", "data", "version", "counter", "is_output", "view_grad_fn",
+                 "tensor_type")
 
     def __init__(self, tensor, is_output: bool = False):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
@@ -95,8 +95,12 @@ class SavedTensor:
                 "can make a clone to get a normal tensor and use it in autograd, or use "
                 "`minigrad.no_grad()` instead of `minigrad.inference_mode()`."
             )
-        self.counter = tensor._version_counter
-        self.version = self.counter.value
+        if is_output:
+            self.counter = tensor._version_counter
+            self.version = self.counter.value
+        else:  # read from the tensor at unpack: most tensors never get a version counter
+            self.counter = None
+            self.version = 0 if tensor._counter is None else tensor._counter.value
         self.is_output = is_output
         # For an in-place op on a view: a weak reference to the view's grad_fn, which torch
         # names in the version error while that node is still alive.
@@ -106,9 +110,10 @@ class SavedTensor:
         self.tensor_type = type(tensor) if is_output else None
 
     def unpack(self, node):
-        if self.counter is None:
+        if self.version is None:
             raise RuntimeError(SECOND_BACKWARD)
-        current = self.counter.value
+        counter = self.counter if self.is_output else self.tensor._counter
+        current = 0 if counter is None else counter.value
         if current != self.version:
             raise RuntimeError(_version_error(self, node, current))
         if self.is_output:
@@ -119,7 +124,7 @@ class SavedTensor:
         return self.tensor
 
     def release(self) -> None:
-        self.tensor = self.data = self.counter = self.tensor_type = None
+        self.tensor = self.data = self.counter = self.tensor_type = self.version = None
 
 
 def _op_name(node) -> str:
@@ -300,7 +305,7 @@ def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
         node._num_outputs = len(outputs)
         node._output_meta = [(o._data.shape, o._data.dtype) for o in outputs]
     for i, out in enumerate(outputs):
-        out._attach(node, i)
+        out._attach(node, i)  # (an in-place op's output may carry a retain_grad along)
     if output_name is not None:
         node.save_output(output_name, outputs[0])
     return node
