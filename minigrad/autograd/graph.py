@@ -313,21 +313,25 @@ def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
 
 def validate_outputs(node, outputs):
     """torch's ``validate_outputs``: the right number of gradients, each summed back to its
-    input's shape (undoing broadcasting) and cast to its dtype."""
-    n = len(node.next_functions)
-    if len(outputs) != n:
+    input's shape (undoing broadcasting) and cast to its dtype; a gradient for a constant
+    input (no edge) is dropped."""
+    if len(outputs) != len(node.next_functions):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {n}, got {len(outputs)})"
+            f"(expected {len(node.next_functions)}, got {len(outputs)})"
         )
-    fixed = list(outputs)
-    for i, (g, meta) in enumerate(zip(outputs, node._input_meta)):
-        if node.next_functions[i][0] is None:
-            fixed[i] = None  # a constant input: nobody will read this gradient
+    fixed = None  # a copy of ``outputs`` only when something changes: this runs per node
+    for i, meta in enumerate(node._input_meta):
+        g = outputs[i]
+        if g is None:
             continue
-        if g is None or meta is None:
+        if meta is None:  # a constant input: nobody will read this gradient
+            fixed = fixed or list(outputs)
+            fixed[i] = None
             continue
         shape, dtype = meta
+        if g._data.shape == shape and g._data.dtype == dtype:
+            continue
         if g._data.shape != shape:
             if not _expandable(shape, g._data.shape):
                 raise RuntimeError(
@@ -337,8 +341,9 @@ def validate_outputs(node, outputs):
             g = g.sum_to_size(*shape)
         if g._data.dtype != dtype and dtype.kind == "f":
             g = g.to(_dtype.from_numpy_dtype(dtype))
+        fixed = fixed or list(outputs)
         fixed[i] = g
-    return tuple(fixed)
+    return outputs if fixed is None else tuple(fixed)
 
 
 def _expandable(shape, target) -> bool:
