@@ -193,8 +193,3 @@ def argmax(input, dim=None, keepdim=False):
 
 def prod(input):
     return Tensor._make(np.asarray(np.prod(input._data)))
-
-
-def count_nonzero(input):
-    return Tensor._make(np.asarray(np.count_nonzero(input._data), dtype=np.int64))
-
