@@ -106,7 +106,7 @@ def _view_of_base_tangent(view):
 def _compute(outputs, node_cls, inputs, tangents, save, attrs):
     """Apply the op's ``jvp`` with forward AD switched off (the rule's own ops carry no
     tangents), then shape and cast each tangent like its output."""
-    ctx = OpContext(inputs, outputs[0] if len(outputs) == 1 else outputs, save, attrs)
+    ctx = OpContext(node_cls, inputs, outputs[0] if len(outputs) == 1 else outputs, save, attrs)
     with _Off():
         result = node_cls.jvp(ctx, *tangents)
         result = result if isinstance(result, tuple | list) else (result,)

@@ -246,7 +246,7 @@ class Node:
         that offers what the node would: the op's ``inputs``, its ``result``, its attributes
         and the tensors it would save. A node without a rule raises torch's error."""
         raise NotImplementedError(
-            f"Trying to use forward AD with {_aten_name(type(self))} that does not support it "
+            f"Trying to use forward AD with {_aten_name(self.node_cls)} that does not support it "
             "because it has not been implemented yet.\nPlease file an issue to PyTorch at "
             "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
             "we can prioritize its implementation or submit a PR adding the implementation to "
@@ -269,7 +269,8 @@ class OpContext:
     """What a ``jvp`` rule sees in place of the node: the op's inputs and result, the tensors
     the node would save (``self.condition``...) and its attributes (``self.alpha``...)."""
 
-    def __init__(self, inputs, result, saved, attrs):
+    def __init__(self, node_cls, inputs, result, saved, attrs):
+        self.node_cls = node_cls
         self.__dict__.update(attrs)
         if saved:
             self.__dict__.update(saved)

@@ -1,0 +1,109 @@
+"""The house rules of ARCHITECTURE.md, checked on the code: imports at module top, no import
+circle between minigrad's modules, and every op's node with its forward-mode rule."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pathlib
+
+import minigrad
+from minigrad._ops import _core
+from minigrad.autograd import graph, special_nodes
+
+PACKAGE = pathlib.Path(minigrad.__file__).parent
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        yield name.removesuffix(".__init__"), path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_no_import_inside_a_function():
+    found = []
+    for name, _, tree in _modules():
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                found += [f"{name}.{fn.name}" for node in ast.walk(fn)
+                          if isinstance(node, ast.Import | ast.ImportFrom)]
+    assert not found, f"imports inside functions: {found}"
+
+
+def _imports(name, tree):
+    """The minigrad modules ``name`` imports at its top (``from a import b`` counts as ``a.b``
+    when ``a.b`` is a module)."""
+    known = {n for n, _, _ in _modules()}
+    out = set()
+    for node in tree.body:
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+        out |= {t for t in targets if t in known and t != name}
+    return out
+
+
+def test_no_import_circle_between_modules():
+    """Package ``__init__`` files only hand names on, so they are left out of the graph."""
+    graph_ = {name: _imports(name, tree) for name, path, tree in _modules()
+              if path.name != "__init__.py"}
+    packages = {name for name, path, _ in _modules() if path.name == "__init__.py"}
+    graph_ = {k: {v for v in vs if v not in packages} for k, vs in graph_.items()}
+    state, cycle = {}, []
+
+    def visit(node, stack):
+        state[node] = "open"
+        for nxt in sorted(graph_.get(node, ())):
+            if state.get(nxt) == "open":
+                cycle.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, [*stack, nxt])
+        state[node] = "done"
+
+    for node in sorted(graph_):
+        if node not in state:
+            visit(node, [node])
+    assert not cycle, f"import circles: {cycle}"
+
+
+def _op_nodes():
+    nodes = []
+    for module in (minigrad._ops.pointwise, minigrad._ops.reduction, minigrad._ops.linalg,
+                   minigrad._ops.shape, minigrad._ops.indexing, minigrad._ops.join,
+                   minigrad._ops.inplace, minigrad._ops.nn_ops, minigrad.autograd.views):
+        nodes += [c for _, c in inspect.getmembers(module, inspect.isclass)
+                  if issubclass(c, graph.Node) and c.__module__ == module.__name__]
+    return nodes
+
+
+def test_every_op_node_has_its_backward_and_forward_rule():
+    nodes = _op_nodes()
+    assert len(nodes) > 50
+    missing = [c.__name__ for c in nodes if not c.__name__.startswith("_")
+               and (c.backward is graph.Node.backward or c.jvp is graph.Node.jvp)]
+    assert not missing, f"nodes without backward or jvp: {missing}"
+
+
+def test_a_node_without_a_forward_rule_raises_torchs_error():
+    class MysteryBackward0(graph.Node):
+        def backward(self, grad):
+            return grad
+
+    x = minigrad.ones(2)
+    with minigrad.autograd.forward_ad.dual_level():
+        dual = minigrad.autograd.forward_ad.make_dual(x, minigrad.ones(2))
+        try:
+            _core.record(dual._data * 1, MysteryBackward0, (dual,))
+        except NotImplementedError as e:
+            message = str(e)
+    assert message.startswith("Trying to use forward AD with mystery that does not support it "
+                              "because it has not been implemented yet.")
+
+
+def test_special_nodes_are_apart_from_the_op_formulas():
+    for cls in (special_nodes.AccumulateGrad, special_nodes.CopySlices, special_nodes.Error):
+        assert cls.__module__ == "minigrad.autograd.special_nodes"
+    assert all(c.__module__.startswith(("minigrad._ops.", "minigrad.autograd.views"))
+               for c in _op_nodes())
