@@ -20,7 +20,7 @@ def _dims(dim, ndim):
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(wrapped))
+    return tuple(sorted(wrapped)) if ndim else ()  # a 0-d tensor: its one element, as it is
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -167,6 +167,8 @@ class MaxBackward0(Node):
     """max along ``dim``: the gradient goes to the index that was picked."""
 
     def backward(self, grad):
+        if not self.self_shape:  # a 0-d input: its one element was picked
+            return grad
         idx = self.saved("indices")
         if not self.keepdim:
             grad, idx = grad.unsqueeze(self.dim), idx.unsqueeze(self.dim)
@@ -174,6 +176,8 @@ class MaxBackward0(Node):
 
     def jvp(self, t):
         """The tangent at the index that was picked."""
+        if not self.self_shape:
+            return t
         idx = self.indices._data
         idx = idx if self.keepdim else np.expand_dims(idx, self.dim)
         mask = np.zeros(self.self_shape, dtype=bool)

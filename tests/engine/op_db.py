@@ -337,14 +337,6 @@ INPLACE_SAVES_CONSTANT = (
     "old self with its history")
 RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed records "
                  "ViewBackward0; torch records ReshapeAliasBackward0")
-MAX_0D = ("the backward of max(dim)/min(dim) on a 0-d tensor raises IndexError (MaxBackward0 "
-          "unsqueezes grad and indices, then scatter indexes a 0-d array); torch gives the "
-          "gradient")
-MAX_0D_FWAD = ("forward-mode AD through max(dim)/min(dim) of a 0-d tensor raises AxisError "
-               "(forward_rules._max_dim: np.put_along_axis on a 0-d mask); torch gives the "
-               "tangent")
-REDUCE_0D_DIM = ("sum/mean over dim 0 (or -1) of a 0-d tensor raises NumPy's AxisError; "
-                 "torch reduces over the 0-d tensor's one element")
 REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
                 "then SumBackward/MeanBackward; torch records only the reduction's node (it "
                 "casts inside)")
@@ -488,8 +480,7 @@ OPS: list[OpInfo] = [
            xfail={"grad_fn:float32": REDUCE_DTYPE}),
     OpInfo("reduce_0d_dim", lambda lib, x, d: (x.sum(d), x.mean(d, keepdim=True),
                                               lib.sum(x, (d,))),
-           lambda r: [S(randn(r, ()), 0), S(randn(r, ()), -1)],
-           xfail=every_check(REDUCE_0D_DIM)),
+           lambda r: [S(randn(r, ()), 0), S(randn(r, ()), -1)]),
     OpInfo("sum_to_size", lambda lib, x, *size: x.sum_to_size(*size),
            lambda r: [S(randn(r, (2, 3, 4)), 3, 1), S(randn(r, (2, 3)), (1, 3)),
                       S(nc(randn(r, (3, 4))), 1, 4), S(randn(r, (2, 3)), 2, 3)]),
@@ -500,9 +491,7 @@ OPS: list[OpInfo] = [
     OpInfo("max_dim", lambda lib, x, *a, **kw: lib.max(x, *a, **kw), extreme_dim_samples),
     OpInfo("min", lambda lib, x: lib.min(x), extreme_all_samples),
     OpInfo("max_min_dim_0d", lambda lib, x: (*x.max(0), *x.min(-1, keepdim=True)),
-           lambda r: [S(randn(r, ()))],
-           xfail={**dict.fromkeys(("backward", "gradgrad", "gradcheck"), MAX_0D),
-                  **dict.fromkeys(("fwad", "gradcheck_fwad"), MAX_0D_FWAD)}),
+           lambda r: [S(randn(r, ()))]),
     OpInfo("min_dim", lambda lib, x, *a, **kw: x.min(*a, **kw), extreme_dim_samples),
     OpInfo("prod", lambda lib, x: x.prod() + lib.prod(x),
            lambda r: [S(nonzero(r, (2, 3))), S(nonzero(r, ()))],
