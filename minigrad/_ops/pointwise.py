@@ -142,7 +142,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         a, b, d = operands(input, other)
         fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return Tensor._make(fn(a._data, b._data).astype(d.numpy))
+        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b))
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()
@@ -169,6 +169,16 @@ class DivBackward0(Node):
         a, b = self.inputs
         return _total(None if t_self is None else t_self / b,
                       None if t_other is None else -t_other * a / (b * b))
+
+
+class DivBackward2(Node):
+    """div with a rounding mode: piecewise constant, so a zero gradient (torch's zeros_like)"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape), grad.new_zeros(grad.shape)
+
+    def jvp(self, t_self, t_other):
+        return self.result.new_zeros(self.result.shape)
 
 
 def _trunc_div(a, b):
@@ -462,7 +472,17 @@ class AbsBackward0(Node):
 
 
 def sign(input):
-    return Tensor._make(np.sign(input._data))
+    return record(np.sign(input._data), SignBackward0, (input,))
+
+
+class SignBackward0(Node):
+    """piecewise constant: a zero gradient (torch's zeros_like)"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape)
+
+    def jvp(self, t):
+        return t.new_zeros(t.shape)
 
 
 def clamp(input, min=None, max=None):

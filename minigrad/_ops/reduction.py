@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import record
+from minigrad._ops.join import stack
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -195,8 +196,61 @@ def argmax(input, dim=None, keepdim=False):
     return max(input, dim, keepdim)[1]
 
 
-def prod(input):
-    return Tensor._make(np.asarray(np.prod(input._data)))
+def prod(input, dim=None, keepdim=False):
+    data = input._data
+    if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
+        data = data.astype(np.int64)
+    if dim is None:
+        return record(np.asarray(data.prod(), dtype=data.dtype), ProdBackward0, (input,),
+                      save={"self": input}, output_name="result")
+    d = _wrap_dim(dim, data.ndim)
+    out = data.prod(axis=d, keepdims=keepdim) if data.ndim else data.copy()
+    return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
+                  dim=d, keepdim=keepdim)
+
+
+class ProdBackward0(Node):
+    """prod of all elements: each gets the product of all the others."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        return grad * _others_product(x.reshape(-1), self.saved("result"), 0).view_as(x)
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return (t * _others_product(x.reshape(-1), self.result, 0).view_as(x)).sum()
+
+
+class ProdBackward1(Node):
+    """prod along ``dim``: each element gets the product of the others along ``dim``."""
+
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        if x.dim() and not self.keepdim:
+            grad, result = grad.unsqueeze(self.dim), result.unsqueeze(self.dim)
+        return grad * _others_product(x, result, self.dim)
+
+    def jvp(self, t):
+        x, result = self.inputs[0], self.result
+        if x.dim() and not self.keepdim:
+            result = result.unsqueeze(self.dim)
+        return (t * _others_product(x, result, self.dim)).sum(self.dim, keepdim=self.keepdim)
+
+
+def _others_product(x, result, dim):
+    """d prod / dx along ``dim`` (``result`` keeps that dim), as torch's prod_backward:
+    ``result / x`` when no element is 0; otherwise the products of the elements before and
+    after each one (torch's prod_safe_zeros_backward), which never divides by 0."""
+    if x.dim() == 0:
+        return x.new_zeros(()) + 1
+    if not (x._data == 0).any():
+        return result / x
+    items = x.unbind(dim)
+    before = after = [items[0].new_zeros(items[0].shape) + 1]
+    for i in range(len(items) - 1):
+        before = before + [before[-1] * items[i]]
+        after = [after[0] * items[-1 - i]] + after
+    return stack([b * a for b, a in zip(before, after)], dim)
 
 
 def count_nonzero(input):
