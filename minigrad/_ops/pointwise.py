@@ -488,6 +488,8 @@ class SignBackward0(Node):
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensor(input, min, max)
     data = np.clip(input._data, min, max).astype(input._data.dtype, copy=False)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
 
@@ -509,6 +511,47 @@ def _clamp_mask(x, lo, hi):
     if hi is not None:
         mask = mask & (x <= hi)
     return mask
+
+
+def _clamp_tensor(input, min, max):
+    """clamp with tensor bounds: they are inputs too (a missing one is a constant input)."""
+    d = result_type(*(t for t in (input, min, max) if t is not None)).numpy
+    lo, hi = (None if t is None else t._data.astype(d, copy=False) for t in (min, max))
+    data = np.clip(input._data.astype(d, copy=False), lo, hi)
+    absent = Tensor._make(np.zeros((), d))
+    return record(data, ClampBackward0, (input, absent if min is None else min,
+                                         absent if max is None else max),
+                  save={"self": input, "min": min, "max": max}, has_min=min is not None,
+                  has_max=max is not None)
+
+
+class ClampBackward0(Node):
+    """out = clamp(self, min, max), tensor bounds (one may be None). Where min > max, the
+    result is max: torch's clamp_backward, clamp_backward_min_max and clamp_jvp."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        lo = self.saved("min") if self.has_min else None
+        hi = self.saved("max") if self.has_max else None
+        g_lo = g_hi = None
+        if lo is not None and hi is not None:
+            g_lo = where((x < lo) & (lo < hi), grad, 0.0)
+            g_hi = where((x > hi) | (hi < lo), grad, 0.0)
+        elif lo is not None:
+            g_lo = where(x < lo, grad, 0.0)
+        else:
+            g_hi = where(x > hi, grad, 0.0)
+        return where(_clamp_mask(x, lo, hi), grad, 0.0), g_lo, g_hi
+
+    def jvp(self, t_self, t_min, t_max):
+        x, lo, hi = self.inputs[0], self.min, self.max
+        zero = x.new_zeros(())
+        t, t_lo, t_hi = (zero if t is None else t for t in (t_self, t_min, t_max))
+        if lo is not None and hi is not None:
+            return where(lo > hi, t_hi, where(x < lo, t_lo, where(x > hi, t_hi, t)))
+        if lo is not None:
+            return where(x > lo, t, t_lo)
+        return where(x < hi, t, t_hi)
 
 
 def where(condition, input, other):

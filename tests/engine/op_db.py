@@ -343,9 +343,6 @@ REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopy
                 "casts inside)")
 RSUB_TENSOR = ("minigrad.rsub(x, y) with a tensor y records SubBackward0 (computed as "
                "sub(y, x)); torch records RsubBackward0")
-CLAMP_TENSOR = ("clamp(min, max) with tensor bounds: np.clip calls Tensor.numpy(), which "
-                "refuses tensors that require grad, and without grad the bounds get no tangent; "
-                "torch records ClampBackward0 and differentiates w.r.t. the bounds too")
 MATMUL_BATCH_RIGHT = ("matmul with a batch on the right only (1-D or 2-D @ >= 3-D) raises "
                       "NotImplementedError; torch broadcasts the left operand")
 MATMUL_BATCH_OF_ONE = ("(1, n, k) @ (b, k, m) records expand/view/bmm/unsafe_view; torch folds "
@@ -438,8 +435,11 @@ OPS: list[OpInfo] = [
            + lib.clip(x, min=-0.25), lambda r: [S(distinct(r, (3, 4)) + 0.01)]),
     OpInfo("clamp_tensor_bounds", lambda lib, x, lo, hi: x.clamp(lo, hi),
            lambda r: [S(distinct(r, (3, 4)), distinct(r, (4,)) - 0.5, distinct(r, (3, 1)) + 0.9),
-                      S(distinct(r, (3, 4)), const(distinct(r, (3, 4)) - 0.3), None)],
-           xfail=every_check(CLAMP_TENSOR)),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 4)) - 0.3), None),
+                      S(distinct(r, (3, 4)), None, distinct(r, (4,)) * 0.5),
+                      S(distinct(r, (3, 1)), distinct(r, (3,)) + 0.1, distinct(r, (3,)),
+                        desc="min > max in places"),
+                      S(distinct(r, ()), f64(distinct(r, (2,))), None, desc="promotion")]),
     OpInfo("where", lambda lib, c, x, y: lib.where(c, x, y),
            lambda r: [S(randn(r, (2, 3)) > 0, randn(r, (2, 3)), randn(r, (2, 3))),
                       S(randn(r, (2, 3)) > 0, randn(r, (3,)), randn(r, (2, 1)), desc="broadcast"),
