@@ -102,24 +102,36 @@ class SubBackward0(Node):
         return _total(t_self, _times(t_other, -self.alpha))
 
 
-def rsub(input, other):
-    """``other - input`` where ``other`` is a number (Python's ``2 - x``)."""
-    if not is_scalar(other):
-        return sub(other, input)
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (Python's ``2 - x`` is ``x.__rsub__(2)``)."""
     _sub_check(input, other)
+    if not is_scalar(other):
+        fn = (lambda x, y: y - x) if alpha == 1 else (lambda x, y: y - alpha * x)
+        return _binary(input, other, fn, RsubBackward0, alpha=alpha)
     d = result_type(input, other)
-    data = (np.asarray(other, dtype=d.numpy) - input._data).astype(d.numpy, copy=False)
-    return record(data, RsubBackward1, (input,))
+    x = input._data if alpha == 1 else alpha * input._data
+    data = (np.asarray(other, dtype=d.numpy) - x).astype(d.numpy, copy=False)
+    return record(data, RsubBackward1, (input,), alpha=alpha)
+
+
+class RsubBackward0(Node):
+    """out = other - alpha * self"""
+
+    def backward(self, grad):
+        return -grad * self.alpha if self.alpha != 1 else -grad, grad
+
+    def jvp(self, t_self, t_other):
+        return _total(_times(t_self, -self.alpha), t_other)
 
 
 class RsubBackward1(Node):
-    """out = other - self, with ``other`` a number"""
+    """out = other - alpha * self, with ``other`` a number"""
 
     def backward(self, grad):
-        return -grad
+        return -grad * self.alpha if self.alpha != 1 else -grad
 
     def jvp(self, t):
-        return -t
+        return -t * self.alpha if self.alpha != 1 else -t
 
 
 def mul(input, other):

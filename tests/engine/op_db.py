@@ -341,8 +341,6 @@ RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed re
 REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
                 "then SumBackward/MeanBackward; torch records only the reduction's node (it "
                 "casts inside)")
-RSUB_TENSOR = ("minigrad.rsub(x, y) with a tensor y records SubBackward0 (computed as "
-               "sub(y, x)); torch records RsubBackward0")
 MATMUL_BATCH_RIGHT = ("matmul with a batch on the right only (1-D or 2-D @ >= 3-D) raises "
                       "NotImplementedError; torch broadcasts the left operand")
 MATMUL_BATCH_OF_ONE = ("(1, n, k) @ (b, k, m) records expand/view/bmm/unsafe_view; torch folds "
@@ -369,9 +367,10 @@ OPS: list[OpInfo] = [
     OpInfo("subtract", lambda lib, x, y: lib.subtract(x, y).add(x.subtract(y)), few(binary())),
     OpInfo("sub_scalar", lambda lib, x, s: x - s, with_scalars()),
     OpInfo("rsub_scalar", lambda lib, x, s: s - x, with_scalars()),
-    OpInfo("rsub_fn_scalar", lambda lib, x, s: lib.rsub(x, s), with_scalars()),
-    OpInfo("rsub_fn_tensor", lambda lib, x, y: lib.rsub(x, y), few(binary(), 4),
-           xfail={"grad_fn": RSUB_TENSOR}),
+    OpInfo("rsub_fn_scalar", lambda lib, x, s: lib.rsub(x, s) + lib.rsub(x, s, alpha=-2),
+           with_scalars()),
+    OpInfo("rsub_fn_tensor", lambda lib, x, y, **kw: lib.rsub(x, y, **kw),
+           lambda r: binary()(r)[:4] + binary(alpha=2.5)(r)[:2]),
     OpInfo("mul", lambda lib, x, y: lib.mul(x, y), binary()),
     OpInfo("mul_method", lambda lib, x, y: x.mul(y), few(binary())),
     OpInfo("mul_operator", lambda lib, x, y: x * y, few(binary())),
