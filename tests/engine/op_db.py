@@ -346,8 +346,6 @@ MATMUL_BATCH_RIGHT = ("matmul with a batch on the right only (1-D or 2-D @ >= 3-
 MATMUL_BATCH_OF_ONE = ("(1, n, k) @ (b, k, m) records expand/view/bmm/unsafe_view; torch folds "
                        "the right operand's batch into one mm (its graph: CloneBackward0 <- "
                        "TransposeBackward0 <- UnsafeViewBackward0 <- MmBackward0)")
-SQUEEZE_DIMS = ("squeeze(dims) with a tuple or list of dims records SqueezeBackward4; torch "
-                "records SqueezeBackward2")
 INDEX_PUT = ("out-of-place index_put records CloneBackward0 then IndexPutBackward0 (it is "
              "clone().index_put_()); torch records a single IndexPutBackward0")
 SCATTER = ("Tensor.scatter(dim, index, src) records CloneBackward0 then IndexPutBackward0 (it "
@@ -577,8 +575,8 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2, 1)), -1), S(randn(r, ()), 0)]),
     OpInfo("squeeze_dims", lambda lib, x, dims: x.squeeze(dims),
            lambda r: [S(randn(r, (2, 1, 3, 1)), (1, 3)), S(randn(r, (1, 2, 1)), (0, 1)),
-                      S(randn(r, (1, 3)), [-2])],
-           xfail={"grad_fn": SQUEEZE_DIMS}),
+                      S(randn(r, (1, 3)), [-2]), S(randn(r, ()), (0,)),
+                      S(randn(r, (2, 3)), ())]),
     OpInfo("unsqueeze", lambda lib, x, d: x.unsqueeze(d) * 1 + lib.unsqueeze(x, d),
            lambda r: [S(randn(r, (2, 3)), 0), S(randn(r, (2, 3)), -1), S(randn(r, ()), 0),
                       S(nc(randn(r, (3, 2))), 1)]),
