@@ -341,11 +341,6 @@ RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed re
 REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
                 "then SumBackward/MeanBackward; torch records only the reduction's node (it "
                 "casts inside)")
-MATMUL_BATCH_RIGHT = ("matmul with a batch on the right only (1-D or 2-D @ >= 3-D) raises "
-                      "NotImplementedError; torch broadcasts the left operand")
-MATMUL_BATCH_OF_ONE = ("(1, n, k) @ (b, k, m) records expand/view/bmm/unsafe_view; torch folds "
-                       "the right operand's batch into one mm (its graph: CloneBackward0 <- "
-                       "TransposeBackward0 <- UnsafeViewBackward0 <- MmBackward0)")
 INDEX_PUT = ("out-of-place index_put records CloneBackward0 then IndexPutBackward0 (it is "
              "clone().index_put_()); torch records a single IndexPutBackward0")
 SCATTER = ("Tensor.scatter(dim, index, src) records CloneBackward0 then IndexPutBackward0 (it "
@@ -524,12 +519,21 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2, 2, 3)), nc(randn(r, (2, 3, 3))))],
            xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)"}),
     OpInfo("matmul_batch_of_one_on_the_left", lambda lib, x, y: x @ y,
-           lambda r: [S(randn(r, (1, 2, 3)), randn(r, (3, 3, 2)))],
-           xfail={"grad_fn": MATMUL_BATCH_OF_ONE}),
+           lambda r: [S(randn(r, (1, 2, 3)), randn(r, (3, 3, 2))),
+                      S(const(randn(r, (1, 2, 3))), randn(r, (3, 3, 2)), desc="constant: bmm"),
+                      S(randn(r, (3, 2, 3)), randn(r, (1, 3, 2)), desc="on the right")]),
     OpInfo("matmul_batch_on_right", lambda lib, x, y: x @ y,
            lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3, 2)), desc="2-D @ 3-D"),
-                      S(randn(r, (3,)), randn(r, (2, 3, 2)), desc="1-D @ 3-D")],
-           xfail=every_check(MATMUL_BATCH_RIGHT)),
+                      S(randn(r, (3,)), randn(r, (2, 3, 2)), desc="1-D @ 3-D"),
+                      S(randn(r, (2, 3)), randn(r, (2, 2, 3, 2)), desc="2-D @ 4-D"),
+                      S(const(randn(r, (2, 3))), randn(r, (2, 3, 2)), desc="constant 2-D: bmm"),
+                      S(const(randn(r, (3,))), randn(r, (4, 1, 3, 2)), desc="constant 1-D: bmm")]),
+    OpInfo("matmul_unfolded", lambda lib, x, y: x @ y,
+           lambda r: [S(nc(randn(r, (2, 3, 2))), const(randn(r, (2, 3))),
+                        desc="non-contiguous 3-D @ constant 2-D: bmm"),
+                      S(nc(randn(r, (2, 3, 2))), const(randn(r, (2,))),
+                        desc="non-contiguous 3-D @ constant 1-D: bmm of a column")],
+           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)"}),
     # views and shapes
     OpInfo("t", lambda lib, x: x.t() * 1 + lib.t(x),
            lambda r: [S(randn(r, (2, 3))), S(randn(r, (3,))), S(randn(r, ())),
