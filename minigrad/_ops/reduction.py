@@ -1,8 +1,9 @@
-"""Reductions: sum, mean, max and min over everything or over some dims, with their nodes.
+"""Reductions: sum, mean, max, min, prod over everything or over some dims, with their nodes.
 
 Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
 is spread over them (``expand``; divided by the count for a mean; only to the picked element
-for max and min). Forward mode applies the same reduction to the tangent.
+for max and min; times the product of the others for prod). Forward mode applies the same
+reduction to the tangent.
 """
 
 from __future__ import annotations
@@ -246,11 +247,12 @@ def _others_product(x, result, dim):
     if not (x._data == 0).any():
         return result / x
     items = x.unbind(dim)
-    before = after = [items[0].new_zeros(items[0].shape) + 1]
+    one = items[0].new_zeros(items[0].shape) + 1
+    before, after = [one], [one]  # products of the first i and of the last i elements
     for i in range(len(items) - 1):
-        before = before + [before[-1] * items[i]]
-        after = [after[0] * items[-1 - i]] + after
-    return stack([b * a for b, a in zip(before, after)], dim)
+        before.append(before[-1] * items[i])
+        after.append(after[-1] * items[-1 - i])
+    return stack([b * a for b, a in zip(before, reversed(after))], dim)
 
 
 def count_nonzero(input):
