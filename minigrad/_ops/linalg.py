@@ -149,21 +149,59 @@ class BmmBackward0(Node):
         return _product_rule(lambda a, b: a.bmm(b), self.inputs, t_self, t_other)
 
 
+def _should_fold(input, other) -> bool:
+    """torch's should_fold: fold the batch of the operand with >= 3 dims into the rows of one
+    mm or mv when the other operand (<= 2 dims) requires grad, so that its gradient is one
+    product, or when the batch folds without a copy. With the batch on the right, torch
+    folds ``other.mT`` and transposes back."""
+    transpose = other.dim() > input.dim()
+    big, small = (np.swapaxes(other._data, -1, -2), input) if transpose else (input._data, other)
+    if big.ndim < 3 or small.dim() > 2:
+        return False
+    if small.requires_grad:
+        return True
+    if input.dim() == 2:  # the result of mm would need a transposed copy
+        return False
+    strides, shape = big.strides, big.shape
+    return big.size == 0 or all(strides[i] == strides[i + 1] * shape[i + 1]
+                                for i in range(big.ndim - 2))
+
+
+def _folded(input, other):
+    """``(b, n, k) @ (k, m)`` as ``(b*n, k) @ (k, m)``; ``a @ B`` as ``(B.mT @ a.T).mT``."""
+    transpose = other.dim() > input.dim()
+    big = other.mT if transpose else input
+    small = (input.t() if input.dim() == 2 else input) if transpose else other
+    rows = tuple(big.shape[:-1])
+    folded = big.reshape(int(np.prod(rows, dtype=np.int64)), big.shape[-1])
+    if small.dim() == 1:
+        return mv(folded, small)._unsafe_view(rows)
+    out = mm(folded, small)._unsafe_view((*rows, small.shape[1]))
+    return out.mT.contiguous() if transpose else out
+
+
 def _batched(input, other):
-    """torch's general matmul path: broadcast the batch dims, flatten them, bmm, reshape."""
-    n, k = input.shape[-2], input.shape[-1]
-    k2, m = other.shape[-2], other.shape[-1]
+    """torch's general matmul path: broadcast the batch dims, flatten them, bmm, reshape (a
+    1-D operand is a matrix of one row or column)."""
+    da, db = input.dim(), other.dim()
+    n, k = (input.shape[-2] if da > 1 else 1), input.shape[-1]
+    k2, m = (other.shape[-2], other.shape[-1]) if db > 1 else (other.shape[0], 1)
     check_same_shape_broadcast(np.broadcast_to(0, input.shape[:-2]),
                                np.broadcast_to(0, other.shape[:-2]))
     batch = np.broadcast_shapes(input.shape[:-2], other.shape[:-2])
     count = int(np.prod(batch, dtype=np.int64))
     left = input.expand(*batch, n, k).reshape(count, n, k)
-    right = other.expand(*batch, k2, m).reshape(count, k2, m)
-    return bmm(left, right)._unsafe_view((*batch, n, m))
+    if db == 1:
+        right = other.expand(*batch, k2).reshape(count, k2).unsqueeze(2)
+        out = bmm(left, right).squeeze(-1)
+    else:
+        out = bmm(left, other.expand(*batch, k2, m).reshape(count, k2, m))
+    return out._unsafe_view((*batch, *((n,) if da > 1 else ()), *((m,) if db > 1 else ())))
 
 
 def matmul(input, other):
-    """Dispatch on dimensions like torch: 1-D@1-D dot, 2-D@1-D mv, 1-D@2-D and 2-D@2-D mm."""
+    """Dispatch on dimensions like torch: 1-D@1-D dot, 2-D@1-D mv, 1-D@2-D and 2-D@2-D mm,
+    then a batch folded into one mm or mv, else broadcast batches and bmm."""
     da, db = input.dim(), other.dim()
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -179,13 +217,12 @@ def matmul(input, other):
         return mm(input.unsqueeze(0), other)._squeeze_dims((0,))
     if da == 2 and db == 2:
         return mm(input, other)
-    if db <= 2 and da > 2:
-        # fold the batch into the rows: (b, n, k) @ (k, m) -> (b*n, k) @ (k, m)
-        folded = input.reshape(-1, input.shape[-1])
-        out = mm(folded, other) if db == 2 else mv(folded, other)
-        shape = (*input.shape[:-1], other.shape[-1]) if db == 2 else tuple(input.shape[:-1])
-        return out._unsafe_view(shape)
-    if da >= 3 and db >= 3:
-        return _batched(input, other)
-    raise NotImplementedError("minigrad's matmul supports 1-D and 2-D operands, a batch of "
-                              "matrices on the left, and batches on both sides")
+    if _should_fold(input, other):
+        return _folded(input, other)
+    if da == 3 and db == 3 and input.shape[0] != other.shape[0]:
+        # a batch of one that requires grad is dropped: its gradient is then one mm
+        if input.shape[0] == 1 and input.requires_grad:
+            return matmul(input.squeeze(0), other)
+        if other.shape[0] == 1 and other.requires_grad:
+            return matmul(input, other.squeeze(0))
+    return _batched(input, other)

@@ -102,24 +102,36 @@ class SubBackward0(Node):
         return _total(t_self, _times(t_other, -self.alpha))
 
 
-def rsub(input, other):
-    """``other - input`` where ``other`` is a number (Python's ``2 - x``)."""
-    if not is_scalar(other):
-        return sub(other, input)
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (Python's ``2 - x`` is ``x.__rsub__(2)``)."""
     _sub_check(input, other)
+    if not is_scalar(other):
+        fn = (lambda x, y: y - x) if alpha == 1 else (lambda x, y: y - alpha * x)
+        return _binary(input, other, fn, RsubBackward0, alpha=alpha)
     d = result_type(input, other)
-    data = (np.asarray(other, dtype=d.numpy) - input._data).astype(d.numpy, copy=False)
-    return record(data, RsubBackward1, (input,))
+    x = input._data if alpha == 1 else alpha * input._data
+    data = (np.asarray(other, dtype=d.numpy) - x).astype(d.numpy, copy=False)
+    return record(data, RsubBackward1, (input,), alpha=alpha)
+
+
+class RsubBackward0(Node):
+    """out = other - alpha * self"""
+
+    def backward(self, grad):
+        return -grad * self.alpha if self.alpha != 1 else -grad, grad
+
+    def jvp(self, t_self, t_other):
+        return _total(_times(t_self, -self.alpha), t_other)
 
 
 class RsubBackward1(Node):
-    """out = other - self, with ``other`` a number"""
+    """out = other - alpha * self, with ``other`` a number"""
 
     def backward(self, grad):
-        return -grad
+        return -grad * self.alpha if self.alpha != 1 else -grad
 
     def jvp(self, t):
-        return -t
+        return -t * self.alpha if self.alpha != 1 else -t
 
 
 def mul(input, other):
@@ -142,7 +154,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         a, b, d = operands(input, other)
         fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return Tensor._make(fn(a._data, b._data).astype(d.numpy))
+        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b))
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()
@@ -169,6 +181,16 @@ class DivBackward0(Node):
         a, b = self.inputs
         return _total(None if t_self is None else t_self / b,
                       None if t_other is None else -t_other * a / (b * b))
+
+
+class DivBackward2(Node):
+    """div with a rounding mode: piecewise constant, so a zero gradient (torch's zeros_like)"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape), grad.new_zeros(grad.shape)
+
+    def jvp(self, t_self, t_other):
+        return self.result.new_zeros(self.result.shape)
 
 
 def _trunc_div(a, b):
@@ -462,12 +484,24 @@ class AbsBackward0(Node):
 
 
 def sign(input):
-    return Tensor._make(np.sign(input._data))
+    return record(np.sign(input._data), SignBackward0, (input,))
+
+
+class SignBackward0(Node):
+    """piecewise constant: a zero gradient (torch's zeros_like)"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape)
+
+    def jvp(self, t):
+        return t.new_zeros(t.shape)
 
 
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensor(input, min, max)
     data = np.clip(input._data, min, max).astype(input._data.dtype, copy=False)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
 
@@ -489,6 +523,47 @@ def _clamp_mask(x, lo, hi):
     if hi is not None:
         mask = mask & (x <= hi)
     return mask
+
+
+def _clamp_tensor(input, min, max):
+    """clamp with tensor bounds: they are inputs too (a missing one is a constant input)."""
+    d = result_type(*(t for t in (input, min, max) if t is not None)).numpy
+    lo, hi = (None if t is None else t._data.astype(d, copy=False) for t in (min, max))
+    data = np.clip(input._data.astype(d, copy=False), lo, hi)
+    absent = Tensor._make(np.zeros((), d))
+    return record(data, ClampBackward0, (input, absent if min is None else min,
+                                         absent if max is None else max),
+                  save={"self": input, "min": min, "max": max}, has_min=min is not None,
+                  has_max=max is not None)
+
+
+class ClampBackward0(Node):
+    """out = clamp(self, min, max), tensor bounds (one may be None). Where min > max, the
+    result is max: torch's clamp_backward, clamp_backward_min_max and clamp_jvp."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        lo = self.saved("min") if self.has_min else None
+        hi = self.saved("max") if self.has_max else None
+        g_lo = g_hi = None
+        if lo is not None and hi is not None:
+            g_lo = where((x < lo) & (lo < hi), grad, 0.0)
+            g_hi = where((x > hi) | (hi < lo), grad, 0.0)
+        elif lo is not None:
+            g_lo = where(x < lo, grad, 0.0)
+        else:
+            g_hi = where(x > hi, grad, 0.0)
+        return where(_clamp_mask(x, lo, hi), grad, 0.0), g_lo, g_hi
+
+    def jvp(self, t_self, t_min, t_max):
+        x, lo, hi = self.inputs[0], self.min, self.max
+        zero = x.new_zeros(())
+        t, t_lo, t_hi = (zero if t is None else t for t in (t_self, t_min, t_max))
+        if lo is not None and hi is not None:
+            return where(lo > hi, t_hi, where(x < lo, t_lo, where(x > hi, t_hi, t)))
+        if lo is not None:
+            return where(x > lo, t, t_lo)
+        return where(x < hi, t, t_hi)
 
 
 def where(condition, input, other):

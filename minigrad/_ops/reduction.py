@@ -1,8 +1,9 @@
-"""Reductions: sum, mean, max and min over everything or over some dims, with their nodes.
+"""Reductions: sum, mean, max, min, prod over everything or over some dims, with their nodes.
 
 Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
 is spread over them (``expand``; divided by the count for a mean; only to the picked element
-for max and min). Forward mode applies the same reduction to the tangent.
+for max and min; times the product of the others for prod). Forward mode applies the same
+reduction to the tangent.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import record
+from minigrad._ops.join import stack
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -20,7 +22,7 @@ def _dims(dim, ndim):
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(wrapped))
+    return tuple(sorted(wrapped)) if ndim else ()  # a 0-d tensor: its one element, as it is
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -167,6 +169,8 @@ class MaxBackward0(Node):
     """max along ``dim``: the gradient goes to the index that was picked."""
 
     def backward(self, grad):
+        if not self.self_shape:  # a 0-d input: its one element was picked
+            return grad
         idx = self.saved("indices")
         if not self.keepdim:
             grad, idx = grad.unsqueeze(self.dim), idx.unsqueeze(self.dim)
@@ -174,6 +178,8 @@ class MaxBackward0(Node):
 
     def jvp(self, t):
         """The tangent at the index that was picked."""
+        if not self.self_shape:
+            return t
         idx = self.indices._data
         idx = idx if self.keepdim else np.expand_dims(idx, self.dim)
         mask = np.zeros(self.self_shape, dtype=bool)
@@ -191,5 +197,59 @@ def argmax(input, dim=None, keepdim=False):
     return max(input, dim, keepdim)[1]
 
 
-def prod(input):
-    return Tensor._make(np.asarray(np.prod(input._data)))
+def prod(input, dim=None, keepdim=False):
+    data = input._data
+    if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
+        data = data.astype(np.int64)
+    if dim is None:
+        return record(np.asarray(data.prod(), dtype=data.dtype), ProdBackward0, (input,),
+                      save={"self": input}, output_name="result")
+    d = _wrap_dim(dim, data.ndim)
+    out = data.prod(axis=d, keepdims=keepdim) if data.ndim else data.copy()
+    return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
+                  dim=d, keepdim=keepdim)
+
+
+class ProdBackward0(Node):
+    """prod of all elements: each gets the product of all the others."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        return grad * _others_product(x.reshape(-1), self.saved("result"), 0).view_as(x)
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return (t * _others_product(x.reshape(-1), self.result, 0).view_as(x)).sum()
+
+
+class ProdBackward1(Node):
+    """prod along ``dim``: each element gets the product of the others along ``dim``."""
+
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        if x.dim() and not self.keepdim:
+            grad, result = grad.unsqueeze(self.dim), result.unsqueeze(self.dim)
+        return grad * _others_product(x, result, self.dim)
+
+    def jvp(self, t):
+        x, result = self.inputs[0], self.result
+        if x.dim() and not self.keepdim:
+            result = result.unsqueeze(self.dim)
+        return (t * _others_product(x, result, self.dim)).sum(self.dim, keepdim=self.keepdim)
+
+
+def _others_product(x, result, dim):
+    """d prod / dx along ``dim`` (``result`` keeps that dim), as torch's prod_backward:
+    ``result / x`` when no element is 0; otherwise the products of the elements before and
+    after each one (torch's prod_safe_zeros_backward), which never divides by 0."""
+    if x.dim() == 0:
+        return x.new_zeros(()) + 1
+    if not (x._data == 0).any():
+        return result / x
+    items = x.unbind(dim)
+    one = items[0].new_zeros(items[0].shape) + 1
+    before, after = [one], [one]  # products of the first i and of the last i elements
+    for i in range(len(items) - 1):
+        before.append(before[-1] * items[i])
+        after.append(after[-1] * items[-1 - i])
+    return stack([b * a for b, a in zip(before, reversed(after))], dim)

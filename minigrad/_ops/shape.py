@@ -209,7 +209,7 @@ def squeeze(input, dim=None):
         return record_view(input, data, SqueezeBackward0, lambda x: x.squeeze(),
                            self_shape=input._data.shape)
     if isinstance(dim, tuple | list):
-        return _squeeze_dims(input, tuple(dim))
+        return _squeeze_dims(input, tuple(dim), SqueezeBackward2)
     d = _wrap_dim(dim, input.dim())
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
@@ -217,11 +217,14 @@ def squeeze(input, dim=None):
                        self_shape=input._data.shape)
 
 
-def _squeeze_dims(input, dims):
+def _squeeze_dims(input, dims, node_cls=None):
+    """squeeze(dims); matmul's 1-D @ 2-D calls it on its fresh result for torch's in-place
+    ``squeeze_(0)``, whose node is SqueezeBackward4."""
+    node_cls = node_cls or SqueezeBackward4
     dims = tuple(_wrap_dim(d, input.dim()) for d in dims)
-    drop = tuple(d for d in dims if input._data.shape[d] == 1)
+    drop = tuple(d for d in dims if input.dim() and input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
-    return record_view(input, data, SqueezeBackward4, lambda x: x._squeeze_dims(dims),
+    return record_view(input, data, node_cls, lambda x: x._squeeze_dims(dims, node_cls),
                        self_shape=input._data.shape)
 
 
@@ -233,8 +236,12 @@ class SqueezeBackward1(ViewBackward0):
     """squeeze(dim)"""
 
 
+class SqueezeBackward2(ViewBackward0):
+    """squeeze(dims), a tuple or list of dims"""
+
+
 class SqueezeBackward4(ViewBackward0):
-    """squeeze(dims), a tuple of dims"""
+    """squeeze_(dim), in place (matmul's 1-D @ 2-D)"""
 
 
 def expand(input, *sizes):
