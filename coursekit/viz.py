@@ -88,7 +88,7 @@ def _saved_of(fn):
 
 
 def _unpack_quietly(saved):
-    if saved.counter is None:
+    if saved.version is None:  # freed by a backward without retain_graph
         return None
     if saved.is_output:
         return Tensor._make(saved.data)
