@@ -28,6 +28,8 @@ import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as tfw
+from torch_compare import graph_signature
+from torch_compare import normalize_text as norm
 
 import minigrad
 from minigrad._ops import METHODS
@@ -116,11 +118,6 @@ def random_like(r, t) -> np.ndarray:
 
 
 # --- comparing -----------------------------------------------------------------------------------
-def norm(text: str) -> str:
-    """minigrad's two deliberate spelling differences from torch."""
-    return text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
-
-
 def numpy(t) -> np.ndarray:
     return t.detach().numpy(force=True)  # torch: also a ZeroTensor (abs's second derivative)
 
@@ -137,21 +134,6 @@ def assert_same(m, t, what: str) -> None:
     rtol, atol = TOLERANCES.get(t_dtype, (0, 0))
     np.testing.assert_allclose(numpy(m), numpy(t), rtol=rtol, atol=atol, equal_nan=True,
                                err_msg=what)
-
-
-def graph_signature(fn) -> list:
-    """The graph under ``fn``: nodes numbered in depth-first order, each as ``(name,
-    [(child number, output_nr), ...])``, so sharing shows as the same number."""
-    ids, order, stack = {}, [], [fn]
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in ids:
-            continue
-        ids[id(node)] = len(ids)
-        order.append(node)
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return [(norm(node.name()), [(None if c is None else ids[id(c)], nr)
-                                 for c, nr in node.next_functions]) for node in order]
 
 
 def for_each_sample(entry, dtype, check) -> None:
