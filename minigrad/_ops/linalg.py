@@ -48,6 +48,30 @@ def _product_rule(op, inputs, t_self, t_other):
     return right if left is None else left if right is None else left + right
 
 
+def column_major(t) -> bool:
+    """Is this matrix stored column by column, like ``w.t()`` of a contiguous ``w``? (torch's
+    test: strides ``(1, rows)``.)"""
+    data = t._data
+    return data.strides == (data.itemsize, data.itemsize * data.shape[0])
+
+
+def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
+    """d(mat1 @ mat2)/dmat1 = grad @ mat2.T, computed, as torch does, in mat1's own layout:
+    for a column-major mat1 as ``(mat2 @ grad.T).T``. Same numbers, but a gradient laid out
+    like its input reaches ``.grad`` without a slow transposing copy (``nn.Linear``'s
+    ``x @ w.t()``: after ``TBackward0`` the weight's gradient comes out contiguous)."""
+    if mat1_column_major:
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad, mat1, mat2_column_major: bool):
+    """d(mat1 @ mat2)/dmat2 = mat1.T @ grad, in mat2's layout (see ``mm_mat1_backward``)."""
+    if mat2_column_major:
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
+
+
 class DotBackward0(Node):
     """out = self . tensor, two vectors"""
 
@@ -73,15 +97,18 @@ def mm(input, mat2):
     with np.errstate(invalid="ignore", over="ignore"):
         data = input._data @ mat2._data
     return record(data, MmBackward0, (input, mat2),
-                  save=cross_save(input, mat2, "self", "mat2"))
+                  save=cross_save(input, mat2, "self", "mat2"),
+                  self_column_major=column_major(input), mat2_column_major=column_major(mat2))
 
 
 class MmBackward0(Node):
     """out = self @ mat2 for matrices"""
 
     def backward(self, grad):
-        return (grad.mm(self.saved("mat2").t()) if self.needs_input_grad[0] else None,
-                self.saved("self").t().mm(grad) if self.needs_input_grad[1] else None)
+        return (mm_mat1_backward(grad, self.saved("mat2"), self.self_column_major)
+                if self.needs_input_grad[0] else None,
+                mm_mat2_backward(grad, self.saved("self"), self.mat2_column_major)
+                if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_other):
         return _product_rule(lambda a, b: a.mm(b), self.inputs, t_self, t_other)

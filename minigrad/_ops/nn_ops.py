@@ -13,7 +13,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
-from minigrad._ops.linalg import _short
+from minigrad._ops.linalg import _short, column_major, mm_mat1_backward, mm_mat2_backward
 from minigrad._ops.pointwise import where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -47,7 +47,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     save = {"mat1": mat1 if mat2.requires_grad else None,
             "mat2": mat2 if mat1.requires_grad else None}
     return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
-                  (input, mat1, mat2), save=save, beta=beta, alpha=alpha)
+                  (input, mat1, mat2), save=save, beta=beta, alpha=alpha,
+                  mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2))
 
 
 class AddmmBackward0(Node):
@@ -58,10 +59,10 @@ class AddmmBackward0(Node):
         if self.needs_input_grad[0]:
             g_self = grad * self.beta if self.beta != 1 else grad
         if self.needs_input_grad[1]:
-            g_mat1 = grad.mm(self.saved("mat2").t())
+            g_mat1 = mm_mat1_backward(grad, self.saved("mat2"), self.mat1_column_major)
             g_mat1 = g_mat1 * self.alpha if self.alpha != 1 else g_mat1
         if self.needs_input_grad[2]:
-            g_mat2 = self.saved("mat1").t().mm(grad)
+            g_mat2 = mm_mat2_backward(grad, self.saved("mat1"), self.mat2_column_major)
             g_mat2 = g_mat2 * self.alpha if self.alpha != 1 else g_mat2
         return g_self, g_mat1, g_mat2
 
