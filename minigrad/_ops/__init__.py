@@ -72,8 +72,6 @@ _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__"
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
                          "__rmatmul__"}
 
-
-
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 
 

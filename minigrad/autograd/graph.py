@@ -306,7 +306,7 @@ def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
         node._num_outputs = len(outputs)
         node._output_meta = [(o._data.shape, o._data.dtype) for o in outputs]
     for i, out in enumerate(outputs):
-        out._attach(node, i)  # (an in-place op's output may carry a retain_grad along)
+        out._attach(node, i)  # an existing tensor (a CopySlices base) keeps its retain_grad
     if output_name is not None:
         node.save_output(output_name, outputs[0])
     return node
