@@ -146,8 +146,14 @@ def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=N
 
 
 def _original(t: Tensor, needed: bool):
-    """A constant copy of ``t`` before it changes, when a formula needs the old value."""
+    """A constant copy of ``t`` before it changes (forward mode's old value)."""
     return Tensor._make(t._data.copy()) if needed else None
+
+
+def _saved_original(t: Tensor, needed: bool):
+    """``t`` before it changes, for a formula that needs the old value: a clone, with its
+    history, as torch saves it, so a gradient made with ``create_graph`` still depends on it."""
+    return t.clone() if needed else None
 
 
 def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=False, **attrs):
@@ -167,7 +173,7 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
         data = quietly(np_fn, self._data, other_t._data)
     save = {}
     if save_self:
-        save["self"] = _original(self, other_t.requires_grad)
+        save["self"] = _saved_original(self, other_t.requires_grad)
     if save_other:
         save["other"] = other_t
     return apply_inplace(self, data, node_cls, (self, other_t), save=save, **attrs)
@@ -207,7 +213,7 @@ def div_(self, other):
 def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = np_fn(self._data)
-    save = {"self": _original(self, True)} if save_self else None
+    save = {"self": _saved_original(self, True)} if save_self else None
     return apply_inplace(self, data, node_cls, (self,), save=save,
                          output_name="result" if save_result else None)
 
@@ -238,7 +244,7 @@ def relu_(self):
 
 def clamp_(self, min=None, max=None):
     return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
-                         save={"self": _original(self, True)}, min=min, max=max)
+                         save={"self": _saved_original(self, True)}, min=min, max=max)
 
 
 def zero_(self):

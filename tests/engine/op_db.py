@@ -331,11 +331,6 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-INPLACE_SAVES_CONSTANT = (
-    "in-place mul_/div_/log_ save the old self as a constant copy (inplace._original: "
-    "Tensor._make(data.copy()), no history), so a gradient made with create_graph=True does "
-    "not depend on the input and second-order gradients w.r.t. it are 0; torch saves the "
-    "old self with its history")
 RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed records "
                  "ViewBackward0; torch records ReshapeAliasBackward0")
 REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
@@ -644,26 +639,20 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2, 3)), randn(r, (2, 3)), alpha=0.5)]),
     OpInfo("mul_", _clone_then("mul_"),
            lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))), S(randn(r, (2, 3)), randn(r, (3,))),
-                      S(randn(r, (2, 3)), -1.5), S(nc(randn(r, (3, 2))), const(randn(r, ())))],
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+                      S(randn(r, (2, 3)), -1.5), S(nc(randn(r, (3, 2))), const(randn(r, ())))]),
     OpInfo("div_", _clone_then("div_"),
            lambda r: [S(randn(r, (2, 3)), nonzero(r, (2, 3))), S(randn(r, (2, 3)), nonzero(r, ())),
-                      S(randn(r, (2, 3)), 4.0)],
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+                      S(randn(r, (2, 3)), 4.0)]),
     OpInfo("inplace_fn_forms", lambda lib, x, y: _fn(lib, "div_")(_fn(lib, "mul_")(_fn(
         lib, "sub_")(_fn(lib, "add_")(x.clone(), y), y, alpha=2), y), 2.0),
-        lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))],
-        xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+        lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))]),
     OpInfo("iadd", _iop(operator.iadd),
            lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(randn(r, (2, 3)), 2.0)]),
     OpInfo("isub", _iop(operator.isub), lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))]),
-    OpInfo("imul", _iop(operator.imul), lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))],
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
-    OpInfo("itruediv", _iop(operator.itruediv), lambda r: [S(randn(r, (2, 3)), nonzero(r, (3,)))],
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("imul", _iop(operator.imul), lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))]),
+    OpInfo("itruediv", _iop(operator.itruediv), lambda r: [S(randn(r, (2, 3)), nonzero(r, (3,)))]),
     OpInfo("exp_", _clone_then("exp_"), few(unary(), 5)),
-    OpInfo("log_", _clone_then("log_"), few(unary(positive), 5),
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+    OpInfo("log_", _clone_then("log_"), few(unary(positive), 5)),
     OpInfo("tanh_", _clone_then("tanh_"), few(unary(), 5)),
     OpInfo("sigmoid_", _clone_then("sigmoid_"), few(unary(), 5)),
     OpInfo("relu_", _clone_then("relu_"), few(unary(nonzero), 5)),
@@ -696,8 +685,7 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (4, 3)), randn(r, (2, 3)), index([3, 1])),
                       S(randn(r, (4, 3)), randn(r, ()), np.array([True, False, False, True]))]),
     OpInfo("inplace_on_view", _inplace_on_view,
-           lambda r: [S(randn(r, (3, 4)), randn(r, (4,))), S(randn(r, (3, 4)), 2.0)],
-           xfail={"gradgrad": INPLACE_SAVES_CONSTANT}),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (4,))), S(randn(r, (3, 4)), 2.0)]),
     # nn.functional
     OpInfo("linear", lambda lib, *a: F(lib).linear(*a), linear_samples),
     OpInfo("linear_noncontig_input", lambda lib, *a: F(lib).linear(*a),
