@@ -77,11 +77,22 @@ class ViewBackward0(_ViewNode):
 
 
 def reshape(input, *shape):
-    """A view when the memory allows it, else a contiguous copy (clone + unsafe view)."""
+    """A view when the memory allows it, else a contiguous copy (clone + unsafe view). As in
+    torch, the view of a contiguous tensor is a ``view`` (ViewBackward0) and that of a
+    non-contiguous one an alias with new strides (ReshapeAliasBackward0)."""
     shape = _infer_shape(_shape_arg(shape), input.numel())
-    if _view_data(input._data, shape) is not None:
+    if input.is_contiguous():
         return view(input, *shape)
+    data = _view_data(input._data, shape)
+    if data is not None:
+        return record_view(input, data, ReshapeAliasBackward0, lambda t: t.reshape(*shape),
+                           self_shape=input._data.shape)
     return contiguous(input)._unsafe_view(shape)
+
+
+class ReshapeAliasBackward0(_ViewNode):
+    def backward(self, grad):
+        return grad.reshape(*self.self_shape)
 
 
 def _unsafe_view(input, shape):

@@ -331,8 +331,6 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-RESHAPE_ALIAS = ("reshape of a non-contiguous tensor that can still be viewed records "
-                 "ViewBackward0; torch records ReshapeAliasBackward0")
 REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
                 "then SumBackward/MeanBackward; torch records only the reduction's node (it "
                 "casts inside)")
@@ -511,8 +509,7 @@ OPS: list[OpInfo] = [
     OpInfo("matmul_batched", lambda lib, x, y: x @ y, matmul_batched_samples),
     OpInfo("matmul_batched_noncontig", lambda lib, x, y: x @ y,
            lambda r: [S(nc(randn(r, (2, 2, 3))), randn(r, (2, 3, 3))),
-                      S(randn(r, (2, 2, 3)), nc(randn(r, (2, 3, 3))))],
-           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)"}),
+                      S(randn(r, (2, 2, 3)), nc(randn(r, (2, 3, 3))))]),
     OpInfo("matmul_batch_of_one_on_the_left", lambda lib, x, y: x @ y,
            lambda r: [S(randn(r, (1, 2, 3)), randn(r, (3, 3, 2))),
                       S(const(randn(r, (1, 2, 3))), randn(r, (3, 3, 2)), desc="constant: bmm"),
@@ -527,8 +524,7 @@ OPS: list[OpInfo] = [
            lambda r: [S(nc(randn(r, (2, 3, 2))), const(randn(r, (2, 3))),
                         desc="non-contiguous 3-D @ constant 2-D: bmm"),
                       S(nc(randn(r, (2, 3, 2))), const(randn(r, (2,))),
-                        desc="non-contiguous 3-D @ constant 1-D: bmm of a column")],
-           xfail={"grad_fn": RESHAPE_ALIAS + " (the operand of the bmm)"}),
+                        desc="non-contiguous 3-D @ constant 1-D: bmm of a column")]),
     # views and shapes
     OpInfo("t", lambda lib, x: x.t() * 1 + lib.t(x),
            lambda r: [S(randn(r, (2, 3))), S(randn(r, (3,))), S(randn(r, ())),
@@ -555,8 +551,7 @@ OPS: list[OpInfo] = [
                       S(nc(randn(r, (3, 4))), 2, -1, desc="copy"), S(randn(r, ()), 1),
                       S(nc(randn(r, (3, 4))), 2, -1, 2, desc="copy")]),
     OpInfo("reshape_alias", lambda lib, x, *shape: x.reshape(*shape),
-           lambda r: [S(nc(randn(r, (3, 4))), 3, 4, 1), S(nc(randn(r, (2, 3))), 1, 2, 3)],
-           xfail={"grad_fn": RESHAPE_ALIAS}),
+           lambda r: [S(nc(randn(r, (3, 4))), 3, 4, 1), S(nc(randn(r, (2, 3))), 1, 2, 3)]),
     OpInfo("reshape_fn", lambda lib, x: lib.reshape(x, (-1,)),
            lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
     OpInfo("reshape_as", lambda lib, x, y: x.reshape_as(y),
