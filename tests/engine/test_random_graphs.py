@@ -195,8 +195,15 @@ def test_random_program(dtype, program, seed):
              for shape, rg in leaf_specs]
     m_pool = run(minigrad, program, [m for m, _ in pairs])
     t_pool = run(torch, program, [t for _, t in pairs])
+    eps32, largest = float(np.finfo(np.float32).eps), 0.0
     for i, (m, t) in enumerate(zip(m_pool, t_pool)):
-        assert_close(m, t, f"value {i}: ")
+        # A float32 result's rounding error follows the size of what it was computed from
+        # (a matmul or a difference can cancel to a small number): the absolute tolerance
+        # grows with the largest value so far. float64 keeps the tight defaults.
+        if t.dtype.is_floating_point and t.numel():
+            largest = max(largest, float(t.detach().abs().max()))
+        atol = max(1e-6, 8 * eps32 * largest) if dtype == "float32" else None
+        assert_close(m, t, f"value {i}: ", atol=atol)
         assert_same_autograd_facts(m, t, f"value {i}: ")
         assert_same_graph(m, t)
     weights = [float(w) for w in rng.uniform(0.5, 1.5, len(m_pool))]
