@@ -25,6 +25,7 @@ from minigrad._ops._core import (
     check_same_shape_broadcast,
     needs_grad,
     quietly,
+    record,
     result_type,
 )
 from minigrad._ops.indexing import to_numpy_index
@@ -314,15 +315,21 @@ class CopyBackwards(Node):
 
 def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
-    index = to_numpy_index(indices)
     values_t = as_tensor_like(values, self.dtype)
-    data = self._data.copy()
-    if accumulate:
-        np.add.at(data, index, values_t._data)
-    else:
-        data[index] = values_t._data
+    data = _put(self._data, indices, values_t._data, accumulate)
     return apply_inplace(self, data, IndexPutBackward0, (self, values_t), index=indices,
                          accumulate=accumulate)
+
+
+def _put(data, indices, values, accumulate):
+    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
+    index = to_numpy_index(indices)
+    out = data.copy()
+    if accumulate:
+        np.add.at(out, index, values)
+    else:
+        out[index] = values
+    return out
 
 
 class IndexPutBackward0(Node):
@@ -345,5 +352,8 @@ class IndexPutBackward0(Node):
 
 
 def index_put(input, indices, values, accumulate=False):
-    """Out of place: a copy of ``input`` with ``values`` put at ``indices``."""
-    return input.clone().index_put_(indices, values, accumulate)
+    """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
+    IndexPutBackward0 node, as in torch."""
+    values_t = as_tensor_like(values, input.dtype)
+    return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
+                  (input, values_t), index=indices, accumulate=accumulate)

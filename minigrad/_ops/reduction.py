@@ -31,8 +31,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def _sum(input, dim, keepdim, dtype):
-    x = input if dtype is None else input.to(dtype)
-    data = x._data
+    x = input  # with dtype=, torch casts inside the reduction: still one node, on the input
+    data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if dim is None:
@@ -75,12 +75,13 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def _mean(input, dim, keepdim, dtype):
-    x = input if dtype is None else input.to(dtype)
-    if not x.dtype.is_floating_point:
+    x = input  # with dtype=, torch casts inside the reduction: still one node, on the input
+    d = x.dtype if dtype is None else dtype
+    if not d.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {x.dtype.legacy_name.removesuffix('Tensor')}")
-    data = x._data
+            f"or complex dtype. Got: {d.legacy_name.removesuffix('Tensor')}")
+    data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if dim is None:
         return record(np.asarray(data.mean(), dtype=data.dtype), MeanBackward0, (x,),
                       self_shape=data.shape, numel=data.size)

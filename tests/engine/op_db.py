@@ -331,13 +331,8 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-REDUCE_DTYPE = ("sum/mean(..., dtype=float64) of a float32 tensor records ToCopyBackward0 "
-                "then SumBackward/MeanBackward; torch records only the reduction's node (it "
-                "casts inside)")
-INDEX_PUT = ("out-of-place index_put records CloneBackward0 then IndexPutBackward0 (it is "
-             "clone().index_put_()); torch records a single IndexPutBackward0")
-SCATTER = ("Tensor.scatter(dim, index, src) records CloneBackward0 then IndexPutBackward0 (it "
-           "is built on index_put); torch records a single ScatterBackward0")
+SCATTER = ("Tensor.scatter(dim, index, src) records IndexPutBackward0 (it is built on "
+           "index_put); torch records ScatterBackward0")
 
 OPS: list[OpInfo] = [
     # arithmetic: every spelling of add/sub/mul/div
@@ -457,8 +452,7 @@ OPS: list[OpInfo] = [
     OpInfo("reduce_dtype", lambda lib, x, d: (x.sum(dtype=d), x.mean(dtype=d),
                                              lib.sum(x, 0, dtype=d)),
            lambda r: [S(randn(r, (2, 3)), DType("float64")),
-                      S(nc(randn(r, (3, 2))), DType("float64"))],
-           xfail={"grad_fn:float32": REDUCE_DTYPE}),
+                      S(nc(randn(r, (3, 2))), DType("float64"))]),
     OpInfo("reduce_0d_dim", lambda lib, x, d: (x.sum(d), x.mean(d, keepdim=True),
                                               lib.sum(x, (d,))),
            lambda r: [S(randn(r, ()), 0), S(randn(r, ()), -1)]),
@@ -599,8 +593,7 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (2, 3)), Ellipsis), S(randn(r, (2, 3)), slice(None), Ellipsis),
                       S(randn(r, ()), Ellipsis)]),
     OpInfo("getitem_advanced", _getitem, index_samples),
-    OpInfo("index_put", lambda lib, x, idx, v, *a: x.index_put(idx, v, *a), index_put_samples,
-           xfail={"grad_fn": INDEX_PUT}),
+    OpInfo("index_put", lambda lib, x, idx, v, *a: x.index_put(idx, v, *a), index_put_samples),
     OpInfo("scatter", lambda lib, x, d, idx, src: x.scatter(d, idx, src),
            lambda r: [S(randn(r, (3, 4)), 0, index([[1, 0, 2, 0]]), randn(r, (1, 4))),
                       S(randn(r, (3, 4)), 1, index([[3], [0], [1]]), randn(r, (3, 1)))],
