@@ -166,7 +166,43 @@ def setitem(input, index, value):
 
 def scatter(input, dim, index, src):
     """Out of place: a copy of ``input`` with ``src[i][j]`` put at ``[index[i][j]][j]`` (for
-    ``dim=0``; the index replaces the coordinate along ``dim``). Used by max/min backward."""
+    ``dim=0``; the index replaces the coordinate along ``dim``), recorded as one
+    ScatterBackward0, as in torch. Used by max/min backward."""
+    d = _wrap_dim(dim, input.dim())
+    src_t = src if isinstance(src, Tensor) else \
+        Tensor._make(np.asarray(src, dtype=input._data.dtype))
+    values = src_t._data[_leading(index)] if src_t.dim() else src_t._data
+    data = input._data.copy()
+    data[_grids(index, d)] = values
+    return record(data, ScatterBackward0, (input, src_t), index=index, dim=d)
+
+
+class ScatterBackward0(Node):
+    """out = self with src put at index: self's gradient is zero where src landed, src's
+    gradient is the output's gradient read back from there (torch's ``gather``)."""
+
+    def backward(self, grad):
+        g_self = g_src = None
+        if self.needs_input_grad[0]:
+            g_self = grad.scatter(self.dim, self.index, grad.new_zeros(self.index.shape))
+        if self.needs_input_grad[1]:
+            g_src = grad[tuple(Tensor._make(g) for g in _grids(self.index, self.dim))]
+        return g_self, g_src
+
+    def jvp(self, t_self, t_src):
+        x, src = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_src = src.new_zeros(src.shape) if t_src is None else t_src
+        return t_self.scatter(self.dim, self.index, t_src)
+
+
+def _grids(index, dim):
+    """The NumPy index that ``index`` stands for along ``dim``: its own coordinates elsewhere."""
     grids = list(np.indices(index._data.shape))
     grids[dim] = index._data
-    return input.index_put(tuple(Tensor._make(g) for g in grids), src)
+    return tuple(grids)
+
+
+def _leading(index):
+    """The part of ``src`` that scatter reads: a block of ``index``'s shape at the start."""
+    return tuple(slice(0, n) for n in index._data.shape)

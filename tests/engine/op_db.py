@@ -331,8 +331,6 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-SCATTER = ("Tensor.scatter(dim, index, src) records IndexPutBackward0 (it is built on "
-           "index_put); torch records ScatterBackward0")
 
 OPS: list[OpInfo] = [
     # arithmetic: every spelling of add/sub/mul/div
@@ -596,8 +594,7 @@ OPS: list[OpInfo] = [
     OpInfo("index_put", lambda lib, x, idx, v, *a: x.index_put(idx, v, *a), index_put_samples),
     OpInfo("scatter", lambda lib, x, d, idx, src: x.scatter(d, idx, src),
            lambda r: [S(randn(r, (3, 4)), 0, index([[1, 0, 2, 0]]), randn(r, (1, 4))),
-                      S(randn(r, (3, 4)), 1, index([[3], [0], [1]]), randn(r, (3, 1)))],
-           xfail={"grad_fn": SCATTER}),
+                      S(randn(r, (3, 4)), 1, index([[3], [0], [1]]), randn(r, (3, 1)))]),
     OpInfo("unbind", lambda lib, x, *a: x.unbind(*a),
            lambda r: [S(randn(r, (3, 2))), S(randn(r, (2, 3)), 1), S(randn(r, (2, 2, 2)), -1),
                       S(nc(randn(r, (3, 2))), 0)],
