@@ -217,7 +217,7 @@ class Tensor:
         """Ask backward to keep this non-leaf's gradient in ``.grad``.
 
         It works by registering a hook on the node that made this tensor: when gradient for
-        this output passes through, the hook stores it (see ``engine._call_pre_hooks``).
+        this output passes through, the hook stores it (see ``engine.call_pre_hooks``).
         """
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
