@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
+from minigrad import _dtype
 from minigrad._ops._core import needs_grad
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
@@ -179,7 +178,7 @@ def _wrap_outputs(ctx, args, outputs, differentiable):
     if differentiable:
         ctx._num_outputs = len(outputs)
         ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
-                            else ((), np.dtype(np.float32)) for o in wrapped]
+                            else ((), _dtype.get_default_dtype().numpy) for o in wrapped]
     return tuple(wrapped)
 
 
