@@ -92,7 +92,7 @@ class Tensor:
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
         "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
-        "_post_accumulate_hooks", "_is_inference", "__weakref__", "__dict__",
+        "_post_accumulate_hooks", "_is_inference", "_creation_meta", "__weakref__", "__dict__",
     )
 
     def __init__(self, *args):
@@ -119,6 +119,7 @@ class Tensor:
         t._accumulator = None
         t._post_accumulate_hooks = None
         t._is_inference = grad_mode._state.inference
+        t._creation_meta = None  # for a view: how it was made, see autograd/views.py
 
     @classmethod
     def _make(cls, data: np.ndarray) -> Tensor:
@@ -155,8 +156,10 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         # ``_grad_fn`` first: the ``grad_fn`` property's extra work is for stale views only
+        # a view requires grad when its base does, even one made under no_grad (as in torch)
         return (self._requires_grad or self._grad_fn is not None
-                or (self._base is not None and self.grad_fn is not None))
+                or (self._base is not None and (self._base.requires_grad
+                                                or self.grad_fn is not None)))
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:

@@ -90,18 +90,33 @@ def getitem(input, index):
     items = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(i) for i in items):
         data = input._data[to_numpy_index(index)]
-        return record(np.array(data), IndexBackward0, (input,), index=index,
-                      self_shape=input._data.shape)
+        return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
+                      index=index, self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, index.stop, index.step)
     out = _basic(input, items)
     return alias(input) if out is input else out
 
 
+def save_indices(index) -> dict:
+    """The index tensors, saved like any input a formula reads: changing one in place
+    before backward is caught by its version counter, as in torch."""
+    items = index if isinstance(index, tuple) else (index,)
+    return {f"indices{i}": t for i, t in enumerate(items) if isinstance(t, Tensor)}
+
+
+def check_indices(node) -> None:
+    """Unpack the saved index tensors: raises if one changed in place since the forward."""
+    for key in list(node._saved):
+        if key.startswith("indices"):
+            node.saved(key)
+
+
 class IndexBackward0(Node):
     """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
 
     def backward(self, grad):
+        check_indices(self)
         return grad.new_zeros(self.self_shape).index_put(self.index, grad, accumulate=True)
 
     def jvp(self, t):
@@ -174,7 +189,8 @@ def scatter(input, dim, index, src):
     values = src_t._data[_leading(index)] if src_t.dim() else src_t._data
     data = input._data.copy()
     data[_grids(index, d)] = values
-    return record(data, ScatterBackward0, (input, src_t), index=index, dim=d)
+    return record(data, ScatterBackward0, (input, src_t), save=save_indices(index),
+                  index=index, dim=d)
 
 
 class ScatterBackward0(Node):
@@ -182,6 +198,7 @@ class ScatterBackward0(Node):
     gradient is the output's gradient read back from there (torch's ``gather``)."""
 
     def backward(self, grad):
+        check_indices(self)
         g_self = g_src = None
         if self.needs_input_grad[0]:
             g_self = grad.scatter(self.dim, self.index, grad.new_zeros(self.index.shape))

@@ -28,7 +28,7 @@ from minigrad._ops._core import (
     record,
     result_type,
 )
-from minigrad._ops.indexing import to_numpy_index
+from minigrad._ops.indexing import check_indices, save_indices, to_numpy_index
 from minigrad._ops.pointwise import (
     AddBackward0,
     ClampBackward1,
@@ -43,11 +43,10 @@ from minigrad._ops.pointwise import (
     TanhBackward0,
     _np_sigmoid,
 )
-from minigrad._ops.shape import UnbindBackward0
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
-from minigrad.autograd.views import rebase_history
+from minigrad.autograd.views import check_view_rebase, rebase_history
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = ("a view of a leaf Variable that requires grad is being used in an "
@@ -91,22 +90,20 @@ def check_no_partial_overlap(out: np.ndarray, other: np.ndarray) -> None:
         raise RuntimeError(PARTIAL_OVERLAP_ERROR)
 
 
-def check_inplace(t: Tensor) -> None:
+def check_inplace(t: Tensor, inputs=()) -> None:
+    """torch's ``check_inplace``: only when grad mode records and some input of the in-place
+    op requires grad, a special view (made under no_grad, unbind's...), a view of a leaf that
+    requires grad, or such a leaf itself may not change."""
     if t._is_inference and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
-    if not grad_mode.is_recording():
+    if not needs_grad((t, *inputs)):
         return
-    if t._base is not None and t._base._grad_fn is None and t._base._requires_grad:
-        raise RuntimeError(VIEW_OF_LEAF_ERROR)
+    if t._base is not None:
+        check_view_rebase(t)
+        if t._base._grad_fn is None and t._base._requires_grad:
+            raise RuntimeError(VIEW_OF_LEAF_ERROR)
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError(LEAF_ERROR)
-    fn = t._grad_fn
-    if isinstance(fn, UnbindBackward0):
-        raise RuntimeError(
-            f"Output {t._output_nr} of Unbind is a view and is being modified "
-            "inplace. This view is the output of a function that returns multiple views. Such "
-            "functions do not allow the output views to be modified inplace. You should "
-            "replace the inplace operation by an out-of-place one.")
 
 
 def _check_cast(t: Tensor, d) -> None:
@@ -120,7 +117,7 @@ def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=N
 
     ``data`` is the new values, or a function that writes them into the array it is given
     (so ``x += y`` makes one pass over ``x``, not a new array and then a copy)."""
-    check_inplace(self)
+    check_inplace(self, inputs)
     if node_cls not in (FillBackward2, ZeroBackward0, IndexPutBackward0):
         check_no_overlap(self)  # writing one number everywhere is fine, as in torch
     node = None
@@ -317,8 +314,8 @@ def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
     values_t = as_tensor_like(values, self.dtype)
     data = _put(self._data, indices, values_t._data, accumulate)
-    return apply_inplace(self, data, IndexPutBackward0, (self, values_t), index=indices,
-                         accumulate=accumulate)
+    return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
+                         save=save_indices(indices), index=indices, accumulate=accumulate)
 
 
 def _put(data, indices, values, accumulate):
@@ -336,6 +333,7 @@ class IndexPutBackward0(Node):
     """out = self with ``values`` put at ``index`` (added there with ``accumulate``)."""
 
     def backward(self, grad):
+        check_indices(self)
         g_self = g_values = None
         if self.needs_input_grad[0]:
             g_self = grad if self.accumulate else \
@@ -356,4 +354,5 @@ def index_put(input, indices, values, accumulate=False):
     IndexPutBackward0 node, as in torch."""
     values_t = as_tensor_like(values, input.dtype)
     return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
-                  (input, values_t), index=indices, accumulate=accumulate)
+                  (input, values_t), save=save_indices(indices), index=indices,
+                  accumulate=accumulate)

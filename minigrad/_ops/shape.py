@@ -20,7 +20,7 @@ from minigrad._ops.join import stack
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, graph
 from minigrad.autograd.graph import Node
-from minigrad.autograd.views import make_view
+from minigrad.autograd.views import MULTI_OUTPUT_NODE, make_view
 
 
 class _ViewNode(Node):
@@ -332,7 +332,8 @@ def unbind(input, dim=0):
         if forward_grad._state.level is not None:
             forward_grad.propagate(outs, UnbindBackward0, (input,), None, {"dim": d})
     for i, o in enumerate(outs):
-        make_view(input, o, lambda x, index=(slice(None),) * d + (i,): x[index])
+        make_view(input, o, lambda x, index=(slice(None),) * d + (i,): x[index],
+                  MULTI_OUTPUT_NODE)
     return tuple(outs)
 
 

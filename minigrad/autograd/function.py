@@ -24,7 +24,7 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import SECOND_BACKWARD, Node
 from minigrad.autograd.special_nodes import Error
-from minigrad.autograd.views import alias_of
+from minigrad.autograd.views import IN_CUSTOM_FUNCTION, alias_of
 
 
 class FunctionCtx:
@@ -174,6 +174,8 @@ def _wrap_outputs(ctx, args, outputs, differentiable):
         if differentiable and id(outputs[i]) not in non_diff and out.dtype.is_floating_point:
             out._attach(ctx, i)
             out._view_version = out._version
+            if out._base is not None:  # CopySlices would bypass the custom backward
+                out._creation_meta = IN_CUSTOM_FUNCTION
         wrapped.append(out)
     if differentiable:
         ctx._num_outputs = len(outputs)

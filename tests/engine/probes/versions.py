@@ -1,0 +1,112 @@
+"""Version counters: saved tensors changed in place before backward, and index tensors."""
+
+PROBES = [
+    """x = torch.ones(3)
+print(x._version)
+x.add_(1)
+x[0] = 3
+print(x._version)""",
+    """x = torch.ones(3)
+v = x[:2]
+v.mul_(2)
+print(x._version, v._version)""",
+    """x = torch.ones(3)
+d = x.detach()
+d.add_(1)
+print(x._version, d._version)""",
+    """x = torch.ones(3)
+y = x.data
+y.add_(1)
+print(x._version, y._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+y.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = y * y
+y.add_(1)
+z.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = y.sin()
+y[0] = 0
+z.sum().backward()""",
+    """x = torch.ones(2, 2, requires_grad=True)
+w = torch.ones(2, 2)
+y = x @ w
+w.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(2, 2, requires_grad=True)
+w = torch.ones(2, 2)
+y = x @ w
+w.add_(1)
+print(y.grad_fn)
+print(x.grad)""",
+    # index tensors changed after indexing
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx[0] = 2
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx.add_(1)
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx] * 2
+y.sum().backward()
+idx[0] = 2
+print(x.grad)""",
+    """x = torch.arange(6.0, requires_grad=True).view(2, 3)
+idx = torch.tensor([0, 2])
+y = x[:, idx]
+idx[1] = 1
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+mask = torch.tensor([True, False, True, False])
+y = x[mask]
+mask[1] = True
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx[0] = 2
+print(x.grad, y)""",
+    """x = torch.zeros(4, requires_grad=True).clone()
+idx = torch.tensor([0, 2])
+v = torch.ones(2, requires_grad=True)
+x.index_put_((idx,), v)
+idx[0] = 1
+x.sum().backward()""",
+    """x = torch.zeros(4, requires_grad=True).clone()
+idx = torch.tensor([0, 2])
+v = torch.ones(2, requires_grad=True)
+x[idx] = v
+idx[0] = 1
+x.sum().backward()""",
+    """x = torch.zeros(2, 3, requires_grad=True)
+idx = torch.tensor([[0, 1, 0]])
+y = x.scatter(0, idx, 1.0)
+idx[0, 0] = 1
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sigmoid()
+y.mul_(2)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.tanh()
+z = y.clone()
+y.mul_(2)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 3
+y.relu_()
+y.sum().backward()
+print(x.grad, y._version)""",
+]
+
+KNOWN = {}

@@ -1,0 +1,116 @@
+"""Views changed in place: the errors torch raises and the graphs it rewrites."""
+
+PROBES = [
+    # a view made under no_grad, changed with grad on
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+v.zero_()""",
+    """x = torch.ones(2, 2, requires_grad=True) * 1
+with torch.no_grad():
+    v = x.t()
+v += 1""",
+    """x = torch.ones(3, requires_grad=True) * 2
+with torch.no_grad():
+    v = x[1]
+print(v.requires_grad, v.grad_fn)
+with torch.no_grad():
+    v.mul_(3)
+print(x)""",
+    """x = torch.ones(3) * 2
+with torch.no_grad():
+    v = x[:2]
+v.mul_(3)
+print(x, v)""",
+    """x = torch.ones(3) * 2
+with torch.no_grad():
+    v = x[:2]
+w = torch.ones(2, requires_grad=True)
+v.mul_(w)""",
+    # a view of a detached tensor, changed with grad on
+    """x = torch.ones(3, requires_grad=True).clone()
+v = x.detach()[:2]
+v.mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+d = x.detach()
+v = d[:2]
+w = torch.ones(2, requires_grad=True)
+v.mul_(w)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+d = x.detach()
+w = torch.ones(3, requires_grad=True)
+d.mul_(w)
+print(d.grad_fn, x.grad_fn)""",
+    """x = torch.ones(3, requires_grad=True)
+v = x.detach()
+v.add_(1)
+print(x)""",
+    # views of leaves
+    """x = torch.ones(3, requires_grad=True)
+x[0] = 2""",
+    """x = torch.ones(3, requires_grad=True)
+x[:2].mul_(2)""",
+    """x = torch.ones(3, requires_grad=True)
+x.view(3).add_(1)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    x[0] = 5
+print(x, x.is_leaf)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x * 1
+y[0] = 7
+print(y)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x * 1
+y[:, 1].mul_(3)
+print(y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.clone()
+v = y[1:]
+v.exp_()
+print(v.grad_fn, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.clone()
+v = y[1:]
+y.mul_(2)
+print(v.grad_fn)
+v.sum().backward()
+print(x.grad)""",
+    """a, b = torch.ones(2, requires_grad=True).clone().unbind()
+a.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+e = x.expand(2, 3)
+e.add_(1)""",
+    """x = torch.zeros(4)
+x[1:3] = torch.tensor([5., 6.])
+print(x, x._version)""",
+    """x = torch.arange(6.).view(2, 3)
+x.t()[0].fill_(9)
+print(x)""",
+    """x = torch.arange(4.)
+x[1:] += x[:-1]""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clone()
+y.detach_()
+print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clone()[:2]
+y.detach_()""",
+]
+
+KNOWN = {}
