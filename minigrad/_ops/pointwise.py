@@ -257,12 +257,12 @@ class PowBackward0(Node):
     def backward(self, grad):
         e = self.exponent
         if e == 0:
-            return grad * 0
+            return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
         return grad * e * self.saved("self") ** (e - 1)
 
     def jvp(self, t):
         e = self.exponent
-        return t * 0 if e == 0 else t * e * self.inputs[0] ** (e - 1)
+        return t.new_zeros(t.shape) if e == 0 else t * e * self.inputs[0] ** (e - 1)
 
 
 class PowBackward1(Node):
@@ -462,11 +462,14 @@ def relu(input):
 
 
 class ReluBackward0(Node):
+    """torch's threshold_backward: where(result <= 0, 0, grad), so a blocked gradient is +0
+    (a product with a mask would give -0 for a negative gradient)."""
+
     def backward(self, grad):
-        return grad * (self.saved("result") > 0)
+        return where(self.saved("result") <= 0, 0.0, grad)
 
     def jvp(self, t):
-        return t * (self.result > 0)
+        return where(self.result <= 0, 0.0, t)
 
 
 def abs(input):
@@ -510,10 +513,11 @@ class ClampBackward1(Node):
     """Gradient passes where min <= self <= max."""
 
     def backward(self, grad):
-        return grad * _clamp_mask(self.saved("self"), self.min, self.max)
+        """torch's clamp_backward: where(mask, grad, 0), +0 outside the bounds."""
+        return where(_clamp_mask(self.saved("self"), self.min, self.max), grad, 0.0)
 
     def jvp(self, t):
-        return t * _clamp_mask(self.inputs[0], self.min, self.max)
+        return where(_clamp_mask(self.inputs[0], self.min, self.max), t, 0.0)
 
 
 def _clamp_mask(x, lo, hi):

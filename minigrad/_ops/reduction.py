@@ -12,7 +12,9 @@ import numpy as np
 
 from minigrad._ops._core import record
 from minigrad._ops.join import stack
+from minigrad._ops.pointwise import where
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 
@@ -153,8 +155,10 @@ class MaxBackward1(Node):
     """max of all elements: the gradient is shared evenly between tied maxima."""
 
     def backward(self, grad):
+        """torch's evenly_distribute_backward: a zero tensor filled at the ties, so the
+        other elements get +0 whatever the gradient's sign."""
         mask = self.saved("self") == self.saved("result")
-        return mask * (grad / mask.sum())
+        return where(mask, grad / mask.sum(), 0.0)
 
     def jvp(self, t):
         """Ties share the tangent evenly, matching the backward's even split."""
@@ -216,6 +220,8 @@ class ProdBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
+        if not grad_mode.is_grad_enabled() and np.count_nonzero(x._data == 0) > 1:
+            return x.new_zeros(x.shape)  # torch's shortcut: every gradient is +0
         return grad * _others_product(x.reshape(-1), self.saved("result"), 0).view_as(x)
 
     def jvp(self, t):

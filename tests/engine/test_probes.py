@@ -27,7 +27,7 @@ import torch
 
 import minigrad
 
-CATEGORIES = ["views_inplace", "versions"]
+CATEGORIES = ["views_inplace", "versions", "signed_zeros"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 
