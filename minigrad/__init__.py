@@ -124,6 +124,7 @@ from minigrad._ops.shape import (
     unsqueeze,
 )
 from minigrad._tensor import Size, Tensor, device
+from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
 from minigrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import (
@@ -138,7 +139,10 @@ from minigrad.autograd.grad_mode import (
 clip = clamp
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
-FloatTensor = DoubleTensor = LongTensor = BoolTensor = Tensor
+# torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
+FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
+    ByteTensor, BoolTensor = (_legacy_type(d) for d in (
+        float32, float64, float16, int64, int32, int16, int8, uint8, bool))
 from minigrad import nn, optim, utils  # noqa: E402  (they use the names above)
 
 __version__ = "0.1.0"

@@ -89,6 +89,9 @@ _CPU = device("cpu")
 
 
 class Tensor:
+    # NumPy defers to the tensor's reflected operators: np.float64(2) * x is x.__rmul__
+    __array_priority__ = 1000
+
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
         "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
@@ -390,7 +393,22 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+        """NumPy 2's protocol: ``np.asarray(x)`` shares the tensor's memory, ``np.array(x)``
+        (``copy=True``) copies it, ``copy=False`` refuses a copy. Like ``numpy()``, it raises
+        for a tensor that requires grad."""
+        data = self.numpy()
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return data.astype(dtype)
+        return data.copy() if copy else data
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy function applied to a tensor (``np.exp(x)``, ``x + np.ones(3)`` through
+        NumPy) gives a tensor back, as torch's ``__array_wrap__`` does (bool as uint8)."""
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return Tensor._make(np.asarray(array))
 
     def cpu(self) -> Tensor:
         return self
@@ -456,6 +474,24 @@ class Tensor:
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
+
+
+class _TensorType(type):
+    """torch's legacy tensor types (``LongTensor``...): calling one makes a Tensor of its dtype
+    (from data, or uninitialised from sizes), and ``isinstance`` checks the dtype."""
+
+    def __call__(cls, *args):
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(args[0].tolist() if isinstance(args[0], Tensor) else args[0])
+            return Tensor._make(data.astype(cls.dtype.numpy))
+        return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+
+def legacy_type(d) -> _TensorType:
+    return _TensorType(d.legacy_name, (), {"dtype": d, "__module__": "minigrad"})
 
 
 class _Storage:

@@ -6,10 +6,9 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
-import numbers
-
 from minigrad import _creation, _dtype
 from minigrad._ops import indexing, inplace, join, linalg, pointwise, reduction, shape
+from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
 from minigrad.autograd import api
 
@@ -78,7 +77,7 @@ _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Numbe
 def _operator(fn):
     """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does."""
     def method(self, other):
-        if type(other) not in _PLAIN and not isinstance(other, Tensor | numbers.Number):
+        if type(other) not in _PLAIN and not isinstance(other, Tensor | NUMBER):
             return NotImplemented
         return fn(self, other)
 

@@ -72,7 +72,7 @@ class AddBackward0(Node):
 
 def _is_bool(x) -> bool:
     """A bool tensor, or a Python bool (which torch wraps as a bool tensor)."""
-    return x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool | np.bool_)
+    return x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool)
 
 
 def _sub_check(input, other):
@@ -505,7 +505,14 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, min, max)
-    data = np.clip(input._data, min, max).astype(input._data.dtype, copy=False)
+    # the bounds take part in type promotion: an int tensor clamped to 0.5 is a float one
+    d = result_type(input, *(b for b in (min, max) if b is not None))
+    if d is _dtype.bool:
+        kernel = "clamp" if min is not None and max is not None else \
+            "clamp_min" if min is not None else "clamp_max"
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+    d = d.numpy
+    data = np.clip(input._data.astype(d, copy=False), min, max).astype(d, copy=False)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Gradients at the non-differentiable points, sign of zero included (print shows ``-0.``)."""
 
 PROBES = [

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Version counters: saved tensors changed in place before backward, and index tensors."""
 
 PROBES = [

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Views changed in place: the errors torch raises and the graphs it rewrites."""
 
 PROBES = [

@@ -1,0 +1,126 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Small things a learner tries: Size, comparisons with None, float indices, custom Functions,
+warnings."""
+
+PROBES = [
+    "s = torch.ones(2, 3, 4).shape; print(s[1:], type(s[1:]).__name__)",
+    "s = torch.ones(2, 3, 4).shape; print(s[0], type(s[0]).__name__)",
+    "s = torch.ones(2, 3).shape; print(s + (4,), type(s + (4,)).__name__)",
+    "s = torch.ones(2, 3).shape; print((4,) + s, type((4,) + s).__name__)",
+    "s = torch.ones(2, 3).shape; print(s == (2, 3), s.numel(), len(s))",
+    "s = torch.ones(2, 3).shape; print(s * 2, type(s * 2).__name__)",
+    "print(torch.Size([2, 3]), torch.Size(), torch.Size((1,)))",
+    "x = torch.ones(2); print(x == None, x != None)",
+    "x = torch.ones(2); print(x is None, None == x)",
+    "x = torch.ones(3); x[1.0]",
+    "x = torch.ones(3); x[torch.tensor(1.0)]",
+    "x = torch.ones(3); print(x[torch.tensor(1)])",
+    "x = torch.ones(3); x[3]",
+    "x = torch.ones(3); x['a']",
+    "x = torch.ones(3); print(x[None].shape, x[..., None].shape)",
+    "x = torch.ones(2, 3); print(x[True].shape)",
+    "x = torch.ones(3, requires_grad=True); y = x * 2; print(y.grad)",
+    "x = torch.ones(3, requires_grad=True); y = x * 2; y.retain_grad(); print(y.grad)",
+    "x = torch.ones(2, 3, 4); print(x.T.shape)",
+    "x = torch.ones(3); print(x.T.shape)",
+    "x = torch.ones(2, 3); print(x.T.shape, x.mT.shape)",
+    "x = torch.tensor([1., 2.]); y = torch.tensor(x); print(y)",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = torch.tensor(x); print(y)",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+print(y.grad_fn)
+y.mul_(2)""",
+    """class Head(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x[:2]
+    @staticmethod
+    def backward(ctx, g):
+        return torch.cat([g, torch.zeros(1)])
+x = torch.ones(3, requires_grad=True).clone()
+y = Head.apply(x)
+y.add_(1)""",
+    """class Same(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Same.apply(x)
+y.mul_(2)
+print(y.grad_fn)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+y = Dirty.apply(x)
+print(y.grad_fn, y is x)
+y.sum().backward()""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True)
+Dirty.apply(x)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+Dirty.apply(x[:2])""",
+    """class Forgot(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+y = Forgot.apply(x)
+print(y.grad_fn, x.grad_fn)""",
+    "x = torch.ones(3); print(x.requires_grad, x.is_leaf, x.grad_fn, x.grad)",
+    "x = torch.ones(3, requires_grad=True); (x * 2).backward()",
+    "x = torch.ones(3, requires_grad=True); y = (x * 2).sum(); y.backward(); y.backward()",
+    "x = torch.ones(3); x.sum().backward()",
+    "x = torch.ones(1, requires_grad=True); x.backward(); print(x.grad)",
+    "x = torch.ones(3, requires_grad=True); print(x.sum().item(), len(x), bool(x[0]))",
+    "print(torch.is_tensor(torch.ones(1)), torch.is_tensor([1]))",
+    "x = torch.ones(2, 2); bool(x)",
+    "x = torch.ones(2); x.view(3)",
+    "x = torch.ones(2, 3); x.t().view(6)",
+    "x = torch.ones(2, 3); print(x.t().reshape(6).shape, x.t().is_contiguous())",
+    "x = torch.ones(2); x + torch.ones(3)",
+    "x = torch.ones(2); x + 'a'",
+    "x = torch.ones(2); x @ torch.ones(3)",
+    "x = torch.ones(2, 2); x.sum(dim=2)",
+    "x = torch.ones(()); print(x.shape, x.dim(), x.item())",
+    "print(torch.zeros(0), torch.zeros(2, 0).shape)",
+]
+
+KNOWN = {}

@@ -1,0 +1,53 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""NumPy scalars and arrays meeting tensors, and tensors going back to NumPy."""
+
+PROBES = [
+    "x = torch.tensor([1., 2.]); print(np.sqrt(2.) * x)",
+    "x = torch.tensor([1., 2.]); print(x * np.sqrt(2.))",
+    "x = torch.tensor([1., 2.]); print(np.float32(3) + x)",
+    "x = torch.tensor([1., 2.]); print(x + np.float32(3))",
+    "x = torch.tensor([1., 2.]); print(x * np.float64(2))",
+    "x = torch.tensor([1., 2.]); r = np.float64(2) * x; print(type(r).__name__, r)",
+    "x = torch.tensor([1, 2]); print(x * np.float64(2))",
+    "x = torch.tensor([1, 2]); print(x + np.int64(2))",
+    "x = torch.tensor([1, 2]); print(np.int64(2) + x)",
+    "x = torch.tensor([1, 2]); print(np.int32(2) * x)",
+    "x = torch.tensor([1., 2.]); print(np.bool_(True) + x)",
+    "x = torch.tensor([1., 2.]); print(x - np.float32(1), np.float32(1) - x)",
+    "x = torch.tensor([1., 2.]); print(x / np.float64(2), np.float64(2) / x)",
+    "x = torch.tensor([1., 2.]); print(x ** np.float64(2), np.float64(2) ** x)",
+    "x = torch.tensor([1., 2.]); print(x > np.float64(1), np.float64(1) < x)",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = np.float64(3) * x; print(y)",
+    "x = torch.tensor([1., 2., 3.]); r = x + np.ones(3); print(type(r).__name__, r)",
+    "x = torch.tensor([1., 2., 3.]); r = np.ones(3) + x; print(type(r).__name__, r)",
+    "x = torch.tensor([1., 2., 3.]); r = x * np.ones(3, dtype=np.float32); print(type(r).__name__, r)",
+    "x = torch.tensor([1., 2., 3.]); r = np.ones(3, dtype=np.float32) * x; print(type(r).__name__, r)",
+    "x = torch.tensor([1., 2., 3.], requires_grad=True); r = np.ones(3) + x; print(type(r).__name__)",
+    "x = torch.tensor([1., 2., 3.], requires_grad=True); r = x + np.ones(3); print(r)",
+    "x = torch.tensor([1., 2.]); a = np.array(x); print(a, a.dtype)",
+    "x = torch.tensor([1., 2.]); a = np.array(x, dtype=np.float64); print(a, a.dtype)",
+    "x = torch.tensor([1., 2.]); a = np.asarray(x); a[0] = 5; print(x)",
+    "x = torch.tensor([1., 2.]); a = np.array(x); a[0] = 5; print(x)",
+    "x = torch.tensor([1., 2.]); a = np.array(x.detach()); a[0] = 5; print(x)",
+    "x = torch.tensor([1., 2.], requires_grad=True); np.array(x)",
+    "x = torch.tensor([1., 2.], requires_grad=True); np.asarray(x)",
+    "x = torch.tensor([1., 2.], requires_grad=True); x.numpy()",
+    "x = torch.tensor([1., 2.], requires_grad=True); print(x.detach().numpy())",
+    "x = torch.tensor([1., 2.], requires_grad=True); print(np.array(x.detach()))",
+    "x = torch.tensor([1., 2.]); print(np.exp(x))",
+    "x = torch.tensor([1., 2.]); print(np.sum(x), type(np.sum(x)).__name__)",
+    "x = torch.from_numpy(np.array([1, 2])); print(x, x.dtype)",
+    "a = np.array([1., 2.]); x = torch.from_numpy(a); a[0] = 9; print(x)",
+    "a = np.array([1., 2.], dtype=np.float32); x = torch.tensor(a); a[0] = 9; print(x)",
+    "print(torch.tensor(np.float64(2.5)), torch.tensor(np.int32(3)))",
+    "print(torch.tensor([np.float32(1), np.float32(2)]))",
+    "print(torch.as_tensor(np.array([1, 2], dtype=np.int32)))",
+    "x = torch.tensor([1., 2.]); print(x.numpy().dtype, x.double().numpy().dtype)",
+    "x = torch.tensor(3.5); print(float(x), int(x), x.item(), type(x.item()).__name__)",
+    "x = torch.tensor([3]); print(np.float64(2) * x)",
+]
+
+KNOWN = {
+    "x = torch.tensor([1., 2.]); a = np.array(x, copy=False); a[0] = 5; print(x)":
+        "torch 2.13's __array__ has no copy keyword, so NumPy 2 cannot honour copy=False and raises; minigrad implements NumPy 2's protocol and shares the memory",
+}
