@@ -42,6 +42,9 @@ from minigrad._ops.pointwise import (
     SubBackward0,
     TanhBackward0,
     _np_sigmoid,
+    np_exp,
+    np_log,
+    np_tanh,
 )
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
@@ -217,11 +220,11 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def log_(self):
-    return _unary_inplace(self, np.log, LogBackward0, save_self=True)
+    return _unary_inplace(self, np_log, LogBackward0, save_self=True)
 
 
 def exp_(self):
-    return _unary_inplace(self, np.exp, ExpBackward0, save_result=True)
+    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True)
 
 
 def neg_(self):
@@ -233,7 +236,7 @@ def sigmoid_(self):
 
 
 def tanh_(self):
-    return _unary_inplace(self, np.tanh, TanhBackward0, save_result=True)
+    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True)
 
 
 def relu_(self):
