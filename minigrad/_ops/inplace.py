@@ -31,16 +31,23 @@ from minigrad._ops._core import (
 from minigrad._ops.indexing import to_numpy_index
 from minigrad._ops.pointwise import (
     AddBackward0,
+    CeilBackward0,
     ClampBackward1,
+    ClampMaxBackward0,
+    ClampMinBackward0,
     DivBackward0,
     ExpBackward0,
+    FloorBackward0,
+    FracBackward0,
     LogBackward0,
     MulBackward0,
     NegBackward0,
     ReluBackward0,
+    RoundBackward0,
     SigmoidBackward0,
     SubBackward0,
     TanhBackward0,
+    TruncBackward0,
     _np_sigmoid,
 )
 from minigrad._ops.shape import UnbindBackward0
@@ -246,6 +253,46 @@ def relu_(self):
 def clamp_(self, min=None, max=None):
     return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
+
+
+def _rounding_(self, np_fn, node_cls):
+    """floor_, ceil_, round_, trunc_: an integer tensor stays as it is."""
+    if not self.dtype.is_floating_point:
+        check_inplace(self)
+        return self
+    return _unary_inplace(self, np_fn, node_cls)
+
+
+def floor_(self):
+    return _rounding_(self, np.floor, FloorBackward0)
+
+
+def ceil_(self):
+    return _rounding_(self, np.ceil, CeilBackward0)
+
+
+def trunc_(self):
+    return _rounding_(self, np.trunc, TruncBackward0)
+
+
+def round_(self):
+    return _rounding_(self, np.rint, RoundBackward0)
+
+
+def frac_(self):
+    return _unary_inplace(self, lambda x: x - np.trunc(x), FracBackward0)
+
+
+def clamp_min_(self, min):
+    _check_cast(self, result_type(self, min))
+    return apply_inplace(self, np.maximum(self._data, min), ClampMinBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, min=min)
+
+
+def clamp_max_(self, max):
+    _check_cast(self, result_type(self, max))
+    return apply_inplace(self, np.minimum(self._data, max), ClampMaxBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, max=max)
 
 
 def zero_(self):
