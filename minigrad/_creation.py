@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import fma
 from minigrad._tensor import Tensor
 
 _generator = np.random.default_rng(0)
@@ -244,30 +245,10 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
 # torch's CPU kernels fill a range 2 vectors at a time (then one by one for the tail), and a
 # vector starts from its first value, rounded to the result's dtype, plus j * step. The
 # vector width is that of the AVX2 kernels (32 bytes) torch 2.x runs on x86, and the compiler
-# fuses each ``a + b * c`` into one fused multiply-add (one rounding): ``_fma`` below.
+# fuses each ``a + b * c`` into one fused multiply-add (one rounding: ``_numeric.fma``).
+# A range longer than one parallel chunk (32768) is split between torch's threads, each
+# starting its own vectors: minigrad does not follow that split.
 _VECTOR_BYTES = 32
-
-
-def _fma(a, b, c, acc):
-    """``a * b + c`` rounded once, in ``acc`` (float32 or float64), as the FMA instruction.
-
-    float32: the product of two float32 is exact in float64. float64: Dekker's error-free
-    product and Knuth's two-sum give the exact remainders, added back before the last
-    rounding (correct except for rare ties, which a sweep against torch did not meet)."""
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    if acc == np.float32:
-        return (a * b + c).astype(np.float32)
-    p = a * b
-    split = 134217729.0  # 2**27 + 1: cuts a double into two 26-bit halves
-    ah = split * a - (split * a - a)
-    bh = split * b - (split * b - b)
-    al, bl = a - ah, b - bh
-    product_error = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    back = s - p
-    sum_error = (p - (s - back)) + (c - back)
-    out = s + (sum_error + product_error)
-    return np.where(np.isfinite(out), out, s)  # infinities: no remainders to add
 
 
 def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
@@ -283,10 +264,10 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
     def scalar(idx):  # the value at ``idx`` as the scalar loop computes it
         idx = idx.astype(acc)
         if end is None:
-            return _fma(step, idx, start, acc)
+            return fma(step, idx, start, acc)
         back = (acc.type(steps - 1) - idx).astype(acc)
-        return np.where(idx < steps // 2, _fma(step, idx, start, acc),
-                        _fma(-step, back, end, acc))
+        return np.where(idx < steps // 2, fma(step, idx, start, acc),
+                        fma(-step, back, end, acc))
 
     with np.errstate(all="ignore"):
         out = scalar(k).astype(out_dtype)
@@ -295,7 +276,8 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
             first = (k[:blocks] // width) * width
             base = scalar(first).astype(out_dtype).astype(acc)
             j = (k[:blocks] - first).astype(acc)
-            out[:blocks] = _fma(j, step, base, acc).astype(out_dtype)
+            vectors = fma(j, step, base, acc).astype(out_dtype)
+            out[:blocks] = np.where(j == 0, base.astype(out_dtype), vectors)  # lane 0: base
     return out
 
 

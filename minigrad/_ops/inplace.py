@@ -283,14 +283,27 @@ def frac_(self):
     return _unary_inplace(self, lambda x: x - np.trunc(x), FracBackward0)
 
 
+_C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_clamp_cast(self, bound) -> None:
+    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; torch names
+    the tensor's type as C does in this message."""
+    d = result_type(self, bound)
+    if _dtype.category(d) > _dtype.category(self.dtype):
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
+                           f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
+
+
 def clamp_min_(self, min):
-    _check_cast(self, result_type(self, min))
+    _check_clamp_cast(self, min)
     return apply_inplace(self, np.maximum(self._data, min), ClampMinBackward0, (self,),
                          save={"self": _saved_original(self, True)}, min=min)
 
 
 def clamp_max_(self, max):
-    _check_cast(self, result_type(self, max))
+    _check_clamp_cast(self, max)
     return apply_inplace(self, np.minimum(self._data, max), ClampMaxBackward0, (self,),
                          save={"self": _saved_original(self, True)}, max=max)
 

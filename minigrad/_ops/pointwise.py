@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import fma
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -866,9 +867,10 @@ def lerp(input, end, weight):
     a, b = input._data, end._data
     w = weight._data if isinstance(weight, Tensor) else a.dtype.type(weight)
     check_same_shape_broadcast(a, b)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
-        data = np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w)).astype(a.dtype)
+        small = np.abs(w) < 0.5
+        data = fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
     if isinstance(weight, Tensor):
         return record(data, LerpBackward1, (input, end, weight),
                       save={"self": input, "end": end, "weight": weight})
