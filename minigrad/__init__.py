@@ -64,6 +64,8 @@ from minigrad._dtype import (
 from minigrad._ops.indexing import select
 from minigrad._ops.inplace import (
     add_,
+    clamp_max_,
+    clamp_min_,
     copy_,
     div_,
     fill_,
@@ -74,32 +76,45 @@ from minigrad._ops.inplace import (
 )
 from minigrad._ops.join import cat, stack
 from minigrad._ops.linalg import bmm, dot, matmul, mm, mv
-from minigrad._ops.pointwise import (
+from minigrad._ops.nn_ops import log_softmax, softmax
+from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,
     allclose,
+    ceil,
     clamp,
+    clamp_max,
+    clamp_min,
     cos,
     div,
     eq,
     equal,
     exp,
+    floor,
+    floor_divide,
+    fmod,
+    frac,
     ge,
     gt,
     isnan,
     le,
+    lerp,
     log,
     logical_and,
     logical_not,
     logical_or,
     logical_xor,
     lt,
+    maximum,
+    minimum,
     mul,
     ne,
     neg,
     pow,
     reciprocal,
     relu,
+    remainder,
+    round,
     rsub,
     sigmoid,
     sign,
@@ -107,9 +122,27 @@ from minigrad._ops.pointwise import (
     sqrt,
     sub,
     tanh,
+    trunc,
     where,
 )
-from minigrad._ops.reduction import argmax, max, mean, min, prod, sum
+from minigrad._ops.reduction import (  # fidelity round 2
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    logsumexp,
+    max,
+    mean,
+    min,
+    norm,
+    prod,
+    std,
+    sum,
+    var,
+)
+from minigrad._ops.scan import cumprod, cumsum
 from minigrad._ops.shape import (
     clone,
     expand,
@@ -137,6 +170,7 @@ from minigrad.autograd.grad_mode import (
 )
 
 clip = clamp
+fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import fma
 from minigrad._tensor import Tensor
 
 _generator = np.random.default_rng(0)
@@ -214,22 +215,90 @@ def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
 
 
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
+    """``start, start + step, ...`` up to ``end`` (excluded), with torch's exact values.
+
+    torch's length is ``ceil((end - start) / step)`` in double (for int64, the integer
+    arithmetic of truncated bounds); each value is ``start + i * step`` computed in double
+    (see ``_torch_ramp``) and then cast, which is not what ``np.arange`` computes."""
     if end is None:
         start, end = 0, start
     if dtype is None:
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if is_float else _dtype.int64
+    floating = dtype.is_floating_point
+    if not floating:  # torch converts the bounds to the integer type first
+        start, end, step = int(start), int(end), int(step)
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    return _finish(Tensor._make(np.arange(start, end, step).astype(dtype.numpy)), requires_grad)
+    if floating:
+        size = int(np.ceil((float(end) - float(start)) / float(step)))
+        data = _torch_ramp(float(start), float(step), size, dtype.numpy, np.float64)
+    else:
+        sign = (step > 0) - (step < 0)
+        size = (end - start + step - sign) // step
+        data = (start + step * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
+    return _finish(Tensor._make(data), requires_grad)
+
+
+# torch's CPU kernels fill a range 2 vectors at a time (then one by one for the tail), and a
+# vector starts from its first value, rounded to the result's dtype, plus j * step. The
+# vector width is that of the AVX2 kernels (32 bytes) torch 2.x runs on x86, and the compiler
+# fuses each ``a + b * c`` into one fused multiply-add (one rounding: ``_numeric.fma``).
+# A range longer than one parallel chunk (32768) is split between torch's threads, each
+# starting its own vectors: minigrad does not follow that split.
+_VECTOR_BYTES = 32
+
+
+def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
+    """The values torch's ``arange``/``linspace`` kernels write. Index ``k`` is
+    ``start + step * k`` in ``acc`` arithmetic. With ``end`` it is linspace (a scalar loop):
+    from ``steps // 2`` on, a value counts back from ``end``. arange's kernel is vectorized:
+    inside a block, the block's first value is rounded to ``out_dtype`` before ``j * step``
+    is added."""
+    out_dtype, acc = np.dtype(out_dtype), np.dtype(acc)
+    width = _VECTOR_BYTES // out_dtype.itemsize
+    k = np.arange(size, dtype=np.int64)
+
+    def scalar(idx):  # the value at ``idx`` as the scalar loop computes it
+        idx = idx.astype(acc)
+        if end is None:
+            return fma(step, idx, start, acc)
+        back = (acc.type(steps - 1) - idx).astype(acc)
+        return np.where(idx < steps // 2, fma(step, idx, start, acc),
+                        fma(-step, back, end, acc))
+
+    with np.errstate(all="ignore"):
+        out = scalar(k).astype(out_dtype)
+        blocks = size - size % (2 * width)  # the prefix filled by whole pairs of vectors
+        if blocks and out_dtype.kind == "f" and end is None:
+            first = (k[:blocks] // width) * width
+            base = scalar(first).astype(out_dtype).astype(acc)
+            j = (k[:blocks] - first).astype(acc)
+            vectors = fma(j, step, base, acc).astype(out_dtype)
+            out[:blocks] = np.where(j == 0, base.astype(out_dtype), vectors)  # lane 0: base
+    return out
 
 
 def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
+    """``steps`` values from ``start`` to ``end``, as torch computes them: the step is
+    ``(end - start) / (steps - 1)`` in the result's dtype, the first half counts from
+    ``start`` and the second half back from ``end``, so both ends are exact."""
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.linspace(start, end, steps).astype(dtype.numpy)),
-                   requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    floating = dtype.is_floating_point  # integers: the bounds truncated, the step in double
+    acc = np.dtype(dtype.numpy if floating else np.float64)
+    if steps == 1:
+        data = np.full(1, start).astype(dtype.numpy)
+    else:
+        lo = acc.type(start if floating else int(start))
+        hi = acc.type(end if floating else int(end))
+        with np.errstate(all="ignore"):
+            step = (hi - lo) / acc.type(steps - 1)
+        data = _torch_ramp(lo, step, steps, dtype.numpy, acc, end=hi, steps=steps)
+    return _finish(Tensor._make(data), requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:

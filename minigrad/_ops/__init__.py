@@ -7,7 +7,17 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 from __future__ import annotations
 
 from minigrad import _creation, _dtype
-from minigrad._ops import indexing, inplace, join, linalg, pointwise, reduction, shape
+from minigrad._ops import (
+    indexing,
+    inplace,
+    join,
+    linalg,
+    nn_ops,
+    pointwise,
+    reduction,
+    scan,
+    shape,
+)
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
 from minigrad.autograd import api
@@ -44,6 +54,18 @@ METHODS = {
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
+    # math, reductions, rounding and scans (fidelity round 2)
+    "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
+    "fix": P.trunc, "maximum": P.maximum, "minimum": P.minimum, "clamp_min": P.clamp_min,
+    "clamp_max": P.clamp_max, "lerp": P.lerp, "floor_divide": P.floor_divide,
+    "remainder": P.remainder, "fmod": P.fmod, "softmax": nn_ops.softmax,
+    "log_softmax": nn_ops.log_softmax, "norm": R.norm, "var": R.var, "std": R.std,
+    "logsumexp": R.logsumexp, "amax": R.amax, "amin": R.amin, "argmin": R.argmin,
+    "all": R.all, "any": R.any, "cumsum": scan.cumsum, "cumprod": scan.cumprod,
+    "floor_": X.floor_, "ceil_": X.ceil_, "round_": X.round_, "trunc_": X.trunc_,
+    "frac_": X.frac_, "clamp_min_": X.clamp_min_, "clamp_max_": X.clamp_max_,
+    "__floordiv__": P.floor_divide, "__rfloordiv__": P.rfloordiv, "__mod__": P.remainder,
+    "__rmod__": P.rmod,
     # autograd
     "backward": api.tensor_backward,
     # new tensors like this one
@@ -69,7 +91,8 @@ METHODS = {
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
-                         "__rmatmul__"}
+                         "__rmatmul__", "__floordiv__", "__rfloordiv__", "__mod__",
+                         "__rmod__"}
 
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 

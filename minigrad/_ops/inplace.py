@@ -31,16 +31,23 @@ from minigrad._ops._core import (
 from minigrad._ops.indexing import check_indices, save_indices, to_numpy_index
 from minigrad._ops.pointwise import (
     AddBackward0,
+    CeilBackward0,
     ClampBackward1,
+    ClampMaxBackward0,
+    ClampMinBackward0,
     DivBackward0,
     ExpBackward0,
+    FloorBackward0,
+    FracBackward0,
     LogBackward0,
     MulBackward0,
     NegBackward0,
     ReluBackward0,
+    RoundBackward0,
     SigmoidBackward0,
     SubBackward0,
     TanhBackward0,
+    TruncBackward0,
     _np_sigmoid,
     np_exp,
     np_log,
@@ -246,6 +253,59 @@ def relu_(self):
 def clamp_(self, min=None, max=None):
     return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
+
+
+def _rounding_(self, np_fn, node_cls):
+    """floor_, ceil_, round_, trunc_: an integer tensor stays as it is."""
+    if not self.dtype.is_floating_point:
+        check_inplace(self)
+        return self
+    return _unary_inplace(self, np_fn, node_cls)
+
+
+def floor_(self):
+    return _rounding_(self, np.floor, FloorBackward0)
+
+
+def ceil_(self):
+    return _rounding_(self, np.ceil, CeilBackward0)
+
+
+def trunc_(self):
+    return _rounding_(self, np.trunc, TruncBackward0)
+
+
+def round_(self):
+    return _rounding_(self, np.rint, RoundBackward0)
+
+
+def frac_(self):
+    return _unary_inplace(self, lambda x: x - np.trunc(x), FracBackward0)
+
+
+_C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_clamp_cast(self, bound) -> None:
+    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; torch names
+    the tensor's type as C does in this message."""
+    d = result_type(self, bound)
+    if _dtype.category(d) > _dtype.category(self.dtype):
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
+                           f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
+
+
+def clamp_min_(self, min):
+    _check_clamp_cast(self, min)
+    return apply_inplace(self, np.maximum(self._data, min), ClampMinBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, min=min)
+
+
+def clamp_max_(self, max):
+    _check_clamp_cast(self, max)
+    return apply_inplace(self, np.minimum(self._data, max), ClampMaxBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, max=max)
 
 
 def zero_(self):

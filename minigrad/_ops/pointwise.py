@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import fma
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -699,3 +700,411 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 def equal(input, other) -> bool:
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
+
+
+# --- rounding: piecewise constant, so a zero gradient (frac's is the identity) -----------------
+def _rounding(input, np_fn, node_cls, name, **attrs):
+    """floor, ceil, trunc: an integer tensor is returned as a copy (torch does no rounding);
+    ``name`` is torch's kernel, named in its error for a bool tensor."""
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError(f"\"{name}_vml_cpu\" not implemented for 'Bool'")
+    if not input.dtype.is_floating_point:
+        return Tensor._make(input._data.copy())
+    return record(np_fn(input._data), node_cls, (input,), **attrs)
+
+
+class _ZeroGradient(Node):
+    """The gradient of a step function: zeros shaped like the input (torch's zeros_like)."""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape)
+
+    def jvp(self, t):
+        return t.new_zeros(t.shape)
+
+
+def floor(input):
+    return _rounding(input, np.floor, FloorBackward0, "floor")
+
+
+class FloorBackward0(_ZeroGradient):
+    """out = floor(self)"""
+
+
+def ceil(input):
+    return _rounding(input, np.ceil, CeilBackward0, "ceil")
+
+
+class CeilBackward0(_ZeroGradient):
+    """out = ceil(self)"""
+
+
+def trunc(input):
+    return _rounding(input, np.trunc, TruncBackward0, "trunc")
+
+
+class TruncBackward0(_ZeroGradient):
+    """out = trunc(self)"""
+
+
+def round(input, *, decimals=0):
+    """Round half to even (NumPy's rint, C's nearbyint). With ``decimals``, torch computes
+    ``nearbyint(x * 10**d) / 10**d`` in the input's dtype (``x / 10**-d`` first for d < 0)."""
+    if input.dtype is _dtype.bool and not decimals:
+        raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+    if not input.dtype.is_floating_point:
+        if decimals:
+            raise NotImplementedError(f"\"round_cpu\" not implemented for "
+                                      f"'{_short_name(input.dtype)}'")
+        return Tensor._make(input._data.copy())
+    if decimals == 0:
+        return record(np.rint(input._data), RoundBackward0, (input,))
+    x = input._data
+    scale = x.dtype.type(10.0 ** (decimals if decimals > 0 else -decimals))
+    with np.errstate(over="ignore", invalid="ignore"):
+        data = np.rint(x * scale) / scale if decimals > 0 else np.rint(x / scale) * scale
+    return record(data.astype(x.dtype, copy=False), RoundBackward1, (input,), decimals=decimals)
+
+
+class RoundBackward0(_ZeroGradient):
+    """out = round(self)"""
+
+
+class RoundBackward1(_ZeroGradient):
+    """out = round(self, decimals)"""
+
+
+def _short_name(d) -> str:
+    """``torch.int64`` -> ``Long``: the name torch's kernel errors use."""
+    return d.legacy_name.removesuffix("Tensor")
+
+
+def frac(input):
+    """``self - trunc(self)``: keeps the sign (``frac(-1.5)`` is ``-0.5``)."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_short_name(input.dtype)}'")
+    x = input._data
+    with np.errstate(invalid="ignore"):
+        data = x - np.trunc(x)
+    return record(data, FracBackward0, (input,))
+
+
+class FracBackward0(Node):
+    """out = self - trunc(self): the gradient passes unchanged"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
+# --- maximum, minimum, clamp_min, clamp_max, lerp ---------------------------------------------
+def _tensor_only(name, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+
+
+def maximum(input, other):
+    """Element-wise max; a NaN in either input wins. Ties split the gradient in halves."""
+    _tensor_only("maximum", other)
+    return _binary(input, other, np.maximum, MaximumBackward0, save=_save_both)
+
+
+def minimum(input, other):
+    _tensor_only("minimum", other)
+    return _binary(input, other, np.minimum, MinimumBackward0, save=_save_both)
+
+
+def _save_both(a, b):
+    return {"self": a, "other": b}
+
+
+class MaximumBackward0(Node):
+    """out = maximum(self, other): the larger input gets the gradient, a tie half each."""
+
+    sign = 1
+
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        a_loses, b_loses = (a < b, a > b) if self.sign > 0 else (a > b, a < b)
+        half = where(a == b, grad / 2, grad)
+        return (where(a_loses, 0.0, half) if self.needs_input_grad[0] else None,
+                where(b_loses, 0.0, half) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        t_a = a.new_zeros(a.shape) if t_self is None else t_self
+        t_b = b.new_zeros(b.shape) if t_other is None else t_other
+        picks_a = a > b if self.node_cls.sign > 0 else a < b  # self: the op's OpContext
+        weight = where(a == b, 0.5, picks_a.to(self.result.dtype))
+        return t_b + weight * (t_a - t_b)
+
+
+class MinimumBackward0(MaximumBackward0):
+    """out = minimum(self, other)"""
+
+    sign = -1
+
+
+def clamp_min(input, min):
+    if isinstance(min, Tensor):
+        return _binary(input, min, np.maximum, ClampMinBackward1, save=_save_bound("min"))
+    d = result_type(input, min)
+    data = np.maximum(input._data.astype(d.numpy, copy=False), min).astype(d.numpy, copy=False)
+    return record(data, ClampMinBackward0, (input,), save={"self": input}, min=min)
+
+
+def clamp_max(input, max):
+    if isinstance(max, Tensor):
+        return _binary(input, max, np.minimum, ClampMaxBackward1, save=_save_bound("max"))
+    d = result_type(input, max)
+    data = np.minimum(input._data.astype(d.numpy, copy=False), max).astype(d.numpy, copy=False)
+    return record(data, ClampMaxBackward0, (input,), save={"self": input}, max=max)
+
+
+def _save_bound(key):
+    return lambda a, b: {"self": a, key: b}
+
+
+class ClampMinBackward0(Node):
+    """out = max(self, min), min a number: the gradient passes where self >= min"""
+
+    def backward(self, grad):
+        return where(self.saved("self") >= self.min, grad, 0.0)
+
+    def jvp(self, t):
+        return where(self.inputs[0] >= self.min, t, 0.0)
+
+
+class ClampMaxBackward0(Node):
+    """out = min(self, max), max a number: the gradient passes where self <= max"""
+
+    def backward(self, grad):
+        return where(self.saved("self") <= self.max, grad, 0.0)
+
+    def jvp(self, t):
+        return where(self.inputs[0] <= self.max, t, 0.0)
+
+
+class ClampMinBackward1(Node):
+    """out = max(self, min), min a tensor: self gets the gradient where self >= min, min
+    elsewhere"""
+
+    def backward(self, grad):
+        x, lo = self.saved("self"), self.saved("min")
+        keep = x >= lo
+        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_min):
+        x, lo = self.inputs
+        return where(x >= lo, x.new_zeros(()) if t_self is None else t_self,
+                     lo.new_zeros(()) if t_min is None else t_min)
+
+
+class ClampMaxBackward1(Node):
+    """out = min(self, max), max a tensor"""
+
+    def backward(self, grad):
+        x, hi = self.saved("self"), self.saved("max")
+        keep = x <= hi
+        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_max):
+        x, hi = self.inputs
+        return where(x <= hi, x.new_zeros(()) if t_self is None else t_self,
+                     hi.new_zeros(()) if t_max is None else t_max)
+
+
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``, computed as torch does so that both ends are exact:
+    from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not "
+                        f"{type(end).__name__}")
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {_type_word(input.dtype)} for `{name}` but got "
+                               f"dtype {_type_word(t.dtype)}")
+    if not input.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_short_name(input.dtype)}'")
+    a, b = input._data, end._data
+    w = weight._data if isinstance(weight, Tensor) else a.dtype.type(weight)
+    check_same_shape_broadcast(a, b)
+    with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
+        diff = b - a
+        small = np.abs(w) < 0.5
+        data = fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
+    if isinstance(weight, Tensor):
+        return record(data, LerpBackward1, (input, end, weight),
+                      save={"self": input, "end": end, "weight": weight})
+    return record(data, LerpBackward0, (input, end), weight=weight)
+
+
+def _type_word(d) -> str:
+    return str(d).removeprefix("minigrad.").replace("float32", "float").replace(
+        "float64", "double")
+
+
+class LerpBackward0(Node):
+    """out = self + weight * (end - self), weight a number"""
+
+    def backward(self, grad):
+        w = self.weight
+        return (grad * (1 - w) if self.needs_input_grad[0] else None,
+                grad * w if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_end):
+        return _total(_times(t_self, 1 - self.weight), _times(t_end, self.weight))
+
+
+class LerpBackward1(Node):
+    """out = self + weight * (end - self), weight a tensor"""
+
+    def backward(self, grad):
+        w = self.saved("weight")
+        g_w = None
+        if self.needs_input_grad[2]:
+            g_w = grad * (self.saved("end") - self.saved("self"))
+        return (grad * (1 - w) if self.needs_input_grad[0] else None,
+                grad * w if self.needs_input_grad[1] else None, g_w)
+
+    def jvp(self, t_self, t_end, t_weight):
+        a, b, w = self.inputs
+        return _total(_times(t_self, 1 - w), _times(t_end, w),
+                      None if t_weight is None else t_weight * (b - a))
+
+
+# --- floor division and remainders --------------------------------------------------------------
+def _int_division_check(b, d):
+    """Integer division by zero: torch raises (a float one gives inf or nan)."""
+    if not d.is_floating_point and (b._data == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _division_operands(input, other, kernel):
+    a, b, d = operands(input, other)
+    if d is _dtype.bool:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    check_same_shape_broadcast(a._data, b._data)
+    _int_division_check(b, d)
+    return a, b, d
+
+
+def floor_divide(input, other):
+    """``input // other`` rounded toward minus infinity (Python's rule). torch has no
+    derivative for it: the result's node raises when reached by backward."""
+    a, b, d = _division_operands(input, other, "div_floor_cpu")
+    data = quietly(np.floor_divide, a._data, b._data).astype(d.numpy, copy=False)
+    return _not_differentiable(data, tuple(t for t, given in ((a, input), (b, other))
+                                           if isinstance(given, Tensor)), "floor_divide")
+
+
+def rfloordiv(input, other):
+    """``number // tensor``"""
+    return floor_divide(other, input)
+
+
+def _torch_remainder(a, b):
+    """torch's remainder: ``fmod``, then moved into the divisor's sign (a zero keeps fmod's
+    sign, unlike NumPy's remainder)."""
+    mod = np.fmod(a, b)
+    if mod.dtype.kind != "f":
+        return np.remainder(a, b)
+    return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
+def remainder(input, other):
+    """``input % other`` with the divisor's sign (Python's rule)."""
+    a, b, d = _division_operands(input, other, "remainder_cpu")
+    data = quietly(_torch_remainder, a._data, b._data).astype(d.numpy, copy=False)
+    if is_scalar(input):  # number % tensor: torch has no derivative for it
+        return _not_differentiable(data, (b,), "remainder")
+    if is_scalar(other):
+        return record(data, RemainderBackward0, (a,))
+    return record(data, RemainderBackward1, (a, b), save=_save_both(a, b))
+
+
+def rmod(input, other):
+    """``number % tensor``"""
+    return remainder(other, input)
+
+
+class RemainderBackward0(Node):
+    """out = self - other * floor(self / other), other a number"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
+class RemainderBackward1(Node):
+    """out = self - other * floor(self / other), both tensors"""
+
+    def backward(self, grad):
+        g_other = None
+        if self.needs_input_grad[1]:
+            g_other = -grad * div(self.saved("self"), self.saved("other"), rounding_mode="floor")
+        return grad if self.needs_input_grad[0] else None, g_other
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        return _total(t_self, None if t_other is None
+                      else -t_other * div(a, b, rounding_mode="floor"))
+
+
+def fmod(input, other):
+    """The remainder with the dividend's sign (C's fmod)."""
+    a, b, d = _division_operands(input, other, "fmod_cpu")
+    data = quietly(np.fmod, a._data, b._data).astype(d.numpy, copy=False)
+    if is_scalar(other):
+        return record(data, FmodBackward0, (a,))
+    return record(data, FmodBackward1, (a, b), save=_save_both(a, b))
+
+
+class FmodBackward0(RemainderBackward0):
+    """out = self - other * trunc(self / other), other a number"""
+
+
+class FmodBackward1(Node):
+    """out = self - other * trunc(self / other), both tensors"""
+
+    def backward(self, grad):
+        g_other = None
+        if self.needs_input_grad[1]:
+            g_other = -grad * div(self.saved("self"), self.saved("other"), rounding_mode="trunc")
+        return grad if self.needs_input_grad[0] else None, g_other
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        return _total(t_self, None if t_other is None
+                      else -t_other * div(a, b, rounding_mode="trunc"))
+
+
+def _not_differentiable(data, inputs, op):
+    return record(data, NotImplemented_, inputs, op=op)
+
+
+class NotImplemented_(Node):  # noqa: N801 - torch's class is called NotImplemented
+    """What torch records for an op without a derivative formula (``floor_divide``,
+    ``number % tensor``): the graph goes on, but backward through it raises."""
+
+    def name(self) -> str:
+        return "minigrad::autograd::NotImplemented"
+
+    def backward(self, grad):
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+    def jvp(self, *tangents):
+        raise NotImplementedError(f"Trying to use forward AD with aten::{self.op} that does not "
+                                  "support it.")
+
+
+NotImplemented_.__name__ = NotImplemented_.__qualname__ = "NotImplemented"

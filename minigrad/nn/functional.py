@@ -101,11 +101,11 @@ def _broadcast(a, b):
 
 
 def softmax(input, dim, _stacklevel=3, dtype=None):
-    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
+    return nn_ops.softmax(input, dim, dtype)
 
 
 def log_softmax(input, dim, _stacklevel=3, dtype=None):
-    return nn_ops.log_softmax(input if dtype is None else input.to(dtype), dim)
+    return nn_ops.log_softmax(input, dim, dtype)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -100,6 +100,9 @@ class OpInfo:
     # False only where torch itself has no forward-mode formula (the test then checks that
     # both engines raise the same error).
     supports_fwad: bool = True
+    # False only where torch has no derivative at all (the backward test then checks that
+    # both engines raise the same error when backward reaches the op).
+    supports_backward: bool = True
     # False only where torch cannot differentiate the op twice.
     supports_gradgrad: bool = True
     xfail: Mapping[str, str] = field(default_factory=dict)
@@ -276,6 +279,45 @@ def index_put_samples(r):
             S(nc(randn(r, (3, 4))), (index([1]),), randn(r, ()), desc="0-d value"),
             S(randn(r, (4, 3)), (index([1, 2]),), const(randn(r, (2, 3))),
               desc="constant values")]
+
+
+# --- fidelity round 2: samples for the new ops ---------------------------------------------------
+NO_DERIVATIVE = "torch has no derivative for it: backward raises, in both engines"
+KINKS = ("steps or kinks near the samples: finite differences across them are meaningless "
+         "(the gradients are compared with torch's instead)")
+
+
+def off_integers(r, shape):
+    """At least 0.1 away from an integer and from a half: rounding ops have no step there."""
+    x = randn(r, shape) * 3
+    return np.floor(x) + 0.1 + 0.3 * r.uniform(0, 1, np.shape(x))
+
+
+def var_samples(r):
+    return [S(randn(r, (2, 3, 4))), S(randn(r, (2, 3, 4)), 1), S(randn(r, (2, 3)), 0, True, True),
+            S(randn(r, (2, 3)), (0, 1), correction=0), S(randn(r, (2, 3, 4)), -1, keepdim=True),
+            S(randn(r, (2, 3)), False, desc="unbiased=False"), S(randn(r, (2, 3)), 1, False),
+            S(randn(r, (4, 3)), 0, correction=2), S(nc(randn(r, (3, 4))), 1),
+            S(randn(r, (2, 3, 4)), (2, 0), unbiased=True)]
+
+
+def amax_samples(r):
+    return [S(distinct(r, (3, 4))), S(distinct(r, (3, 4)), 1), S(distinct(r, (3, 4)), 0, True),
+            S(distinct(r, (2, 3, 2)), (0, -1)), S(distinct(r, ()), 0), S(distinct(r, ())),
+            S(nc(distinct(r, (3, 4))), -1), S(distinct(r, (2, 3)), [])]
+
+
+def tie_samples(r):
+    """Tied extremes: the gradient is split evenly between them."""
+    ties = np.array([[1.0, 3.0, 3.0], [-2.0, -2.0, -2.0]])
+    return [S(ties, 1), S(ties), S(ties, 0, keepdim=True), S(ties, (0, 1))]
+
+
+def scan_samples(r):
+    return [S(nonzero(r, (2, 3)), 1), S(nonzero(r, (2, 3)), 0), S(nonzero(r, (2, 3, 2)), -2),
+            S(nonzero(r, ()), 0), S(nonzero(r, (4,)), -1), S(nc(nonzero(r, (3, 4))), 1),
+            S(nonzero(r, (2, 1)), 1, desc="size 1"),
+            S(nonzero(r, (2, 3)), 1, dtype=DType("float64"), desc="dtype")]
 
 
 # --- the ops -------------------------------------------------------------------------------------
@@ -703,6 +745,128 @@ OPS: list[OpInfo] = [
         lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)))]),
     OpInfo("nn_cross_entropy_loss", lambda lib, x, t: lib.nn.CrossEntropyLoss()(x, t),
            lambda r: nll_samples(r)[:1]),
+    # --- fidelity round 2: everyday math, reductions, rounding, scans --------------------------
+    OpInfo("softmax_fn", lambda lib, x, d, **kw: lib.softmax(x, d, **kw), softmax_samples),
+    OpInfo("softmax_method", lambda lib, x, d, **kw: x.softmax(d, **kw),
+           lambda r: softmax_samples(r)[::3]),
+    OpInfo("log_softmax_fn", lambda lib, x, d, **kw: lib.log_softmax(x, d, **kw),
+           softmax_samples),
+    OpInfo("log_softmax_method", lambda lib, x, d, **kw: x.log_softmax(d, **kw),
+           lambda r: softmax_samples(r)[::3]),
+    OpInfo("floor", lambda lib, x: x.floor() + lib.floor(x), unary(off_integers)),
+    OpInfo("ceil", lambda lib, x: x.ceil() + lib.ceil(x), unary(off_integers)),
+    OpInfo("trunc", lambda lib, x: x.trunc() + lib.trunc(x) + x.fix() + lib.fix(x),
+           unary(off_integers)),
+    OpInfo("round", lambda lib, x, **kw: x.round(**kw) + lib.round(x, **kw),
+           lambda r: unary(off_integers)(r) + [
+               S(off_integers(r, (2, 3)) * 10, decimals=1), S(off_integers(r, (4,)), decimals=2),
+               S(off_integers(r, (2, 3)) * 100, decimals=-1)]),
+    OpInfo("frac", lambda lib, x: x.frac() + lib.frac(x), unary(off_integers)),
+    OpInfo("rounding_", lambda lib, x: (x.clone().floor_(), x.clone().ceil_(),
+                                        x.clone().round_(), x.clone().trunc_(),
+                                        x.clone().frac_()),
+           few(unary(off_integers), 3)),
+    OpInfo("maximum", lambda lib, x, y: lib.maximum(x, y) + x.maximum(y), binary()),
+    OpInfo("minimum", lambda lib, x, y: lib.minimum(x, y) + x.minimum(y), binary()),
+    OpInfo("max_min_binary", lambda lib, x, y: (lib.max(x, y), lib.min(x, y), x.max(y),
+                                                x.min(y)), few(binary(), 5)),
+    OpInfo("maximum_ties", lambda lib, x, y: (lib.maximum(x, y), lib.minimum(x, y)),
+           lambda r: [S(np.array([1.0, 2.0, -3.0, 0.5]), np.array([1.0, 0.0, -3.0, 0.5])),
+                      S(np.array([[0.0, 1.0], [2.0, 2.0]]), np.array(2.0), desc="broadcast tie")]),
+    OpInfo("clamp_min", lambda lib, x, v: x.clamp_min(v) + lib.clamp_min(x, v),
+           lambda r: [S(distinct(r, (3, 4)), 0.05), S(distinct(r, ()), -0.1),
+                      S(nc(distinct(r, (3, 4))), 0.35),
+                      S(distinct(r, (3, 4)), distinct(r, (4,)) + 0.01, desc="tensor bound"),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 1)) + 0.01))]),
+    OpInfo("clamp_max", lambda lib, x, v: x.clamp_max(v) + lib.clamp_max(x, v),
+           lambda r: [S(distinct(r, (3, 4)), 0.05), S(distinct(r, ()), -0.1),
+                      S(nc(distinct(r, (3, 4))), 0.35),
+                      S(distinct(r, (3, 4)), distinct(r, (4,)) + 0.01, desc="tensor bound"),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 1)) + 0.01))]),
+    OpInfo("clamp_min_max_", lambda lib, x, lo, hi: (
+        lib.clamp_min_(x.clone(), lo), x.clone().clamp_min_(lo), x.clone().clamp_max_(hi),
+        lib.clamp_max_(x.clone(), hi)),
+           lambda r: [S(distinct(r, (3, 4)), 0.05, -0.25), S(distinct(r, ()), 1.0, 1.0)]),
+    OpInfo("lerp", lambda lib, x, y, w: lib.lerp(x, y, w) + x.lerp(y, w),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), 0.3),
+                      S(randn(r, (2, 3)), randn(r, (3,)), 0.75, desc="weight >= 0.5"),
+                      S(randn(r, ()), randn(r, (4,)), -1.5),
+                      S(nc(randn(r, (3, 2))), const(randn(r, (3, 2))), 0.5),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), randn(r, (2, 3)), desc="tensor weight"),
+                      S(randn(r, (2, 3)), randn(r, (3,)), randn(r, (2, 1)) + 0.5),
+                      S(randn(r, (4,)), randn(r, (4,)), const(randn(r, (4,)))),
+                      S(randn(r, ()), randn(r, ()), randn(r, ()))]),
+    OpInfo("floor_divide", lambda lib, x, y: (x // y, lib.floor_divide(x, y),
+                                              x.floor_divide(y)),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))), S(randn(r, ()) * 4, 1.5),
+                      S(randn(r, (4,)) * 4, -0.75)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("rfloordiv", lambda lib, x, s: s // x,
+           lambda r: [S(nonzero(r, (2, 3)), 3.5), S(nonzero(r, ()), -2)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("rmod", lambda lib, x, s: s % x,
+           lambda r: [S(nonzero(r, (2, 3)), 3.5), S(nonzero(r, ()), -2)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("remainder", lambda lib, x, y: x % y + lib.remainder(x, y) + x.remainder(y),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))),
+                      S(randn(r, (2, 3)) * 4, const(nonzero(r, ()))),
+                      S(randn(r, ()) * 4, nonzero(r, (2,))),
+                      S(nc(randn(r, (3, 2)) * 4), 1.5), S(randn(r, (4,)) * 4, -0.75)],
+           no_gradcheck=KINKS),
+    OpInfo("fmod", lambda lib, x, y: lib.fmod(x, y) + x.fmod(y),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))),
+                      S(nc(randn(r, (3, 2)) * 4), 1.5), S(randn(r, (4,)) * 4, -0.75),
+                      S(randn(r, ()) * 4, const(nonzero(r, ())))],
+           no_gradcheck=KINKS),
+    OpInfo("norm", lambda lib, x, *a, **kw: x.norm(*a, **kw),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (2, 3)), 1), S(nonzero(r, (2, 3)), 1, 1),
+                      S(distinct(r, (2, 3)), float("inf")),
+                      S(distinct(r, (3, 4)), float("-inf"), 0),
+                      S(randn(r, (2, 3)), 0), S(randn(r, (2, 3)), "fro"), S(randn(r, (2, 3)), 3),
+                      S(positive(r, (2, 3)), 1.5, -1, True), S(positive(r, (2, 3)), 0.5),
+                      S(randn(r, (2, 3, 2)), 2, (0, 2)), S(randn(r, ()), 2), S(randn(r, ()), 1, 0),
+                      S(nc(randn(r, (3, 4))), dim=1, keepdim=True), S(randn(r, (4,)), 4.5)]),
+    OpInfo("norm_fn", lambda lib, x, *a, **kw: lib.norm(x, *a, **kw),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (2, 3)), 2, 1),
+                      S(randn(r, (2, 3)), p="fro", dim=(0, 1))]),
+    OpInfo("norm_at_zero", lambda lib, x, *a, **kw: x.norm(*a, **kw),
+           lambda r: [S(np.zeros((2, 3))), S(np.zeros((2, 3)), 1), S(np.zeros(3), 2, 0),
+                      S(with_zeros(randn(r, (2, 3)), [0, 1, 2]), 2, 1, desc="a zero row"),
+                      S(with_zeros(randn(r, (2, 3)), [1]), 3, 1),
+                      S(with_zeros(positive(r, (2, 3)), [1]), 0.5, 1),
+                      S(np.array([1.0, -3.0, 3.0]), float("inf"), desc="tied extremes")],
+           no_gradcheck=KINKS),
+    OpInfo("var", lambda lib, x, *a, **kw: x.var(*a, **kw), var_samples),
+    OpInfo("var_fn", lambda lib, x, *a, **kw: lib.var(x, *a, **kw),
+           lambda r: var_samples(r)[:4]),
+    OpInfo("std", lambda lib, x, *a, **kw: x.std(*a, **kw), var_samples),
+    OpInfo("std_fn", lambda lib, x, *a, **kw: lib.std(x, *a, **kw),
+           lambda r: var_samples(r)[:4]),
+    OpInfo("logsumexp", lambda lib, x, *a, **kw: lib.logsumexp(x, *a, **kw) + x.logsumexp(*a, **kw),
+           lambda r: [S(randn(r, (2, 3)), 1), S(randn(r, (2, 3)), 0, True),
+                      S(randn(r, (2, 3, 2)), (0, 2)), S(randn(r, (2, 3)), -1, keepdim=True),
+                      S(randn(r, ()), 0), S(nc(randn(r, (3, 4))), 1),
+                      S(randn(r, (4,)) * 50, 0, desc="large values")]),
+    OpInfo("amax", lambda lib, x, *a, **kw: x.amax(*a, **kw) + lib.amax(x, *a, **kw),
+           amax_samples),
+    OpInfo("amin", lambda lib, x, *a, **kw: x.amin(*a, **kw) + lib.amin(x, *a, **kw),
+           amax_samples),
+    OpInfo("amax_amin_ties", lambda lib, x, *a, **kw: (x.amax(*a, **kw), lib.amin(x, *a, **kw)),
+           tie_samples, no_gradcheck=KINKS),
+    OpInfo("cumsum", lambda lib, x, d, **kw: x.cumsum(d, **kw) + lib.cumsum(x, d, **kw),
+           scan_samples),
+    OpInfo("cumprod", lambda lib, x, d, **kw: x.cumprod(d, **kw) + lib.cumprod(x, d, **kw),
+           lambda r: scan_samples(r) + [
+               S(with_zeros(nonzero(r, (3, 4)), [1, 6]), 1, desc="a zero in two rows"),
+               S(with_zeros(nonzero(r, (3, 4)), [1, 3]), 1, desc="two zeros in a row"),
+               S(with_zeros(nonzero(r, (4, 2)), [0, 4]), 0, desc="zeros along dim 0"),
+               S(with_zeros(nonzero(r, (5,)), [4]), 0, desc="last is zero")]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}
