@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -43,8 +44,8 @@ from minigrad._ops.pointwise import (
     TanhBackward0,
     _np_sigmoid,
 )
-from minigrad._ops.shape import UnbindBackward0
-from minigrad._tensor import Tensor
+from minigrad._ops.shape import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import rebase_history
@@ -101,12 +102,13 @@ def check_inplace(t: Tensor) -> None:
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError(LEAF_ERROR)
     fn = t._grad_fn
-    if isinstance(fn, UnbindBackward0):
+    if isinstance(fn, UnbindBackward0 | SplitBackward0 | SplitWithSizesBackward0):
         raise RuntimeError(
-            f"Output {t._output_nr} of Unbind is a view and is being modified "
-            "inplace. This view is the output of a function that returns multiple views. Such "
-            "functions do not allow the output views to be modified inplace. You should "
-            "replace the inplace operation by an out-of-place one.")
+            f"Output {t._output_nr} of {type(fn).__name__.removesuffix('Backward0')} is a "
+            "view and is being modified inplace. This view is the output of a function that "
+            "returns multiple views. Such functions do not allow the output views to be "
+            "modified inplace. You should replace the inplace operation by an out-of-place "
+            "one.")
 
 
 def _check_cast(t: Tensor, d) -> None:
@@ -357,3 +359,39 @@ def index_put(input, indices, values, accumulate=False):
     values_t = as_tensor_like(values, input.dtype)
     return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
                   (input, values_t), index=indices, accumulate=accumulate)
+
+
+def masked_fill_(self, mask, value):
+    """``self`` with ``value`` where ``mask`` is True (the mask broadcasts to ``self``)."""
+    I.check_masked_fill(mask, value)
+    check_same_shape_broadcast(self._data, mask._data)
+    shape = np.broadcast_shapes(self._data.shape, mask._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    fill = value._data if isinstance(value, Tensor) else value
+    data = np.where(mask._data, np.asarray(fill).astype(self._data.dtype), self._data)
+    if isinstance(value, Tensor):
+        return apply_inplace(self, data, I.MaskedFillBackward1, (self, value),
+                             save={"mask": mask})
+    return apply_inplace(self, data, I.MaskedFillBackward0, (self,), save={"mask": mask})
+
+
+def scatter_(self, dim, index, src=None, *, value=None):
+    """In place ``scatter``: ``src`` (a tensor) or a number put at ``index`` along ``dim``."""
+    src = value if src is None else src
+    plain = src.detach() if isinstance(src, Tensor) else src
+    out = I.scatter(self.detach(), dim, index, plain)  # the values, and torch's checks
+    if isinstance(src, Tensor):
+        # ``index`` both saved (version-checked) and as the attribute ScatterBackward0 reads
+        return apply_inplace(self, out._data, I.ScatterBackward0, (self, src),
+                             save={"index": index}, index=index, dim=_wrap_dim(dim, self.dim()))
+    return apply_inplace(self, out._data, I.ScatterBackward1, (self,), save={"index": index},
+                         dim=_wrap_dim(dim, self.dim()), value=src)
+
+
+def scatter_add_(self, dim, index, src):
+    """In place ``scatter_add``: ``src`` added at ``index`` along ``dim``."""
+    out = I.scatter_add(self.detach(), dim, index, src.detach())
+    return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
+                         save={"index": index}, dim=_wrap_dim(dim, self.dim()))

@@ -137,7 +137,8 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     data = saved.data if saved.is_output else t._data
     kind = _dtype.from_numpy_dtype(data.dtype).legacy_name
     shape = ", ".join(str(s) for s in data.shape)
-    what = f"[minigrad.{kind} [{shape}]]"
+    # torch has no legacy tensor type for bool (a mask): it prints the type's own name
+    what = f"[CPUBoolType [{shape}]]" if kind == "BoolTensor" else f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
         view_fn = saved.view_grad_fn() if saved.view_grad_fn is not None else None
         what += f", which is output 0 of {_op_name(view_fn or node)},"
