@@ -80,7 +80,7 @@ METHODS = {
     # indexing, shapes, sorting and linear algebra (fidelity round 2)
     "masked_fill": I.masked_fill, "masked_fill_": X.masked_fill_, "gather": I.gather,
     "scatter_": X.scatter_, "scatter_add": I.scatter_add, "scatter_add_": X.scatter_add_,
-    "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split,
+    "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
     "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,
     "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
     "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,

@@ -164,10 +164,13 @@ def setitem(input, index, value):
         target.copy_(value)
 
 
-def scatter(input, dim, index, src):
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Out of place: a copy of ``input`` with ``src[i][j]`` put at ``[index[i][j]][j]`` (for
     ``dim=0``; the index replaces the coordinate along ``dim``), recorded as one
-    ScatterBackward0, as in torch. Used by max/min backward."""
+    ScatterBackward0, as in torch. Used by max/min backward. A number (``value``) records
+    ScatterBackward1."""
+    check_no_reduce(reduce)
+    src = value if src is None else src
     if not isinstance(src, Tensor):
         return scatter_value(input, dim, index, src)
     d = _wrap_dim(dim, input.dim())
@@ -308,6 +311,13 @@ class ScatterAddBackward0(Node):
         t_self = x.new_zeros(x.shape) if t_self is None else t_self
         t_src = src.new_zeros(src.shape) if t_src is None else t_src
         return t_self.scatter_add(self.dim, self.index, t_src)
+
+
+def check_no_reduce(reduce):
+    if reduce is not None:
+        raise NotImplementedError(
+            "minigrad's scatter has no reduce argument (deprecated in torch, whose "
+            "scatter_reduce replaces it); use scatter_add for reduce='add'")
 
 
 def scatter_value(input, dim, index, value):

@@ -377,8 +377,9 @@ def masked_fill_(self, mask, value):
     return apply_inplace(self, data, I.MaskedFillBackward0, (self,), save={"mask": mask})
 
 
-def scatter_(self, dim, index, src=None, *, value=None):
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In place ``scatter``: ``src`` (a tensor) or a number put at ``index`` along ``dim``."""
+    I.check_no_reduce(reduce)
     src = value if src is None else src
     plain = src.detach() if isinstance(src, Tensor) else src
     out = I.scatter(self.detach(), dim, index, plain)  # the values, and torch's checks

@@ -562,7 +562,8 @@ def _check_broadcast(ops, op_labels, perm_of):
 
 def _sumproduct_pair(left, right, sum_dims):
     """``(left * right).sum(sum_dims, keepdim=True)`` as torch computes it: permute both to
-    (batch, rows, summed) and (batch, summed, columns), flatten, bmm, view and permute back."""
+    (batch, rows, summed) and (batch, summed, columns), flatten, bmm, view and permute back
+    (the operands swapped when that makes bmm's result come out in the output's order)."""
     if not sum_dims:
         return left * right
     lro, lo, ro = [], [], []
@@ -585,6 +586,9 @@ def _sumproduct_pair(left, right, sum_dims):
         else:
             ro.append(i)
             ro_size *= right.shape[i]
+    if lo and ro and ro[-1] < lo[0]:  # the right's dims come first: swapped, bmm's result
+        left, right, lo, ro = right, left, ro, lo  # is already in the output's order
+        lo_size, ro_size = ro_size, lo_size
     out_size = ([left.shape[d] for d in lro] + [left.shape[d] for d in lo]
                 + [1] * len(sum_dims) + [right.shape[d] for d in ro])
     lperm = lro + lo + list(sum_dims) + ro

@@ -367,6 +367,11 @@ def split(tensor, split_size_or_sections, dim=0):
     return _split(tensor, d, sizes, SplitBackward0, split_size=size)
 
 
+def split_method(self, split_size, dim=0):
+    """``Tensor.split``: the same, with torch's keyword name for the method (``split_size``)."""
+    return split(self, split_size, dim)
+
+
 def split_with_sizes(input, split_sizes, dim=0):
     if input.dim() == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -427,9 +432,9 @@ class SplitWithSizesBackward0(SplitBackward0):
 
 
 # --- repeat, flip, roll: copies ---------------------------------------------------------------
-def repeat(input, *repeats):
+def repeat(input, *sizes, repeats=None):
     """Tile ``input`` ``repeats[i]`` times along each dim (new leading dims if more repeats)."""
-    repeats = _shape_arg(repeats)
+    repeats = _shape_arg(sizes if repeats is None else (repeats,))
     if len(repeats) < input.dim():
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -472,9 +477,9 @@ def _dims_arg(dims):
     return tuple(dims)
 
 
-def flip(input, *dims):
+def flip(input, *dim_args, dims=None):
     """A copy with the order of elements reversed along ``dims``."""
-    dims = _dims_arg(dims)
+    dims = _dims_arg(dim_args if dims is None else (dims,))
     wrapped = [_wrap_dim(d, input.dim()) for d in dims]
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:

@@ -21,12 +21,21 @@ def _result(name, values, indices):
     return result
 
 
-def _order(data, d, descending, stable=True):
-    """Indices that sort ``data`` along ``d``; ties keep their order (a stable sort)."""
-    if descending:  # reversing a stable ascending sort would reverse ties: negate instead
-        key = -data if data.dtype.kind != "b" else ~data
-        return np.argsort(key, axis=d, kind="stable")
-    return np.argsort(data, axis=d, kind="stable")
+def _order(data, d, descending):
+    """Indices that sort ``data`` along ``d``; ties keep their order (a stable sort). NaN is
+    larger than everything, as in torch (NumPy already puts it last in ascending order)."""
+    if not descending:
+        return np.argsort(data, axis=d, kind="stable")
+    # Reversing an ascending sort would reverse the ties: sort an order-reversing key instead
+    # (``~`` for integers and bools: no overflow), then bring NaN to the front, stably.
+    if data.dtype.kind != "f":
+        return np.argsort(~data, axis=d, kind="stable")
+    nan = np.isnan(data)
+    order = np.argsort(np.where(nan, 0, -data), axis=d, kind="stable")
+    if not nan.any():
+        return order
+    first = np.argsort(~np.take_along_axis(nan, order, axis=d), axis=d, kind="stable")
+    return np.take_along_axis(order, first, axis=d)
 
 
 _NOT_GIVEN = object()
@@ -53,8 +62,9 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's keyword
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices, in sorted
-    order (also with ``sorted=False``: torch leaves that order unspecified)."""
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices. minigrad always
+    returns them in sorted order: with ``sorted=False`` torch's order is whatever its selection
+    algorithm leaves (unspecified), so there the order (not the values) can differ."""
     d = _wrap_dim(dim, input.dim())
     data = input._data
     n = data.shape[d] if data.ndim else 1

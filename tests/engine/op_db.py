@@ -391,6 +391,8 @@ def einsum_samples(r):
             S("ij,jk,kl->il", randn(r, (2, 3)), randn(r, (3, 2)), randn(r, (2, 2)),
               desc="three operands"),
             S("bij , bkj -> bik", [randn(r, (2, 2, 3)), randn(r, (2, 2, 3))], desc="a list"),
+            S("ij,jk->ki", randn(r, (2, 3)), randn(r, (3, 4)), desc="operands swapped"),
+            S("...ij,jk->...ik", randn(r, (2, 2, 3)), randn(r, (3, 2))),
             S("ijk->kij", randn(r, (2, 1, 3))), S("i,i", randn(r, (1,)), randn(r, (3,)),
                                                    desc="broadcast size 1")]
 
