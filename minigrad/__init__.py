@@ -61,7 +61,15 @@ from minigrad._dtype import (
     short,
     uint8,
 )
-from minigrad._ops.indexing import select
+from minigrad._ops.indexing import (
+    gather,
+    index_select,
+    masked_fill,
+    masked_select,
+    scatter,
+    scatter_add,
+    select,
+)
 from minigrad._ops.inplace import (
     add_,
     clamp_max_,
@@ -75,8 +83,20 @@ from minigrad._ops.inplace import (
     zero_,
 )
 from minigrad._ops.join import cat, stack
-from minigrad._ops.linalg import bmm, dot, matmul, mm, mv
-from minigrad._ops.nn_ops import log_softmax, softmax
+from minigrad._ops.linalg import (
+    bmm,
+    diag,
+    diag_embed,
+    dot,
+    einsum,
+    matmul,
+    mm,
+    mv,
+    outer,
+    tril,
+    triu,
+)
+from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,
@@ -144,18 +164,25 @@ from minigrad._ops.reduction import (  # fidelity round 2
 )
 from minigrad._ops.scan import cumprod, cumsum
 from minigrad._ops.shape import (
+    chunk,
     clone,
+    diagonal,
     expand,
     flatten,
+    flip,
     narrow,
     permute,
     reshape,
+    roll,
+    split,
+    split_with_sizes,
     squeeze,
     t,
     transpose,
     unbind,
     unsqueeze,
 )
+from minigrad._ops.sorting import sort, topk
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions

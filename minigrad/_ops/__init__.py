@@ -17,6 +17,7 @@ from minigrad._ops import (
     reduction,
     scan,
     shape,
+    sorting,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -88,6 +89,14 @@ METHODS = {
     "__invert__": P.logical_not, "__xor__": P.logical_xor,
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
+    # indexing, shapes, sorting and linear algebra (fidelity round 2)
+    "masked_fill": I.masked_fill, "masked_fill_": X.masked_fill_, "gather": I.gather,
+    "scatter_": X.scatter_, "scatter_add": I.scatter_add, "scatter_add_": X.scatter_add_,
+    "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
+    "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,
+    "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
+    "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,
+    "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

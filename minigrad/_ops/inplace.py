@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -53,7 +54,7 @@ from minigrad._ops.pointwise import (
     np_log,
     np_tanh,
 )
-from minigrad._tensor import Tensor
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import check_view_rebase, rebase_history
@@ -419,3 +420,41 @@ def index_put(input, indices, values, accumulate=False):
     return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
                   (input, values_t), save=save_indices(indices), index=indices,
                   accumulate=accumulate)
+
+
+
+def masked_fill_(self, mask, value):
+    """``self`` with ``value`` where ``mask`` is True (the mask broadcasts to ``self``)."""
+    I.check_masked_fill(mask, value)
+    check_same_shape_broadcast(self._data, mask._data)
+    shape = np.broadcast_shapes(self._data.shape, mask._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    fill = value._data if isinstance(value, Tensor) else value
+    data = np.where(mask._data, np.asarray(fill).astype(self._data.dtype), self._data)
+    if isinstance(value, Tensor):
+        return apply_inplace(self, data, I.MaskedFillBackward1, (self, value),
+                             save={"mask": mask})
+    return apply_inplace(self, data, I.MaskedFillBackward0, (self,), save={"mask": mask})
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In place ``scatter``: ``src`` (a tensor) or a number put at ``index`` along ``dim``."""
+    I.check_no_reduce(reduce)
+    src = value if src is None else src
+    plain = src.detach() if isinstance(src, Tensor) else src
+    out = I.scatter(self.detach(), dim, index, plain)  # the values, and torch's checks
+    if isinstance(src, Tensor):
+        # ``index`` both saved (version-checked) and as the attribute ScatterBackward0 reads
+        return apply_inplace(self, out._data, I.ScatterBackward0, (self, src),
+                             save={"index": index}, index=index, dim=_wrap_dim(dim, self.dim()))
+    return apply_inplace(self, out._data, I.ScatterBackward1, (self,), save={"index": index},
+                         dim=_wrap_dim(dim, self.dim()), value=src)
+
+
+def scatter_add_(self, dim, index, src):
+    """In place ``scatter_add``: ``src`` added at ``index`` along ``dim``."""
+    out = I.scatter_add(self.detach(), dim, index, src.detach())
+    return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
+                         save={"index": index}, dim=_wrap_dim(dim, self.dim()))
