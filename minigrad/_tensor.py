@@ -167,6 +167,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -277,6 +280,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
     def _bump_version(self) -> None:
@@ -286,6 +291,7 @@ class Tensor:
         """A new tensor sharing data and version counter, with no grad_fn."""
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        out._is_inference = self._is_inference  # an alias, like a view
         return out
 
     def detach_(self) -> Tensor:

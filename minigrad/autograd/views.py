@@ -28,6 +28,7 @@ def make_view(base, out, view_fn) -> None:
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
     out._version_counter = base._version_counter
     out._view_version = base._version_counter.value
+    out._is_inference = base._is_inference  # a view is an inference tensor iff its base is
 
 
 def _compose(first, second):

@@ -1,0 +1,172 @@
+"""The autograd API around the lessons, against torch: grad modes decorating generators,
+inference tensors meeting autograd, and the parts of torch minigrad leaves out on purpose."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import minigrad
+from tests.torch_compare import both_engines as both
+
+# --- grad modes as decorators of generators ------------------------------------------------
+
+DECORATORS = {
+    "no_grad()": lambda L: L.no_grad(),
+    "no_grad": lambda L: L.no_grad,
+    "enable_grad()": lambda L: L.enable_grad(),
+    "enable_grad": lambda L: L.enable_grad,
+    "set_grad_enabled(False)": lambda L: L.set_grad_enabled(False),
+    "set_grad_enabled(True)": lambda L: L.set_grad_enabled(True),
+    "inference_mode()": lambda L: L.inference_mode(),
+    "inference_mode": lambda L: L.inference_mode,
+    "inference_mode(mode=False)": lambda L: L.inference_mode(mode=False),
+}
+OUTER = {"plain": lambda L: L.enable_grad(), "no_grad": lambda L: L.no_grad(),
+         "inference": lambda L: L.inference_mode()}
+
+
+def _modes(L):
+    return L.is_grad_enabled(), L.is_inference_mode_enabled()
+
+
+@pytest.mark.parametrize("outer", list(OUTER))
+@pytest.mark.parametrize("deco", list(DECORATORS))
+def test_decorated_generator_keeps_its_mode_per_step(deco, outer):
+    """Each resumed step runs in the decorator's mode, the caller's code between steps in its
+    own; send, throw and the return value pass through."""
+
+    def run(L):
+        seen = []
+
+        @DECORATORS[deco](L)
+        def gen(n):
+            for i in range(n):
+                try:
+                    got = yield (i, _modes(L), (L.ones(1, requires_grad=True) * 2).requires_grad)
+                except ValueError:
+                    got = "thrown"
+                seen.append((got, _modes(L)))
+            return "done"
+
+        with OUTER[outer](L):
+            g = gen(3)
+            first = next(g)
+            between = _modes(L)
+            second = g.send("sent")
+            third = g.throw(ValueError())
+            try:
+                next(g)
+                end = None
+            except StopIteration as stop:
+                end = stop.value
+        return first, between, second, third, end, seen, gen.__name__
+
+    both(run)
+
+
+@pytest.mark.parametrize("deco", list(DECORATORS))
+def test_decorated_generator_close_runs_in_the_mode(deco):
+    def run(L):
+        closed = []
+
+        @DECORATORS[deco](L)
+        def gen():
+            try:
+                yield 1
+            finally:
+                closed.append(_modes(L))
+
+        g = gen()
+        next(g)
+        g.close()
+        return closed, _modes(L)
+
+    both(run)
+
+
+@pytest.mark.parametrize("deco", list(DECORATORS))
+def test_decorated_function(deco):
+    def run(L):
+        @DECORATORS[deco](L)
+        def f(x):
+            """doc"""
+            return _modes(L), (x * 2).requires_grad
+
+        with L.no_grad():
+            inner = f(L.ones(1, requires_grad=True))
+        return f(L.ones(1, requires_grad=True)), inner, f.__name__, f.__doc__, _modes(L)
+
+    both(run)
+
+
+# --- inference tensors meeting autograd ------------------------------------------------------
+
+INFERENCE_CASES = {
+    "saved_for_backward": lambda L, t, x: x * t,
+    "saved_nonleaf": lambda L, t, x: (x * 2) * t,
+    "add_not_saved": lambda L, t, x: (x + t).requires_grad,
+    "inplace_outside": lambda L, t, x: t.mul_(2),
+    "inplace_with_grad": lambda L, t, x: t.add_(x),
+    "inplace_on_view": lambda L, t, x: t.view(4).add_(1),
+    "inplace_on_t": lambda L, t, x: t.t().mul_(2),
+    "inplace_into_normal": lambda L, t, x: L.ones(2, 2).add_(t),
+    "requires_grad_": lambda L, t, x: t.requires_grad_(),
+    "requires_grad_attr": lambda L, t, x: setattr(t, "requires_grad", True),
+    "requires_grad_false": lambda L, t, x: t.requires_grad_(False).requires_grad,
+    "version": lambda L, t, x: t._version,
+    "view_version": lambda L, t, x: t[0]._version,
+    "results_are_normal": lambda L, t, x: ((t + 1).is_inference(), t.clone().is_inference()),
+    "views_are_inference": lambda L, t, x: (t[0].is_inference(), t.view(4).is_inference(),
+                                            t.t().is_inference(), t.detach().is_inference()),
+}
+
+
+@pytest.mark.parametrize("case", list(INFERENCE_CASES))
+def test_inference_tensor_outside_inference_mode(case):
+    def run(L):
+        with L.inference_mode():
+            t = L.ones(2, 2)
+        x = L.ones(2, 2, requires_grad=True)
+        out = INFERENCE_CASES[case](L, t, x)
+        return out if isinstance(out, tuple | bool | int | type(None)) else out.tolist()
+
+    both(run)
+
+
+def test_inside_inference_mode():
+    def run(L):
+        x = L.ones(2, 2, requires_grad=True)
+        base = L.ones(2, 2)
+        with L.inference_mode():
+            t = L.ones(2, 2)
+            y = x * 2
+            facts = [y.requires_grad, y.is_inference(), t.requires_grad_().requires_grad,
+                     base.view(4).is_inference(), base[0].is_inference(),
+                     (base + 1).is_inference()]
+            with L.inference_mode(mode=False):
+                facts.append((_modes(L), (x * 2).requires_grad, L.ones(1).is_inference()))
+        return facts
+
+    both(run)
+
+
+# --- what minigrad leaves out on purpose -----------------------------------------------------
+
+@pytest.mark.parametrize("name", ["func", "vmap", "compile", "jit"])
+def test_left_out_parts_raise_one_clear_error(name):
+    assert hasattr(torch, name)
+    with pytest.raises(AttributeError, match=f"minigrad does not implement torch.{name}"):
+        getattr(minigrad, name)
+    assert not hasattr(minigrad, name)
+
+
+def test_unknown_attribute_error_is_torchs():
+    def run(L):
+        try:
+            L.no_such_thing  # noqa: B018
+        except AttributeError as e:
+            return str(e).replace(L.__name__, "LIB")
+        return None
+
+    both(run)
