@@ -248,6 +248,9 @@ class Tensor:
         return self._grad_accumulator()._add_tensor_hook(0, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after AccumulateGrad has updated this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if not self.is_leaf:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")

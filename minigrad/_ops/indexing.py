@@ -32,7 +32,7 @@ def select(input, dim, index, *, _from_getitem=False):
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
     return record_view(input, data, SelectBackward0, lambda t: t.select(d, i),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=d, index=index)
 
 
 class SelectBackward0(Node):
@@ -54,7 +54,8 @@ def slice_dim(input, dim, start, stop, step):
     index = (slice(None),) * dim + (s,)
     return record_view(input, input._data[index], SliceBackward0,
                        lambda t: t._slice(dim, start, stop, step),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=dim, start=0 if start is None else start,
+                       end=2**63 - 1 if stop is None else stop, step=1 if step is None else step)
 
 
 class SliceBackward0(SelectBackward0):
@@ -174,7 +175,7 @@ def scatter(input, dim, index, src):
     values = src_t._data[_leading(index)] if src_t.dim() else src_t._data
     data = input._data.copy()
     data[_grids(index, d)] = values
-    return record(data, ScatterBackward0, (input, src_t), index=index, dim=d)
+    return record(data, ScatterBackward0, (input, src_t), save={"index": index}, dim=d)
 
 
 class ScatterBackward0(Node):
@@ -183,10 +184,11 @@ class ScatterBackward0(Node):
 
     def backward(self, grad):
         g_self = g_src = None
+        index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, self.index, grad.new_zeros(self.index.shape))
+            g_self = grad.scatter(self.dim, index, grad.new_zeros(index.shape))
         if self.needs_input_grad[1]:
-            g_src = grad[tuple(Tensor._make(g) for g in _grids(self.index, self.dim))]
+            g_src = grad[tuple(Tensor._make(g) for g in _grids(index, self.dim))]
         return g_self, g_src
 
     def jvp(self, t_self, t_src):

@@ -3,6 +3,8 @@ inference tensors meeting autograd, and the parts of torch minigrad leaves out o
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import torch
 
@@ -170,3 +172,114 @@ def test_unknown_attribute_error_is_torchs():
         return None
 
     both(run)
+
+
+# --- hooks on AccumulateGrad, post-accumulate-grad hooks, hook results ------------------------
+
+def test_accumulate_grad_node_hooks_run_as_torchs():
+    """On a leaf's AccumulateGrad: tensor hook, node pre-hook (before .grad changes),
+    post-accumulate-grad hook, then the node's post-hook with no grad_inputs."""
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        acc = (x * 3).grad_fn.next_functions[0][0]
+        log = []
+
+        def grad_now():
+            return None if x.grad is None else x.grad.tolist()
+
+        acc.register_prehook(lambda go: log.append(("pre", [g.tolist() for g in go], grad_now())))
+        acc.register_hook(lambda gi, go: log.append(("post", gi, [g.tolist() for g in go],
+                                                     grad_now())))
+        x.register_hook(lambda g: log.append(("tensor", g.tolist())))
+        x.register_post_accumulate_grad_hook(lambda t: log.append(("pah", t is x, grad_now())))
+        (x * 3).sum().backward()
+        acc.register_prehook(lambda go: (go[0] * 10,))
+        (x * 3).sum().backward()
+        return log, x.grad.tolist()
+
+    both(run)
+
+
+def test_grad_runs_no_accumulate_grad_hooks():
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        acc = (x * 1).grad_fn.next_functions[0][0]
+        log = []
+        acc.register_prehook(lambda go: log.append("pre"))
+        acc.register_hook(lambda gi, go: log.append("post"))
+        x.register_hook(lambda g: log.append("tensor"))
+        x.register_post_accumulate_grad_hook(lambda t: log.append("pah"))
+        (g,) = L.autograd.grad((x * 2).sum(), x)
+        log.append(g.tolist())
+        h = x.register_post_accumulate_grad_hook(lambda t: log.append("removed"))
+        h.remove()
+        (x * 2).sum().backward()
+        return log
+
+    both(run)
+
+
+@pytest.mark.parametrize("tensor", ["non_leaf", "no_grad"])
+def test_post_accumulate_grad_hook_errors(tensor):
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=tensor == "non_leaf")
+        t = x * 2 if tensor == "non_leaf" else x
+        try:
+            t.register_post_accumulate_grad_hook(lambda t: None)
+        except RuntimeError as e:
+            return str(e)
+        return None
+
+    both(run)
+
+
+HOOK_RESULTS = {
+    "list": lambda gi, go: list(go),
+    "extra": lambda gi, go: tuple(go) + (None,),
+    "one_none": lambda gi, go: (None,),
+    "empty": lambda gi, go: (),
+    "scaled": lambda gi, go: tuple(None if g is None else g * 5 for g in (gi or go)),
+    "none": lambda gi, go: None,
+}
+
+
+@pytest.mark.parametrize("result", list(HOOK_RESULTS))
+@pytest.mark.parametrize("kind", ["post", "pre"])
+@pytest.mark.parametrize("leaf", [True, False])
+def test_node_hook_results_are_checked_as_torch(result, kind, leaf):
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        node = y.grad_fn.next_functions[0][0] if leaf else y.grad_fn
+        fn = HOOK_RESULTS[result]
+        if kind == "post":
+            node.register_hook(fn)
+        else:
+            node.register_prehook(lambda go: fn(None, go))
+        try:
+            (y * 1).sum().backward()
+        except (RuntimeError, TypeError) as e:
+            return type(e).__name__, str(e)
+        return x.grad.tolist()
+
+    both(run)
+
+
+def test_leaf_grad_under_create_graph_carries_torchs_grad_fn():
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        (x ** 3).sum().backward(create_graph=True)
+        g = x.grad
+        first = (g.grad_fn.name().replace("minigrad", "torch"),
+                 [None if n is None else n.name() for n, _ in g.grad_fn.next_functions],
+                 g.is_leaf, g.requires_grad, g.tolist())
+        (gg,) = L.autograd.grad(g.sum(), x, retain_graph=True)
+        (x ** 3).sum().backward(create_graph=True)
+        second = x.grad.grad_fn.name(), x.grad.tolist()
+        c = L.tensor([1.0, 2.0], requires_grad=True)
+        (c * 2).sum().backward(create_graph=True)
+        return first, gg.tolist(), second, c.grad.grad_fn, c.grad.requires_grad
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's once-per-process reference-cycle warning
+        both(run)
