@@ -296,11 +296,17 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
         what += f", which is output 0 of {_op_name(view_fn or node)},"
     elif t is not None and t.grad_fn is not None:  # a stale view: AsStrided, as torch
         what += f", which is output {t._output_nr} of {_op_name(t.grad_fn)},"
+    if anomaly_mode._state.enabled:  # the forward trace is shown: torch's other hint
+        hint = ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    else:
+        hint = ("enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {current}; expected version {saved.version} "
-        f"instead. Hint: enable anomaly detection to find the operation that failed to compute "
-        f"its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"instead. Hint: {hint}"
     )
 
 

@@ -283,3 +283,89 @@ def test_leaf_grad_under_create_graph_carries_torchs_grad_fn():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's once-per-process reference-cycle warning
         both(run)
+
+
+# --- anomaly detection ---------------------------------------------------------------------------
+
+def _anomaly_outcome(fn, L):
+    """The error, and each warning's first line plus the frames of this file in it."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = ("ok", fn(L))
+        except Exception as e:  # noqa: BLE001 - the error is what is compared
+            result = (type(e).__name__, str(e).replace("minigrad", "torch"))
+    shown = []
+    for w in caught:
+        lines = str(w.message).replace("minigrad", "torch").splitlines()
+        shown.append((w.category.__name__, lines[0],
+                      [ln.strip() for ln in lines if __file__ in ln]))
+    return result, shown
+
+
+def _nan_backward(L):
+    with L.autograd.detect_anomaly():
+        x = L.tensor([0.0, 1.0], requires_grad=True)
+        z = (x * 0).sqrt()
+        z.sum().backward()
+    return x.grad.tolist()
+
+
+def _nan_unchecked(L):
+    with L.autograd.detect_anomaly(check_nan=False):
+        x = L.tensor([0.0, 1.0], requires_grad=True)
+        (x * 0).sqrt().sum().backward()
+    return str(x.grad.tolist())
+
+
+def _nan_in_grad(L):
+    with L.autograd.detect_anomaly():
+        x = L.tensor([0.0, 1.0], requires_grad=True)
+        return L.autograd.grad((x.log() * 0).sum(), x)
+
+
+def _raising_function(L):
+    class Boom(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            raise ValueError("boom")
+
+    with L.autograd.detect_anomaly():
+        x = L.tensor([1.0], requires_grad=True)
+        Boom.apply(x).sum().backward()
+
+
+def _version_error_with_anomaly(L):
+    with L.autograd.set_detect_anomaly(True):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        y.add_(1)
+        y.sum().backward()
+
+
+def _modes(L):
+    L.autograd.set_detect_anomaly(True, check_nan=False)
+    inside = (L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled())
+    L.autograd.set_detect_anomaly(False)
+    with L.autograd.set_detect_anomaly(True):
+        ctx = L.is_anomaly_enabled()
+    return inside, ctx, L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled()
+
+
+def _as_decorator(L):
+    @L.autograd.detect_anomaly()
+    def f():
+        return L.is_anomaly_enabled()
+
+    return f()
+
+
+@pytest.mark.parametrize("case", [_nan_backward, _nan_unchecked, _nan_in_grad, _raising_function,
+                                  _version_error_with_anomaly, _modes, _as_decorator],
+                         ids=lambda f: f.__name__)
+def test_anomaly_detection_matches_torch(case):
+    assert _anomaly_outcome(case, minigrad) == _anomaly_outcome(case, torch)
