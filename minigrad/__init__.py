@@ -214,3 +214,24 @@ def is_tensor(obj) -> bool:  # noqa: A001
 
 
 del annotations
+
+
+# Parts of torch that minigrad leaves out on purpose: asking for one says so, and what to use.
+_LEFT_OUT = {
+    "func": "minigrad does not implement torch.func (functorch transforms: grad, vjp, jacrev, "
+            "vmap...); use minigrad.autograd.grad or minigrad.autograd.functional (vjp, jvp, "
+            "jacobian, hessian, hvp, vhp) instead",
+    "vmap": "minigrad does not implement torch.vmap (functorch's batching transform); loop over "
+            "the batch, or use minigrad.autograd.functional.jacobian for Jacobians",
+    "compile": "minigrad does not implement torch.compile: minigrad only runs eagerly; call "
+               "the function or module directly",
+    "jit": "minigrad does not implement torch.jit (TorchScript tracing and scripting): minigrad "
+           "only runs eagerly; call the function or module directly",
+}
+
+
+def __getattr__(name):
+    """Only reached for names minigrad does not define (PEP 562)."""
+    if name in _LEFT_OUT:
+        raise AttributeError(_LEFT_OUT[name])
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

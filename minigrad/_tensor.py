@@ -173,6 +173,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -251,6 +254,9 @@ class Tensor:
         return self._grad_accumulator()._add_tensor_hook(0, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after AccumulateGrad has updated this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if not self.is_leaf:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
@@ -283,6 +289,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
     def _bump_version(self) -> None:
@@ -292,6 +300,7 @@ class Tensor:
         """A new tensor sharing data and version counter, with no grad_fn."""
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        out._is_inference = self._is_inference  # an alias, like a view
         return out
 
     def detach_(self) -> Tensor:

@@ -32,7 +32,7 @@ def select(input, dim, index, *, _from_getitem=False):
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
     return record_view(input, data, SelectBackward0, lambda t: t.select(d, i),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=d, index=index)
 
 
 class SelectBackward0(Node):
@@ -54,7 +54,8 @@ def slice_dim(input, dim, start, stop, step):
     index = (slice(None),) * dim + (s,)
     return record_view(input, input._data[index], SliceBackward0,
                        lambda t: t._slice(dim, start, stop, step),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=dim, start=0 if start is None else start,
+                       end=2**63 - 1 if stop is None else stop, step=1 if step is None else step)
 
 
 class SliceBackward0(SelectBackward0):
@@ -196,8 +197,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     data = _at_least_1d(input._data).copy()
     data[_grids(index, d, 1)] = values
     return record(data.reshape(input._data.shape), ScatterBackward0, (input, src_t),
-                  save=save_indices(index),
-                  index=index, dim=d)
+                  save={"index": index}, dim=d)
 
 
 class ScatterBackward0(Node):
@@ -205,12 +205,12 @@ class ScatterBackward0(Node):
     gradient is the output's gradient read back from there (torch's ``gather``)."""
 
     def backward(self, grad):
-        check_indices(self)
         g_self = g_src = None
+        index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, self.index, grad.new_zeros(self.index.shape))
+            g_self = grad.scatter(self.dim, index, grad.new_zeros(index.shape))
         if self.needs_input_grad[1]:
-            g_src = grad.gather(self.dim, self.index)
+            g_src = grad.gather(self.dim, index)
         return g_self, g_src
 
     def jvp(self, t_self, t_src):

@@ -239,7 +239,7 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
             data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
                   mask=Tensor._make(mask.reshape(input.shape)), reduction=reduction,
-                  total_weight=total_weight)
+                  total_weight=total_weight, ignore_index=ignore_index)
 
 
 class NllLossBackward0(Node):

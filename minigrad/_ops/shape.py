@@ -225,7 +225,7 @@ def squeeze(input, dim=None):
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
     return record_view(input, data, SqueezeBackward1, lambda x: x.squeeze(d),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=d)
 
 
 def _squeeze_dims(input, dims, node_cls=None):
@@ -236,7 +236,7 @@ def _squeeze_dims(input, dims, node_cls=None):
     drop = tuple(d for d in dims if input.dim() and input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
     return record_view(input, data, node_cls, lambda x: x._squeeze_dims(dims, node_cls),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dims=dims)
 
 
 class SqueezeBackward0(ViewBackward0):

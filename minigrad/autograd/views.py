@@ -51,6 +51,7 @@ def make_view(base, out, view_fn, creation_meta=None) -> None:
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
     out._version_counter = base._version_counter
     out._view_version = base._version_counter.value
+    out._is_inference = base._is_inference  # a view is an inference tensor iff its base is
     if not grad_mode.is_grad_enabled():
         creation_meta = NO_GRAD_MODE
     if creation_meta is None:

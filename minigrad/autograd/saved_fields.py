@@ -1,0 +1,162 @@
+"""What a node shows of what it saved: torch's ``grad_fn._saved_<name>`` attributes.
+
+torch generates, for each node class, one ``_saved_<name>`` property per value its formula
+keeps (``MulBackward0._saved_self``, ``SumBackward1._saved_dim``...) and, for a tensor, a
+``_raw_saved_<name>`` giving the ``SavedTensor`` itself (on which ``register_hooks`` can be
+called). minigrad's nodes keep the same things under their own names (tensors in
+``node._saved``, numbers as attributes); this one table says, per node class, torch's field
+names and where each value lives, and ``Node.__getattr__`` (in ``graph.py``) reads it.
+
+An entry is ``field: TENSOR`` (a tensor saved under the same key; ``None`` if the op did
+not need it), ``field: getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or
+``NOT_KEPT_TENSOR``) for what torch keeps and minigrad's formula does without (the name
+exists, reading it says so).
+"""
+
+from __future__ import annotations
+
+import math
+
+TENSOR = "tensor"
+NOT_KEPT = "not kept"  # torch keeps it, minigrad's formula does not: reading it raises
+NOT_KEPT_TENSOR = "tensor not kept"  # the same, for a tensor (torch also has _raw_saved_)
+
+
+def _attr(name):
+    return lambda n: getattr(n, name)
+
+
+def _c_int(value):
+    """torch shows a negative optional int64 as its unsigned 64-bit pattern (a quirk of its
+    generated code: ``ignore_index=-100`` reads back as 18446744073709551516)."""
+    return value % 2**64 if value is not None and value < 0 else value
+
+
+def _input_shape(i):
+    def get(n):
+        meta = n._input_meta[i]
+        return None if meta is None else tuple(meta[0])
+
+    return get
+
+
+def _strides(i, column_major_attr):
+    """A matrix input's strides, as torch saved them: minigrad knows only whether the
+    operand was column-major (a transposed matrix), which fixes them for a 2-D operand."""
+    def get(n):
+        shape = _input_shape(i)(n)
+        if shape is None:
+            return None
+        rows, cols = shape
+        return (1, rows) if getattr(n, column_major_attr) else (cols, 1)
+
+    return get
+
+
+_REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+_self_sizes = _attr("self_shape")
+_dim = _attr("dim")
+_keepdim = _attr("keepdim")
+
+SAVED_FIELDS = {
+    "AbsBackward0": {"self": TENSOR},
+    "AccumulateGrad": {},
+    "AddBackward0": {"alpha": _attr("alpha")},
+    "AddmmBackward0": {"alpha": _attr("alpha"), "beta": _attr("beta"), "mat1": TENSOR,
+                       "mat1_sym_sizes": _input_shape(1),
+                       "mat1_sym_strides": _strides(1, "mat1_column_major"),
+                       "mat2": TENSOR, "mat2_sym_sizes": _input_shape(2),
+                       "mat2_sym_strides": _strides(2, "mat2_column_major")},
+    "AliasBackward0": {},
+    "AsStridedBackward0": {"size": NOT_KEPT, "storage_offset": NOT_KEPT, "stride": NOT_KEPT},
+    "BmmBackward0": {"mat2": TENSOR, "self": TENSOR},
+    "CatBackward0": {"dim": _dim},
+    "ClampBackward0": {"max": TENSOR, "min": TENSOR, "self": TENSOR},
+    "ClampBackward1": {"max": _attr("max"), "min": _attr("min"), "self": TENSOR},
+    "CloneBackward0": {},
+    "CopyBackwards": {},
+    "CopySlices": {},
+    "CosBackward0": {"self": TENSOR},
+    "DivBackward0": {"other": TENSOR, "self": TENSOR},
+    "DivBackward1": {"other": _attr("other")},
+    "DivBackward2": {"other": NOT_KEPT_TENSOR, "rounding_mode": NOT_KEPT,
+                     "self": NOT_KEPT_TENSOR},
+    "DotBackward0": {"self": TENSOR, "tensor": TENSOR},
+    "Error": {},
+    "ExpBackward0": {"result": TENSOR},
+    "ExpandBackward0": {"self_sym_sizes": _self_sizes},
+    "FillBackward2": {},
+    "FillBackward3": {},
+    "IndexBackward0": {"indices": NOT_KEPT_TENSOR, "self_sym_sizes": _self_sizes},
+    "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": NOT_KEPT_TENSOR},
+    "LogBackward0": {"self": TENSOR},
+    "LogSoftmaxBackward0": {"dim": _dim, "result": TENSOR},
+    "MaxBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+                     "self_sym_sizes": _self_sizes},
+    "MaxBackward1": {"result": TENSOR, "self": TENSOR},
+    "MeanBackward0": {"self_sym_numel": _attr("numel"), "self_sym_sizes": _self_sizes},
+    "MeanBackward1": {"dim": _dim, "keepdim": _keepdim,
+                      "self_sym_numel": lambda n: math.prod(n.self_shape),
+                      "self_sym_sizes": _self_sizes},
+    "MinBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+                     "self_sym_sizes": _self_sizes},
+    "MinBackward1": {"result": TENSOR, "self": TENSOR},
+    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _input_shape(1),
+                    "mat2_sym_strides": _strides(1, "mat2_column_major"), "self": TENSOR,
+                    "self_sym_sizes": _input_shape(0),
+                    "self_sym_strides": _strides(0, "self_column_major")},
+    "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
+                         "target": TENSOR},
+    "MulBackward0": {"other": TENSOR, "self": TENSOR},
+    "MvBackward0": {"self": TENSOR, "vec": TENSOR},
+    "NegBackward0": {},
+    "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
+                         "reduction": lambda n: _REDUCTION[n.reduction], "self": NOT_KEPT_TENSOR,
+                         "target": NOT_KEPT_TENSOR, "total_weight": NOT_KEPT_TENSOR,
+                         "weight": NOT_KEPT_TENSOR},
+    "PermuteBackward0": {"dims": _attr("dims")},
+    "PowBackward0": {"exponent": _attr("exponent"), "self": TENSOR},
+    "PowBackward1": {"exponent": TENSOR, "result": TENSOR, "self": TENSOR},
+    "PowBackward2": {"exponent": TENSOR, "result": TENSOR, "self": _attr("base")},
+    "ProdBackward0": {"result": TENSOR, "self": TENSOR},
+    "ProdBackward1": {"dim": _dim, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "ReciprocalBackward0": {"result": TENSOR},
+    "ReluBackward0": {"result": TENSOR},
+    "ReshapeAliasBackward0": {"self_sym_sizes": _self_sizes},
+    "RsubBackward0": {"alpha": _attr("alpha")},
+    "RsubBackward1": {"alpha": _attr("alpha")},
+    "ScatterBackward0": {"dim": _dim, "index": TENSOR},
+    "SelectBackward0": {"dim": _dim, "index": lambda n: _c_int(n.index),
+                        "self_sym_sizes": _self_sizes},
+    "SigmoidBackward0": {"result": TENSOR},
+    "SignBackward0": {},
+    "SinBackward0": {"self": TENSOR},
+    "SliceBackward0": {"dim": _dim, "end": lambda n: _c_int(n.end), "self_sym_sizes": _self_sizes,
+                       "start": lambda n: _c_int(n.start), "step": _attr("step")},
+    "SoftmaxBackward0": {"dim": _dim, "result": TENSOR},
+    "SqrtBackward0": {"result": TENSOR},
+    "SqueezeBackward0": {"self_sym_sizes": _self_sizes},
+    "SqueezeBackward1": {"dim": _dim, "self_sym_sizes": _self_sizes},
+    "SqueezeBackward2": {"dim": _attr("dims"), "self_sym_sizes": _self_sizes},
+    "SqueezeBackward4": {"dim": lambda n: n.dims[0], "self_sym_sizes": _self_sizes},
+    "StackBackward0": {"dim": _dim},
+    "SubBackward0": {"alpha": _attr("alpha")},
+    "SumBackward0": {"self_sym_sizes": _self_sizes},
+    "SumBackward1": {"dim": _dim, "keepdim": _keepdim, "self_sym_sizes": _self_sizes},
+    "TBackward0": {},
+    "TanhBackward0": {"result": TENSOR},
+    "ToCopyBackward0": {},
+    "TransposeBackward0": {"dim0": _attr("dim0"), "dim1": _attr("dim1")},
+    "UnbindBackward0": {"dim": _dim},
+    "UnsafeViewBackward0": {"self_sym_sizes": _self_sizes},
+    "UnsqueezeBackward0": {"dim": _dim},
+    "ViewBackward0": {"self_sym_sizes": _self_sizes},
+    "WhereBackward0": {"condition": TENSOR},
+    "ZeroBackward0": {},
+}
+
+
+def fields_of(node_cls) -> dict:
+    """The fields of ``node_cls`` (by its name, as torch's classes are; a custom Function's
+    node, or a class with no entry, has none)."""
+    return SAVED_FIELDS.get(node_cls.__name__, {})
