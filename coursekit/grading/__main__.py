@@ -28,8 +28,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from coursekit.grading.grader import DEFAULT_TIMEOUT, GRADER_VERSION, Result, grade
-from coursekit.grading.runner import (DEFAULT_MEMORY, DEFAULT_NOTEBOOK_TIMEOUT,
-                                      DEFAULT_OUTPUT_CAP, Limits, sandbox_available)
+from coursekit.grading.runner import (
+    DEFAULT_MEMORY,
+    DEFAULT_NOTEBOOK_TIMEOUT,
+    DEFAULT_OUTPUT_CAP,
+    Limits,
+    sandbox_available,
+)
 
 PROG = "python -m coursekit.grading"
 DEFAULT_SOLUTIONS = "solutions"

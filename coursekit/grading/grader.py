@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jupytext
@@ -125,7 +125,7 @@ __probe_result__ = _b.__import__("json").dumps(_checks.RESULTS.get(__check_id__)
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def clean_points(value, maximum: float) -> float | None:
@@ -260,8 +260,9 @@ class Session:
 
 def _death_feedback(died: KernelDied, where: str) -> str:
     if died.kind == "timeout":
-        return f"timed out: {where} {died.reason.removeprefix('ran ')} (an infinite loop?)" \
-            if died.reason.startswith("ran ") else f"timed out: {died.reason}"
+        if died.reason.startswith("ran "):
+            return f"timed out: {where} {died.reason} (an infinite loop?)"
+        return f"timed out: {died.reason}"
     return f"{where} crashed the kernel: {died.reason}"
 
 

@@ -26,12 +26,16 @@ import sys
 from IPython.core.interactiveshell import InteractiveShell
 from traitlets.config import Config
 
-_BUILTINS = builtins  # bound now, before any learner code runs
+# Bound now, before any learner code runs: a notebook that patches ``json.dumps`` changes what
+# a probe reports (the grader checks that), never the kernel's own replies.
+_BUILTINS = builtins
+_DUMPS, _LOADS = json.dumps, json.loads
 
 
 def _shell() -> InteractiveShell:
     config = Config()
     config.HistoryManager.enabled = False  # no sqlite file in the (read-only) home
+    config.InteractiveShell.colors = "NoColor"  # plain tracebacks in the learner's output
     shell = InteractiveShell.instance(config=config)
     shell.display_pub.publish = lambda *args, **kwargs: None
     return shell
@@ -76,15 +80,18 @@ def main() -> None:
     os.set_inheritable(requests.fileno(), False)
     shell = _shell()
     for line in requests:
-        request = json.loads(line)
+        request = _LOADS(line)
         if request["op"] == "cell":
             answer = run_cell(shell, request["source"])
         else:
             answer = run_probe(shell, request["source"], request.get("bindings") or {})
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):  # the learner may have replaced them
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001
+                pass
         answer["id"] = request["id"]
-        reply.write(json.dumps(answer) + "\n")
+        reply.write(_DUMPS(answer) + "\n")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,16 @@ def _readable_paths() -> list[Path]:
     return sorted(paths, key=lambda p: len(p.parts))
 
 
+def _essential_paths() -> list[Path]:
+    """The Python installation, site-packages and the coursekit and minigrad package folders
+    (not the course's root, which may hold the solutions)."""
+    prefixes = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return sorted(prefixes | set(package_folders()) | {
+        Path(p).resolve() for p in sys.path
+        if p and Path(p).is_dir() and any(_inside(Path(p).resolve(), x) for x in prefixes)},
+        key=lambda p: len(p.parts))
+
+
 def home_folders() -> list[Path]:
     found = {Path(p) for p in ("/home", "/root", "/Users") if Path(p).is_dir()}
     try:
@@ -103,16 +113,30 @@ def home_folders() -> list[Path]:
     return sorted(found)
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
 def bwrap_command(scratch: Path, hidden: list[Path]) -> list[str]:
-    """bubblewrap's arguments: ``hidden`` folders (and home folders) become empty tmpfs, then the
-    Python installation and packages are bound back read-only, then the scratch folder."""
+    """bubblewrap's arguments, in mount order: home folders become empty tmpfs; the Python
+    installation, site-packages and the packages are bound back read-only; then the ``hidden``
+    folders become empty tmpfs (over anything bound before: solutions under the course's root
+    stay hidden); then the Python installation and the packages are bound again where a hidden
+    folder held them; last, the scratch folder, the only writable place."""
     cmd = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
            "--proc", "/proc", "--tmpfs", "/tmp"]
-    for folder in [*home_folders(), *sorted({Path(h).resolve() for h in hidden})]:
-        if folder.is_dir() and folder != Path("/"):
-            cmd += ["--tmpfs", str(folder)]
+    hidden = sorted({Path(h).resolve() for h in hidden} - {Path("/")}, key=lambda p: len(p.parts))
+    for folder in home_folders():
+        cmd += ["--tmpfs", str(folder)]
     for path in _readable_paths():
         cmd += ["--ro-bind", str(path), str(path)]
+    for folder in hidden:
+        if folder.is_dir():
+            cmd += ["--tmpfs", str(folder)]
+    for path in _essential_paths():
+        if any(_inside(path, folder) for folder in hidden) \
+                and not any(_inside(folder, path) for folder in hidden):
+            cmd += ["--ro-bind", str(path), str(path)]
     cmd += ["--bind", str(scratch), str(scratch), "--unshare-all", "--die-with-parent",
             "--new-session", "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
     return cmd
@@ -173,7 +197,8 @@ class Kernel:
         try:
             self.process = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(reply_w,),
-                cwd=self.scratch, env=env, start_new_session=True, preexec_fn=_limit_memory(self.limits.memory))
+                cwd=self.scratch, env=env, start_new_session=True,
+                preexec_fn=_limit_memory(self.limits.memory))
         finally:
             os.close(reply_w)
             os.close(out_w)
