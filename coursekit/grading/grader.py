@@ -236,7 +236,14 @@ class Session:
     def _call(self, method, *args) -> dict:
         self._ensure()
         try:
-            return method(*args, self._timeout(self.limits.cell_timeout))
+            limit = self._timeout(self.limits.cell_timeout)
+            try:
+                return method(*args, limit)
+            except KernelDied as died:
+                if died.kind == "timeout" and limit < self.limits.cell_timeout:
+                    died.reason = ("the notebook ran longer than its time limit "
+                                   f"({self.limits.notebook_timeout:g} s)")
+                raise
         except KernelDied as died:
             self.kernel.kill()
             self.alive = False
@@ -298,7 +305,9 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     results: dict[str, dict] = {}
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-"))
     (scratch / path.name).write_bytes(data)  # the learner works on a copy
-    session = Session(scratch, [Path(solutions), path.parent, *hidden], limits, sandbox)
+    # the solutions, their repository's history, and every submission stay out of sight
+    secret = [Path(solutions), Path(solutions).resolve().parent / ".git", path.parent, *hidden]
+    session = Session(scratch, secret, limits, sandbox)
     gave_up = None
     try:
         for cell in learner.cells:

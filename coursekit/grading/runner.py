@@ -17,6 +17,7 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
@@ -142,8 +143,15 @@ def bwrap_command(scratch: Path, hidden: list[Path]) -> list[str]:
     return cmd
 
 
+_PR_SET_PDEATHSIG = 1
+
+
 def _limit_memory(memory: int):
+    libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None
+
     def preexec():
+        if libc is not None:  # unsandboxed too, the child dies with the grader
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

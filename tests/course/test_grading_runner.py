@@ -13,10 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 
+from coursekit.grading import grader
 from coursekit.grading.__main__ import size, to_csv
-from coursekit.grading.grader import CHECK_PROBE, clean_points, verdict
+from coursekit.grading.grader import CHECK_PROBE, clean_points, grade, verdict
 from coursekit.grading.runner import (
     Kernel,
     KernelDied,
@@ -27,6 +29,7 @@ from coursekit.grading.runner import (
     sandbox_available,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 CAP = 4096
 
 
@@ -151,3 +154,33 @@ def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
     assert hide_root < hide_solutions  # the shorter path first
     assert rebind > hide_solutions
     assert mounts[-1] == ("--bind", str(tmp_path))
+
+
+def _answers_prefixed(tmp_path, code):
+    nb = nbformat.read(ROOT / "solutions" / "01_computational_graphs.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.metadata.get("role") == "answer":
+            cell.source = code + "\n" + cell.source
+    path = tmp_path / "01_computational_graphs.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_the_notebook_time_limit_stops_grading(tmp_path):
+    path = _answers_prefixed(tmp_path, "import time\ntime.sleep(1.5)")
+    result = grade(path, ROOT / "solutions", limits=Limits(cell_timeout=30, notebook_timeout=5))
+    assert result.status == "timeout"
+    feedback = [q["feedback"] for q in result.questions if q["points"] == 0]
+    assert feedback and all("the notebook ran longer than its time limit (5 s)" in f
+                            for f in feedback)
+    assert result.questions[0]["points"] == result.questions[0]["max"]
+
+
+def test_restarts_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(grader, "MAX_RESTARTS", 1)
+    path = _answers_prefixed(tmp_path, "import os\nos._exit(1)")
+    result = grade(path, ROOT / "solutions")
+    assert result.status == "crashed"
+    assert [q["feedback"] for q in result.questions] == [
+        "your answer cell crashed the kernel: the kernel exited (status 1)"] * 2 + [
+        "not graded: the kernel exited (status 1)"] * 2
