@@ -214,7 +214,7 @@ class Kernel:
         self.drainer = threading.Thread(target=self.output.drain, args=(out_r,), daemon=True)
         self.drainer.start()
 
-    def _request(self, request: dict, timeout: float) -> dict:
+    def _request(self, request: dict, timeout: float, probe: bool = False) -> dict:
         request["id"] = secrets.token_hex(8)
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
@@ -236,7 +236,7 @@ class Kernel:
             if len(self.buffer) > REPLY_CAP:
                 raise self._died("malformed", "the kernel's reply was too long")
         line, self.buffer = self.buffer.split(b"\n", 1)
-        reply = parse_reply(line, request["id"])
+        reply = parse_reply(line, request["id"], probe)
         if reply is None or self.buffer:
             raise self._died("malformed", "the kernel's reply was malformed")
         return reply
@@ -245,7 +245,8 @@ class Kernel:
         return self._request({"op": "cell", "source": source}, timeout)
 
     def probe(self, source: str, bindings: dict, timeout: float) -> dict:
-        return self._request({"op": "probe", "source": source, "bindings": bindings}, timeout)
+        return self._request({"op": "probe", "source": source, "bindings": bindings}, timeout,
+                             probe=True)
 
     def _death_reason(self) -> str:
         try:
@@ -294,8 +295,9 @@ class Kernel:
         self.process = None
 
 
-def parse_reply(line: bytes, want_id: str) -> dict | None:
-    """The reply as a dict with the documented schema, or None when anything is off."""
+def parse_reply(line: bytes, want_id: str, probe: bool = False) -> dict | None:
+    """The reply as a dict with the documented schema (a probe's "ok" carries its "result"
+    text), or None when anything is off."""
     try:
         reply = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -304,7 +306,7 @@ def parse_reply(line: bytes, want_id: str) -> dict | None:
         return None
     status = reply.get("status")
     if status == "ok":
-        if "result" in reply and not isinstance(reply["result"], str):
+        if ("result" in reply or probe) and not isinstance(reply.get("result"), str):
             return None
         return reply
     if status == "error" and isinstance(reply.get("ename"), str) \
