@@ -174,8 +174,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     if not isinstance(src, Tensor):
         return scatter_value(input, dim, index, src)
     d = _wrap_dim(dim, input.dim())
-    src_t = src if isinstance(src, Tensor) else \
-        Tensor._make(np.asarray(src, dtype=input._data.dtype))
+    src_t = src
     _check_index("scatter", input, d, index, src_t)
     values = _at_least_1d(src_t._data)[_leading(index, 1)]
     data = _at_least_1d(input._data).copy()
@@ -269,6 +268,9 @@ def _at_least_1d(data):
 
 def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j] = input[index[i][j]][j]`` (for ``dim=0``): read along ``dim`` at ``index``."""
+    if sparse_grad:
+        raise NotImplementedError("minigrad has no sparse tensors: gather(sparse_grad=True) is "
+                                  "not supported")
     d = _wrap_dim(dim, input.dim())
     _check_index("gather", input, d, index)
     data = _at_least_1d(input._data)[_grids(index, d, 1)].reshape(index._data.shape)

@@ -390,13 +390,15 @@ def test_einsum_sublist_format():
         np.testing.assert_allclose(m[1], t[1], rtol=1e-12)
 
 
-def test_scatter_reduce_is_refused():
+def test_scatter_reduce_and_sparse_grad_are_refused():
     x = minigrad.tensor(X)
     i = minigrad.tensor([[0, 1, 2, 0]])
     with pytest.raises(NotImplementedError, match="reduce"):
         x.scatter(0, i, x, reduce="add")
     with pytest.raises(NotImplementedError, match="reduce"):
         x.clone().scatter_(0, i, 2.0, reduce="multiply")
+    with pytest.raises(NotImplementedError, match="sparse"):
+        x.gather(0, i, sparse_grad=True)
 
 
 @st.composite
