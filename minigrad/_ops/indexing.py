@@ -227,10 +227,13 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
               "uint8": "unsigned char", "bool": "bool"}
 
 
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
 def _check_index(op, input, dim, index, src=None):
     """torch's checks for gather/scatter: an integer index with as many dims as ``input``, no
     larger than it (and than ``src``) except along ``dim``, and every value in range."""
-    if index._data.dtype.kind not in "iu":
+    if index._data.dtype not in _INDEX_DTYPES:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     if src is not None and src._data.dtype != input._data.dtype:
         raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
@@ -345,7 +348,7 @@ class ScatterBackward1(Node):
 def index_select(input, dim, index):
     """The slices of ``input`` at ``index`` (a vector, or one number) along ``dim``, copied."""
     d = _wrap_dim(dim, input.dim())
-    if index._data.dtype.kind not in "iu":
+    if index._data.dtype not in _INDEX_DTYPES:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")

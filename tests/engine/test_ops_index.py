@@ -476,3 +476,62 @@ def test_einsum_layout(equation, shapes):
     m = minigrad.einsum(equation, *(minigrad.tensor(a, requires_grad=True) for a in arrays))
     t = torch.einsum(equation, *(torch.tensor(a, requires_grad=True) for a in arrays))
     assert graph_signature(m.grad_fn) == graph_signature(t.grad_fn)
+
+
+# --- dtypes and edge cases: the same outcome (value or error) in both engines ------------------
+def _rounded(result):
+    if isinstance(result, tuple):
+        return tuple(_rounded(r) for r in result)
+    return (str(result.dtype).split(".")[-1], tuple(result.shape),
+            np.round(result.numpy(), 6).tolist())
+
+
+OUTCOMES = {
+    "mf long self float tval": lambda lib:
+        T(lib, [1, 2, 3]).masked_fill(T(lib, [True, False, True]), T(lib, 2.5)),
+    "mf bool self": lambda lib: T(lib, [True, False]).masked_fill(T(lib, [True, False]), False),
+    "mf float self int tval": lambda lib: T(lib, X).masked_fill(T(lib, X > 0), T(lib, 3)),
+    "mf float self bool val": lambda lib: T(lib, X).masked_fill(T(lib, X > 0), True),
+    "mf_ long self float val": lambda lib:
+        T(lib, [1, 2, 3]).masked_fill_(T(lib, [True, False, True]), 2.5),
+    "sa long": lambda lib:
+        T(lib, [[1, 2], [3, 4]]).scatter_add(0, T(lib, [[1, 0]]), T(lib, [[5, 6]])),
+    "scatter long val float": lambda lib:
+        T(lib, [[1, 2], [3, 4]]).scatter(0, T(lib, [[1, 0]]), 2.7),
+    "scatter float int val": lambda lib: T(lib, X).scatter(0, T(lib, [[1, 0]]), 2),
+    "scatter src dtype": lambda lib: T(lib, X).scatter(0, T(lib, [[1, 0]]), T(lib, X).float()),
+    "gather bool": lambda lib: T(lib, X > 0).gather(1, T(lib, [[1, 0]] * 3)),
+    "index_select bool": lambda lib: T(lib, X > 0).index_select(1, T(lib, [1, 0])),
+    "masked_select int": lambda lib: T(lib, [1, 2, 3]).masked_select(T(lib, [True, False, True])),
+    "flip int": lambda lib: T(lib, [1, 2, 3]).flip(0),
+    "roll int": lambda lib: T(lib, [1, 2, 3]).roll(1),
+    "split int": lambda lib: T(lib, [1, 2, 3]).split(2),
+    "diag bool": lambda lib: lib.diag(T(lib, [True, False])),
+    "diagonal int": lambda lib: T(lib, [[1, 2], [3, 4]]).diagonal(),
+    "triu bool": lambda lib: T(lib, [[True, True], [True, True]]).triu(),
+    "outer bool": lambda lib: lib.outer(T(lib, [True, False]), T(lib, [True, True])),
+    "outer int float": lambda lib: lib.outer(T(lib, [1, 2]), T(lib, [0.5, 1.5])),
+    "addmm int": lambda lib: lib.addmm(T(lib, [[1]]), T(lib, [[1, 2]]), T(lib, [[3], [4]])),
+    "addmm mixed": lambda lib: lib.addmm(T(lib, [[1.]]), T(lib, [[1, 2]]), T(lib, [[3.], [4.]])),
+    "einsum bool": lambda lib: lib.einsum("i,i->i", T(lib, [True, False]), T(lib, [True, True])),
+    "einsum mixed": lambda lib: lib.einsum("i,i", T(lib, [1, 2]), T(lib, [1., 2.])),
+    "sort empty": lambda lib: tuple(lib.zeros(0, 3).sort(0)),
+    "topk empty k0": lambda lib: tuple(lib.zeros(2, 0).topk(0)),
+    "repeat empty": lambda lib: lib.zeros(0, 2).repeat(2, 2),
+    "chunk empty": lambda lib: lib.zeros(0, 2).chunk(2),
+    "split empty 0": lambda lib: lib.zeros(0, 2).split(0),
+    "diag_embed 0d": lambda lib: lib.diag_embed(T(lib, 2.)),
+    "gather empty self": lambda lib: lib.zeros(0, 2).gather(0, lib.zeros(0, 2, dtype=lib.int64)),
+    "index_select uint8": lambda lib: T(lib, X).index_select(0, T(lib, [1], dtype=lib.uint8)),
+    "gather int16": lambda lib: T(lib, X).gather(0, T(lib, [[1]], dtype=lib.int16)),
+    "masked_select uint8 mask": lambda lib: T(lib, X).masked_select(T(lib, X > 0).to(lib.uint8)),
+    "roll empty": lambda lib: lib.zeros(0).roll(1),
+    "flip 0-d dims": lambda lib: T(lib, 1.).flip(0),
+    "tril neg big": lambda lib: T(lib, X).tril(-10),
+    "diag big offset 1d": lambda lib: lib.diag(T(lib, [1., 2.]), -3),
+}
+
+
+@pytest.mark.parametrize("name", OUTCOMES)
+def test_outcome(name):
+    both_engines(lambda lib: _rounded(OUTCOMES[name](lib)))
