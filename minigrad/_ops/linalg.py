@@ -411,9 +411,13 @@ def einsum(equation, *operands):
     multiplied pairwise left to right, each pair as permute -> reshape -> bmm -> view ->
     permute (torch's ``sumproduct_pair``). Built from minigrad's own ops, so the graph is
     torch's, node for node: for 'ij,jk->ik' it ends in ViewBackward0 over PermuteBackward0
-    over ViewBackward0 over BmmBackward0. (With three or more operands torch may use
-    opt_einsum's contraction order when that package is installed; minigrad always contracts
-    left to right, as torch without it.)"""
+    over ViewBackward0 over BmmBackward0. Where the graph can still differ: torch's mul and
+    sum lay their result out like their (permuted) inputs, minigrad's in C order, so after an
+    intermediate mul or a label summed away alone, a later reshape can be a ViewBackward0
+    where torch's is a ReshapeAliasBackward0, or a copy (CloneBackward0 + UnsafeViewBackward0)
+    where torch's is a view; values and gradients are the same. (With three or more operands
+    torch may use opt_einsum's contraction order when that package is installed; minigrad
+    always contracts left to right, as torch without it.)"""
     if not operands:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
