@@ -190,8 +190,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     if not isinstance(src, Tensor):
         return scatter_value(input, dim, index, src)
     d = _wrap_dim(dim, input.dim())
-    src_t = src if isinstance(src, Tensor) else \
-        Tensor._make(np.asarray(src, dtype=input._data.dtype))
+    src_t = src
     _check_index("scatter", input, d, index, src_t)
     values = _at_least_1d(src_t._data)[_leading(index, 1)]
     data = _at_least_1d(input._data).copy()
@@ -245,10 +244,13 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
               "uint8": "unsigned char", "bool": "bool"}
 
 
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
 def _check_index(op, input, dim, index, src=None):
     """torch's checks for gather/scatter: an integer index with as many dims as ``input``, no
     larger than it (and than ``src``) except along ``dim``, and every value in range."""
-    if index._data.dtype.kind not in "iu":
+    if index._data.dtype not in _INDEX_DTYPES:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     if src is not None and src._data.dtype != input._data.dtype:
         raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
@@ -286,6 +288,9 @@ def _at_least_1d(data):
 
 def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j] = input[index[i][j]][j]`` (for ``dim=0``): read along ``dim`` at ``index``."""
+    if sparse_grad:
+        raise NotImplementedError("minigrad has no sparse tensors: gather(sparse_grad=True) is "
+                                  "not supported")
     d = _wrap_dim(dim, input.dim())
     _check_index("gather", input, d, index)
     data = _at_least_1d(input._data)[_grids(index, d, 1)].reshape(index._data.shape)
@@ -360,7 +365,7 @@ class ScatterBackward1(Node):
 def index_select(input, dim, index):
     """The slices of ``input`` at ``index`` (a vector, or one number) along ``dim``, copied."""
     d = _wrap_dim(dim, input.dim())
-    if index._data.dtype.kind not in "iu":
+    if index._data.dtype not in _INDEX_DTYPES:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")

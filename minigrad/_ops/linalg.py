@@ -362,6 +362,15 @@ def _letter(s: int) -> str:
     return chr(s + ord("A")) if s < 26 else chr(s - 26 + ord("a"))
 
 
+def _sublist_label(n) -> str:
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 52:
+        return _letter(n)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                     "[0, 52)")
+
+
 def _einsum_parse(equation, operands):
     """The labels of each operand (``_ELLIPSIS`` for ``...``), with torch's parse errors."""
     arrow = equation.find("->")
@@ -402,14 +411,26 @@ def einsum(equation, *operands):
     multiplied pairwise left to right, each pair as permute -> reshape -> bmm -> view ->
     permute (torch's ``sumproduct_pair``). Built from minigrad's own ops, so the graph is
     torch's, node for node: for 'ij,jk->ik' it ends in ViewBackward0 over PermuteBackward0
-    over ViewBackward0 over BmmBackward0. (With three or more operands torch may use
-    opt_einsum's contraction order when that package is installed; minigrad always contracts
-    left to right, as torch without it.)"""
-    if len(operands) == 1 and isinstance(operands[0], list | tuple):
-        operands = tuple(operands[0])
+    over ViewBackward0 over BmmBackward0. Where the graph can still differ: torch's mul and
+    sum lay their result out like their (permuted) inputs, minigrad's in C order, so after an
+    intermediate mul or a label summed away alone, a later reshape can be a ViewBackward0
+    where torch's is a ReshapeAliasBackward0, or a copy (CloneBackward0 + UnsafeViewBackward0)
+    where torch's is a view; values and gradients are the same. (With three or more operands
+    torch may use opt_einsum's contraction order when that package is installed; minigrad
+    always contracts left to right, as torch without it.)"""
     if not operands:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    if not isinstance(equation, str):  # the sublist format: x, [0, 1], y, [1, 2], [0, 2]
+        args = (equation, *operands)
+        equation = ",".join("".join(_sublist_label(n) for n in sub) for sub in args[1::2])
+        if len(args) % 2 == 1:
+            equation += "->" + "".join(_sublist_label(n) for n in args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    if len(operands) == 1 and isinstance(operands[0], list | tuple):
+        operands = tuple(operands[0])
     arrow, lhs, op_labels = _einsum_parse(equation, operands)
     for a, b in zip(operands, operands[1:]):
         if a.dtype is not b.dtype:
@@ -477,9 +498,9 @@ def einsum(equation, *operands):
             perm_of[s] = perm_index
             perm_index += 1
 
-    ops = [_einsum_align(i, op, op_labels[i], perm_of, perm_index, ell_index, ell_num_dim)
+    sizes = {"label": [1] * 52, "ellipsis": [1] * ell_num_dim}  # seen so far, for the checks
+    ops = [_einsum_align(i, op, op_labels[i], perm_of, perm_index, ell_index, ell_num_dim, sizes)
            for i, op in enumerate(operands)]
-    _check_broadcast(ops, op_labels, perm_of)
     dim_counts = [sum(1 for op in ops if op.shape[d] != 1) for d in range(perm_index)]
 
     while len(ops) > 1:  # contract left to right
@@ -512,18 +533,33 @@ def einsum(equation, *operands):
     return result
 
 
-def _einsum_align(i, op, labels, perm_of, perm_index, ell_index, ell_num_dim):
+def _einsum_align(i, op, labels, perm_of, perm_index, ell_index, ell_num_dim, sizes):
     """One operand with its repeated labels' diagonals taken, missing labels unsqueezed and
-    its dims permuted into the shared order."""
+    its dims permuted into the shared order; sizes are checked on the way, as torch does."""
     permutation = [-1] * perm_index
     dim = 0
     ndim = op.dim() - (len(labels) - 1)  # the dims the ellipsis covers, if any
     for s in labels:
         if s == _ELLIPSIS:
             for j in range(ell_num_dim - ndim, ell_num_dim):
+                n, seen = op.shape[dim], sizes["ellipsis"]
+                if n != 1:
+                    if seen[j] != 1 and seen[j] != n:
+                        raise RuntimeError(
+                            f"einsum(): dimension {dim} covered by ellipsis in operand {i}has "
+                            f"size {n} which does not broadcast with previously seen ellipsis "
+                            f"with size {seen[j]} for the respective dimension")
+                    seen[j] = n
                 permutation[ell_index + j] = dim
                 dim += 1
         elif permutation[perm_of[s]] == -1:
+            n, seen = op.shape[dim], sizes["label"]
+            if n != 1:
+                if seen[s] != 1 and seen[s] != n:
+                    raise RuntimeError(f"einsum(): subscript {_letter(s)} has size {n} for "
+                                       f"operand {i} which does not broadcast with previously "
+                                       f"seen size {seen[s]}")
+                seen[s] = n
             permutation[perm_of[s]] = dim
             dim += 1
         else:  # a repeated label: take the diagonal, moved to where the label first was
@@ -542,22 +578,6 @@ def _einsum_align(i, op, labels, perm_of, perm_index, ell_index, ell_num_dim):
             permutation[k] = dim
             dim += 1
     return op.permute(*permutation)
-
-
-def _check_broadcast(ops, op_labels, perm_of):
-    """torch's size check: a label's size is the same in every operand (or 1)."""
-    sizes = {}
-    for i, (op, labels) in enumerate(zip(ops, op_labels)):
-        for s in labels:
-            if s == _ELLIPSIS:
-                continue
-            n = op.shape[perm_of[s]]
-            if n != 1:
-                if sizes.get(s, 1) != 1 and sizes[s] != n:
-                    raise RuntimeError(f"einsum(): subscript {_letter(s)} has size {n} for "
-                                       f"operand {i} which does not broadcast with previously "
-                                       f"seen size {sizes[s]}")
-                sizes[s] = n
 
 
 def _sumproduct_pair(left, right, sum_dims):

@@ -396,6 +396,8 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input._data.shape[_wrap_dim(dim, input.dim())]
+    if n == 0:  # torch: ``chunks`` empty pieces
+        return split_with_sizes(input, [0] * chunks, dim)
     return split(input, (n + chunks - 1) // chunks, dim)
 
 
@@ -485,7 +487,7 @@ def flip(input, *dim_args, dims=None):
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    data = np.flip(input._data, tuple(wrapped)) if wrapped else input._data
+    data = np.flip(input._data, tuple(wrapped)) if wrapped and input.dim() else input._data
     return record(np.array(data, order="C"), FlipBackward0, (input,), dims=tuple(wrapped))
 
 

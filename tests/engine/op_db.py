@@ -397,7 +397,8 @@ def split_samples(r):
 
 def chunk_samples(r):
     return [S(randn(r, (5, 3)), 2), S(randn(r, (5, 3)), 3, 1), S(randn(r, (3, 4)), 5),
-            S(randn(r, (3, 4)), 2, -1), S(nc(randn(r, (3, 4))), 2)]
+            S(randn(r, (3, 4)), 2, -1), S(nc(randn(r, (3, 4))), 2),
+            S(randn(r, (0, 3)), 2, desc="empty: SplitWithSizesBackward0")]
 
 
 def sort_values(r, shape):
@@ -474,6 +475,15 @@ def _diagonal_inplace(x, y):
     """A diagonal is a view: writing through it changes the base (CopySlices)."""
     b = x.clone()
     b.diagonal().mul_(y)
+    return b
+
+
+def _indexing_inplace_on_view(lib, x, m, y):
+    """masked_fill_, scatter_add_ and scatter_ on views of a clone: CopySlices on the base."""
+    b = x.clone()
+    b[0].masked_fill_(m, 0.5)
+    b[1:].scatter_add_(0, lib.tensor([[1, 0, 1, 1], [0, 0, 1, 0]]), y)
+    b[:, 1].scatter_(0, lib.tensor([2, 0]), y[0, :2])
     return b
 
 
@@ -1095,6 +1105,9 @@ OPS: list[OpInfo] = [
     OpInfo("tril_triu_fn", lambda lib, x: lib.tril(x, 1) + lib.triu(x, diagonal=-1),
            few(unary(), 1)),
     OpInfo("einsum", lambda lib, eq, *ops: lib.einsum(eq, *ops), einsum_samples),
+    OpInfo("indexing_inplace_on_view", _indexing_inplace_on_view,
+           lambda r: [S(randn(r, (3, 4)), mask(r, (4,)), randn(r, (2, 4))),
+                      S(randn(r, (3, 4)), mask(r, (4,)), const(randn(r, (2, 4))))]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

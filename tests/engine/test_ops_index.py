@@ -111,6 +111,8 @@ ERRORS = {
     "einsum two ellipses": lambda lib: lib.einsum("...i...", T(lib, X)),
     "einsum broken ellipsis": lambda lib: lib.einsum("..i", T(lib, X)),
     "einsum output ellipsis twice": lambda lib: lib.einsum("...->......", T(lib, X)),
+    "einsum sublist range": lambda lib: lib.einsum(T(lib, X), [0, 52]),
+    "einsum ellipsis sizes": lambda lib: lib.einsum("...i,...i", lib.zeros(2, 3), lib.zeros(4, 3)),
 }
 
 
@@ -374,28 +376,60 @@ def test_keyword_names(name):
     both_engines(run)
 
 
-def test_scatter_reduce_is_refused():
+def test_einsum_sublist_format():
+    a, b = RNG.standard_normal((2, 3)), RNG.standard_normal((3, 4))
+
+    def run(lib):
+        x, y = lib.tensor(a), lib.tensor(b)
+        return [_values(lib.einsum(x, [0, 1], y, [1, 2], [0, 2])),
+                _values(lib.einsum(x, [Ellipsis, 30], [30, Ellipsis])),
+                _values(lib.einsum(x, [1, 2])), _values(lib.einsum("ij,jk", [x, y]))]
+
+    for m, t in zip(run(minigrad), run(torch), strict=True):
+        assert m[0] == t[0]
+        np.testing.assert_allclose(m[1], t[1], rtol=1e-12)
+
+
+def test_scatter_reduce_and_sparse_grad_are_refused():
     x = minigrad.tensor(X)
     i = minigrad.tensor([[0, 1, 2, 0]])
     with pytest.raises(NotImplementedError, match="reduce"):
         x.scatter(0, i, x, reduce="add")
     with pytest.raises(NotImplementedError, match="reduce"):
         x.clone().scatter_(0, i, 2.0, reduce="multiply")
+    with pytest.raises(NotImplementedError, match="sparse"):
+        x.gather(0, i, sparse_grad=True)
 
 
 @st.composite
 def einsum_cases(draw):
     """A random equation over up to four labels (repeats within an operand allowed), one to
-    three operands, an explicit or implicit output, and sizes per label (some of size 1)."""
+    three operands, some with an ellipsis (batch dims that broadcast), an explicit or implicit
+    output, and sizes per label (some of size 1)."""
     sizes = {c: draw(st.integers(1, 3)) for c in "abcd"}
+    batch = draw(st.lists(st.integers(2, 3), max_size=2))
     n_ops = draw(st.integers(1, 3))
-    ops = [draw(st.lists(st.sampled_from("abcd"), min_size=0, max_size=3)) for _ in range(n_ops)]
-    used = sorted({c for op in ops for c in op})
-    lhs = ",".join("".join(op) for op in ops)
+    ops, shapes, ellipsis = [], [], False
+    for _ in range(n_ops):
+        labels = draw(st.lists(st.sampled_from("abcd"), min_size=0, max_size=3))
+        shape = [sizes[c] for c in labels]
+        if draw(st.booleans()):  # an ellipsis: a suffix of the batch dims, some of them 1
+            k = draw(st.integers(0, len(batch)))
+            dims = [n if draw(st.booleans()) else 1 for n in batch[len(batch) - k:]]
+            at = draw(st.integers(0, len(labels)))
+            labels = [*labels[:at], "...", *labels[at:]]
+            shape = [*shape[:at], *dims, *shape[at:]]
+            ellipsis = True
+        ops.append("".join(labels))
+        shapes.append(tuple(shape))
+    used = sorted({c for op in ops for c in op.replace(".", "")})
+    lhs = ",".join(ops)
     if draw(st.booleans()):
-        out = draw(st.permutations(used))[:draw(st.integers(0, len(used)))]
+        out = list(draw(st.permutations(used))[:draw(st.integers(0, len(used)))])
+        if ellipsis and draw(st.booleans()):
+            out.insert(draw(st.integers(0, len(out))), "...")
         lhs += "->" + "".join(out)
-    return lhs, [tuple(sizes[c] for c in op) for op in ops]
+    return lhs, shapes
 
 
 @settings(deadline=None, max_examples=30)
@@ -410,7 +444,11 @@ def test_einsum_random_equations(case, seed):
     m_out, t_out = minigrad.einsum(equation, *ms), torch.einsum(equation, *ts)
     np.testing.assert_allclose(m_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-10,
                                atol=1e-12)
-    assert graph_signature(m_out.grad_fn) == graph_signature(t_out.grad_fn)
+    m_graph, t_graph = graph_signature(m_out.grad_fn), graph_signature(t_out.grad_fn)
+    if m_graph != t_graph:  # only the known difference (test_einsum_layout) is allowed:
+        # a mul or sum inside the graph, whose result torch lays out like its input
+        assert {"MulBackward0", "SumBackward1"} & {name for name, _ in t_graph[1:]}
+        assert _without_copies(m_graph) == _without_copies(t_graph)
     # (Strides are not compared here: where the last step is a mul of permuted operands,
     # torch's TensorIterator lays the result out like its inputs; minigrad's mul, in C order.)
     upstream = r.standard_normal(tuple(t_out.shape))
@@ -418,3 +456,82 @@ def test_einsum_random_equations(case, seed):
     t_grads = torch.autograd.grad(t_out, ts, torch.tensor(upstream), allow_unused=True)
     for m, t in zip(m_grads, t_grads):
         np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def _without_copies(graph):
+    """Node names with the copy a C-ordered sum forces (Clone + UnsafeView) read as a view."""
+    names = [name for name, _ in graph if name != "CloneBackward0"]
+    return ["ViewBackward0" if n in ("UnsafeViewBackward0", "ReshapeAliasBackward0") else n
+            for n in names]
+
+
+@pytest.mark.xfail(strict=True, reason="torch's mul and sum lay their result out like their "
+                   "(permuted) inputs (TensorIterator); minigrad's are in C order, so a later "
+                   "reshape in einsum is a view where torch's is a reshape alias, or a copy "
+                   "(Clone + UnsafeView) where torch's is a view")
+@pytest.mark.parametrize("equation,shapes", [("ad,dac->", [(2, 2), (2, 2, 2)]),
+                                             ("b...,...b,b", [(2, 2), (2, 2), (2,)])])
+def test_einsum_layout(equation, shapes):
+    arrays = [RNG.standard_normal(s) for s in shapes]
+    m = minigrad.einsum(equation, *(minigrad.tensor(a, requires_grad=True) for a in arrays))
+    t = torch.einsum(equation, *(torch.tensor(a, requires_grad=True) for a in arrays))
+    assert graph_signature(m.grad_fn) == graph_signature(t.grad_fn)
+
+
+# --- dtypes and edge cases: the same outcome (value or error) in both engines ------------------
+def _rounded(result):
+    if isinstance(result, tuple):
+        return tuple(_rounded(r) for r in result)
+    return (str(result.dtype).split(".")[-1], tuple(result.shape),
+            np.round(result.numpy(), 6).tolist())
+
+
+OUTCOMES = {
+    "mf long self float tval": lambda lib:
+        T(lib, [1, 2, 3]).masked_fill(T(lib, [True, False, True]), T(lib, 2.5)),
+    "mf bool self": lambda lib: T(lib, [True, False]).masked_fill(T(lib, [True, False]), False),
+    "mf float self int tval": lambda lib: T(lib, X).masked_fill(T(lib, X > 0), T(lib, 3)),
+    "mf float self bool val": lambda lib: T(lib, X).masked_fill(T(lib, X > 0), True),
+    "mf_ long self float val": lambda lib:
+        T(lib, [1, 2, 3]).masked_fill_(T(lib, [True, False, True]), 2.5),
+    "sa long": lambda lib:
+        T(lib, [[1, 2], [3, 4]]).scatter_add(0, T(lib, [[1, 0]]), T(lib, [[5, 6]])),
+    "scatter long val float": lambda lib:
+        T(lib, [[1, 2], [3, 4]]).scatter(0, T(lib, [[1, 0]]), 2.7),
+    "scatter float int val": lambda lib: T(lib, X).scatter(0, T(lib, [[1, 0]]), 2),
+    "scatter src dtype": lambda lib: T(lib, X).scatter(0, T(lib, [[1, 0]]), T(lib, X).float()),
+    "gather bool": lambda lib: T(lib, X > 0).gather(1, T(lib, [[1, 0]] * 3)),
+    "index_select bool": lambda lib: T(lib, X > 0).index_select(1, T(lib, [1, 0])),
+    "masked_select int": lambda lib: T(lib, [1, 2, 3]).masked_select(T(lib, [True, False, True])),
+    "flip int": lambda lib: T(lib, [1, 2, 3]).flip(0),
+    "roll int": lambda lib: T(lib, [1, 2, 3]).roll(1),
+    "split int": lambda lib: T(lib, [1, 2, 3]).split(2),
+    "diag bool": lambda lib: lib.diag(T(lib, [True, False])),
+    "diagonal int": lambda lib: T(lib, [[1, 2], [3, 4]]).diagonal(),
+    "triu bool": lambda lib: T(lib, [[True, True], [True, True]]).triu(),
+    "outer bool": lambda lib: lib.outer(T(lib, [True, False]), T(lib, [True, True])),
+    "outer int float": lambda lib: lib.outer(T(lib, [1, 2]), T(lib, [0.5, 1.5])),
+    "addmm int": lambda lib: lib.addmm(T(lib, [[1]]), T(lib, [[1, 2]]), T(lib, [[3], [4]])),
+    "addmm mixed": lambda lib: lib.addmm(T(lib, [[1.]]), T(lib, [[1, 2]]), T(lib, [[3.], [4.]])),
+    "einsum bool": lambda lib: lib.einsum("i,i->i", T(lib, [True, False]), T(lib, [True, True])),
+    "einsum mixed": lambda lib: lib.einsum("i,i", T(lib, [1, 2]), T(lib, [1., 2.])),
+    "sort empty": lambda lib: tuple(lib.zeros(0, 3).sort(0)),
+    "topk empty k0": lambda lib: tuple(lib.zeros(2, 0).topk(0)),
+    "repeat empty": lambda lib: lib.zeros(0, 2).repeat(2, 2),
+    "chunk empty": lambda lib: lib.zeros(0, 2).chunk(2),
+    "split empty 0": lambda lib: lib.zeros(0, 2).split(0),
+    "diag_embed 0d": lambda lib: lib.diag_embed(T(lib, 2.)),
+    "gather empty self": lambda lib: lib.zeros(0, 2).gather(0, lib.zeros(0, 2, dtype=lib.int64)),
+    "index_select uint8": lambda lib: T(lib, X).index_select(0, T(lib, [1], dtype=lib.uint8)),
+    "gather int16": lambda lib: T(lib, X).gather(0, T(lib, [[1]], dtype=lib.int16)),
+    "masked_select uint8 mask": lambda lib: T(lib, X).masked_select(T(lib, X > 0).to(lib.uint8)),
+    "roll empty": lambda lib: lib.zeros(0).roll(1),
+    "flip 0-d dims": lambda lib: T(lib, 1.).flip(0),
+    "tril neg big": lambda lib: T(lib, X).tril(-10),
+    "diag big offset 1d": lambda lib: lib.diag(T(lib, [1., 2.]), -3),
+}
+
+
+@pytest.mark.parametrize("name", OUTCOMES)
+def test_outcome(name):
+    both_engines(lambda lib: _rounded(OUTCOMES[name](lib)))
