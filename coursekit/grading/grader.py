@@ -223,14 +223,20 @@ class Session:
                 raise KernelDied("crashed", f"the kernel died {MAX_RESTARTS + 1} times")
             self.kernel.start()
             try:
-                self.kernel.cell("pass", self._timeout(START_TIMEOUT))
+                try:
+                    self.kernel.cell("pass", self._timeout(START_TIMEOUT))
+                except KernelDied as died:  # before any learner code: the set-up is broken
+                    tail = self.kernel.output.text()[-300:].strip()
+                    raise KernelDied("crashed", f"the grading kernel could not start "
+                                     f"({died.reason}): {tail}") from None
                 for source in self.done:
                     self.kernel.cell(source, self._timeout(self.limits.cell_timeout))
                 self.alive = True
             except KernelDied as died:
                 self.kernel.kill()
                 self.events.append(died.kind)
-                if self.deadline <= time.monotonic():
+                if self.deadline <= time.monotonic() or not self.done and \
+                        died.reason.startswith("the grading kernel could not start"):
                     raise
 
     def _call(self, method, *args) -> dict:
@@ -266,6 +272,8 @@ class Session:
 
 
 def _death_feedback(died: KernelDied, where: str) -> str:
+    if died.reason.startswith("the grading kernel could not start"):
+        return f"not graded: {died.reason}"
     if died.kind == "timeout":
         if died.reason.startswith("ran "):
             return f"timed out: {where} {died.reason} (an infinite loop?)"
