@@ -188,9 +188,10 @@ class Result:
                 "questions": self.questions, "score": self.score, "max_score": self.max_score}
 
 
-def read_notebook(path: Path):
-    """The notebook's cells, parsed from its bytes (never validated against the file again)."""
-    notebook = nbformat.reads(Path(path).read_bytes().decode("utf-8"), as_version=4)
+def read_notebook(data: bytes):
+    """The notebook parsed from the submitted file's bytes (read once: the copy the learner's
+    code runs next to is the notebook graded)."""
+    notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
     for cell in notebook.cells:
         if not isinstance(cell.get("source"), str) or not isinstance(cell.get("cell_type"), str):
             raise ValueError("a cell has no source text")
@@ -223,14 +224,20 @@ class Session:
                 raise KernelDied("crashed", f"the kernel died {MAX_RESTARTS + 1} times")
             self.kernel.start()
             try:
-                self.kernel.cell("pass", self._timeout(START_TIMEOUT))
+                try:
+                    self.kernel.cell("pass", self._timeout(START_TIMEOUT))
+                except KernelDied as died:  # before any learner code: the set-up is broken
+                    tail = self.kernel.output.text()[-300:].strip()
+                    raise KernelDied("crashed", f"the grading kernel could not start "
+                                     f"({died.reason}): {tail}") from None
                 for source in self.done:
                     self.kernel.cell(source, self._timeout(self.limits.cell_timeout))
                 self.alive = True
             except KernelDied as died:
                 self.kernel.kill()
                 self.events.append(died.kind)
-                if self.deadline <= time.monotonic():
+                if self.deadline <= time.monotonic() or not self.done and \
+                        died.reason.startswith("the grading kernel could not start"):
                     raise
 
     def _call(self, method, *args) -> dict:
@@ -266,6 +273,8 @@ class Session:
 
 
 def _death_feedback(died: KernelDied, where: str) -> str:
+    if died.reason.startswith("the grading kernel could not start"):
+        return f"not graded: {died.reason}"
     if died.kind == "timeout":
         if died.reason.startswith("ran "):
             return f"timed out: {where} {died.reason} (an infinite loop?)"
@@ -287,8 +296,8 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     sandbox = sandbox_available() if sandbox is None else sandbox
     result = Result(student or path.stem, str(path), started=_now(), sandboxed=sandbox)
     try:
-        learner = read_notebook(path)
         data = path.read_bytes()
+        learner = read_notebook(data)
     except Exception as error:  # noqa: BLE001 - any unreadable file is a status, not a crash
         learner, data, unreadable = None, b"", f"unreadable notebook: {type(error).__name__}"
     solution = solution_for(path, solutions, lesson or (lesson_of(learner) if learner else None))

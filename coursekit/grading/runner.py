@@ -86,10 +86,17 @@ def import_roots() -> list[Path]:
     return list(dict.fromkeys(folder.parent for folder in package_folders()))
 
 
+def _python_paths() -> set[Path]:
+    """The Python installation, resolved and as named (a virtual environment reached through a
+    symlink is found from the path the interpreter was started with)."""
+    named = [sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).parent)]
+    return {Path(p).resolve() for p in named} | {Path(os.path.abspath(p)) for p in named}
+
+
 def _readable_paths() -> list[Path]:
     """What the child must still see read-only inside the sandbox: the Python installation and
     site-packages (torch...), and the coursekit and minigrad package folders."""
-    paths = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    paths = _python_paths()
     paths |= {Path(p).resolve() for p in sys.path if p and Path(p).is_dir()}
     paths |= set(package_folders())
     return sorted(paths, key=lambda p: len(p.parts))
@@ -98,7 +105,7 @@ def _readable_paths() -> list[Path]:
 def _essential_paths() -> list[Path]:
     """The Python installation, site-packages and the coursekit and minigrad package folders
     (not the course's root, which may hold the solutions)."""
-    prefixes = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    prefixes = _python_paths()
     return sorted(prefixes | set(package_folders()) | {
         Path(p).resolve() for p in sys.path
         if p and Path(p).is_dir() and any(_inside(Path(p).resolve(), x) for x in prefixes)},
