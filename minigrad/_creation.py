@@ -1,43 +1,75 @@
 """Making tensors: from data, filled with a value, ranges, and random numbers.
 
-Random numbers come from one NumPy generator seeded by ``manual_seed``. They are *not* the
-numbers torch draws for the same seed (torch uses its own generator): lessons that compare the
-two engines create data once and copy it across.
+Random numbers are torch's: after ``manual_seed(s)`` (or from a ``Generator``), ``rand``,
+``randn``, ``randint`` and ``randperm`` give the numbers torch gives on CPU for the same seed,
+float32 and float64 (the algorithms are in ``_random.py``; float16 draws are NumPy's).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _random
 from minigrad._numeric import fma
 from minigrad._tensor import Tensor
 
-_generator = np.random.default_rng(0)
-
 
 class Generator:
-    """A seedable source of random numbers, as ``torch.Generator``."""
+    """``torch.Generator``: torch's CPU engine (mt19937), seeded as torch seeds it."""
 
     def __init__(self, device="cpu"):
-        self._rng = np.random.default_rng(0)
+        self._engine = _random.Engine(_random.DEFAULT_SEED)
+        self._numpy = np.random.default_rng(_random.DEFAULT_SEED)  # for float16 only
 
     def manual_seed(self, seed: int) -> Generator:
-        self._rng = np.random.default_rng(seed)
+        seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF  # a negative seed as torch reads it
+        self._engine = _random.Engine(seed)
+        self._numpy = np.random.default_rng(seed)
         return self
+
+    def initial_seed(self) -> int:
+        return self._engine.seed
+
+
+default_generator = Generator()
 
 
 def manual_seed(seed: int) -> Generator:
-    global _generator
-    _generator = np.random.default_rng(seed)
-    return Generator().manual_seed(seed)
+    return default_generator.manual_seed(seed)
 
 
-def _rng(generator=None):
-    return _generator if generator is None else generator._rng
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def _generator(generator=None) -> Generator:
+    return default_generator if generator is None else generator
+
+
+def _draw_seed(generator=None) -> int:
+    """torch's ``torch.empty((), dtype=torch.int64).random_(generator=...)``: how the
+    DataLoader seeds its workers and a RandomSampler its own generator."""
+    return int(_generator(generator)._engine.random64(1)[0] % np.uint64(2**63))
+
+
+def _uniform(shape, dtype, low=0.0, high=1.0, generator=None) -> np.ndarray:
+    """torch's ``uniform_``: ``shape`` filled in row-major order."""
+    gen, n = _generator(generator), math.prod(shape)
+    if dtype is _dtype.float16:
+        return gen._numpy.uniform(low, high, shape).astype(np.float16)
+    return _random.uniform(gen._engine, n, dtype.numpy, low, high).reshape(shape)
+
+
+def _normal(shape, dtype, mean=0.0, std=1.0, generator=None) -> np.ndarray:
+    """torch's ``normal_``: ``shape`` filled in row-major order."""
+    gen, n = _generator(generator), math.prod(shape)
+    if dtype is _dtype.float16:
+        return gen._numpy.normal(mean, std, shape).astype(np.float16)
+    return _random.normal(gen._engine, n, dtype.numpy, mean, std).reshape(shape)
 
 
 def _infer_dtype(data):
@@ -303,25 +335,33 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
 
 def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    data = _rng(generator).random(_size(size, "rand")).astype(dtype.numpy)
+    data = _uniform(_size(size, "rand"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    data = _rng(generator).standard_normal(_size(size, "randn")).astype(dtype.numpy)
+    data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
 def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
+    """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
+    if isinstance(high, tuple | list):
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
+    if high <= low:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={low} >= to={high}")
     dtype = dtype or _dtype.int64
-    return Tensor._make(_rng(generator).integers(low, high, size).astype(dtype.numpy))
+    shape = _size((size,) if isinstance(size, int) else tuple(size), "randint")
+    data = _random.randint(_generator(generator)._engine, math.prod(shape), low, high)
+    return Tensor._make(data.reshape(shape).astype(dtype.numpy))
 
 
 def randperm(n, *, generator=None) -> Tensor:
-    return Tensor._make(_rng(generator).permutation(n).astype(np.int64))
+    return Tensor._make(_random.randperm(_generator(generator)._engine, n))
 
 
 def _like(maker):
@@ -336,12 +376,14 @@ def _like(maker):
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 
-def rand_like(input, *, dtype=None, requires_grad=False):
-    return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad)
+def rand_like(input, *, dtype=None, requires_grad=False, generator=None):
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
+                generator=generator)
 
 
-def randn_like(input, *, dtype=None, requires_grad=False):
-    return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randn_like(input, *, dtype=None, requires_grad=False, generator=None):
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
+                 generator=generator)
 
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False):

@@ -482,10 +482,20 @@ class TanhBackward0(Node):
         result = self.saved("result")
         if fused():
             return Tensor._make(grad._data * _one_minus_square(result._data))
-        return grad * (1 - result * result)
+        return grad * _one_minus_square_graph(result)
 
     def jvp(self, t):
-        return t * (1 - self.result * self.result)
+        return t * _one_minus_square_graph(self.result)
+
+
+def _one_minus_square_graph(result):
+    """``1 - result * result`` in minigrad ops, rounded once in float32 like the fused
+    kernel: computed in float64, exactly squared, then rounded (a gradient of a gradient
+    still flows through the casts)."""
+    if result.dtype is _dtype.float32:
+        wide = result.double()
+        return (1 - wide * wide).float()
+    return 1 - result * result
 
 
 def _np_sigmoid(x):

@@ -451,6 +451,7 @@ NOT_OPS = {
                      "minigrad.is_anomaly_enabled", "minigrad.is_anomaly_check_nan_enabled"],
                     NOT_AN_OP),
     **dict.fromkeys(["Tensor._unsafe_view", "Tensor._squeeze_dims", "Tensor._slice"], INTERNAL),
+    **dict.fromkeys(["minigrad.initial_seed"], NOT_AN_OP),
 }
 
 
