@@ -101,6 +101,7 @@ from minigrad._ops.pointwise import (
     reciprocal,
     relu,
     rsub,
+    sgn,
     sigmoid,
     sign,
     sin,

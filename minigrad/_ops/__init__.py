@@ -67,6 +67,8 @@ METHODS = {
     "__invert__": P.logical_not, "__xor__": P.logical_xor,
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
+    # torch's abs backward uses sgn (the autograd API helper's block)
+    "sgn": P.sgn,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

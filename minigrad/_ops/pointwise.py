@@ -20,7 +20,6 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     cross_save,
-    fused,
     is_scalar,
     operands,
     quietly,
@@ -413,23 +412,38 @@ def tanh(input):
 
 
 class TanhBackward0(Node):
-    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output.
-
-    Without ``create_graph`` nobody differentiates this gradient again, so it is computed as
-    one NumPy expression, like torch's fused ``tanh_backward`` kernel: three minigrad ops
-    would cost three times the bookkeeping for the same numbers. With ``create_graph`` it is
-    written in minigrad ops, so the result is a graph that can be differentiated again.
-    """
+    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output, as torch's ``tanh_backward``:
+    one op (one NumPy expression, like torch's fused kernel), which records one
+    ``TanhBackwardBackward0`` node when the gradient is differentiated again
+    (``create_graph``)."""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if fused():
-            r = result._data
-            return Tensor._make(grad._data * (1 - r * r))
-        return grad * (1 - result * result)
+        return tanh_backward(grad, self.saved("result"))
 
     def jvp(self, t):
         return t * (1 - self.result * self.result)
+
+
+def tanh_backward(grad_output, output):
+    """``grad_output * (1 - output^2)``: tanh's backward as the single op torch uses."""
+    g, y = grad_output._data, output._data
+    return record(g * (1 - y * y), TanhBackwardBackward0, (grad_output, output),
+                  save={"grad_output": grad_output, "output": output})
+
+
+class TanhBackwardBackward0(Node):
+    """out = g (1 - y^2): d/dg = 1 - y^2 (tanh_backward again), d/dy = -2 y g."""
+
+    def backward(self, grad):
+        y = self.saved("output")
+        return (tanh_backward(grad, y) if self.needs_input_grad[0] else None,
+                grad * (-2 * y * self.saved("grad_output")) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_grad, t_output):
+        g, y = self.inputs
+        out = tanh_backward(t_grad, y) if t_grad is not None else g.new_zeros(g.shape)
+        return out if t_output is None else out + t_output * (-2 * y * g)
 
 
 def _np_sigmoid(x):
@@ -441,17 +455,35 @@ def sigmoid(input):
 
 
 class SigmoidBackward0(Node):
-    """d sigmoid(x)/dx = s (1 - s), from the saved output s; fused as in TanhBackward0."""
+    """d sigmoid(x)/dx = s (1 - s), from the saved output s: one op, as in TanhBackward0."""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if fused():
-            r = result._data
-            return Tensor._make(grad._data * r * (1 - r))
-        return grad * result * (1 - result)
+        return sigmoid_backward(grad, self.saved("result"))
 
     def jvp(self, t):
         return t * self.result * (1 - self.result)
+
+
+def sigmoid_backward(grad_output, output):
+    """``grad_output * (1 - output) * output``: sigmoid's backward as torch's single op."""
+    g, y = grad_output._data, output._data
+    return record(g * (1 - y) * y, SigmoidBackwardBackward0, (grad_output, output),
+                  save={"grad_output": grad_output, "output": output})
+
+
+class SigmoidBackwardBackward0(Node):
+    """out = g (1 - y) y: d/dg = (1 - y) y (sigmoid_backward again), d/dy = g (1 - 2y)."""
+
+    def backward(self, grad):
+        y = self.saved("output")
+        return (sigmoid_backward(grad, y) if self.needs_input_grad[0] else None,
+                grad * self.saved("grad_output") * (-2 * y + 1) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_grad, t_output):
+        g, y = self.inputs
+        out = sigmoid_backward(t_grad, y) if t_grad is not None else g.new_zeros(g.shape)
+        return out if t_output is None else out + t_output * g * (-2 * y + 1)
 
 
 def relu(input):
@@ -462,11 +494,37 @@ def relu(input):
 
 
 class ReluBackward0(Node):
-    def backward(self, grad):
-        return grad * (self.saved("result") > 0)
+    def backward(self, grad):  # torch's threshold_backward(grad, result, 0): one node
+        return threshold_backward(grad, self.saved("result"), 0)
 
     def jvp(self, t):
         return t * (self.result > 0)
+
+
+def threshold_backward(grad_output, input, threshold):
+    """``grad_output`` where ``input > threshold``, else 0: relu's backward as the single op
+    torch uses, so that differentiating a relu gradient again (``create_graph``) meets one
+    ``ThresholdBackwardBackward0`` node, as in torch, not a ``mul`` by a mask."""
+    g = grad_output._data
+    data = np.where(input._data > threshold, g, g.dtype.type(0))
+    return record(data, ThresholdBackwardBackward0, (grad_output, input), save={"self": input},
+                  threshold=threshold)
+
+
+class ThresholdBackwardBackward0(Node):
+    """out = threshold_backward(grad_output, self): linear in grad_output, and piecewise
+    constant in self (a zero gradient, torch's zeros_like)."""
+
+    def backward(self, grad):
+        return (threshold_backward(grad, self.saved("self"), self.threshold)
+                if self.needs_input_grad[0] else None,
+                grad.new_zeros(grad.shape) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_grad, t_self):
+        grad_output, input = self.inputs
+        if t_grad is None:
+            return grad_output.new_zeros(grad_output.shape)
+        return threshold_backward(t_grad, input, self.threshold)
 
 
 def abs(input):
@@ -476,15 +534,32 @@ def abs(input):
 
 
 class AbsBackward0(Node):
-    def backward(self, grad):
-        return grad * self.saved("self").sign()
+    def backward(self, grad):  # torch's formula: grad * self.sgn() (SgnBackward0 under it)
+        return grad * self.saved("self").sgn()
 
     def jvp(self, t):
-        return t * self.inputs[0].sign()
+        return t * self.inputs[0].sgn()
 
 
 def sign(input):
     return record(np.sign(input._data), SignBackward0, (input,))
+
+
+def sgn(input):
+    """``sign`` extended to complex numbers (``x / |x|``); for real tensors the same values.
+    torch's ``abs`` backward uses it, so its node appears in a double-backward graph."""
+    data = input._data if input.dtype is _dtype.bool else np.sign(input._data)
+    return record(data, SgnBackward0, (input,), save={"self": input}, output_name="result")
+
+
+class SgnBackward0(Node):
+    """piecewise constant for real inputs: a zero gradient"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape)
+
+    def jvp(self, t):
+        return t.new_zeros(t.shape)
 
 
 class SignBackward0(Node):

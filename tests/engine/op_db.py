@@ -703,6 +703,8 @@ OPS: list[OpInfo] = [
         lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)))]),
     OpInfo("nn_cross_entropy_loss", lambda lib, x, t: lib.nn.CrossEntropyLoss()(x, t),
            lambda r: nll_samples(r)[:1]),
+    # the autograd API helper's block: sgn (abs's backward uses it)
+    OpInfo("sgn", lambda lib, x: x.sgn() + lib.sgn(x), unary(nonzero)),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

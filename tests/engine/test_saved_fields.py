@@ -93,6 +93,11 @@ OPS = {
     "scatter": lambda L, x, y: x.scatter(1, L.tensor([[0], [1], [2]]), y[:, :1]),
     "index_put": lambda L, x, y: x.index_put((L.tensor([0]),), y[:1]),
     "index": lambda L, x, y: x[[0, 2]],
+    "sgn": lambda L, x, y: x.sgn(),
+    "relu_grad": lambda L, x, y: L.autograd.grad((x.relu() * y).sum(), x, create_graph=True)[0],
+    "tanh_grad": lambda L, x, y: L.autograd.grad((x.tanh() * y).sum(), x, create_graph=True)[0],
+    "sigmoid_grad": lambda L, x, y: L.autograd.grad((x.sigmoid() * y).sum(), x,
+                                                    create_graph=True)[0],
 }
 
 
