@@ -153,7 +153,8 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         a, b, d = operands(input, other)
         fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b))
+        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b),
+                      rounding_mode=rounding_mode)
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()

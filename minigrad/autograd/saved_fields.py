@@ -79,7 +79,7 @@ SAVED_FIELDS = {
     "CosBackward0": {"self": TENSOR},
     "DivBackward0": {"other": TENSOR, "self": TENSOR},
     "DivBackward1": {"other": _attr("other")},
-    "DivBackward2": {"other": NOT_KEPT_TENSOR, "rounding_mode": NOT_KEPT,
+    "DivBackward2": {"other": NOT_KEPT_TENSOR, "rounding_mode": _attr("rounding_mode"),
                      "self": NOT_KEPT_TENSOR},
     "DotBackward0": {"self": TENSOR, "tensor": TENSOR},
     "Error": {},
