@@ -138,6 +138,7 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     remainder,
     round,
     rsub,
+    sgn,
     sigmoid,
     sign,
     sin,

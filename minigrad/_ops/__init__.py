@@ -97,6 +97,8 @@ METHODS = {
     "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
     "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,
     "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
+    # torch's abs backward uses sgn (the autograd API helper's block)
+    "sgn": P.sgn,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -21,7 +21,6 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     cross_save,
-    fused,
     is_scalar,
     operands,
     quietly,
@@ -186,7 +185,8 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         a, b, d = operands(input, other)
         fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b))
+        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b),
+                      rounding_mode=rounding_mode)
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()
@@ -470,32 +470,38 @@ def _one_minus_square(r):
 
 
 class TanhBackward0(Node):
-    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output.
-
-    Without ``create_graph`` nobody differentiates this gradient again, so it is computed as
-    one NumPy expression, like torch's fused ``tanh_backward`` kernel: three minigrad ops
-    would cost three times the bookkeeping for the same numbers. With ``create_graph`` it is
-    written in minigrad ops, so the result is a graph that can be differentiated again.
-    """
+    """d tanh(x)/dx = 1 - tanh(x)^2, from the saved output, as torch's ``tanh_backward``:
+    one op (one NumPy expression, like torch's fused kernel), which records one
+    ``TanhBackwardBackward0`` node when the gradient is differentiated again
+    (``create_graph``)."""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if fused():
-            return Tensor._make(grad._data * _one_minus_square(result._data))
-        return grad * _one_minus_square_graph(result)
+        return tanh_backward(grad, self.saved("result"))
 
     def jvp(self, t):
-        return t * _one_minus_square_graph(self.result)
+        return tanh_backward(t, self.result)  # torch: auto_element_wise
 
 
-def _one_minus_square_graph(result):
-    """``1 - result * result`` in minigrad ops, rounded once in float32 like the fused
-    kernel: computed in float64, exactly squared, then rounded (a gradient of a gradient
-    still flows through the casts)."""
-    if result.dtype is _dtype.float32:
-        wide = result.double()
-        return (1 - wide * wide).float()
-    return 1 - result * result
+def tanh_backward(grad_output, output):
+    """``grad_output * (1 - output^2)``: tanh's backward as the single op torch uses."""
+    g, y = grad_output._data, output._data
+    return record(g * _one_minus_square(y), TanhBackwardBackward0, (grad_output, output),
+                  save={"grad_output": grad_output, "output": output})
+
+
+class TanhBackwardBackward0(Node):
+    """out = g (1 - y^2): d/dg = 1 - y^2 (tanh_backward again), d/dy = -2 y g."""
+
+    def backward(self, grad):
+        y = self.saved("output")
+        return (tanh_backward(grad, y) if self.needs_input_grad[0] else None,
+                grad * (-2 * y * self.saved("grad_output")) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_grad, t_output):
+        g, y = self.inputs
+        out = tanh_backward(t_grad, y) if t_grad is not None else g.new_zeros(g.shape)
+        return out if t_output is None else out + t_output * (-2 * y * g)
 
 
 def _np_sigmoid(x):
@@ -508,19 +514,35 @@ def sigmoid(input):
 
 
 class SigmoidBackward0(Node):
-    """d sigmoid(x)/dx = s (1 - s), from the saved output s; fused as in TanhBackward0, in
-    the order of torch's sigmoid_backward, ``grad * (1 - s) * s``, which rounds the same
-    (65-95% of float32 gradients bit-identical in the order grad * s * (1 - s))."""
+    """d sigmoid(x)/dx = s (1 - s), from the saved output s: one op, as in TanhBackward0."""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if fused():
-            r = result._data
-            return Tensor._make(grad._data * (1 - r) * r)
-        return grad * (1 - result) * result
+        return sigmoid_backward(grad, self.saved("result"))
 
     def jvp(self, t):
-        return t * (1 - self.result) * self.result
+        return sigmoid_backward(t, self.result)  # torch: auto_element_wise
+
+
+def sigmoid_backward(grad_output, output):
+    """``grad_output * (1 - output) * output``: sigmoid's backward as torch's single op."""
+    g, y = grad_output._data, output._data
+    return record(g * (1 - y) * y, SigmoidBackwardBackward0, (grad_output, output),
+                  save={"grad_output": grad_output, "output": output})
+
+
+class SigmoidBackwardBackward0(Node):
+    """out = g (1 - y) y: d/dg = (1 - y) y (sigmoid_backward again), d/dy = g (1 - 2y)."""
+
+    def backward(self, grad):
+        y = self.saved("output")
+        return (sigmoid_backward(grad, y) if self.needs_input_grad[0] else None,
+                grad * self.saved("grad_output") * (-2 * y + 1) if self.needs_input_grad[1]
+                else None)
+
+    def jvp(self, t_grad, t_output):
+        g, y = self.inputs
+        out = sigmoid_backward(t_grad, y) if t_grad is not None else g.new_zeros(g.shape)
+        return out if t_output is None else out + t_output * g * (-2 * y + 1)
 
 
 def relu(input):
@@ -531,14 +553,37 @@ def relu(input):
 
 
 class ReluBackward0(Node):
-    """torch's threshold_backward: where(result <= 0, 0, grad), so a blocked gradient is +0
-    (a product with a mask would give -0 for a negative gradient)."""
-
-    def backward(self, grad):
-        return where(self.saved("result") <= 0, 0.0, grad)
+    def backward(self, grad):  # torch's threshold_backward(grad, result, 0): one node
+        return threshold_backward(grad, self.saved("result"), 0)
 
     def jvp(self, t):
         return where(self.result <= 0, 0.0, t)
+
+
+def threshold_backward(grad_output, input, threshold):
+    """``grad_output`` where ``input > threshold``, else 0: relu's backward as the single op
+    torch uses, so that differentiating a relu gradient again (``create_graph``) meets one
+    ``ThresholdBackwardBackward0`` node, as in torch, not a ``mul`` by a mask."""
+    g = grad_output._data
+    data = np.where(input._data > threshold, g, g.dtype.type(0))
+    return record(data, ThresholdBackwardBackward0, (grad_output, input), save={"self": input},
+                  threshold=threshold)
+
+
+class ThresholdBackwardBackward0(Node):
+    """out = threshold_backward(grad_output, self): linear in grad_output, and piecewise
+    constant in self (a zero gradient, torch's zeros_like)."""
+
+    def backward(self, grad):
+        return (threshold_backward(grad, self.saved("self"), self.threshold)
+                if self.needs_input_grad[0] else None,
+                grad.new_zeros(grad.shape) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_grad, t_self):
+        grad_output, input = self.inputs
+        if t_grad is None:
+            return grad_output.new_zeros(grad_output.shape)
+        return threshold_backward(t_grad, input, self.threshold)
 
 
 def abs(input):
@@ -548,15 +593,32 @@ def abs(input):
 
 
 class AbsBackward0(Node):
-    def backward(self, grad):
-        return grad * self.saved("self").sign()
+    def backward(self, grad):  # torch's formula: grad * self.sgn() (SgnBackward0 under it)
+        return grad * self.saved("self").sgn()
 
     def jvp(self, t):
-        return t * self.inputs[0].sign()
+        return t * self.inputs[0].sgn()
 
 
 def sign(input):
     return record(np.sign(input._data), SignBackward0, (input,))
+
+
+def sgn(input):
+    """``sign`` extended to complex numbers (``x / |x|``); for real tensors the same values.
+    torch's ``abs`` backward uses it, so its node appears in a double-backward graph."""
+    data = input._data if input.dtype is _dtype.bool else np.sign(input._data)
+    return record(data, SgnBackward0, (input,), save={"self": input}, output_name="result")
+
+
+class SgnBackward0(Node):
+    """piecewise constant for real inputs: a zero gradient"""
+
+    def backward(self, grad):
+        return grad.new_zeros(grad.shape)
+
+    def jvp(self, t):
+        return t.new_zeros(t.shape)
 
 
 class SignBackward0(Node):

@@ -526,7 +526,8 @@ def validate_outputs(node, outputs):
                     f"Function {node.name()} returned an invalid gradient at index {i} - got "
                     f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
                 )
-            g = g.sum_to_size(*shape)
+            # torch's sum_to: a plain sum() (SumBackward0) for a 0-d input
+            g = g.sum() if shape == () else g.sum_to_size(*shape)
         if g._data.dtype != dtype and dtype.kind == "f":
             g = g.to(_dtype.from_numpy_dtype(dtype))
         fixed = fixed or list(outputs)

@@ -1108,6 +1108,8 @@ OPS: list[OpInfo] = [
     OpInfo("indexing_inplace_on_view", _indexing_inplace_on_view,
            lambda r: [S(randn(r, (3, 4)), mask(r, (4,)), randn(r, (2, 4))),
                       S(randn(r, (3, 4)), mask(r, (4,)), const(randn(r, (2, 4))))]),
+    # the autograd API helper's block: sgn (abs's backward uses it)
+    OpInfo("sgn", lambda lib, x: x.sgn() + lib.sgn(x), unary(nonzero)),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

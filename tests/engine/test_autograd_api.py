@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import minigrad
+from tests.torch_compare import assert_close, graph_signature
 from tests.torch_compare import both_engines as both
 
 # --- grad modes as decorators of generators ------------------------------------------------
@@ -369,3 +370,46 @@ def _as_decorator(L):
                          ids=lambda f: f.__name__)
 def test_anomaly_detection_matches_torch(case):
     assert _anomaly_outcome(case, minigrad) == _anomaly_outcome(case, torch)
+
+
+# --- double backward builds torch's graph -------------------------------------------------------
+
+FIRST_ORDER = {
+    "relu": lambda L, x: x.relu(), "relu_fn": lambda L, x: L.nn.functional.relu(x),
+    "relu_": lambda L, x: (x * 1).relu_(), "abs": lambda L, x: x.abs(),
+    "tanh": lambda L, x: x.tanh(), "sigmoid": lambda L, x: x.sigmoid(),
+    "tanh_": lambda L, x: (x * 1).tanh_(), "sigmoid_": lambda L, x: (x * 1).sigmoid_(),
+    "sgn": lambda L, x: x.sgn(), "mixed": lambda L, x: (x.relu() * x.tanh()).abs() * x,
+}
+
+
+@pytest.mark.parametrize("name", list(FIRST_ORDER))
+def test_create_graph_gradient_has_torchs_graph(name):
+    """The first-order gradient under create_graph=True: torch's nodes
+    (ThresholdBackwardBackward0, SgnBackward0, TanhBackwardBackward0...), the same values at
+    second and third order."""
+    res = {}
+    for L in (torch, minigrad):
+        x = L.tensor([0.7, -1.3, 0.2, 2.1], dtype=L.float64, requires_grad=True)
+        w = L.tensor([1.0, 2.0, -0.5, 3.0], dtype=L.float64)
+        grads = list(L.autograd.grad((FIRST_ORDER[name](L, x) * w).sum(), x,
+                                     create_graph=True))
+        sig = graph_signature(grads[0].grad_fn) if grads[0].grad_fn is not None else None
+        while grads[-1] is not None and grads[-1].requires_grad and len(grads) < 3:
+            grads += L.autograd.grad((grads[-1] * w).sum(), x, create_graph=True,
+                                     allow_unused=True)
+        res[L] = sig, grads
+    (msig, mgrads), (tsig, tgrads) = res[minigrad], res[torch]
+    assert [(normalize(n), e) for n, e in msig or []] == [(normalize(n), e) for n, e in tsig or []]
+    assert len(mgrads) == len(tgrads)
+    for m, t in zip(mgrads, tgrads):
+        assert (m is None) == (t is None)
+        if t is not None:
+            assert m.requires_grad == t.requires_grad
+            if t._is_zerotensor():  # torch's lazy zeros (sgn's gradient) have no NumPy view
+                t = torch.zeros(t.shape, dtype=t.dtype)
+            assert_close(m, t)
+
+
+def normalize(name):
+    return None if name is None else name.replace("minigrad", "torch")

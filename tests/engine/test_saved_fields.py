@@ -93,6 +93,13 @@ OPS = {
     "scatter": lambda L, x, y: x.scatter(1, L.tensor([[0], [1], [2]]), y[:, :1]),
     "index_put": lambda L, x, y: x.index_put((L.tensor([0]),), y[:1]),
     "index": lambda L, x, y: x[[0, 2]],
+    "sgn": lambda L, x, y: x.sgn(),
+    "div_floor": lambda L, x, y: x.div(y, rounding_mode="floor"),
+    "div_trunc": lambda L, x, y: L.div(x, 2, rounding_mode="trunc"),
+    "relu_grad": lambda L, x, y: L.autograd.grad((x.relu() * y).sum(), x, create_graph=True)[0],
+    "tanh_grad": lambda L, x, y: L.autograd.grad((x.tanh() * y).sum(), x, create_graph=True)[0],
+    "sigmoid_grad": lambda L, x, y: L.autograd.grad((x.sigmoid() * y).sum(), x,
+                                                    create_graph=True)[0],
 }
 
 
@@ -309,6 +316,8 @@ def test_register_hooks_on_raw_saved_tensor():
         out.append(outcome_of(lambda: y.grad_fn._saved_result))
         out.append(outcome_of(lambda: y.grad_fn._raw_saved_result))
         out.append(outcome_of(lambda: r.register_hooks(lambda t: t, lambda t: t)))
+        unsaved = (x * 2).grad_fn._raw_saved_self  # mul by a number needs no self
+        out.append(outcome_of(lambda: unsaved.register_hooks(lambda t: t, lambda t: t)))
         return out
 
     both_engines(run)
