@@ -34,7 +34,9 @@ from minigrad._ops.pointwise import (
     CeilBackward0,
     ClampBackward1,
     ClampMaxBackward0,
+    ClampMaxBackward1,
     ClampMinBackward0,
+    ClampMinBackward1,
     DivBackward0,
     ExpBackward0,
     FloorBackward0,
@@ -50,8 +52,9 @@ from minigrad._ops.pointwise import (
     TruncBackward0,
     _np_sigmoid,
 )
+from minigrad._ops.scan import CumprodBackward0, CumsumBackward0
 from minigrad._ops.shape import UnbindBackward0
-from minigrad._tensor import Tensor
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import rebase_history
@@ -288,24 +291,52 @@ _C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int
 
 
 def _check_clamp_cast(self, bound) -> None:
-    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; torch names
-    the tensor's type as C does in this message."""
+    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; for a number
+    bound torch names the tensor's type as C does."""
     d = result_type(self, bound)
-    if _dtype.category(d) > _dtype.category(self.dtype):
+    if isinstance(bound, Tensor):
+        _check_cast(self, d)
+    elif _dtype.category(d) > _dtype.category(self.dtype):
         raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
                            f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
 
 
+def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
+    _check_clamp_cast(self, bound)
+    old = _saved_original(self, True)
+    if isinstance(bound, Tensor):
+        check_same_shape_broadcast(self._data, bound._data)
+        return apply_inplace(self, np_fn(self._data, bound._data), tensor_node, (self, bound),
+                             save={"self": old, key: bound})
+    return apply_inplace(self, np_fn(self._data, bound), scalar_node, (self,),
+                         save={"self": old}, **{key: bound})
+
+
 def clamp_min_(self, min):
-    _check_clamp_cast(self, min)
-    return apply_inplace(self, np.maximum(self._data, min), ClampMinBackward0, (self,),
-                         save={"self": _saved_original(self, True)}, min=min)
+    return _clamp_bound_(self, min, np.maximum, ClampMinBackward0, ClampMinBackward1, "min")
 
 
 def clamp_max_(self, max):
-    _check_clamp_cast(self, max)
-    return apply_inplace(self, np.minimum(self._data, max), ClampMaxBackward0, (self,),
-                         save={"self": _saved_original(self, True)}, max=max)
+    return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+
+
+def _scan_(self, dim, dtype, np_fn, node_cls, **save):
+    if dtype is not None and dtype is not self.dtype:
+        names = {**_C_TYPE_NAMES, "float32": "float", "float64": "double", "float16": "c10::Half"}
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {names[self.dtype.name]} and "
+                           f"output tensor dtype {names[dtype.name]} should match")
+    d = _wrap_dim(dim, self.dim())
+    data = quietly(np_fn, self._data, d) if self.dim() else self._data.copy()
+    return apply_inplace(self, data, node_cls, (self,), dim=d, **save)
+
+
+def cumsum_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumsum, CumsumBackward0)
+
+
+def cumprod_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumprod, CumprodBackward0,
+                  save={"self": _saved_original(self, True)}, output_name="result")
 
 
 def zero_(self):

@@ -485,7 +485,11 @@ class AbsBackward0(Node):
 
 
 def sign(input):
-    return record(np.sign(input._data), SignBackward0, (input,))
+    """-1, 0 or 1, computed as torch does, ``(0 < x) - (x < 0)``: so NaN and -0.0 give 0.0."""
+    x = input._data
+    if x.dtype.kind != "f":  # integers; a bool is its own sign
+        return Tensor._make(x.copy() if x.dtype == np.bool_ else np.sign(x))
+    return record((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype), SignBackward0, (input,))
 
 
 class SignBackward0(Node):

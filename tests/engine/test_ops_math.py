@@ -89,6 +89,20 @@ def test_rounding_errors(call):
     raises_like(call)
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_sign_of_zeros_and_nan_and_its_zero_gradient(dtype):
+    m, t = both(lambda lib, x: lib.sign(x), EDGY, dtype=dtype)
+    assert_identical(m, t)
+    grads = []
+    for lib in LIBS:
+        x = lib.tensor([0.0, -0.0, 2.0, -3.0], requires_grad=True)
+        x.sign().sum().backward()
+        grads.append(x.grad)
+    assert_identical(*grads)
+    for dtype in ("int64", "bool", "uint8"):
+        assert_identical(*both(lambda lib, x: x.sign(), [1, 0, 1], dtype=dtype))
+
+
 def test_rounding_gradients_are_zeros_and_frac_passes_them():
     for name in ("floor", "ceil", "round", "trunc", "frac"):
         grads = []
@@ -175,8 +189,16 @@ def test_clamp_min_max_dtypes(fn):
     assert_identical(m, t)
 
 
-def test_clamp_min_in_place_refuses_to_widen_an_integer_tensor():
+def test_in_place_refuses_to_change_an_integer_tensors_dtype():
     raises_like(lambda lib: lib.tensor([1, 2]).clamp_min_(0.5))
+    raises_like(lambda lib: lib.tensor([1, 2]).clamp_max_(lib.tensor(0.5)))
+    raises_like(lambda lib: lib.tensor([1, 2]).cumsum_(0, dtype=lib.float32))
+
+
+@pytest.mark.parametrize("name", ["cumsum_", "cumprod_"])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float32"])
+def test_cumsum_cumprod_in_place_keep_the_dtype(name, dtype):
+    assert_identical(*both(lambda lib, x: getattr(x, name)(0), [3, -2, 5], dtype=dtype))
 
 
 @pytest.mark.parametrize("weight", [0.0, 0.25, 0.5, 0.75, 1.0, -1.5, 2.5])
@@ -357,6 +379,9 @@ def test_linspace_bit_for_bit(start, end, steps, dtype):
 
 @pytest.mark.parametrize("args", [(5,), (0, 5), (2, 11, 3), (10, 0, -3), (0.0, 5), (5.0,),
                                   (0, 5, 0.5), (0, 1, 0.1), (1, 2.5), (-3, 3, 1.5), (0, 0),
-                                  (0, 5, 0), (5, 0, 1)])
-def test_arange_dtype_inference_and_errors(args):
-    identical_factory("arange", args, None)
+                                  (0, 5, 0), (5, 0, 1), (0, float("inf")), (2.5,),
+                                  (0.5, 10.5, 1.5), (-3.3, 10, 1.1), (10, -3.3, -1.1),
+                                  (7, -8, -2), (1e8, 1e8 + 100, 3.3)])
+@pytest.mark.parametrize("dtype", [None, "int64", "int32", "float64"])
+def test_arange_dtype_inference_and_errors(args, dtype):
+    identical_factory("arange", args, dtype)
