@@ -291,9 +291,9 @@ def amin(input, dim=(), keepdim=False):
 def _amaxmin(input, dim, keepdim, np_reduce, node_cls, name):
     data = input._data
     dims = _all_dims(dim, data.ndim)
-    if data.size == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {dims[0] if dims else 0} to have "
-                         "non-zero size.")
+    for d in dims:
+        if data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     out = np_reduce(data, axis=dims, keepdims=keepdim) if data.ndim else data.copy()
     return record(np.asarray(out, dtype=data.dtype), node_cls, (input,), save={"self": input},
                   output_name="result", dim=dims, keepdim=keepdim)
