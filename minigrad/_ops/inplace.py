@@ -52,7 +52,7 @@ from minigrad._ops.pointwise import (
     TruncBackward0,
     _np_sigmoid,
 )
-from minigrad._ops.scan import CumprodBackward0, CumsumBackward0
+from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
 from minigrad._ops.shape import UnbindBackward0
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
@@ -326,8 +326,7 @@ def _scan_(self, dim, dtype, np_fn, node_cls, **save):
         raise RuntimeError(f"Bad in-place call: input tensor dtype {names[self.dtype.name]} and "
                            f"output tensor dtype {names[dtype.name]} should match")
     d = _wrap_dim(dim, self.dim())
-    data = quietly(np_fn, self._data, d) if self.dim() else self._data.copy()
-    return apply_inplace(self, data, node_cls, (self,), dim=d, **save)
+    return apply_inplace(self, scan(np_fn, self._data, d), node_cls, (self,), dim=d, **save)
 
 
 def cumsum_(self, dim, *, dtype=None):

@@ -18,6 +18,9 @@ from torch_compare import normalize_text as norm
 
 import minigrad
 
+# torch computes inf and nan silently; NumPy's RuntimeWarnings must not leak from minigrad.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 LIBS = (minigrad, torch)
 FLOATS = ("float32", "float64")
 # signed zeros, halves (round half to even), negatives, values beyond 2**23 (float32 integers)
@@ -344,6 +347,15 @@ def test_functional_softmax_without_dim_warns_and_picks_torchs_dim(name, shape):
 def test_amax_of_an_empty_tensor():
     assert_identical(*both(lambda lib, x: x.amax(1), np.zeros((0, 3))))
     raises_like(lambda lib: lib.zeros(0, 3).amin(0))
+
+
+@pytest.mark.parametrize("fn", [lambda lib, x: x.cumsum(0), lambda lib, x: lib.cumsum(x, 1),
+                                lambda lib, x: (x / 500 + 1).cumprod(0),
+                                lambda lib, x: x.clone().cumsum_(-1)])
+def test_float32_scans_are_bit_exact_over_many_terms(fn):
+    """torch accumulates a float32 scan in double: long running sums keep every digit."""
+    data = np.random.default_rng(0).standard_normal((2000, 3)) * 3 + 10
+    assert_identical(*both(fn, data, dtype="float32"))
 
 
 def test_cumprod_of_zeros_under_create_graph():
