@@ -358,6 +358,14 @@ def test_float32_scans_are_bit_exact_over_many_terms(fn):
     assert_identical(*both(fn, data, dtype="float32"))
 
 
+@pytest.mark.parametrize("fn", [lambda lib, x: x.var(1), lambda lib, x: x.var(),
+                                lambda lib, x: lib.std(x, 0), lambda lib, x: x.std(correction=0)])
+def test_float32_var_std_are_bit_exact(fn):
+    """torch's variance accumulates in double and rounds once."""
+    data = np.random.default_rng(1).standard_normal((7, 33)) * 3 + 5
+    assert_identical(*both(fn, data, dtype="float32"))
+
+
 def test_cumprod_of_zeros_under_create_graph():
     """The O(n^2) formula (differentiable) and the fused one give torch's values."""
     data = [[2.0, 0.0, 3.0, 0.0, 5.0], [0.0, 1.5, -2.0, 4.0, 0.5]]
