@@ -40,17 +40,24 @@ from minigrad._ops.pointwise import (
     DivBackward0,
     ExpBackward0,
     FloorBackward0,
+    FmodBackward0,
+    FmodBackward1,
     FracBackward0,
     LogBackward0,
     MulBackward0,
     NegBackward0,
+    NotImplemented_,
     ReluBackward0,
+    RemainderBackward0,
+    RemainderBackward1,
     RoundBackward0,
     SigmoidBackward0,
     SubBackward0,
     TanhBackward0,
     TruncBackward0,
+    _division_operands,
     _np_sigmoid,
+    _torch_remainder,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
 from minigrad._ops.shape import UnbindBackward0
@@ -318,6 +325,32 @@ def clamp_min_(self, min):
 
 def clamp_max_(self, max):
     return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+
+
+def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
+    """floor_divide_, remainder_, fmod_ (``x //= y``, ``x %= y``): torch's integer division
+    by zero error, and no float result written into an integer tensor."""
+    _check_cast(self, result_type(self, other))
+    _, b, _ = _division_operands(self, other, kernel)
+    data = quietly(np_fn, self._data, b._data)
+    if not isinstance(other, Tensor):
+        return apply_inplace(self, data, scalar_node, (self,), **attrs)
+    save = {"self": _saved_original(self, b.requires_grad), "other": b}
+    return apply_inplace(self, data, tensor_node, (self, b), save=save, **attrs)
+
+
+def floor_divide_(self, other):
+    return _division_(self, other, np.floor_divide, "div_floor_cpu", NotImplemented_,
+                      NotImplemented_, op="floor_divide_")
+
+
+def remainder_(self, other):
+    return _division_(self, other, _torch_remainder, "remainder_cpu", RemainderBackward0,
+                      RemainderBackward1)
+
+
+def fmod_(self, other):
+    return _division_(self, other, np.fmod, "fmod_cpu", FmodBackward0, FmodBackward1)
 
 
 def _scan_(self, dim, dtype, np_fn, node_cls, **save):

@@ -1,4 +1,5 @@
-"""Element-wise operations: arithmetic with broadcasting, math functions, comparisons.
+"""Element-wise operations: arithmetic with broadcasting, math functions, rounding, floor
+division and remainders, maximum/minimum, lerp, comparisons.
 
 Each function computes its value with NumPy and records its node, written right under it:
 the node's ``backward`` multiplies the output's gradient by the op's local derivative

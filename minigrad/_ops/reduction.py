@@ -1,9 +1,10 @@
-"""Reductions: sum, mean, max, min, prod over everything or over some dims, with their nodes.
+"""Reductions: sum, mean, max, min, prod, amax, amin, logsumexp, var, std and norm over
+everything or over some dims, with their nodes (and argmax, argmin, all, any, which have none).
 
 Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
 is spread over them (``expand``; divided by the count for a mean; only to the picked element
-for max and min; times the product of the others for prod). Forward mode applies the same
-reduction to the tangent.
+for max and min, shared evenly between tied extremes for amax and amin; times the product of
+the others for prod). Forward mode applies the same reduction to the tangent.
 """
 
 from __future__ import annotations

@@ -192,6 +192,21 @@ def test_clamp_min_max_dtypes(fn):
     assert_identical(m, t)
 
 
+@pytest.mark.parametrize("fn", [lambda lib, x: x.__ifloordiv__(2), lambda lib, x: x.__imod__(-3),
+                                lambda lib, x: x.fmod_(lib.tensor([2, -3, 4, 5]))])
+def test_integer_division_in_place_changes_the_tensor_itself(fn):
+    for lib in LIBS:
+        x = lib.tensor([-7, -3, 4, 9])
+        assert fn(lib, x) is x
+    assert_identical(*both(fn, [-7, -3, 4, 9], dtype="int64"))
+
+
+def test_integer_division_in_place_errors():
+    raises_like(lambda lib: lib.tensor([1, 2]).__ifloordiv__(0))
+    raises_like(lambda lib: lib.tensor([1, 2]).__imod__(2.5))
+    raises_like(lambda lib: lib.tensor([1, 2]).fmod_(lib.tensor([1, 0])))
+
+
 def test_in_place_refuses_to_change_an_integer_tensors_dtype():
     raises_like(lambda lib: lib.tensor([1, 2]).clamp_min_(0.5))
     raises_like(lambda lib: lib.tensor([1, 2]).clamp_max_(lib.tensor(0.5)))
