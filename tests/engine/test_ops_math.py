@@ -129,6 +129,16 @@ def test_division_family_float_values(op, dtype):
     assert_identical(m, t)
 
 
+@settings(max_examples=100, deadline=None)
+@given(a=st.lists(st.floats(-1e6, 1e6, width=32), min_size=1, max_size=20),
+       b=st.floats(-100, 100, width=32).filter(lambda v: v != 0),
+       op=st.sampled_from(["floor_divide", "remainder", "fmod"]),
+       dtype=st.sampled_from(FLOATS))
+def test_division_family_sweep(a, b, op, dtype):
+    m, t = both(lambda lib, x, y: getattr(lib, op)(x, y), a, [b] * len(a), dtype=dtype)
+    assert_identical(m, t)
+
+
 @pytest.mark.parametrize("op", ["floor_divide", "remainder", "fmod"])
 def test_division_family_integers(op):
     a, b = np.meshgrid([-7, -6, -1, 0, 1, 6, 7], [-3, -2, 2, 3])
