@@ -43,6 +43,8 @@ from minigrad._ops.pointwise import (
     FmodBackward0,
     FmodBackward1,
     FracBackward0,
+    LerpBackward0,
+    LerpBackward1,
     LogBackward0,
     MulBackward0,
     NegBackward0,
@@ -58,6 +60,7 @@ from minigrad._ops.pointwise import (
     _division_operands,
     _np_sigmoid,
     _torch_remainder,
+    lerp_data,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
 from minigrad._ops.shape import UnbindBackward0
@@ -351,6 +354,18 @@ def remainder_(self, other):
 
 def fmod_(self, other):
     return _division_(self, other, np.fmod, "fmod_cpu", FmodBackward0, FmodBackward1)
+
+
+def lerp_(self, end, weight):
+    """``self += weight * (end - self)`` (an exponential moving average's update)."""
+    data = lerp_data(self, end, weight)
+    if data.shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(data.shape)}")
+    if not isinstance(weight, Tensor):
+        return apply_inplace(self, data, LerpBackward0, (self, end), weight=weight)
+    save = {"self": _saved_original(self, weight.requires_grad), "end": end, "weight": weight}
+    return apply_inplace(self, data, LerpBackward1, (self, end, weight), save=save)
 
 
 def _scan_(self, dim, dtype, np_fn, node_cls, **save):

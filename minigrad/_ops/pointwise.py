@@ -858,6 +858,15 @@ class ClampMaxBackward1(Node):
 def lerp(input, end, weight):
     """``input + weight * (end - input)``, computed as torch does so that both ends are exact:
     from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
+    data = lerp_data(input, end, weight)
+    if isinstance(weight, Tensor):
+        return record(data, LerpBackward1, (input, end, weight),
+                      save={"self": input, "end": end, "weight": weight})
+    return record(data, LerpBackward0, (input, end), weight=weight)
+
+
+def lerp_data(input, end, weight):
+    """lerp's checks (torch's errors) and value; ``lerp_`` writes the same value in place."""
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not "
                         f"{type(end).__name__}")
@@ -875,11 +884,7 @@ def lerp(input, end, weight):
     with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
         small = np.abs(w) < 0.5
-        data = fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
-    if isinstance(weight, Tensor):
-        return record(data, LerpBackward1, (input, end, weight),
-                      save={"self": input, "end": end, "weight": weight})
-    return record(data, LerpBackward0, (input, end), weight=weight)
+        return fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
 
 
 def _type_word(d) -> str:

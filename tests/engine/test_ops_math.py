@@ -242,7 +242,8 @@ def test_lerp_values_are_exact_at_the_ends(weight):
 @pytest.mark.parametrize("call", [
     lambda lib: lib.tensor([1.0]).lerp(lib.tensor([1.0], dtype=lib.float64), 0.5),
     lambda lib: lib.tensor([1.0]).lerp(lib.tensor([2.0]), lib.tensor([0.5], dtype=lib.float64)),
-    lambda lib: lib.tensor([1, 2]).lerp(lib.tensor([1, 2]), 0.5)])
+    lambda lib: lib.tensor([1, 2]).lerp(lib.tensor([1, 2]), 0.5),
+    lambda lib: lib.ones(3).lerp_(lib.ones(2, 3), 0.5)])
 def test_lerp_errors(call):
     raises_like(call)
 
