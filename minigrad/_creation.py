@@ -251,26 +251,34 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
 
     torch's length is ``ceil((end - start) / step)`` in double (for int64, the integer
     arithmetic of truncated bounds); each value is ``start + i * step`` computed in double
-    (see ``_torch_ramp``) and then cast, which is not what ``np.arange`` computes."""
+    (see ``_torch_ramp``) and then cast, which is not what ``np.arange`` computes. An integer
+    dtype truncates a float start and step first (``arange(0.5, 3, 1.5, dtype=int32)`` counts
+    0, 1)."""
     if end is None:
         start, end = 0, start
     if dtype is None:
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if is_float else _dtype.int64
-    floating = dtype.is_floating_point
-    if not floating:  # torch converts the bounds to the integer type first
-        start, end, step = int(start), int(end), int(step)
+    for bound in (start, end):
+        if not np.isfinite(bound):
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if floating:
+    if dtype.is_floating_point:
         size = int(np.ceil((float(end) - float(start)) / float(step)))
         data = _torch_ramp(float(start), float(step), size, dtype.numpy, np.float64)
-    else:
-        sign = (step > 0) - (step < 0)
-        size = (end - start + step - sign) // step
-        data = (start + step * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
+    else:  # integers: the bounds and the step truncated to int64 first
+        first, last, by = int(start), int(end), int(step)
+        if dtype is _dtype.int64:
+            if by == 0:
+                raise ValueError("step must be nonzero")
+            n = last - first + by - ((by > 0) - (by < 0))
+            size = abs(n) // abs(by) * (1 if (n >= 0) == (by > 0) else -1)  # C's division
+        else:
+            size = int(np.ceil((float(end) - float(start)) / float(step)))
+        data = (first + by * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
     return _finish(Tensor._make(data), requires_grad)
 
 

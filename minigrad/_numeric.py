@@ -22,9 +22,10 @@ def fma(a, b, c, dtype):
             s, s_err = _two_sum(a * b, c)
             out = s.astype(np.float32)
             diff = s - out.astype(np.float64)  # s sits exactly between two float32: a tie
-            tie = (diff != 0) & (np.abs(diff) == np.abs(np.spacing(out).astype(np.float64)) / 2)
-            beyond = tie & (np.sign(s_err) == np.sign(diff))
-            return np.where(beyond, np.nextafter(out, (out + 2 * diff).astype(np.float32)), out)
+            neighbour = np.nextafter(out, (out.astype(np.float64) + 2 * diff).astype(np.float32))
+            beyond = _is_tie(diff, neighbour.astype(np.float64) - out) & (
+                np.sign(s_err) == np.sign(diff))
+            return np.where(beyond, neighbour, out)
         p = a * b
         split = 134217729.0  # 2**27 + 1: cuts a double into two 26-bit halves
         ah = split * a - (split * a - a)
@@ -36,11 +37,17 @@ def fma(a, b, c, dtype):
         out, out_err = _two_sum(s, lo)
         # The exact value is out + out_err + lo_err. If out_err is exactly half an ulp, the
         # last addition was a tie, which lo_err (if it points the same way) breaks.
-        tie = (out_err != 0) & (np.abs(out_err) == np.abs(np.spacing(out)) / 2)
-        beyond = tie & (np.sign(lo_err) == np.sign(out_err))
-        out = np.where(beyond, np.nextafter(out, out + 2 * out_err), out)
+        neighbour = np.nextafter(out, out + 2 * out_err)
+        beyond = _is_tie(out_err, neighbour - out) & (np.sign(lo_err) == np.sign(out_err))
+        out = np.where(beyond, neighbour, out)
         out = np.where(lo == 0, s, out)  # nothing to add back: keep s, and its signed zero
         return np.where(np.isfinite(out), out, p + c)  # infinities: no remainders to add
+
+
+def _is_tie(error, gap):
+    """Was a rounding that left ``error`` behind a tie: exactly halfway to the neighbour on
+    that side (``gap`` away; below a power of two the gap is half the ulp above)?"""
+    return (error != 0) & (2 * np.abs(error) == np.abs(gap))
 
 
 def _two_sum(a, b):

@@ -65,6 +65,9 @@ METHODS = {
     "all": R.all, "any": R.any, "cumsum": scan.cumsum, "cumprod": scan.cumprod,
     "floor_": X.floor_, "ceil_": X.ceil_, "round_": X.round_, "trunc_": X.trunc_,
     "frac_": X.frac_, "clamp_min_": X.clamp_min_, "clamp_max_": X.clamp_max_,
+    "cumsum_": X.cumsum_, "cumprod_": X.cumprod_, "floor_divide_": X.floor_divide_,
+    "remainder_": X.remainder_, "fmod_": X.fmod_, "lerp_": X.lerp_,
+    "__ifloordiv__": X.floor_divide_, "__imod__": X.remainder_,
     "__floordiv__": P.floor_divide, "__rfloordiv__": P.rfloordiv, "__mod__": P.remainder,
     "__rmod__": P.rmod,
     # autograd

@@ -35,25 +35,38 @@ from minigrad._ops.pointwise import (
     CeilBackward0,
     ClampBackward1,
     ClampMaxBackward0,
+    ClampMaxBackward1,
     ClampMinBackward0,
+    ClampMinBackward1,
     DivBackward0,
     ExpBackward0,
     FloorBackward0,
+    FmodBackward0,
+    FmodBackward1,
     FracBackward0,
+    LerpBackward0,
+    LerpBackward1,
     LogBackward0,
     MulBackward0,
     NegBackward0,
+    NotImplemented_,
     ReluBackward0,
+    RemainderBackward0,
+    RemainderBackward1,
     RoundBackward0,
     SigmoidBackward0,
     SubBackward0,
     TanhBackward0,
     TruncBackward0,
+    _division_operands,
     _np_sigmoid,
+    _torch_remainder,
+    lerp_data,
     np_exp,
     np_log,
     np_tanh,
 )
+from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
@@ -289,24 +302,89 @@ _C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int
 
 
 def _check_clamp_cast(self, bound) -> None:
-    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; torch names
-    the tensor's type as C does in this message."""
+    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; for a number
+    bound torch names the tensor's type as C does."""
     d = result_type(self, bound)
-    if _dtype.category(d) > _dtype.category(self.dtype):
+    if isinstance(bound, Tensor):
+        _check_cast(self, d)
+    elif _dtype.category(d) > _dtype.category(self.dtype):
         raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
                            f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
 
 
+def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
+    _check_clamp_cast(self, bound)
+    old = _saved_original(self, True)
+    if isinstance(bound, Tensor):
+        check_same_shape_broadcast(self._data, bound._data)
+        return apply_inplace(self, np_fn(self._data, bound._data), tensor_node, (self, bound),
+                             save={"self": old, key: bound})
+    return apply_inplace(self, np_fn(self._data, bound), scalar_node, (self,),
+                         save={"self": old}, **{key: bound})
+
+
 def clamp_min_(self, min):
-    _check_clamp_cast(self, min)
-    return apply_inplace(self, np.maximum(self._data, min), ClampMinBackward0, (self,),
-                         save={"self": _saved_original(self, True)}, min=min)
+    return _clamp_bound_(self, min, np.maximum, ClampMinBackward0, ClampMinBackward1, "min")
 
 
 def clamp_max_(self, max):
-    _check_clamp_cast(self, max)
-    return apply_inplace(self, np.minimum(self._data, max), ClampMaxBackward0, (self,),
-                         save={"self": _saved_original(self, True)}, max=max)
+    return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+
+
+def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
+    """floor_divide_, remainder_, fmod_ (``x //= y``, ``x %= y``): torch's integer division
+    by zero error, and no float result written into an integer tensor."""
+    _check_cast(self, result_type(self, other))
+    _, b, _ = _division_operands(self, other, kernel)
+    data = quietly(np_fn, self._data, b._data)
+    if not isinstance(other, Tensor):
+        return apply_inplace(self, data, scalar_node, (self,), **attrs)
+    save = {"self": _saved_original(self, b.requires_grad), "other": b}
+    return apply_inplace(self, data, tensor_node, (self, b), save=save, **attrs)
+
+
+def floor_divide_(self, other):
+    return _division_(self, other, np.floor_divide, "div_floor_cpu", NotImplemented_,
+                      NotImplemented_, op="floor_divide_")
+
+
+def remainder_(self, other):
+    return _division_(self, other, _torch_remainder, "remainder_cpu", RemainderBackward0,
+                      RemainderBackward1)
+
+
+def fmod_(self, other):
+    return _division_(self, other, np.fmod, "fmod_cpu", FmodBackward0, FmodBackward1)
+
+
+def lerp_(self, end, weight):
+    """``self += weight * (end - self)`` (an exponential moving average's update)."""
+    data = lerp_data(self, end, weight)
+    if data.shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(data.shape)}")
+    if not isinstance(weight, Tensor):
+        return apply_inplace(self, data, LerpBackward0, (self, end), weight=weight)
+    save = {"self": _saved_original(self, weight.requires_grad), "end": end, "weight": weight}
+    return apply_inplace(self, data, LerpBackward1, (self, end, weight), save=save)
+
+
+def _scan_(self, dim, dtype, np_fn, node_cls, **save):
+    if dtype is not None and dtype is not self.dtype:
+        names = {**_C_TYPE_NAMES, "float32": "float", "float64": "double", "float16": "c10::Half"}
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {names[self.dtype.name]} and "
+                           f"output tensor dtype {names[dtype.name]} should match")
+    d = _wrap_dim(dim, self.dim())
+    return apply_inplace(self, scan(np_fn, self._data, d), node_cls, (self,), dim=d, **save)
+
+
+def cumsum_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumsum, CumsumBackward0)
+
+
+def cumprod_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumprod, CumprodBackward0,
+                  save={"self": _saved_original(self, True)}, output_name="result")
 
 
 def zero_(self):

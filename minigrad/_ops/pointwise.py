@@ -1,4 +1,5 @@
-"""Element-wise operations: arithmetic with broadcasting, math functions, comparisons.
+"""Element-wise operations: arithmetic with broadcasting, math functions, rounding, floor
+division and remainders, maximum/minimum, lerp, comparisons.
 
 Each function computes its value with NumPy and records its node, written right under it:
 the node's ``backward`` multiplies the output's gradient by the op's local derivative
@@ -601,7 +602,11 @@ class AbsBackward0(Node):
 
 
 def sign(input):
-    return record(np.sign(input._data), SignBackward0, (input,))
+    """-1, 0 or 1, computed as torch does, ``(0 < x) - (x < 0)``: so NaN and -0.0 give 0.0."""
+    x = input._data
+    if x.dtype.kind != "f":  # integers; a bool is its own sign
+        return Tensor._make(x.copy() if x.dtype == np.bool_ else np.sign(x))
+    return record((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype), SignBackward0, (input,))
 
 
 def sgn(input):
@@ -994,6 +999,15 @@ class ClampMaxBackward1(Node):
 def lerp(input, end, weight):
     """``input + weight * (end - input)``, computed as torch does so that both ends are exact:
     from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
+    data = lerp_data(input, end, weight)
+    if isinstance(weight, Tensor):
+        return record(data, LerpBackward1, (input, end, weight),
+                      save={"self": input, "end": end, "weight": weight})
+    return record(data, LerpBackward0, (input, end), weight=weight)
+
+
+def lerp_data(input, end, weight):
+    """lerp's checks (torch's errors) and value; ``lerp_`` writes the same value in place."""
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not "
                         f"{type(end).__name__}")
@@ -1011,11 +1025,7 @@ def lerp(input, end, weight):
     with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
         small = np.abs(w) < 0.5
-        data = fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
-    if isinstance(weight, Tensor):
-        return record(data, LerpBackward1, (input, end, weight),
-                      save={"self": input, "end": end, "weight": weight})
-    return record(data, LerpBackward0, (input, end), weight=weight)
+        return fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
 
 
 def _type_word(d) -> str:

@@ -1,9 +1,10 @@
-"""Reductions: sum, mean, max, min, prod over everything or over some dims, with their nodes.
+"""Reductions: sum, mean, max, min, prod, amax, amin, logsumexp, var, std and norm over
+everything or over some dims, with their nodes (and argmax, argmin, all, any, which have none).
 
 Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
 is spread over them (``expand``; divided by the count for a mean; only to the picked element
-for max and min; times the product of the others for prod). Forward mode applies the same
-reduction to the tangent.
+for max and min, shared evenly between tied extremes for amax and amin; times the product of
+the others for prod). Forward mode applies the same reduction to the tangent.
 """
 
 from __future__ import annotations
@@ -296,9 +297,9 @@ def amin(input, dim=(), keepdim=False):
 def _amaxmin(input, dim, keepdim, np_reduce, node_cls, name):
     data = input._data
     dims = _all_dims(dim, data.ndim)
-    if data.size == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {dims[0] if dims else 0} to have "
-                         "non-zero size.")
+    for d in dims:
+        if data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     out = np_reduce(data, axis=dims, keepdims=keepdim) if data.ndim else data.copy()
     return record(np.asarray(out, dtype=data.dtype), node_cls, (input,), save={"self": input},
                   output_name="result", dim=dims, keepdim=keepdim)
@@ -388,8 +389,9 @@ def _correction(name, unbiased, correction):
 
 
 def _var_data(input, dim, unbiased, keepdim, correction, name):
-    """The variance's value and what its backward needs; torch's warning when the degrees of
-    freedom are <= 0 (the value is then inf, or nan where every element equals the mean)."""
+    """The variance's value (in float64: the caller rounds it once, as torch) and what its
+    backward needs; torch's warning when the degrees of freedom are <= 0 (the value is then
+    inf, or nan where every element equals the mean)."""
     if isinstance(dim, bool):  # var(True): the old ``unbiased`` positional argument
         dim, unbiased = None, dim
     if not input.dtype.is_floating_point:
@@ -403,24 +405,26 @@ def _var_data(input, dim, unbiased, keepdim, correction, name):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
+    wide = data.astype(np.float64)  # torch's CPU kernel accumulates in double
     with np.errstate(all="ignore"):
-        centered = data - (data.mean(axis=dims, keepdims=True) if data.ndim else data)
-        squares = (centered * centered).sum(axis=dims, keepdims=keepdim) if data.ndim \
+        centered = wide - (wide.mean(axis=dims, keepdims=True) if wide.ndim else wide)
+        squares = (centered * centered).sum(axis=dims, keepdims=keepdim) if wide.ndim \
             else centered * centered
-        out = np.true_divide(squares, data.dtype.type(np.maximum(dof, 0)))
+        out = np.true_divide(squares, np.float64(np.maximum(dof, 0)))
     attrs = {"dim": dims, "keepdim": keepdim, "dof": dof, "all_dims": dim is None or not data.ndim}
-    return np.asarray(out, dtype=data.dtype), attrs
+    return np.asarray(out), attrs
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "var")
-    return record(out, VarBackward0, (input,), save={"self": input}, **attrs)
+    return record(out.astype(input._data.dtype), VarBackward0, (input,), save={"self": input},
+                  **attrs)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "std")
-    return record(quietly(np.sqrt, out), StdBackward0, (input,), save={"self": input},
-                  output_name="result", **attrs)
+    return record(quietly(np.sqrt, out).astype(input._data.dtype), StdBackward0, (input,),
+                  save={"self": input}, output_name="result", **attrs)
 
 
 def _var_backward(node, x, grad):

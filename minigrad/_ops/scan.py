@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import fused, quietly, record
+from minigrad._ops._core import fused, record
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -24,10 +24,20 @@ def _scan_input(input, dim, dtype):
     return data, _wrap_dim(dim, data.ndim)
 
 
+def scan(np_fn, data, dim):
+    """A running sum or product along ``dim``. torch's CPU kernel accumulates floats in
+    double and rounds each result once: a float32 cumsum of many terms is then exact to the
+    last digit, where NumPy's float32 running sum drifts."""
+    if not data.ndim:
+        return data.copy()
+    acc = np.float64 if data.dtype.kind == "f" else data.dtype
+    with np.errstate(all="ignore"):  # overflow to inf is a value, as in torch
+        return np_fn(data, dim, acc).astype(data.dtype, copy=False)
+
+
 def cumsum(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
-    out = quietly(np.cumsum, data, d) if data.ndim else data.copy()
-    return record(out.astype(data.dtype, copy=False), CumsumBackward0, (input,), dim=d)
+    return record(scan(np.cumsum, data, d), CumsumBackward0, (input,), dim=d)
 
 
 def _reversed(t, dim):
@@ -40,8 +50,8 @@ def reversed_cumsum(t, dim):
     if t.dim() == 0 or t.shape[dim] == 1:
         return t
     if fused():
-        flipped = np.flip(t._data, dim)
-        return Tensor._make(np.ascontiguousarray(np.flip(quietly(np.cumsum, flipped, dim), dim)))
+        return Tensor._make(np.ascontiguousarray(np.flip(scan(np.cumsum, np.flip(t._data, dim),
+                                                              dim), dim)))
     return _reversed(_reversed(t, dim).cumsum(dim), dim)
 
 
@@ -57,8 +67,7 @@ class CumsumBackward0(Node):
 
 def cumprod(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
-    out = quietly(np.cumprod, data, d) if data.ndim else data.copy()
-    return record(out.astype(data.dtype, copy=False), CumprodBackward0, (input,),
+    return record(scan(np.cumprod, data, d), CumprodBackward0, (input,),
                   save={"self": input}, output_name="result", dim=d)
 
 
