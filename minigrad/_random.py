@@ -27,6 +27,8 @@ import math
 
 import numpy as np
 
+from minigrad._numeric import fma32, fma64
+
 DEFAULT_SEED = 67280421310721  # torch's seed before any manual_seed
 _F = np.float32
 
@@ -69,20 +71,20 @@ def uniform(engine: Engine, n: int, dtype, low=0.0, high=1.0) -> np.ndarray:
         x = (engine.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
         if (low, high) == (0.0, 1.0):
             return x
-        lo, hi, value = low, high, _fma64(x, high - low, low)
+        lo, hi, value = low, high, fma64(x, high - low, low)
     else:
         x = (engine.random(n) & np.uint32((1 << 24) - 1)).astype(_F) * _F(2.0 ** -24)
         if (low, high) == (0.0, 1.0):
             return x
         lo, hi = _F(low), _F(high)
-        value = _fma(x, hi - lo, lo)
+        value = fma32(x, hi - lo, lo)
     return np.where(value == hi, lo, value).astype(dtype)
 
 
 def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if n < 16:
         values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
-        return _fma64(values, std, mean).astype(dtype)
+        return fma64(values, std, mean).astype(dtype)
     data = uniform(engine, n, dtype)
     fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
     blocks = n // 16
@@ -109,8 +111,8 @@ def _normal_fill_float64(blocks, mean, std):
     u1, u2 = 1 - blocks[:, :8], blocks[:, 8:]
     radius = np.sqrt(-2 * _log(u1).astype(np.float64))
     theta = 2.0 * math.pi * u2
-    cos = _fma64(radius * _cos(theta).astype(np.float64), std, mean)
-    sin = _fma64(radius * _sin(theta).astype(np.float64), std, mean)
+    cos = fma64(radius * _cos(theta).astype(np.float64), std, mean)
+    sin = fma64(radius * _sin(theta).astype(np.float64), std, mean)
     return np.concatenate([cos, sin], axis=1)
 
 
@@ -120,61 +122,7 @@ def _normal_fill_float32(blocks, mean, std):
     radius = np.sqrt(_F(-2) * _log256_ps(u1))
     sin, cos = _sincos256_ps(_F(2 * math.pi) * u2)
     m, s = _F(mean), _F(std)
-    return np.concatenate([_fma(radius * cos, s, m), _fma(radius * sin, s, m)], axis=1)
-
-
-def _fma(a, b, c):
-    """float32 ``a * b + c`` rounded once, like the FMA instruction. The product is exact in
-    float64 and the sum rounds there first; rounding twice only goes wrong when that float64
-    sum falls exactly halfway between two float32s (its 29 extra bits 1000...0), so only
-    those elements have the sum's exact error computed to settle the tie."""
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    c = np.asarray(c, np.float64)
-    total = p + c
-    rounded = total.astype(_F)
-    halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
-    if halfway.any():
-        p, c = (np.broadcast_to(v, total.shape)[halfway] for v in (p, c))
-        total, error = _two_sum(p, c)
-        near = rounded[halfway]
-        rounded[halfway] = _settle_tie(near, total - near.astype(np.float64), error)
-    return rounded
-
-
-def _fma64(a, b, c):
-    """float64 ``a * b + c`` rounded once, like the FMA the compiler makes of torch's
-    ``x * (to - from) + from``: the product split exactly (Dekker), sums with their errors
-    (Knuth), and the last error settling a result halfway between two float64s."""
-    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
-    p = a * b
-    a_hi, b_hi = _split(a), _split(b)
-    a_lo, b_lo = a - a_hi, b - b_hi
-    p_error = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo  # a*b = p + it
-    s, s_error = _two_sum(p, c)
-    u, u_error = _two_sum(s_error, p_error)  # a*b + c = s + u + u_error, exactly
-    rounded, rest = _two_sum(s, u)  # = rounded + rest + u_error
-    return _settle_tie(rounded, rest, u_error)
-
-
-def _settle_tie(rounded, rest, error):
-    """``rounded + rest + error`` (exactly) rounded once, given ``rounded``, the nearest
-    value to ``rounded + rest``: only a tie (``rest`` half a unit) can be decided wrongly,
-    and ``error`` decides it."""
-    other = np.nextafter(rounded, np.where(rest > 0, np.inf, -np.inf).astype(rounded.dtype))
-    tie = (rest != 0) & (2 * rest == other.astype(np.float64) - rounded.astype(np.float64))
-    beyond = tie & (error != 0) & (np.sign(error) == np.sign(rest))
-    return np.where(beyond, other, rounded)
-
-
-def _two_sum(x, y):
-    s = x + y
-    back = s - x
-    return s, (x - (s - back)) + (y - back)
-
-
-def _split(x):
-    t = x * 134217729.0  # 2**27 + 1
-    return t - (t - x)
+    return np.concatenate([fma32(radius * cos, s, m), fma32(radius * sin, s, m)], axis=1)
 
 
 def _log256_ps(x):
@@ -190,10 +138,10 @@ def _log256_ps(x):
     y = np.full_like(x, _F(7.0376836292e-2))
     for p in (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
               -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1):
-        y = _fma(y, x, _F(p))
-    y = _fma(y * x, z, e * _F(-2.12194440e-4))
-    y = _fma(z, _F(-0.5), y)
-    return _fma(e, _F(0.693359375), x + y)
+        y = fma32(y, x, _F(p))
+    y = fma32(y * x, z, e * _F(-2.12194440e-4))
+    y = fma32(z, _F(-0.5), y)
+    return fma32(e, _F(0.693359375), x + y)
 
 
 def _sincos256_ps(x):
@@ -206,13 +154,13 @@ def _sincos256_ps(x):
     sign_cos = (~(j - 2) & 4) != 0
     use_cos_poly_for_sin = (j & 2) != 0
     for dp in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8):
-        x = _fma(y, _F(dp), x)
+        x = fma32(y, _F(dp), x)
     z = x * x
-    c = _fma(_fma(_F(2.443315711809948e-5), z, _F(-1.388731625493765e-3)), z,
+    c = fma32(fma32(_F(2.443315711809948e-5), z, _F(-1.388731625493765e-3)), z,
              _F(4.166664568298827e-2))
-    c = _fma(c * z, z, -(z * _F(0.5))) + _F(1)
-    s = _fma(_fma(_F(-1.9515295891e-4), z, _F(8.3321608736e-3)), z, _F(-1.6666654611e-1))
-    s = _fma(s * z, x, x)
+    c = fma32(c * z, z, -(z * _F(0.5))) + _F(1)
+    s = fma32(fma32(_F(-1.9515295891e-4), z, _F(8.3321608736e-3)), z, _F(-1.6666654611e-1))
+    s = fma32(s * z, x, x)
     sin = np.where(use_cos_poly_for_sin, c, s)
     cos = np.where(use_cos_poly_for_sin, s, c)
     return np.where(sign_sin, -sin, sin), np.where(sign_cos, -cos, cos)
