@@ -27,7 +27,8 @@ def _scan_input(input, dim, dtype):
 def cumsum(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
     out = quietly(np.cumsum, data, d) if data.ndim else data.copy()
-    return record(out.astype(data.dtype, copy=False), CumsumBackward0, (input,), dim=d)
+    return record(out.astype(data.dtype, copy=False), CumsumBackward0, (input,), dim=d,
+                  dim_arg=dim)
 
 
 def _reversed(t, dim):
@@ -59,7 +60,7 @@ def cumprod(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
     out = quietly(np.cumprod, data, d) if data.ndim else data.copy()
     return record(out.astype(data.dtype, copy=False), CumprodBackward0, (input,),
-                  save={"self": input}, output_name="result", dim=d)
+                  save={"self": input}, output_name="result", dim=d, dim_arg=dim)
 
 
 def _leave_one_out(x, dim):
