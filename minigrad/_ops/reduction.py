@@ -387,14 +387,16 @@ def _correction(name, unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-def _given_correction(dim, unbiased, keepdim, correction):
-    """The correction as torch's node keeps it (``_saved_correction``): ``None`` for a bare
-    ``var()``, whose overload has none; otherwise the one given or implied by ``unbiased``."""
+def _given_correction(dim, unbiased, correction):
+    """The correction as torch's node keeps it (``_saved_correction``): ``None`` for
+    ``var()`` without dim, unbiased or correction; otherwise the one given or implied by
+    ``unbiased``. (torch also keeps 1 for an explicit ``dim=None``, which minigrad cannot
+    tell from no dim.)"""
     if correction is not None:
         return correction
     if unbiased is not None:
         return int(unbiased)
-    return None if dim is None and not keepdim else 1
+    return None if dim is None else 1
 
 
 def _var_data(input, dim, unbiased, keepdim, correction, name):
@@ -419,7 +421,7 @@ def _var_data(input, dim, unbiased, keepdim, correction, name):
             else centered * centered
         out = np.true_divide(squares, data.dtype.type(np.maximum(dof, 0)))
     attrs = {"dim": dims, "keepdim": keepdim, "dof": dof, "all_dims": dim is None or not data.ndim,
-             "dim_arg": dim, "correction": _given_correction(dim, unbiased, keepdim, correction)}
+             "dim_arg": dim, "correction": _given_correction(dim, unbiased, correction)}
     return np.asarray(out, dtype=data.dtype), attrs
 
 

@@ -11,6 +11,10 @@ An entry is ``field: TENSOR`` (a tensor saved under the same key; ``None`` if th
 not need it), ``field: getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or
 ``NOT_KEPT_TENSOR``) for what torch keeps and minigrad's formula does without (the name
 exists, reading it says so).
+
+torch keeps an int argument as the caller gave it (``dim=-1`` reads back as 2**64 - 1, an
+omitted ``dim`` as None), where minigrad's formulas use the wrapped dim: such ops record the
+argument as given too (``dim_arg``, ``dims_arg``, ``dim1_arg``...), and the table reads that.
 """
 
 from __future__ import annotations

@@ -149,6 +149,18 @@ OPS = {
     "var": lambda L, x, y: x.var(), "var_dim": lambda L, x, y: x.var(1, keepdim=True),
     "var_unbiased": lambda L, x, y: x.var(0, unbiased=False),
     "var_dims": lambda L, x, y: x.var((0, 1), correction=2),
+    "var_keepdim": lambda L, x, y: x.var(keepdim=True),
+    "var_bool": lambda L, x, y: x.var(False), "std_unbiased": lambda L, x, y: L.std(x, 0),
+    "amax_empty": lambda L, x, y: x.amax(()),
+    "norm_keepdim": lambda L, x, y: x.norm(dim=1, keepdim=True),
+    "scatter_inplace": lambda L, x, y: x.clone().scatter_(-1, L.tensor([[0], [1], [2]]), 2.0),
+    "scatter_t_inplace": lambda L, x, y: x.clone().scatter_(-1, L.tensor([[0], [1], [2]]),
+                                                            y[:, :1]),
+    "scatter_add_inplace": lambda L, x, y: x.clone().scatter_add_(-1, L.tensor([[0], [1], [2]]),
+                                                                  y[:, :1]),
+    "masked_fill_inplace": lambda L, x, y: x.clone().masked_fill_(y > 0, 1.0),
+    "diag_embed_default": lambda L, x, y: L.diag_embed(x),
+    "diagonal_default": lambda L, x, y: x.diagonal(), "roll_neg": lambda L, x, y: x.roll(-1, -1),
     "tril": lambda L, x, y: x.tril(), "triu": lambda L, x, y: x.triu(-1),
 }
 
@@ -201,6 +213,34 @@ def _close(m, t):
         assert_close(m, t)
         return m.requires_grad == t.requires_grad
     return False
+
+
+DIM_OPS = {
+    "cumsum": lambda L, x, d: x.cumsum(d), "cumprod": lambda L, x, d: x.cumprod(d),
+    "sort": lambda L, x, d: x.sort(d)[0], "topk": lambda L, x, d: x.topk(2, d)[0],
+    "amax": lambda L, x, d: x.amax(d), "logsumexp": lambda L, x, d: x.logsumexp(d, True),
+    "norm": lambda L, x, d: x.norm(2, d), "var": lambda L, x, d: x.var(d),
+    "std": lambda L, x, d: x.std((d, 1 - d % 2)), "flip": lambda L, x, d: x.flip(d),
+    "roll": lambda L, x, d: x.roll(1, d), "split": lambda L, x, d: x.split(2, d)[0],
+    "gather": lambda L, x, d: x.gather(d, L.zeros(2, 2, dtype=L.int64)),
+    "index_select": lambda L, x, d: x.index_select(d, L.tensor([1, 0])),
+    "scatter_add": lambda L, x, d: x.scatter_add(d, L.ones(2, 2, dtype=L.int64), x),
+    "diagonal": lambda L, x, d: x.diagonal(d + 1, d, 1 - d % 2),
+    "diag_embed": lambda L, x, d: L.diag_embed(x, d, d, d + 1 if d in (-3, 0, 1) else 0),
+}
+
+
+@pytest.mark.parametrize("dim", [-2, -1, 0, 1])
+@pytest.mark.parametrize("op", list(DIM_OPS))
+def test_saved_ints_are_the_arguments_as_given(op, dim):
+    """torch keeps a dim (and an offset, shifts...) as the caller gave it, a negative one
+    read back as its unsigned 64-bit pattern; the wrapped dim minigrad's formulas use is
+    not what torch shows."""
+    t, m = (DIM_OPS[op](L, _x(L, 3, 4), dim).grad_fn for L in (torch, minigrad))
+    names = [n for n in _saved_names(t) if n.startswith("_saved_")
+             and not isinstance(getattr(t, n), torch.Tensor)]
+    assert names
+    assert {n: getattr(m, n) for n in names} == {n: getattr(t, n) for n in names}
 
 
 @pytest.mark.parametrize("op", ["mul", "exp", "max_dim", "pow_t", "clamp_t"])
