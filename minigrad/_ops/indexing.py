@@ -196,7 +196,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     data = _at_least_1d(input._data).copy()
     data[_grids(index, d, 1)] = values
     return record(data.reshape(input._data.shape), ScatterBackward0, (input, src_t),
-                  save={"index": index}, dim=d)
+                  save={"index": index}, dim=d, dim_arg=dim)
 
 
 class ScatterBackward0(Node):
@@ -295,7 +295,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     _check_index("gather", input, d, index)
     data = _at_least_1d(input._data)[_grids(index, d, 1)].reshape(index._data.shape)
     return record(data, GatherBackward0, (input,), save={"index": index}, dim=d,
-                  self_shape=input._data.shape)
+                  dim_arg=dim, self_shape=input._data.shape)
 
 
 class GatherBackward0(Node):
@@ -318,7 +318,7 @@ def scatter_add(input, dim, index, src):
     data = _at_least_1d(input._data).copy()
     np.add.at(data, _grids(index, d, 1), _at_least_1d(src._data)[_leading(index, 1)])
     return record(data.reshape(input._data.shape), ScatterAddBackward0, (input, src),
-                  save={"index": index}, dim=d)
+                  save={"index": index}, dim=d, dim_arg=dim)
 
 
 class ScatterAddBackward0(Node):
@@ -349,7 +349,7 @@ def scatter_value(input, dim, index, value):
     data = _at_least_1d(input._data).copy()
     data[_grids(index, d, 1)] = value
     return record(data.reshape(input._data.shape), ScatterBackward1, (input,),
-                  save={"index": index}, dim=d, value=value)
+                  save={"index": index}, dim=d, dim_arg=dim, value=value)
 
 
 class ScatterBackward1(Node):
@@ -379,7 +379,7 @@ def index_select(input, dim, index):
     data = np.take(_at_least_1d(input._data), idx, axis=d).reshape(
         input._data.shape[:d] + idx.shape + input._data.shape[d + 1:] if input.dim() else ())
     return record(data, IndexSelectBackward0, (input,), save={"index": index}, dim=d,
-                  self_shape=input._data.shape)
+                  dim_arg=dim, self_shape=input._data.shape)
 
 
 class IndexSelectBackward0(Node):

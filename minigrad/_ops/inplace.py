@@ -526,13 +526,14 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     if isinstance(src, Tensor):
         # ``index`` both saved (version-checked) and as the attribute ScatterBackward0 reads
         return apply_inplace(self, out._data, I.ScatterBackward0, (self, src),
-                             save={"index": index}, index=index, dim=_wrap_dim(dim, self.dim()))
+                             save={"index": index}, index=index, dim=_wrap_dim(dim, self.dim()),
+                             dim_arg=dim)
     return apply_inplace(self, out._data, I.ScatterBackward1, (self,), save={"index": index},
-                         dim=_wrap_dim(dim, self.dim()), value=src)
+                         dim=_wrap_dim(dim, self.dim()), dim_arg=dim, value=src)
 
 
 def scatter_add_(self, dim, index, src):
     """In place ``scatter_add``: ``src`` added at ``index`` along ``dim``."""
     out = I.scatter_add(self.detach(), dim, index, src.detach())
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
-                         save={"index": index}, dim=_wrap_dim(dim, self.dim()))
+                         save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)

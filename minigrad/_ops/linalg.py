@@ -281,7 +281,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         shape.append(size if k in (d1, d2) else rest.pop(0))
     data = np.zeros(shape, dtype=input._data.dtype)
     diagonal_data(data, offset, d1, d2)[...] = input._data
-    return record(data, DiagEmbedBackward0, (input,), offset=offset, dim1=d1, dim2=d2)
+    return record(data, DiagEmbedBackward0, (input,), offset=offset, dim1=d1, dim2=d2,
+                  dim1_arg=dim1, dim2_arg=dim2)
 
 
 class DiagEmbedBackward0(Node):
@@ -298,7 +299,7 @@ def diag(input, diagonal=0):
     """1-D: a matrix with ``input`` on a diagonal (torch's diag_embed); 2-D: a copy of one
     diagonal (torch's diagonal_copy, whose node is DiagonalBackward0_copy)."""
     if input.dim() == 1:
-        return diag_embed(input, diagonal, 0, 1)
+        return diag_embed(input, diagonal)  # dims -2, -1: what torch keeps
     if input.dim() != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
     data = diagonal_data(input._data, diagonal, 0, 1).copy()

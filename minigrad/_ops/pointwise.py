@@ -1001,8 +1001,10 @@ def lerp(input, end, weight):
     from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
     data = lerp_data(input, end, weight)
     if isinstance(weight, Tensor):
+        ends = weight.requires_grad  # only weight's gradient reads the ends, as torch saves
         return record(data, LerpBackward1, (input, end, weight),
-                      save={"self": input, "end": end, "weight": weight})
+                      save={"self": input if ends else None, "end": end if ends else None,
+                            "weight": weight})
     return record(data, LerpBackward0, (input, end), weight=weight)
 
 
@@ -1109,7 +1111,12 @@ def remainder(input, other):
         return _not_differentiable(data, (b,), "remainder")
     if is_scalar(other):
         return record(data, RemainderBackward0, (a,))
-    return record(data, RemainderBackward1, (a, b), save=_save_both(a, b))
+    return record(data, RemainderBackward1, (a, b), save=_save_for_other(a, b))
+
+
+def _save_for_other(a, b):
+    """Only other's gradient reads the operands: saved only if it is wanted, as torch does."""
+    return _save_both(a, b) if b.requires_grad else None
 
 
 def rmod(input, other):
@@ -1148,7 +1155,7 @@ def fmod(input, other):
     data = quietly(np.fmod, a._data, b._data).astype(d.numpy, copy=False)
     if is_scalar(other):
         return record(data, FmodBackward0, (a,))
-    return record(data, FmodBackward1, (a, b), save=_save_both(a, b))
+    return record(data, FmodBackward1, (a, b), save=_save_for_other(a, b))
 
 
 class FmodBackward0(RemainderBackward0):

@@ -302,7 +302,7 @@ def _amaxmin(input, dim, keepdim, np_reduce, node_cls, name):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     out = np_reduce(data, axis=dims, keepdims=keepdim) if data.ndim else data.copy()
     return record(np.asarray(out, dtype=data.dtype), node_cls, (input,), save={"self": input},
-                  output_name="result", dim=dims, keepdim=keepdim)
+                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim)
 
 
 class AmaxBackward0(Node):
@@ -365,7 +365,7 @@ def logsumexp(input, dim, keepdim=False):
         if not keepdim:
             out = out.squeeze(dims)
     return record(np.asarray(out, dtype=data.dtype), LogsumexpBackward0, (x,), save={"self": x},
-                  output_name="result", dim=dims, keepdim=keepdim)
+                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim)
 
 
 class LogsumexpBackward0(Node):
@@ -386,6 +386,18 @@ def _correction(name, unbiased, correction):
     if correction is not None:
         return correction
     return 1 if unbiased is None or unbiased else 0
+
+
+def _given_correction(dim, unbiased, correction):
+    """The correction as torch's node keeps it (``_saved_correction``): ``None`` for
+    ``var()`` without dim, unbiased or correction; otherwise the one given or implied by
+    ``unbiased``. (torch also keeps 1 for an explicit ``dim=None``, which minigrad cannot
+    tell from no dim.)"""
+    if correction is not None:
+        return correction
+    if unbiased is not None:
+        return int(unbiased)
+    return None if dim is None else 1
 
 
 def _var_data(input, dim, unbiased, keepdim, correction, name):
@@ -411,7 +423,8 @@ def _var_data(input, dim, unbiased, keepdim, correction, name):
         squares = (centered * centered).sum(axis=dims, keepdims=keepdim) if wide.ndim \
             else centered * centered
         out = np.true_divide(squares, np.float64(np.maximum(dof, 0)))
-    attrs = {"dim": dims, "keepdim": keepdim, "dof": dof, "all_dims": dim is None or not data.ndim}
+    attrs = {"dim": dims, "keepdim": keepdim, "dof": dof, "all_dims": dim is None or not data.ndim,
+             "dim_arg": dim, "correction": _given_correction(dim, unbiased, correction)}
     return np.asarray(out), attrs
 
 
@@ -492,7 +505,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         else:
             out = np.power(np.power(a, p).sum(axis=axis, keepdims=keepdim), 1 / p)
     return record(np.asarray(out, dtype=data.dtype), LinalgVectorNormBackward0, (input,),
-                  save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim)
+                  save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
+                  dim_arg=dim)
 
 
 def _norm_backward(x, norm, grad, p, dims):

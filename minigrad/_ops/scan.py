@@ -37,7 +37,8 @@ def scan(np_fn, data, dim):
 
 def cumsum(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
-    return record(scan(np.cumsum, data, d), CumsumBackward0, (input,), dim=d)
+    return record(scan(np.cumsum, data, d), CumsumBackward0, (input,), dim=d,
+                  dim_arg=dim)
 
 
 def _reversed(t, dim):
@@ -68,7 +69,7 @@ class CumsumBackward0(Node):
 def cumprod(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
     return record(scan(np.cumprod, data, d), CumprodBackward0, (input,),
-                  save={"self": input}, output_name="result", dim=d)
+                  save={"self": input}, output_name="result", dim=d, dim_arg=dim)
 
 
 def _leave_one_out(x, dim):

@@ -365,7 +365,7 @@ def split(tensor, split_size_or_sections, dim=0):
                            f"size of {n}")
     count = max((n + size - 1) // size, 1) if size else 1
     sizes = [min(size, n - i * size) for i in range(count)]
-    return _split(tensor, d, sizes, SplitBackward0, split_size=size)
+    return _split(tensor, d, sizes, SplitBackward0, split_size=size, dim_arg=dim)
 
 
 def split_method(self, split_size, dim=0):
@@ -385,7 +385,8 @@ def split_with_sizes(input, split_sizes, dim=0):
     if sum(sizes) != n:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
                            f"tensor's size at dimension {d}), but got split_sizes={sizes}")
-    return _split(input, d, sizes, SplitWithSizesBackward0, split_sizes=sizes)
+    return _split(input, d, sizes, SplitWithSizesBackward0, split_sizes=sizes,
+                  dim_arg=dim)
 
 
 def chunk(input, chunks, dim=0):
@@ -488,7 +489,8 @@ def flip(input, *dim_args, dims=None):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     data = np.flip(input._data, tuple(wrapped)) if wrapped and input.dim() else input._data
-    return record(np.array(data, order="C"), FlipBackward0, (input,), dims=tuple(wrapped))
+    return record(np.array(data, order="C"), FlipBackward0, (input,), dims=tuple(wrapped),
+                  dims_arg=dims)
 
 
 class FlipBackward0(Node):
@@ -513,7 +515,7 @@ def roll(input, shifts, dims=None):
     data = np.roll(input._data, shifts, wrapped or None) if wrapped else \
         np.roll(input._data, shifts[0])
     return record(np.array(data, order="C"), RollBackward0, (input,), shifts=shifts,
-                  dims=wrapped)
+                  dims=wrapped, dims_arg=dims)
 
 
 class RollBackward0(Node):
@@ -547,7 +549,8 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     data = diagonal_data(input._data, offset, d1, d2)
     return record_view(input, data, DiagonalBackward0,
-                       lambda x: x.diagonal(offset, d1, d2), self_shape=input._data.shape)
+                       lambda x: x.diagonal(offset, d1, d2), self_shape=input._data.shape,
+                       offset=offset, dim1_arg=dim1, dim2_arg=dim2)
 
 
 class DiagonalBackward0(_ViewNode):

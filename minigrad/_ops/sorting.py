@@ -56,7 +56,7 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
         values = np.take_along_axis(data, idx, axis=d)
     indices = Tensor._make(idx)
     node_cls = SortBackward0 if stable is _NOT_GIVEN else SortBackward1
-    out = record(values, node_cls, (input,), save={"indices": indices}, dim=d,
+    out = record(values, node_cls, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  self_shape=data.shape)
     return _result("sort", out, indices)
 
@@ -78,7 +78,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's k
         idx = np.take(order, np.arange(k), axis=d).astype(np.int64)
         values = np.take_along_axis(data, idx, axis=d)
     indices = Tensor._make(idx)
-    out = record(values, TopkBackward0, (input,), save={"indices": indices}, dim=d,
+    out = record(values, TopkBackward0, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  self_shape=data.shape)
     return _result("topk", out, indices)
 
