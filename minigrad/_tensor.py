@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, cuda
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -66,23 +66,57 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-class device:  # noqa: N801 - torch's spelling
-    """minigrad runs on the CPU only; this exists so ``x.device`` prints like torch."""
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                 "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
-    def __init__(self, type: str = "cpu"):  # noqa: A002
-        self.type = type
+
+class device:  # noqa: N801 - torch's spelling
+    """A device as torch names one: ``device("cpu")``, ``device("cuda:1")``,
+    ``device("cuda", 0)``. Making one is fine; minigrad only computes on the CPU, and putting
+    a tensor anywhere else raises a CPU-only torch's error (see ``minigrad/cuda.py``)."""
+
+    def __init__(self, type, index=None):  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index  # noqa: A001
+        if not isinstance(type, str):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        name, _, number = type.partition(":")
+        if name not in _DEVICE_TYPES.split(", "):
+            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                               f"string: {type}")
+        if _:
+            if not number.isdigit() or index is not None:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(number)
+        self.type = name
+        self.index = index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self) -> str:
-        return self.type
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        return str(other) == self.type
+        return (isinstance(other, device) and other.type == self.type
+                and other.index == self.index)
 
     def __hash__(self) -> int:
-        return hash(self.type)
+        return hash((self.type, self.index))
+
+
+def check_device(d) -> None:
+    """A tensor may go to (or be made on) the CPU only: elsewhere, a CPU-only torch's error."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        cuda._lazy_init()
+    elif d.type != "cpu":
+        raise RuntimeError(f"Could not run on device '{d.type}': minigrad computes on the CPU "
+                           "only")
 
 
 _CPU = device("cpu")
@@ -355,6 +389,21 @@ class Tensor:
     def is_cuda(self) -> bool:
         return False
 
+    def type(self, dtype=None):  # noqa: A003
+        """``x.type()`` names the legacy tensor type (``"minigrad.FloatTensor"``);
+        ``x.type(minigrad.float64)`` or ``x.type("minigrad.DoubleTensor")`` converts."""
+        if dtype is None:
+            return f"minigrad.{self.dtype.legacy_name}"
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("minigrad.").removeprefix("torch.")
+            matches = [d for d in _dtype._ALL if d.legacy_name == name]
+            if not matches:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = matches[0]
+        elif isinstance(dtype, _TensorType):
+            dtype = dtype.dtype
+        return self.to(dtype)
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
@@ -412,6 +461,9 @@ class Tensor:
 
     def cpu(self) -> Tensor:
         return self
+
+    def cuda(self, device=None, non_blocking=False) -> Tensor:
+        cuda._lazy_init()  # raises: minigrad has no GPU
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -474,6 +526,10 @@ class Tensor:
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
+
+
+# type(x) prints <class 'minigrad.Tensor'>, as torch's classes print under their public name
+Tensor.__module__ = Size.__module__ = device.__module__ = "minigrad"
 
 
 class _TensorType(type):

@@ -152,7 +152,17 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     )
 
 
-class Node:
+class _NodeType(type):
+    """Node classes print as torch's: its nodes are C++ classes, ``<class 'MulBackward0'>``;
+    a custom Function's node lives in ``torch.autograd.function``."""
+
+    def __repr__(cls) -> str:
+        if "_forward_cls" in cls.__dict__:
+            return f"<class 'minigrad.autograd.function.{cls.__name__}'>"
+        return f"<class '{cls.__name__}'>"
+
+
+class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
 

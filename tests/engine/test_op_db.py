@@ -438,6 +438,8 @@ NOT_OPS = {
                      "minigrad.is_anomaly_enabled", "minigrad.is_anomaly_check_nan_enabled"],
                     NOT_AN_OP),
     **dict.fromkeys(["Tensor._unsafe_view", "Tensor._squeeze_dims", "Tensor._slice"], INTERNAL),
+    # fidelity round 2: device moves and type names (tests/engine/probes/devices.py, reprs.py)
+    **dict.fromkeys(["Tensor.cuda", "Tensor.type"], NOT_AN_OP),
 }
 
 

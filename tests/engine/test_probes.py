@@ -27,7 +27,8 @@ import torch
 
 import minigrad
 
-CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop"]
+CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
+              "reprs"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 
@@ -35,7 +36,7 @@ _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 def normalize(text: str) -> str:
     """minigrad's text in torch's spelling (its only deliberate difference), addresses blanked."""
     text = text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
-    text = text.replace("'minigrad'", "'torch'")
+    text = re.sub(r"\bminigrad\b", "torch", text)  # a module's name, as in type(x).__module__
     return _ADDRESS.sub("0x…", text)
 
 

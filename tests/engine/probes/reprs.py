@@ -34,6 +34,16 @@ PROBES = [
     "x = torch.ones(2, requires_grad=True); y = x * 2; print(y.grad_fn.next_functions[0][0])",
     "print(torch.arange(5), torch.arange(0, 1, 0.25))",
     "print(torch.linspace(0, 1, 3), torch.eye(2))",
+    "x = torch.ones(2, requires_grad=True); print(type(x.exp().grad_fn))",
+    "x = torch.ones(2, requires_grad=True); f = type((x * 2).grad_fn); print(f.__name__, f.__qualname__)",
+    "x = torch.ones(2, requires_grad=True); print(type(x.sum().grad_fn.next_functions[0][0]))",
+    "print(torch.ones(2).type(torch.float64), torch.ones(2).type('torch.LongTensor'))",
+    "print(torch.ones(2).type(torch.IntTensor))",
+    "print(torch.Tensor, torch.FloatTensor, torch.LongTensor)",
+    "print(isinstance(torch.ones(2), torch.FloatTensor), isinstance(torch.ones(2), torch.LongTensor))",
+    "print(type(torch.LongTensor([1])), torch.tensor([1]).type())",
+    "print(torch.ones(2, dtype=torch.float16).type(), torch.ones(2, dtype=torch.uint8).type())",
+    "print(type(torch.ones(2).shape), type(torch.float32), type(torch.device('cpu')))",
 ]
 
 KNOWN = {}
