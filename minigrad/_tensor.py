@@ -41,6 +41,22 @@ NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+                "cases.")
+_warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 # How torch's C++ core names element types in the grad-assignment message.
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
                    "int64": "long int", "int32": "int", "int16": "short int",
@@ -61,6 +77,25 @@ class Size(tuple):
 
     def __repr__(self) -> str:
         return f"minigrad.Size({list(self)})"
+
+    # slicing, concatenating and repeating a Size give a Size, as in torch
+    def __getitem__(self, index):
+        out = tuple.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "minigrad.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
@@ -412,14 +447,12 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        """torch implements ``x.T`` as a permute that reverses the dims."""
-        if self._data.ndim not in (0, 2):
-            warnings.warn(
-                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-                "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
-        return self.permute(*reversed(range(self._data.ndim)))
+        """torch implements ``x.T`` as a permute that reverses the dims; on other than 2-D
+        tensors it warns, once per process as torch's TORCH_WARN_ONCE does."""
+        n = self._data.ndim
+        if n != 2:
+            _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
+        return self.permute(*reversed(range(n)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802

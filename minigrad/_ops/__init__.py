@@ -84,6 +84,17 @@ def _operator(fn):
     return method
 
 
+def _compare_with_none(fn, answer: bool):
+    """``x == None`` is False and ``x != None`` True, as in torch (not an error)."""
+    def method(self, other):
+        return answer if other is None else fn(self, other)
+
+    return method
+
+
+METHODS["__eq__"] = _compare_with_none(P.eq, False)
+METHODS["__ne__"] = _compare_with_none(P.ne, True)
+
 for _name, _fn in METHODS.items():
     if _name in _ARITHMETIC_OPERATORS:
         _fn = _operator(_fn)

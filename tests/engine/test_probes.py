@@ -28,7 +28,7 @@ import torch
 import minigrad
 
 CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
-              "reprs"]
+              "reprs", "misc"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 
@@ -115,3 +115,9 @@ def test_known_difference(code):
     """A known difference must still differ: when it starts passing, move it to PROBES."""
     check(code)
 
+
+
+def test_probes_are_many_and_distinct():
+    assert len(PROBES) + len(KNOWN) >= 150
+    codes = [p.values[0] for p in PROBES + KNOWN]
+    assert len(codes) == len(set(codes)), "a snippet is listed twice"
