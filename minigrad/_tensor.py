@@ -472,7 +472,7 @@ class Tensor:
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        return self._data.view()  # a new array on the same memory each time, as torch's
 
     def __array__(self, dtype=None, copy=None):
         """NumPy 2's protocol: ``np.asarray(x)`` shares the tensor's memory, ``np.array(x)``

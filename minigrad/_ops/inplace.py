@@ -43,7 +43,7 @@ from minigrad._ops.pointwise import (
     TanhBackward0,
     _np_sigmoid,
 )
-from minigrad._tensor import Tensor
+from minigrad._tensor import _CPP_TYPE_NAMES, Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import check_view_rebase, rebase_history
@@ -241,6 +241,10 @@ def relu_(self):
 
 
 def clamp_(self, min=None, max=None):
+    d = result_type(self, *(b for b in (min, max) if b is not None))
+    if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast "
+                           f"to the desired output type {_CPP_TYPE_NAMES[self.dtype.name]}")
     return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
 

@@ -539,6 +539,9 @@ def _clamp_mask(x, lo, hi):
 def _clamp_tensor(input, min, max):
     """clamp with tensor bounds: they are inputs too (a missing one is a constant input)."""
     d = result_type(*(t for t in (input, min, max) if t is not None)).numpy
+    # a number beside a tensor bound is a constant bound of the result's dtype
+    min, max = (t if t is None or isinstance(t, Tensor) else Tensor._make(np.asarray(t, d))
+                for t in (min, max))
     lo, hi = (None if t is None else t._data.astype(d, copy=False) for t in (min, max))
     data = np.clip(input._data.astype(d, copy=False), lo, hi)
     absent = Tensor._make(np.zeros((), d))

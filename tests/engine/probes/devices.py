@@ -22,6 +22,17 @@ PROBES = [
     "x = torch.ones(2, requires_grad=True); print(x.to('cpu') is x)",
     "print(torch.zeros(2, device=torch.device('cpu')).device)",
     "torch.tensor([1.], device='cuda')",
+    'print(torch.cuda.is_available(), torch.ones(2).is_cuda)',
+    "x = torch.ones(2); print(x.to(device='cpu').device)",
+    "torch.ones(2).to(device='cuda')",
+    "torch.zeros(2, device='cud')",
+    "torch.device('cuda:x')",
+    "print(torch.device('cuda', 0), repr(torch.device('cuda', 0)))",
+    "print(torch.device('cpu') == 'cpu', str(torch.device('cpu')) == 'cpu')",
+    "torch.ones(2).to('cuda', non_blocking=True)",
+    "device = 'cuda' if torch.cuda.is_available() else 'cpu'; x = torch.ones(2, device=device); print(x.device)",
+    "print(torch.arange(3, device='cpu'), torch.full((2,), 1.5, device='cpu'))",
+    "x = torch.ones(2); x.new_zeros(3, device='cuda')",
 ]
 
 KNOWN = {}

@@ -125,6 +125,115 @@ print(y.grad_fn, x.grad_fn)""",
     "x = torch.ones(3); print(x[[1.0]] if False else x[[1]])",
     "x = torch.ones(2); print(x == 1, (x == None) is False, x.eq(1))",
     "x = torch.ones(2); print(x.eq(torch.ones(2)), x in [None])",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+v = x[:2]
+y = Dirty.apply(v)
+print(y.grad_fn, x.grad_fn, y is v)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True)
+y = Dirty.apply(x[:2])""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Dirty.apply(x)
+y.mul_(2)
+y.sum().backward()
+print(y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3)
+y = Id.apply(x)
+y.mul_(2)
+print(y, y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    y = Id.apply(x)
+y.mul_(2)
+print(y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+z = y[:1]
+print(z.grad_fn)
+z.mul_(2)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+x.mul_(2)
+print(y.grad_fn)""",
+    'x = torch.ones(3, requires_grad=True); print(x.grad, x.is_leaf); x.sum().backward(); print(x.grad)',
+    'x = torch.tensor([1., 2.]); print(x[0], x[-1], x[1:], x[::2])',
+    'x = torch.arange(6).view(2, 3); print(x[:, 1], x[1, :2], x[..., -1])',
+    'x = torch.ones(3); x[[0, 2]] = 5; print(x)',
+    'x = torch.ones(2, 3); print(x[[0, 1], [1, 2]], x[torch.tensor([True, False])])',
+    'x = torch.ones(3); x[5] = 1',
+    'x = torch.ones(3); print(x[np.int64(1)], x[np.array([0, 1])])',
+    'x = torch.ones(3, requires_grad=True); x.grad = torch.ones(2)',
+    'x = torch.ones(3, requires_grad=True); x.grad = torch.ones(3, dtype=torch.float64)',
+    'x = torch.ones(3, requires_grad=True); y = x * 2; y.requires_grad = False',
+    'x = torch.ones(3, requires_grad=True); y = x.detach(); print(y.requires_grad, y.is_leaf, y._version)',
+    'x = torch.ones(2, requires_grad=True); y = (x * x).sum(); g, = torch.autograd.grad(y, x); print(g)',
+    'x = torch.ones(2, requires_grad=True); y = (x * 2).sum(); torch.autograd.grad(y, x); torch.autograd.grad(y, x)',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad(x.sum(), [x, torch.ones(2)])',
+    'print(torch.ones(2, 3).size(1), torch.ones(2, 3).size(-1), torch.ones(2, 3).size(2))',
+    'print(len(torch.ones(4, 2)), torch.ones(4, 2).numel(), torch.ones(0).numel())',
+    'print(torch.ones(2, 3).view(-1).shape, torch.ones(2, 3).view(3, -1).shape)',
+    'torch.ones(2, 3).view(-1, -1)',
+    'x = torch.ones(2, 3); print(x.sum(0), x.sum(-1, keepdim=True), x.mean((0, 1)))',
+    "x = torch.ones(2); print(x.item() if x.numel() == 1 else 'many'); x.item()",
+    'x = torch.tensor([1., 2.], requires_grad=True); print(x.tolist(), x.sum().item())',
+    'x = torch.tensor([1.]); print(int(x), float(x), bool(x), x.item())',
+    'print(torch.tensor([[1, 2], [3]]))',
+    'print(torch.tensor([]), torch.tensor([[]]).shape)',
+    "torch.tensor([1, 'a'])",
 ]
 
 KNOWN = {

@@ -45,6 +45,23 @@ PROBES = [
     "x = torch.tensor([1., 2.]); print(x.numpy().dtype, x.double().numpy().dtype)",
     "x = torch.tensor(3.5); print(float(x), int(x), x.item(), type(x.item()).__name__)",
     "x = torch.tensor([3]); print(np.float64(2) * x)",
+    'x = torch.tensor([1., 2.]); a = np.array(x, copy=True); a[0] = 5; print(x)',
+    'x = torch.tensor([1., 2.]); a = np.asarray(x, dtype=np.float64); a[0] = 5; print(x, a.dtype)',
+    'x = torch.tensor([1., 2.]); r = np.greater(x, 1); print(type(r).__name__, r)',
+    'x = torch.tensor([1., 2.]); r = np.add(x, 1); print(type(r).__name__, r)',
+    'x = torch.tensor([1., 2.]); print(np.mean(x), np.max(x))',
+    'x = torch.tensor([1., 2.]); r = np.float32(2) ** x; print(r)',
+    'x = torch.tensor([1., 2.]); print(np.float64(2.5) - x, x - np.float64(2.5))',
+    'x = torch.tensor([1, 2]); print(x / np.int64(2), np.int64(3) // 1)',
+    'x = torch.ones(2, requires_grad=True); y = x * np.float32(3); y.sum().backward(); print(x.grad, y.grad_fn)',
+    'x = torch.ones(2, requires_grad=True); y = np.float64(3) * x; y.sum().backward(); print(x.grad)',
+    'x = torch.tensor([1., 2.]); print(x.numpy() is x.numpy(), np.shares_memory(x.numpy(), x.numpy()))',
+    'x = torch.tensor([[1., 2.], [3., 4.]]); print(np.array(x.T), np.array(x[0]))',
+    'x = torch.arange(3); print(np.array(x), np.array(x).dtype)',
+    'x = torch.tensor([True, False]); print(np.array(x), np.asarray(x).dtype)',
+    'x = torch.tensor(2.5); print(np.array(x), np.array(x).shape, float(np.array(x)))',
+    'print(torch.tensor(np.array(3.0)), torch.tensor(np.array([1, 2], dtype=np.int16)).dtype)',
+    'print(torch.tensor([1, 2]) == np.int64(2), np.float32(1.5) == torch.tensor(1.5))',
 ]
 
 KNOWN = {

@@ -44,6 +44,19 @@ PROBES = [
     "print(type(torch.LongTensor([1])), torch.tensor([1]).type())",
     "print(torch.ones(2, dtype=torch.float16).type(), torch.ones(2, dtype=torch.uint8).type())",
     "print(type(torch.ones(2).shape), type(torch.float32), type(torch.device('cpu')))",
+    'x = torch.ones(2, requires_grad=True); y = x.view(2, 1); print(y.grad_fn, y.grad_fn.name())',
+    'x = torch.ones(2, 2, requires_grad=True); print(x.t().grad_fn.name(), x[0].grad_fn.name(), x[:, 1].grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print((x + 1).grad_fn.name(), (1 - x).grad_fn.name(), (x / 2).grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print(x.pow(2).grad_fn.name(), (2 ** x).grad_fn.name(), (x ** x).grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print(x.clamp(0, 1).grad_fn.name(), x.clamp(min=torch.zeros(2)).grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print(x.max().grad_fn.name(), x.max(0)[0].grad_fn.name(), x.prod().grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print(x.double().grad_fn.name(), x.clone().grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); y = x.clone(); y[0] = 3; print(y.grad_fn.name())',
+    'x = torch.ones(2, requires_grad=True); print(x.unsqueeze(0).grad_fn.name(), x.expand(3, 2).grad_fn.name())',
+    'print(torch.tensor([1e10, 1.]), torch.tensor([1e-10, 1.]))',
+    'print(torch.tensor([[1, 2], [3, 4]], dtype=torch.int16))',
+    'print(torch.zeros(2, 0), torch.ones(1, 1, 1))',
+    'print(torch.tensor(True), torch.tensor(-3), torch.tensor(2.5, dtype=torch.float64))',
 ]
 
 KNOWN = {}

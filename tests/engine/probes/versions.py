@@ -108,6 +108,53 @@ y = x * 3
 y.relu_()
 y.sum().backward()
 print(x.grad, y._version)""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward()
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward(retain_graph=True)
+idx[0] = 3
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+print(idx._version)
+idx[0] = 3
+print(idx._version, y)""",
+    """x = torch.arange(6.0, requires_grad=True).view(2, 3)
+rows = torch.tensor([0, 1])
+cols = torch.tensor([2, 0])
+y = x[rows, cols]
+cols.zero_()
+y.sum().backward()""",
+    """x = torch.zeros(3, requires_grad=True)
+i = torch.tensor([1])
+y = x.clone()
+y[i] = 5.0
+i.fill_(0)
+y.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+with torch.no_grad():
+    y.add_(1)
+print(y._version, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, requires_grad=True)
+b = a * 3
+c = b ** 2
+b.zero_()
+c.sum().backward()""",
+    """x = torch.ones(3)
+print(x._version)
+x.data.add_(1)
+print(x._version)
+x.detach().add_(1)
+print(x._version)""",
 ]
 
 KNOWN = {}

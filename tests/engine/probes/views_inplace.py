@@ -112,6 +112,68 @@ print(y.requires_grad, y.grad_fn, y.is_leaf)""",
     """x = torch.ones(3, requires_grad=True)
 y = x.clone()[:2]
 y.detach_()""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+print(v.requires_grad, v.is_leaf, v.grad_fn)
+y = v * 2
+print(y.grad_fn, y.requires_grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+x.mul_(2)
+print(v.requires_grad)
+v.grad_fn""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+w = v[:1]
+print(w.requires_grad, w.grad_fn)
+w.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+    v.mul_(2)
+print(x)
+print(v.grad_fn)""",
+    """x = torch.ones(3)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(2)
+print(v.requires_grad, x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+print(v)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    a, b, c = x.unbind()
+a.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+a, b, c = x.unbind()
+with torch.no_grad():
+    a.mul_(2)
+print(x)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+r0, r1 = x.unbind(1)
+r0.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+y = v.exp()
+print(y.requires_grad, y.grad_fn)
+y.sum().backward()
+print(x.grad_fn)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+with torch.enable_grad():
+    w = v[:1]
+print(w.grad_fn, w.requires_grad)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+v = x.view(2, 2)
+v[0].mul_(3)
+print(v.grad_fn, x.grad_fn)""",
 ]
 
 KNOWN = {}
