@@ -43,8 +43,8 @@ def accumulate_into(variable, grad) -> None:
     Under ``create_graph`` the sum is a graph of its own, so nothing is done in place.
     """
     if variable._grad is None:
-        if grad_mode.is_grad_enabled():
-            variable._grad = grad
+        if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
+            variable._grad = variable.new_zeros(variable.shape).copy_(grad)
         else:
             variable._grad = grad.detach().clone()
     elif grad_mode.is_grad_enabled():

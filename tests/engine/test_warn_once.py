@@ -18,6 +18,13 @@ for shape in [(2, 3, 4), (3,), (2, 3, 4), (), (), (2, 3)]:
         out = torch.ones(shape).T
     print(tuple(out.shape), [(w.category.__name__, str(w.message).split(" (Triggered")[0])
                              for w in caught])
+for step in range(2):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.tensor(2., requires_grad=True)
+        torch.autograd.grad(x ** 2, x, create_graph=True)
+        (x ** 3).backward(create_graph=True)
+    print(step, [str(w.message).split(" (Triggered")[0] for w in caught])
 """
 
 
@@ -27,7 +34,9 @@ def run(lib: str) -> str:
     return done.stdout
 
 
-def test_x_T_warns_once_per_process_like_torch():
+def test_warnings_given_once_per_process_like_torch():
+    """x.T on other than 2-D tensors, and backward(create_graph=True)."""
     expected, got = run("torch"), run("minigrad")
     assert got == expected
     assert "dimension other than 2" in expected and "0-D" in expected  # both messages seen
+    assert "reference cycle" in expected

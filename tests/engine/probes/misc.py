@@ -234,6 +234,64 @@ print(y.grad_fn)""",
     'print(torch.tensor([[1, 2], [3]]))',
     'print(torch.tensor([]), torch.tensor([[]]).shape)',
     "torch.tensor([1, 'a'])",
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); (x * 3).sum().backward(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); x.grad.zero_(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); x.grad = None; print(x.grad)',
+    """w = torch.ones(2, requires_grad=True); (w * 2).sum().backward()
+with torch.no_grad():
+    w -= 0.1 * w.grad
+print(w, w.is_leaf, w.requires_grad)""",
+    'w = torch.ones(2, requires_grad=True); (w * 2).sum().backward(); w -= 0.1 * w.grad',
+    'w = torch.ones(2, requires_grad=True); w.data -= 0.5; print(w)',
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+y.sum().backward()""",
+    'x = torch.ones(2, requires_grad=True); y = x.detach() * 2; print(y.requires_grad)',
+    'x = torch.ones(2, requires_grad=True); h = x.register_hook(lambda g: g * 10); (x * 1).sum().backward(); print(x.grad); h.remove()',
+    'x = torch.ones(2); x.register_hook(lambda g: g)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.retain_grad(); y.sum().backward(); print(y.grad, y.retains_grad)',
+    'x = torch.ones(2); x.retain_grad()',
+    'x = torch.tensor(2., requires_grad=True); y = x ** 3; g, = torch.autograd.grad(y, x, create_graph=True); g.backward(); print(g, x.grad)',
+    # backward(create_graph=True) warns once per process (test_warn_once.py): silenced here
+    """import warnings
+x = torch.tensor(2., requires_grad=True)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    (x ** 3).backward(create_graph=True)
+    print(x.grad, x.grad.grad_fn.next_functions)
+    (x ** 2).backward(create_graph=True)
+print(x.grad, x.grad.grad_fn.next_functions)""",
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.backward(torch.ones(2)); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.backward(torch.ones(3))',
+    'x = torch.ones(2, requires_grad=True); y = x.sum(); y.backward(torch.tensor(2.)); print(x.grad)',
+    """print(torch.is_grad_enabled())
+with torch.no_grad():
+    print(torch.is_grad_enabled())
+    with torch.enable_grad():
+        print(torch.is_grad_enabled())""",
+    """@torch.no_grad()
+def f(x):
+    return x * 2
+print(f(torch.ones(2, requires_grad=True)).requires_grad)""",
+    """with torch.set_grad_enabled(False):
+    y = torch.ones(2, requires_grad=True) * 2
+print(y.requires_grad)""",
+    """with torch.inference_mode():
+    y = torch.ones(2) * 2
+print(y.requires_grad, y.is_inference())
+y.add_(1)""",
+    'x = torch.ones(2, requires_grad=True); y = x * 2; z = y.detach_(); print(z is y, y.requires_grad)',
+    'a = torch.ones(2, requires_grad=True); b = torch.ones(2, requires_grad=True); (a * b).sum().backward(inputs=[a]); print(a.grad, b.grad)',
+    'x = torch.ones(2, 2, requires_grad=True); y = x @ x; y.sum().backward(); print(x.grad)',
+    'x = torch.ones(3, requires_grad=True); y = torch.cat([x, x]); y.sum().backward(); print(x.grad, y.grad_fn)',
+    'x = torch.ones(3, requires_grad=True); y = torch.stack([x, x * 2]); print(y.grad_fn, y.shape)',
+    'x = torch.ones(3, requires_grad=True); print(x.sum().grad_fn.next_functions[0][0].variable is x)',
+    'x = torch.ones(3); print(torch.where(x > 0, x, torch.zeros(3)), torch.where(x > 5, 1.0, 0.0))',
 ]
 
 KNOWN = {
