@@ -77,9 +77,23 @@ PROBES = [
     'print(torch.tensor([1, 2]) ** -1)',
     'print(torch.tensor([2, 3]).pow(2), torch.tensor([2, 3]).pow(2.0))',
     'print(torch.tensor([1, 0]).sign(), torch.tensor([-1.5, 0.]).sign())',
+    'torch.set_default_dtype(torch.float64); print(torch.tensor([1, 2]) * 1.5, torch.tensor([1.5]).dtype, torch.ones(1).dtype)',
+    'torch.set_default_dtype(torch.float64); print(torch.tensor([1, 2]).clamp(0.5), torch.FloatTensor([1]).dtype)',
+    'torch.set_default_dtype(torch.int64)',
+    'print(torch.tensor([1, 2]) + torch.tensor([0.5], dtype=torch.float16))',
+    'print(torch.tensor(2, dtype=torch.int32) * torch.tensor([1, 2], dtype=torch.int8))',
+    'print((torch.tensor([1, 2]) * np.float32(0.5)).dtype, (torch.tensor([1., 2.], dtype=torch.float64) * np.float32(0.5)).dtype)',
+    'print(torch.tensor([1, 2]).to(torch.float16) / 3)',
+    'x = torch.ones(2, dtype=torch.float64, requires_grad=True); y = x.float(); y.sum().backward(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); y = x.double() * 2; y.sum().backward(); print(x.grad, y.grad_fn)',
+    'print(torch.tensor([1, 2]).max(dim=0), torch.tensor([1., 2.]).argmax())',
 ]
 
 KNOWN = {
     "print(torch.tensor([1, 3]) // 2)":
         'floor division (//, floor_divide) is a new op, left to the helper adding ops',
+    "print(torch.ones(2, dtype=torch.bool).sum(), torch.ones(2, dtype=torch.bool).any() if hasattr(torch.Tensor, 'any') else '')":
+        'Tensor.any is a new op, left to the helper adding ops',
+    "print(torch.tensor([3, -3]) / torch.tensor([2, 2]), torch.tensor([7]) % 3 if hasattr(torch.Tensor, '__mod__') else '')":
+        'the % operator (remainder) is a new op, left to the helper adding ops',
 }

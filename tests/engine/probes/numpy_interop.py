@@ -62,9 +62,22 @@ PROBES = [
     'x = torch.tensor(2.5); print(np.array(x), np.array(x).shape, float(np.array(x)))',
     'print(torch.tensor(np.array(3.0)), torch.tensor(np.array([1, 2], dtype=np.int16)).dtype)',
     'print(torch.tensor([1, 2]) == np.int64(2), np.float32(1.5) == torch.tensor(1.5))',
+    'print(type(torch.tensor([1., 2.]).numpy()).__name__, torch.tensor([1., 2.]).numpy().flags.writeable)',
+    'a = np.arange(3.); t = torch.as_tensor(a); t[0] = 9; print(a)',
+    'a = np.arange(3.); t = torch.tensor(a); t[0] = 9; print(a)',
+    'a = np.arange(3, dtype=np.float32); t = torch.from_numpy(a); t.add_(1); print(a)',
+    "torch.from_numpy(np.array(['a']))",
+    'torch.from_numpy([1, 2])',
+    'print(torch.tensor(np.arange(4).reshape(2, 2)).T)',
+    'x = torch.ones(2); print(x.numpy() + 1, type(x.numpy() + 1).__name__)',
+    'x = torch.tensor([1., 2.]); print(x.tolist(), type(x.tolist()[0]).__name__)',
+    'x = torch.tensor([[1, 2]]); print(x.tolist(), torch.tensor(x.tolist()).dtype)',
+    'x = torch.tensor([1., 2.]); print(np.dot(x, x), np.linalg.norm(x))',
 ]
 
 KNOWN = {
     "x = torch.tensor([1., 2.]); a = np.array(x, copy=False); a[0] = 5; print(x)":
         "torch 2.13's __array__ has no copy keyword, so NumPy 2 cannot honour copy=False and raises; minigrad implements NumPy 2's protocol and shares the memory",
+    'torch.from_numpy(np.array([1, 2], dtype=np.uint16))':
+        'minigrad has no uint16/uint32/uint64 dtypes (torch 2.13 has them with limited support)',
 }

@@ -57,6 +57,29 @@ PROBES = [
     'print(torch.tensor([[1, 2], [3, 4]], dtype=torch.int16))',
     'print(torch.zeros(2, 0), torch.ones(1, 1, 1))',
     'print(torch.tensor(True), torch.tensor(-3), torch.tensor(2.5, dtype=torch.float64))',
+    'x = torch.ones(2, requires_grad=True); y = x.mean(); print(y, y.grad_fn.name())',
+    'x = torch.ones(2, 2, requires_grad=True); print(x.sum(0), x.mean(1, keepdim=True))',
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    print(x * 2, x)""",
+    'x = torch.tensor([0.1, 0.25, 1/3]); print(x, x.double())',
+    'torch.set_printoptions(precision=2); print(torch.tensor([1/3, 2/3])); torch.set_printoptions(precision=4)',
+    'print(torch.tensor([123456789.0, 1.0]), torch.tensor([1e-8, 1e8]))',
+    'print(torch.arange(12).view(3, 4))',
+    'print(torch.tensor([[0.5, -1.25], [3.0, 100.0]], requires_grad=True))',
+    'x = torch.ones(2, requires_grad=True); print(x.detach(), x.data)',
+    'x = torch.ones(2, 2, requires_grad=True); print(x.T.grad_fn, x.mT.grad_fn)',
+    'x = torch.ones(3, requires_grad=True); print(x[[0, 1]].grad_fn, x[x > 0].grad_fn)',
+    'x = torch.ones(3, requires_grad=True); print(x.reshape(3, 1).grad_fn, x.flatten().grad_fn)',
+    'x = torch.ones(3, requires_grad=True); print(x.squeeze().grad_fn, x.unsqueeze(1).squeeze(1).grad_fn)',
+    'x = torch.ones(3, requires_grad=True); print(torch.cat([x, x]).grad_fn.next_functions)',
+    'x = torch.ones(3, requires_grad=True); y = x * 2; print(y.grad_fn.next_functions, y.grad_fn.next_functions[0][0].variable)',
+    'x = torch.ones(3, requires_grad=True); y = 2 * x; print(y.grad_fn.next_functions)',
+    'print(torch.float64, torch.double, torch.long, torch.half == torch.float16)',
+    'print(torch.get_default_dtype()); torch.set_default_dtype(torch.float64); print(torch.tensor([1.5]), torch.get_default_dtype())',
 ]
 
-KNOWN = {}
+KNOWN = {
+    'x = torch.ones(2, requires_grad=True); print(type(x.exp().grad_fn).__module__)':
+        "node classes keep their Python module (inspect.getsource prints them in lessons); torch's are C++ classes, so their __module__ is builtins",
+}
