@@ -496,7 +496,10 @@ class Tensor:
         return self
 
     def cuda(self, device=None, non_blocking=False) -> Tensor:
-        cuda._lazy_init()  # raises: minigrad has no GPU
+        """Raises, as a CPU-only torch does: minigrad has no GPU."""
+        if device is not None:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        cuda._lazy_init()
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -33,6 +33,13 @@ PROBES = [
     "device = 'cuda' if torch.cuda.is_available() else 'cpu'; x = torch.ones(2, device=device); print(x.device)",
     "print(torch.arange(3, device='cpu'), torch.full((2,), 1.5, device='cpu'))",
     "x = torch.ones(2); x.new_zeros(3, device='cuda')",
+    "print(torch.device('cuda') == torch.device('cuda:0'), torch.device('cuda:0').index)",
+    "print(torch.device(torch.device('cpu')), torch.device('meta').type)",
+    "print({torch.device('cpu'): 1}[torch.device('cpu')])",
+    "x = torch.ones(2, requires_grad=True); y = x.to('cpu'); print(y is x, y.grad_fn)",
+    'x = torch.ones(2); print(x.to(x), x.to(torch.ones(1, dtype=torch.float64)).dtype)',
+    "torch.ones(2).to('cuda', torch.float64)",
+    'torch.zeros(2).cuda(0)',
 ]
 
 KNOWN = {}

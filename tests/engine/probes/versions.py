@@ -155,6 +155,46 @@ x.data.add_(1)
 print(x._version)
 x.detach().add_(1)
 print(x._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+z = y[:2]
+z.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+m = y.max()
+y.add_(1)
+m.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+v, i = y.max(0)
+i.add_(1)
+v.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.prod()
+with torch.no_grad():
+    x.mul_(2)
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.relu()
+y.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clamp(0, 2)
+y.add_(1)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x * w).sum()
+w[0] = 2
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x + w).sum()
+w[0] = 2
+y.backward()
+print(x.grad)""",
 ]
 
 KNOWN = {}

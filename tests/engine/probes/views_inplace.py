@@ -184,6 +184,59 @@ print(v.grad_fn, x.grad_fn)""",
     'x = torch.ones(2, 3); x[:, 0] = torch.tensor([7., 8.]); print(x)',
     'x = torch.ones(2, 3); x[0] = torch.ones(2)',
     'x = torch.ones(3); y = x.view(3); print(y._base is x, x._base, y.data_ptr() == x.data_ptr())',
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.inference_mode():
+    v = x[:2]
+print(v.requires_grad, v.is_inference())""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.inference_mode():
+    v = x[:2]
+v.mul_(2)""",
+    """x = torch.ones(3)
+with torch.inference_mode():
+    v = x[:2]
+    v.mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[1:]
+print(v.requires_grad)
+v.requires_grad_(False)
+print(v.requires_grad)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x.view(3)
+print(v.is_leaf, v.requires_grad, v._base is x)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x.view(3)
+(v * 2).sum().backward()
+print(x.grad, v.grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+with torch.no_grad():
+    v.zero_()
+print(x)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+with torch.no_grad():
+    a, b = x.unbind()
+print(a.requires_grad, a.grad_fn)
+a.add_(1)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.transpose(0, 1)
+v[0, 0] = 5""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.detach().mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.data.mul_(2)
+print(x)""",
 ]
 
 KNOWN = {}
