@@ -97,12 +97,30 @@ def _load():
 PROBES, KNOWN = _load()
 
 
+def side_by_side(expected: str, got: str, width: int = 60) -> str:
+    """torch's lines and minigrad's in two columns, ``|`` where they agree and ``X`` where
+    they differ; long lines are wrapped so each column stays readable."""
+    a, b = expected.splitlines(), got.splitlines()
+    rows = [f"{'torch':<{width}}   minigrad"]
+    for i in range(max(len(a), len(b))):
+        left, right = (a[i] if i < len(a) else ""), (b[i] if i < len(b) else "")
+        mark = "|" if left == right else "X"
+        lefts = [left[j:j + width] for j in range(0, max(len(left), 1), width)]
+        rights = [right[j:j + width] for j in range(0, max(len(right), 1), width)]
+        for k in range(max(len(lefts), len(rights))):
+            l_part = lefts[k] if k < len(lefts) else ""
+            r_part = rights[k] if k < len(rights) else ""
+            rows.append(f"{l_part:<{width}} {mark} {r_part}")
+    return "\n".join(rows)
+
+
 def check(code: str) -> None:
     expected, got = run(code, "torch"), run(code, "minigrad")
     if expected != got:
         diff = "\n".join(difflib.unified_diff(expected.splitlines(), got.splitlines(),
                                               "torch", "minigrad", lineterm=""))
-        pytest.fail(f"minigrad differs from torch on:\n{code}\n\n{diff}", pytrace=False)
+        pytest.fail(f"minigrad differs from torch on:\n{code}\n\n"
+                    f"{side_by_side(expected, got)}\n\n{diff}", pytrace=False)
 
 
 @pytest.mark.parametrize("code", PROBES)
