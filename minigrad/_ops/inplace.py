@@ -42,6 +42,7 @@ from minigrad._ops.pointwise import (
     SubBackward0,
     TanhBackward0,
     _np_sigmoid,
+    clip,
 )
 from minigrad._tensor import _CPP_TYPE_NAMES, Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
@@ -237,7 +238,7 @@ def tanh_(self):
 
 
 def relu_(self):
-    return _unary_inplace(self, lambda x: np.maximum(x, 0), ReluBackward0, save_result=True)
+    return _unary_inplace(self, lambda x: clip(x, 0, None), ReluBackward0, save_result=True)
 
 
 def clamp_(self, min=None, max=None):
@@ -245,7 +246,7 @@ def clamp_(self, min=None, max=None):
     if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
         raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast "
                            f"to the desired output type {_CPP_TYPE_NAMES[self.dtype.name]}")
-    return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
+    return apply_inplace(self, clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
 
 

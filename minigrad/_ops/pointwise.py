@@ -454,10 +454,21 @@ class SigmoidBackward0(Node):
         return t * self.result * (1 - self.result)
 
 
+def clip(data: np.ndarray, lo, hi) -> np.ndarray:
+    """torch's clamp, element by element: min(max(x, lo), hi) that keeps ``x`` itself on a tie
+    (so -0. stays -0.; NumPy's maximum/minimum may return the bound) and NaN as NaN."""
+    out = data
+    if lo is not None:
+        out = np.where(out < lo, lo, out)
+    if hi is not None:
+        out = np.where(out > hi, hi, out)
+    return np.asarray(out).astype(data.dtype, copy=False)
+
+
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    data = np.maximum(input._data, 0).astype(input._data.dtype, copy=False)
+    data = clip(input._data, 0, None)
     return record(data, ReluBackward0, (input,), output_name="result")
 
 
@@ -512,7 +523,7 @@ def clamp(input, min=None, max=None):
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     d = d.numpy
-    data = np.clip(input._data.astype(d, copy=False), min, max).astype(d, copy=False)
+    data = clip(input._data.astype(d, copy=False), min, max)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
 
 
@@ -543,7 +554,7 @@ def _clamp_tensor(input, min, max):
     min, max = (t if t is None or isinstance(t, Tensor) else Tensor._make(np.asarray(t, d))
                 for t in (min, max))
     lo, hi = (None if t is None else t._data.astype(d, copy=False) for t in (min, max))
-    data = np.clip(input._data.astype(d, copy=False), lo, hi)
+    data = clip(input._data.astype(d, copy=False), lo, hi)
     absent = Tensor._make(np.zeros((), d))
     return record(data, ClampBackward0, (input, absent if min is None else min,
                                          absent if max is None else max),

@@ -195,6 +195,61 @@ y = (x + w).sum()
 w[0] = 2
 y.backward()
 print(x.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * 3).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.data -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.detach().sub_(1)
+y.backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x.exp()
+z = y.exp()
+y.data.add_(1)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sqrt()
+out = y.sum()
+y[0] = 5
+out.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x ** 2
+s = y.sum()
+x2 = y.view(3)
+x2.mul_(2)
+s.backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+h = x.tanh()
+g = h.clone()
+h.add_(1)
+g.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, 2, requires_grad=True)
+b = torch.ones(2, 2)
+c = a @ b
+b.t_() if hasattr(b, 't_') else b.mul_(1)
+c.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+z = y.unsqueeze(0)
+w = z * z
+y.add_(1)
+w.sum().backward()""",
 ]
 
 KNOWN = {}
