@@ -473,14 +473,35 @@ def relu(input):
 
 
 class ReluBackward0(Node):
-    """torch's threshold_backward: where(result <= 0, 0, grad), so a blocked gradient is +0
-    (a product with a mask would give -0 for a negative gradient)."""
+    """torch's threshold_backward(grad, result, 0): a blocked gradient is +0 (a product with
+    a mask would give -0 for a negative gradient)."""
 
     def backward(self, grad):
-        return where(self.saved("result") <= 0, 0.0, grad)
+        return threshold_backward(grad, self.saved("result"), 0)
 
     def jvp(self, t):
-        return where(self.result <= 0, 0.0, t)
+        return threshold_backward(t, self.result, 0)
+
+
+def threshold_backward(grad_output, input, threshold):
+    """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
+    in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
+    data = np.where(input._data <= threshold, 0, grad_output._data)
+    return record(data.astype(grad_output._data.dtype, copy=False), ThresholdBackwardBackward0,
+                  (grad_output, input), save={"self": input}, threshold=threshold)
+
+
+class ThresholdBackwardBackward0(Node):
+    """out = grad_output masked by self > threshold: linear in grad_output, flat in self."""
+
+    def backward(self, grad):
+        g_self = grad.new_zeros(grad.shape) if self.needs_input_grad[1] else None
+        return threshold_backward(grad, self.saved("self"), self.threshold), g_self
+
+    def jvp(self, t_grad, t_self):
+        if t_grad is None:
+            return self.result.new_zeros(self.result.shape)
+        return threshold_backward(t_grad, self.inputs[1], self.threshold)
 
 
 def abs(input):

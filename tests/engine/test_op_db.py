@@ -348,6 +348,8 @@ NOT_PRODUCED_BY_OPS = {
     "Error": "the sink once_differentiable puts behind a custom Function's gradient under "
              "create_graph; no built-in op records it",
     "_ViewNode": "the base class of the view nodes (its jvp is theirs); never recorded itself",
+    "ThresholdBackwardBackward0": "relu's backward under create_graph: op_db's double-backward "
+                                  "checks of relu reach it, no forward op records it",
 }
 
 
