@@ -37,6 +37,9 @@ OPS = {
     "sign": lambda t, x: x.sign(),
     "where": lambda t, x: t.where(x > 0, x, -x),
 }
+# Which of tied +0 and -0 a full max/min returns depends on the order of torch's vectorised
+# reduction (no rule: neither the first nor the last tie); their gradients are compared.
+REDUCTION_ORDER_DEPENDENT = {"max", "min"}
 VALUES = st.sampled_from([-2.0, -1.0, -0.0, 0.0, 0.0, 1.0, 1.0, 2.0])
 
 
@@ -57,6 +60,8 @@ def test_value_and_gradient_signs_match_torch(op, a, g):
     got = value_and_grad_of(minigrad, op, a, np.float32(g))
     for what, e, m in zip(("value", "gradient"), expected, got):
         np.testing.assert_array_equal(m, e, err_msg=f"{what} of {op} at {a.tolist()}")
+        if what == "value" and op in REDUCTION_ORDER_DEPENDENT:
+            continue  # equal as numbers (checked above); the sign of a tie is torch's accident
         np.testing.assert_array_equal(np.signbit(m), np.signbit(e),
                                       err_msg=f"signs of zero in the {what} of {op} at "
                                               f"{a.tolist()}")

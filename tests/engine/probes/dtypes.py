@@ -87,6 +87,26 @@ PROBES = [
     'x = torch.ones(2, dtype=torch.float64, requires_grad=True); y = x.float(); y.sum().backward(); print(x.grad)',
     'x = torch.ones(2, requires_grad=True); y = x.double() * 2; y.sum().backward(); print(x.grad, y.grad_fn)',
     'print(torch.tensor([1, 2]).max(dim=0), torch.tensor([1., 2.]).argmax())',
+    'print(torch.ones(2, dtype=torch.int64).float().requires_grad_().dtype)',
+    'torch.zeros(2, dtype=torch.int64, requires_grad=True)',
+    'torch.ones(2, dtype=torch.bool, requires_grad=True)',
+    'torch.arange(3, requires_grad=True)',
+    'print(torch.arange(3.0, requires_grad=True))',
+    'torch.tensor([1, 2]).mean()',
+    'torch.tensor([True, False]).mean()',
+    'print(torch.tensor([1, 2]).float().mean(), torch.tensor([1, 2]).double().mean())',
+    'x = torch.tensor([1, 2]); x.requires_grad_(False); print(x.requires_grad)',
+    'x = torch.tensor([1., 2.], requires_grad=True); y = x.long(); print(y.requires_grad, y.grad_fn)',
+    'x = torch.tensor([1., 2.], requires_grad=True); (x > 1).sum().backward()',
+    'x = torch.tensor([1., 2.], requires_grad=True); y = x.argmax(); print(y, y.requires_grad)',
+    'print(torch.tensor([1, 2]) * True, torch.tensor([1.5]) * False)',
+    'print(torch.tensor([5]) - True if False else torch.tensor([5]) - 1)',
+    'torch.tensor([True]) - torch.tensor([True])',
+    'torch.tensor([True]) - 1',
+    'print(-torch.tensor([1, 2]), -torch.tensor([1.5]))',
+    '-torch.tensor([True])',
+    'print(torch.tensor([1, 2], dtype=torch.uint8) - 3)',
+    'print(torch.tensor([200], dtype=torch.uint8) + torch.tensor([100], dtype=torch.uint8))',
 ]
 
 KNOWN = {
@@ -96,4 +116,6 @@ KNOWN = {
         'Tensor.any is a new op, left to the helper adding ops',
     "print(torch.tensor([3, -3]) / torch.tensor([2, 2]), torch.tensor([7]) % 3 if hasattr(torch.Tensor, '__mod__') else '')":
         'the % operator (remainder) is a new op, left to the helper adding ops',
+    "print(torch.tensor([1, 2]) // torch.tensor([2]) if hasattr(torch.Tensor, '__floordiv__') else '')":
+        'floor division (//, floor_divide) is a new op, left to the helper adding ops',
 }

@@ -317,6 +317,10 @@ y.add_(1)""",
     'print(torch.allclose(torch.ones(2), torch.ones(2) + 1e-9), torch.equal(torch.ones(2), torch.ones(2)))',
     'print(torch.ones(2).sum().backward if False else torch.ones(2).requires_grad)',
     'x = torch.ones(3, requires_grad=True); y = x * 2; del x; y.sum().backward(); print(y.grad_fn.next_functions[0][0].variable.grad)',
+    "x = torch.ones(2); x < 'a'",
+    "x = torch.ones(2); x += 'a'",
+    "x = torch.ones(2); print(x == 'a')",
+    "x = torch.ones(2); x *= [1, 2]",
 ]
 
 KNOWN = {

@@ -73,6 +73,30 @@ PROBES = [
     'x = torch.tensor([1., 2.]); print(x.tolist(), type(x.tolist()[0]).__name__)',
     'x = torch.tensor([[1, 2]]); print(x.tolist(), torch.tensor(x.tolist()).dtype)',
     'x = torch.tensor([1., 2.]); print(np.dot(x, x), np.linalg.norm(x))',
+    'x = torch.ones(2, requires_grad=True); y = np.float32(3) + x; print(y, y.grad_fn)',
+    'x = torch.ones(2); r = x * np.array(2.0); print(type(r).__name__, r)',
+    'x = torch.ones(2); r = np.array(2.0) * x; print(type(r).__name__, r)',
+    'x = torch.ones(2, requires_grad=True); np.ones(2) * x',
+    'x = torch.ones(2, requires_grad=True); x * np.ones(2)',
+    'x = torch.ones(2); r = x + np.ones(2, dtype=np.int64); print(r)',
+    'x = torch.ones(2); r = x + np.ones((2, 2)); print(r.shape, type(r).__name__)',
+    'x = torch.ones(2); x += np.ones(2)',
+    'x = torch.tensor([1, 2]); r = x + np.float64(0.5); print(r)',
+    'x = torch.tensor([1., 2.], dtype=torch.float64); print(x * np.float32(2), (x * np.float32(2)).dtype)',
+    'x = torch.tensor([1., 2.], dtype=torch.float16); print((x * np.float64(2)).dtype, (x + np.int64(1)).dtype)',
+    'x = torch.tensor([1., 2.]); print(np.float64(2) @ x if False else x @ x, np.sqrt(x), np.abs(-x))',
+    'x = torch.tensor([-1., 2.]); print(np.maximum(x, 0), np.where(x > 0, x, 0))',
+    'x = torch.tensor(3.0); print(np.float64(2) * x, x * np.float64(2), (x * np.float64(2)).dtype)',
+    'x = torch.tensor([1., 2.]); print(x[np.int64(0)], x[np.array(1)])',
+    'x = torch.zeros(3); x[np.int64(1)] = np.float64(5.5); print(x)',
+    'print(torch.tensor(np.float32(1.5)).dtype, torch.tensor(np.bool_(True)).dtype, torch.tensor(np.int8(3)).dtype)',
+    'print(torch.tensor([np.int64(1), np.int64(2)]).dtype, torch.tensor([np.float64(1.5)]).dtype)',
+    'print(torch.zeros(2).fill_(np.float64(2.5)), torch.full((2,), np.float32(1.5)))',
+    'print(torch.ones(3).sum() * np.float64(2), float(torch.ones(3).sum()) * 2)',
+    "x = torch.ones(2); r = x != np.ones(2); print(type(r).__name__, r)",
+    "x = torch.ones(2); x < np.ones(2)",
+    "x = torch.ones(2); x += np.ones(2); print(x)",
+    "x = torch.ones(2); x *= np.float64(2); print(x)",
 ]
 
 KNOWN = {
@@ -80,4 +104,8 @@ KNOWN = {
         "torch 2.13's __array__ has no copy keyword, so NumPy 2 cannot honour copy=False and raises; minigrad implements NumPy 2's protocol and shares the memory",
     'torch.from_numpy(np.array([1, 2], dtype=np.uint16))':
         'minigrad has no uint16/uint32/uint64 dtypes (torch 2.13 has them with limited support)',
+    "x = torch.ones(2); r = np.ones(2) == x; print(type(r).__name__, r)":
+        "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
+    'x = torch.ones(2); r = x == np.ones(2); print(type(r).__name__, r)':
+        "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
 }
