@@ -267,7 +267,11 @@ class Node(metaclass=_NodeType):
         out = self.backward(*grads)
         return out if isinstance(out, tuple) else (out,)
 
-    __call__ = apply
+    def __call__(self, *grads):
+        """Calling a node directly, as in torch: the gradient alone for a node with one
+        input, a tuple for several (the engine calls ``apply``, which always gives a tuple)."""
+        out = self.apply(*grads)
+        return out[0] if len(out) == 1 else out
 
 
 def _aten_name(node_cls) -> str:

@@ -321,6 +321,18 @@ y.add_(1)""",
     "x = torch.ones(2); x += 'a'",
     "x = torch.ones(2); print(x == 'a')",
     "x = torch.ones(2); x *= [1, 2]",
+    'x = torch.ones(3, requires_grad=True); y = x.unbind(); print(len(y), y[0].grad_fn)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); b.mul_(2)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); x.mul_(2); print(a.grad_fn)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); x.mul_(2); a.sum()',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; print(y.is_leaf, y.requires_grad, x.is_leaf)',
+    'x = torch.ones(2, requires_grad=True); print(torch.no_grad()(lambda: x * 2)().requires_grad)',
+    'x = torch.ones(2); x.requires_grad = True; y = x ** 2; y.sum().backward(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); y = x.sum(); print(y.grad_fn(torch.tensor(1.)))',
+    'x = torch.tensor([1., 2., 3.], requires_grad=True); m = x > 1; print(x[m], x[m].grad_fn)',
+    'x = torch.tensor([1., 2., 3.], requires_grad=True); x[x > 1].sum().backward(); print(x.grad)',
+    "x = torch.ones(2, requires_grad=True); w = torch.ones(2, requires_grad=True); print((x * w).grad_fn(torch.ones(2)), (x * 2).grad_fn(torch.ones(2)))",
+    "x = torch.ones(2, requires_grad=True); a, b = x.unbind(); print(a.grad_fn(torch.tensor(1.), torch.tensor(2.)), x.exp().grad_fn(torch.ones(2)))",
 ]
 
 KNOWN = {

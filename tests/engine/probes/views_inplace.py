@@ -237,6 +237,32 @@ with torch.no_grad():
     v = x[:2]
 v.data.mul_(2)
 print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+print((v + 1).grad_fn.next_functions)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.retain_grad()""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.register_hook(lambda g: g)
+print('ok')""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+print(v.grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.detach()[:2]
+v.mul_(torch.ones(2, requires_grad=True))
+print(v.grad_fn, x.grad_fn)""",
 ]
 
 KNOWN = {}
