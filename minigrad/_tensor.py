@@ -424,6 +424,13 @@ class Tensor:
     def is_cuda(self) -> bool:
         return False
 
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def get_device(self) -> int:
+        return -1  # torch's answer for a CPU tensor
+
     def type(self, dtype=None):  # noqa: A003
         """``x.type()`` names the legacy tensor type (``"minigrad.FloatTensor"``);
         ``x.type(minigrad.float64)`` or ``x.type("minigrad.DoubleTensor")`` converts."""

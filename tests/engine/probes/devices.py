@@ -40,6 +40,9 @@ PROBES = [
     'x = torch.ones(2); print(x.to(x), x.to(torch.ones(1, dtype=torch.float64)).dtype)',
     "torch.ones(2).to('cuda', torch.float64)",
     'torch.zeros(2).cuda(0)',
+    'print(torch.ones(2).device.type, torch.ones(2).device.index, str(torch.ones(2).device))',
+    "print(torch.ones(2).get_device(), torch.ones(2).is_cpu)",
+    "x = torch.ones(2); print(x.to(dtype=torch.float64, device='cpu').dtype)",
 ]
 
 KNOWN = {}

@@ -77,6 +77,13 @@ with torch.no_grad():
     'x = torch.ones(3, requires_grad=True); y = 2 * x; print(y.grad_fn.next_functions)',
     'print(torch.float64, torch.double, torch.long, torch.half == torch.float16)',
     'print(torch.get_default_dtype()); torch.set_default_dtype(torch.float64); print(torch.tensor([1.5]), torch.get_default_dtype())',
+    'x = torch.ones(2, requires_grad=True); print(str(type(x.grad_fn)) if x.grad_fn else type(x.sum().grad_fn).__name__)',
+    'print(type(torch.ones(2).sum().item()).__name__, type(torch.ones(2, dtype=torch.int64).sum().item()).__name__)',
+    'print(repr(torch.Size([2, 3])), str(torch.Size([])), torch.Size([2]) == (2,))',
+    'print(torch.ones(2).shape[0], type(torch.ones(2).shape[0]).__name__)',
+    'print(torch.tensor([1.0, 2.0]).dtype, repr(torch.tensor([1.0]).dtype), str(torch.int32))',
+    'print(torch.bool.is_floating_point, torch.int8.is_signed, torch.uint8.is_signed)',
+    'print(torch.float32.itemsize, torch.float64.itemsize, torch.ones(2).element_size())',
 ]
 
 KNOWN = {

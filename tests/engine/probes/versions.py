@@ -242,7 +242,7 @@ print(x.grad)""",
     """a = torch.ones(2, 2, requires_grad=True)
 b = torch.ones(2, 2)
 c = a @ b
-b.t_() if hasattr(b, 't_') else b.mul_(1)
+b.add_(0)
 c.sum().backward()""",
     """x = torch.ones(2, requires_grad=True)
 y = x * 2
