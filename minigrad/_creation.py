@@ -15,7 +15,7 @@ import numpy as np
 
 from minigrad import _dtype, _random
 from minigrad._numeric import fma
-from minigrad._tensor import Tensor
+from minigrad._tensor import Tensor, check_device
 
 
 class Generator:
@@ -140,7 +140,8 @@ def _check_fits(array: np.ndarray, dtype, name: str) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
+    check_device(device)  # the CPU only: "cuda" raises a CPU-only torch's error
     if requires_grad:
         if not t.dtype.is_floating_point:  # a factory's wording, not requires_grad_'s
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -175,7 +176,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
             _check_fits(array, dtype, dtype.name)
         dtype = dtype or inferred
     array = np.array(array, dtype=dtype.numpy)
-    return _finish(Tensor._make(array), requires_grad)
+    return _finish(Tensor._make(array), requires_grad, device)
 
 
 def as_tensor(data, dtype=None) -> Tensor:
@@ -221,24 +222,26 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> T
     if not dtype.is_floating_point and dtype is not _dtype.bool:
         _check_fits(np.asarray(fill_value), dtype, dtype.numpy.name + "_t")
     shape = _size((size,) if isinstance(size, int) else tuple(size), "full")
-    return _finish(Tensor._make(np.full(shape, fill_value, dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.full(shape, fill_value, dtype=dtype.numpy)), requires_grad,
+                   device)
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.zeros(_size(size), dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.zeros(_size(size), dtype=dtype.numpy)), requires_grad, device)
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.ones(_size(size, "ones"), dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.ones(_size(size, "ones"), dtype=dtype.numpy)), requires_grad,
+                   device)
 
 
 def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """Zeros, in fact: NumPy's uninitialised memory would make lessons unrepeatable."""
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(Tensor._make(np.zeros(_size(size, "empty"), dtype=dtype.numpy)),
-                   requires_grad)
+                   requires_grad, device)
 
 
 def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
@@ -279,7 +282,7 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
         else:
             size = int(np.ceil((float(end) - float(start)) / float(step)))
         data = (first + by * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
-    return _finish(Tensor._make(data), requires_grad)
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
 # torch's CPU kernels fill a range 2 vectors at a time (then one by one for the tail), and a
@@ -400,4 +403,4 @@ def full_like(input, fill_value, *, dtype=None, requires_grad=False):
 
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
-    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)

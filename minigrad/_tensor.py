@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, cuda
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -41,6 +41,22 @@ NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+                "cases.")
+_warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 # How torch's C++ core names element types in the grad-assignment message.
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
                    "int64": "long int", "int32": "int", "int16": "short int",
@@ -62,27 +78,80 @@ class Size(tuple):
     def __repr__(self) -> str:
         return f"minigrad.Size({list(self)})"
 
+    # slicing, concatenating and repeating a Size give a Size, as in torch
+    def __getitem__(self, index):
+        out = tuple.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "minigrad.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
 
 
-class device:  # noqa: N801 - torch's spelling
-    """minigrad runs on the CPU only; this exists so ``x.device`` prints like torch."""
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                 "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
-    def __init__(self, type: str = "cpu"):  # noqa: A002
-        self.type = type
+
+class device:  # noqa: N801 - torch's spelling
+    """A device as torch names one: ``device("cpu")``, ``device("cuda:1")``,
+    ``device("cuda", 0)``. Making one is fine; minigrad only computes on the CPU, and putting
+    a tensor anywhere else raises a CPU-only torch's error (see ``minigrad/cuda.py``)."""
+
+    def __init__(self, type, index=None):  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index  # noqa: A001
+        if not isinstance(type, str):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        name, _, number = type.partition(":")
+        if name not in _DEVICE_TYPES.split(", "):
+            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                               f"string: {type}")
+        if _:
+            if not number.isdigit() or index is not None:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(number)
+        self.type = name
+        self.index = index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self) -> str:
-        return self.type
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        return str(other) == self.type
+        return (isinstance(other, device) and other.type == self.type
+                and other.index == self.index)
 
     def __hash__(self) -> int:
-        return hash(self.type)
+        return hash((self.type, self.index))
+
+
+def check_device(d) -> None:
+    """A tensor may go to (or be made on) the CPU only: elsewhere, a CPU-only torch's error."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        cuda._lazy_init()
+    elif d.type != "cpu":
+        raise RuntimeError(f"Could not run on device '{d.type}': minigrad computes on the CPU "
+                           "only")
 
 
 _CPU = device("cpu")
@@ -364,6 +433,28 @@ class Tensor:
     def is_cuda(self) -> bool:
         return False
 
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def get_device(self) -> int:
+        return -1  # torch's answer for a CPU tensor
+
+    def type(self, dtype=None):  # noqa: A003
+        """``x.type()`` names the legacy tensor type (``"minigrad.FloatTensor"``);
+        ``x.type(minigrad.float64)`` or ``x.type("minigrad.DoubleTensor")`` converts."""
+        if dtype is None:
+            return f"minigrad.{self.dtype.legacy_name}"
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("minigrad.").removeprefix("torch.")
+            matches = [d for d in _dtype._ALL if d.legacy_name == name]
+            if not matches:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = matches[0]
+        elif isinstance(dtype, _TensorType):
+            dtype = dtype.dtype
+        return self.to(dtype)
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
@@ -372,14 +463,12 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        """torch implements ``x.T`` as a permute that reverses the dims."""
-        if self._data.ndim not in (0, 2):
-            warnings.warn(
-                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-                "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
-        return self.permute(*reversed(range(self._data.ndim)))
+        """torch implements ``x.T`` as a permute that reverses the dims; on other than 2-D
+        tensors it warns, once per process as torch's TORCH_WARN_ONCE does."""
+        n = self._data.ndim
+        if n != 2:
+            _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
+        return self.permute(*reversed(range(n)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
@@ -399,7 +488,7 @@ class Tensor:
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        return self._data.view()  # a new array on the same memory each time, as torch's
 
     def __array__(self, dtype=None, copy=None):
         """NumPy 2's protocol: ``np.asarray(x)`` shares the tensor's memory, ``np.array(x)``
@@ -421,6 +510,12 @@ class Tensor:
 
     def cpu(self) -> Tensor:
         return self
+
+    def cuda(self, device=None, non_blocking=False) -> Tensor:
+        """Raises, as a CPU-only torch does: minigrad has no GPU."""
+        if device is not None:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        cuda._lazy_init()
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -483,6 +578,10 @@ class Tensor:
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
+
+
+# type(x) prints <class 'minigrad.Tensor'>, as torch's classes print under their public name
+Tensor.__module__ = Size.__module__ = device.__module__ = "minigrad"
 
 
 class _TensorType(type):

@@ -106,7 +106,8 @@ METHODS = {
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
                          "__rmatmul__", "__floordiv__", "__rfloordiv__", "__mod__",
-                         "__rmod__"}
+                         "__rmod__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                         "__lt__", "__le__", "__gt__", "__ge__"}
 
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 
@@ -120,6 +121,22 @@ def _operator(fn):
 
     return method
 
+
+def _compare_with_none(fn, answer: bool):
+    """``x == None`` is False and ``x != None`` True, as in torch (not an error); other
+    objects (an ndarray...) get NotImplemented, so Python asks them."""
+    def method(self, other):
+        if other is None:
+            return answer
+        if type(other) not in _PLAIN and not isinstance(other, Tensor | NUMBER):
+            return NotImplemented
+        return fn(self, other)
+
+    return method
+
+
+METHODS["__eq__"] = _compare_with_none(P.eq, False)
+METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
 for _name, _fn in METHODS.items():
     if _name in _ARITHMETIC_OPERATORS:

@@ -78,6 +78,16 @@ def _is_advanced(i) -> bool:
     return isinstance(i, Tensor | list | np.ndarray) or isinstance(i, bool)
 
 
+def check_index(items) -> None:
+    """torch's errors for an index of the wrong type: a float, or a float tensor."""
+    for i in items:
+        if isinstance(i, float):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             "byte Variables are valid indices (got float)")
+        if isinstance(i, Tensor) and i.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
 def to_numpy_index(index):
     if not isinstance(index, tuple):
         index = (index,)
@@ -89,6 +99,7 @@ def getitem(input, index):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     items = index if isinstance(index, tuple) else (index,)
+    check_index(items)
     if any(_is_advanced(i) for i in items):
         data = input._data[to_numpy_index(index)]
         return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
@@ -160,6 +171,7 @@ def setitem(input, index, value):
     0-d one (a number is wrapped as one) fills, and any other is viewed without its leading
     dims of size 1, expanded to the target's shape and copied."""
     items = index if isinstance(index, tuple) else (index,)
+    check_index(items)
     if any(_is_advanced(i) for i in items):
         input.index_put_(index, value)
         return

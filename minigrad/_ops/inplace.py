@@ -61,13 +61,14 @@ from minigrad._ops.pointwise import (
     _division_operands,
     _np_sigmoid,
     _torch_remainder,
+    clip,
     lerp_data,
     np_exp,
     np_log,
     np_tanh,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
-from minigrad._tensor import Tensor, _wrap_dim
+from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import check_view_rebase, rebase_history
@@ -261,11 +262,15 @@ def tanh_(self):
 
 
 def relu_(self):
-    return _unary_inplace(self, lambda x: np.maximum(x, 0), ReluBackward0, save_result=True)
+    return _unary_inplace(self, lambda x: clip(x, 0, None), ReluBackward0, save_result=True)
 
 
 def clamp_(self, min=None, max=None):
-    return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
+    d = result_type(self, *(b for b in (min, max) if b is not None))
+    if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast "
+                           f"to the desired output type {_CPP_TYPE_NAMES[self.dtype.name]}")
+    return apply_inplace(self, clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
 
 

@@ -546,45 +546,54 @@ class SigmoidBackwardBackward0(Node):
         return out if t_output is None else out + t_output * g * (-2 * y + 1)
 
 
+def clip(data: np.ndarray, lo, hi) -> np.ndarray:
+    """torch's clamp, element by element: min(max(x, lo), hi) that keeps ``x`` itself on a tie
+    (so -0. stays -0.; NumPy's maximum/minimum may return the bound) and NaN as NaN."""
+    out = data
+    if lo is not None:
+        out = np.where(out < lo, lo, out)
+    if hi is not None:
+        out = np.where(out > hi, hi, out)
+    return np.asarray(out).astype(data.dtype, copy=False)
+
+
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    data = np.maximum(input._data, 0).astype(input._data.dtype, copy=False)
+    data = clip(input._data, 0, None)
     return record(data, ReluBackward0, (input,), output_name="result")
 
 
 class ReluBackward0(Node):
-    def backward(self, grad):  # torch's threshold_backward(grad, result, 0): one node
+    """torch's threshold_backward(grad, result, 0): a blocked gradient is +0 (a product with
+    a mask would give -0 for a negative gradient)."""
+
+    def backward(self, grad):
         return threshold_backward(grad, self.saved("result"), 0)
 
     def jvp(self, t):
-        return where(self.result <= 0, 0.0, t)
+        return threshold_backward(t, self.result, 0)
 
 
 def threshold_backward(grad_output, input, threshold):
-    """``grad_output`` where ``input > threshold``, else 0: relu's backward as the single op
-    torch uses, so that differentiating a relu gradient again (``create_graph``) meets one
-    ``ThresholdBackwardBackward0`` node, as in torch, not a ``mul`` by a mask."""
-    g = grad_output._data
-    data = np.where(input._data > threshold, g, g.dtype.type(0))
-    return record(data, ThresholdBackwardBackward0, (grad_output, input), save={"self": input},
-                  threshold=threshold)
+    """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
+    in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
+    data = np.where(input._data <= threshold, 0, grad_output._data)
+    return record(data.astype(grad_output._data.dtype, copy=False), ThresholdBackwardBackward0,
+                  (grad_output, input), save={"self": input}, threshold=threshold)
 
 
 class ThresholdBackwardBackward0(Node):
-    """out = threshold_backward(grad_output, self): linear in grad_output, and piecewise
-    constant in self (a zero gradient, torch's zeros_like)."""
+    """out = grad_output masked by self > threshold: linear in grad_output, flat in self."""
 
     def backward(self, grad):
-        return (threshold_backward(grad, self.saved("self"), self.threshold)
-                if self.needs_input_grad[0] else None,
-                grad.new_zeros(grad.shape) if self.needs_input_grad[1] else None)
+        g_self = grad.new_zeros(grad.shape) if self.needs_input_grad[1] else None
+        return threshold_backward(grad, self.saved("self"), self.threshold), g_self
 
     def jvp(self, t_grad, t_self):
-        grad_output, input = self.inputs
         if t_grad is None:
-            return grad_output.new_zeros(grad_output.shape)
-        return threshold_backward(t_grad, input, self.threshold)
+            return self.result.new_zeros(self.result.shape)
+        return threshold_backward(t_grad, self.inputs[1], self.threshold)
 
 
 def abs(input):
@@ -648,7 +657,7 @@ def clamp(input, min=None, max=None):
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     d = d.numpy
-    data = np.clip(input._data.astype(d, copy=False), min, max).astype(d, copy=False)
+    data = clip(input._data.astype(d, copy=False), min, max)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
 
 
@@ -675,8 +684,11 @@ def _clamp_mask(x, lo, hi):
 def _clamp_tensor(input, min, max):
     """clamp with tensor bounds: they are inputs too (a missing one is a constant input)."""
     d = result_type(*(t for t in (input, min, max) if t is not None)).numpy
+    # a number beside a tensor bound is a constant bound of the result's dtype
+    min, max = (t if t is None or isinstance(t, Tensor) else Tensor._make(np.asarray(t, d))
+                for t in (min, max))
     lo, hi = (None if t is None else t._data.astype(d, copy=False) for t in (min, max))
-    data = np.clip(input._data.astype(d, copy=False), lo, hi)
+    data = clip(input._data.astype(d, copy=False), lo, hi)
     absent = Tensor._make(np.zeros((), d))
     return record(data, ClampBackward0, (input, absent if min is None else min,
                                          absent if max is None else max),

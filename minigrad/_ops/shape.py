@@ -17,7 +17,8 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import needs_grad, record, record_view
 from minigrad._ops.join import cat, stack
-from minigrad._tensor import Tensor, _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim, check_device
+from minigrad._tensor import device as _device
 from minigrad.autograd import forward_grad, graph
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import MULTI_OUTPUT_NODE, make_view
@@ -138,13 +139,17 @@ class CloneBackward0(Node):
         return t.clone()
 
 
-def to(input, *args, dtype=None, copy=False, **kwargs):
-    """Only dtype conversion: minigrad lives on the CPU, so devices are accepted and ignored."""
+def to(input, *args, dtype=None, copy=False, device=None, **kwargs):
+    """A dtype conversion. minigrad lives on the CPU: ``"cpu"`` is accepted, any other device
+    raises a CPU-only torch's error (``"cuda"``: not compiled with CUDA)."""
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
+        elif isinstance(a, str | _device):
+            device = a
+    check_device(device)
     if dtype is None or (dtype is input.dtype and not copy):
         return input
     return record(input._data.astype(dtype.numpy), ToCopyBackward0, (input,))

@@ -311,7 +311,17 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     )
 
 
-class Node:
+class _NodeType(type):
+    """Node classes print as torch's: its nodes are C++ classes, ``<class 'MulBackward0'>``;
+    a custom Function's node lives in ``torch.autograd.function``."""
+
+    def __repr__(cls) -> str:
+        if "_forward_cls" in cls.__dict__:
+            return f"<class 'minigrad.autograd.function.{cls.__name__}'>"
+        return f"<class '{cls.__name__}'>"
+
+
+class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
 
@@ -443,7 +453,11 @@ class Node:
         out = self.backward(*grads)
         return out if isinstance(out, tuple) else (out,)
 
-    __call__ = apply
+    def __call__(self, *grads):
+        """Calling a node directly, as in torch: the gradient alone for a node with one
+        input, a tuple for several (the engine calls ``apply``, which always gives a tuple)."""
+        out = self.apply(*grads)
+        return out[0] if len(out) == 1 else out
 
 
 def _aten_name(node_cls) -> str:

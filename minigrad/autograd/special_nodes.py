@@ -45,8 +45,8 @@ def accumulate_into(variable, grad) -> None:
     ``CopyBackwards``.
     """
     if variable._grad is None:
-        if grad_mode.is_grad_enabled():
-            variable._grad = grad.new_zeros(grad.shape).copy_(grad)
+        if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
+            variable._grad = variable.new_zeros(variable.shape).copy_(grad)
         else:
             variable._grad = grad.detach().clone()
     elif grad_mode.is_grad_enabled():

@@ -26,6 +26,7 @@ from minigrad.autograd.special_nodes import CopySlices
 NO_GRAD_MODE = "no_grad"  # made under no_grad: was the change meant to be tracked?
 MULTI_OUTPUT_NODE = "multi_output"  # one of several views from one node (unbind)
 IN_CUSTOM_FUNCTION = "custom_function"  # returned by a custom Function, whose backward it is
+INFERENCE_MODE = "inference"  # made in inference mode (of a normal tensor)
 
 _WHY = {
     MULTI_OUTPUT_NODE: " This view is the output of a function that returns multiple views. "
@@ -35,6 +36,10 @@ _WHY = {
     "can clarify your code by moving both the view and the inplace either both inside the "
     "no_grad block (if you don't want the inplace to be tracked) or both outside (if you want "
     "the inplace to be tracked).",
+    INFERENCE_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the "
+    "inference_mode block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked).",
     IN_CUSTOM_FUNCTION: " This view was created inside a custom Function (or because an input "
     "was returned as-is) and the autograd logic to handle view+inplace would override the "
     "custom backward associated with the custom Function, leading to incorrect gradients. This "
@@ -51,11 +56,13 @@ def make_view(base, out, view_fn, creation_meta=None) -> None:
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
     out._version_counter = base._version_counter
     out._view_version = base._version_counter.value
-    out._is_inference = base._is_inference  # a view is an inference tensor iff its base is
-    if not grad_mode.is_grad_enabled():
+    out._is_inference = base._is_inference  # a view of a normal tensor is a normal tensor
+    if grad_mode.is_inference_mode_enabled():
+        creation_meta = INFERENCE_MODE
+    elif not grad_mode.is_grad_enabled():
         creation_meta = NO_GRAD_MODE
-    if creation_meta is None:
-        creation_meta = base._creation_meta
+    if creation_meta is None or base._creation_meta == INFERENCE_MODE:
+        creation_meta = base._creation_meta or creation_meta
     out._creation_meta = creation_meta
 
 
@@ -69,10 +76,13 @@ def check_view_rebase(view, indirect: bool = False) -> None:
     fn = view._grad_fn
     modified = "its base or another view of its base has been" if indirect else "is being"
     name = None if fn is None else re.sub(r"Backward\d*$", "", fn.name())
-    if meta == NO_GRAD_MODE or fn is None:
+    if meta in (NO_GRAD_MODE, INFERENCE_MODE) or fn is None:
         prefix = ("A view was created in" if fn is None else
                   f"Output {view._output_nr} of {name} is a view of a view which was created in")
-        msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+        if meta == INFERENCE_MODE:
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
         msg = f"Output {view._output_nr} of {name} is a view and {modified} modified inplace."
     raise RuntimeError(msg + _WHY[meta])

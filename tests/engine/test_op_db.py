@@ -457,6 +457,9 @@ NOT_OPS = {
                     NOT_AN_OP),
     **dict.fromkeys(["Tensor._unsafe_view", "Tensor._squeeze_dims", "Tensor._slice"], INTERNAL),
     **dict.fromkeys(["minigrad.initial_seed"], NOT_AN_OP),
+    # fidelity round 2: device moves and type names (tests/engine/probes/devices.py, reprs.py)
+    **dict.fromkeys(["Tensor.cuda", "Tensor.type", "Tensor.get_device", "Tensor.is_cpu"],
+                    NOT_AN_OP),
 }
 
 

@@ -27,7 +27,8 @@ import torch
 
 import minigrad
 
-CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop"]
+CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
+              "reprs", "misc"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 
@@ -35,7 +36,7 @@ _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 def normalize(text: str) -> str:
     """minigrad's text in torch's spelling (its only deliberate difference), addresses blanked."""
     text = text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
-    text = text.replace("'minigrad'", "'torch'")
+    text = re.sub(r"\bminigrad\b", "torch", text)  # a module's name, as in type(x).__module__
     return _ADDRESS.sub("0x…", text)
 
 
@@ -96,12 +97,30 @@ def _load():
 PROBES, KNOWN = _load()
 
 
+def side_by_side(expected: str, got: str, width: int = 60) -> str:
+    """torch's lines and minigrad's in two columns, ``|`` where they agree and ``X`` where
+    they differ; long lines are wrapped so each column stays readable."""
+    a, b = expected.splitlines(), got.splitlines()
+    rows = [f"{'torch':<{width}}   minigrad"]
+    for i in range(max(len(a), len(b))):
+        left, right = (a[i] if i < len(a) else ""), (b[i] if i < len(b) else "")
+        mark = "|" if left == right else "X"
+        lefts = [left[j:j + width] for j in range(0, max(len(left), 1), width)]
+        rights = [right[j:j + width] for j in range(0, max(len(right), 1), width)]
+        for k in range(max(len(lefts), len(rights))):
+            l_part = lefts[k] if k < len(lefts) else ""
+            r_part = rights[k] if k < len(rights) else ""
+            rows.append(f"{l_part:<{width}} {mark} {r_part}")
+    return "\n".join(rows)
+
+
 def check(code: str) -> None:
     expected, got = run(code, "torch"), run(code, "minigrad")
     if expected != got:
         diff = "\n".join(difflib.unified_diff(expected.splitlines(), got.splitlines(),
                                               "torch", "minigrad", lineterm=""))
-        pytest.fail(f"minigrad differs from torch on:\n{code}\n\n{diff}", pytrace=False)
+        pytest.fail(f"minigrad differs from torch on:\n{code}\n\n"
+                    f"{side_by_side(expected, got)}\n\n{diff}", pytrace=False)
 
 
 @pytest.mark.parametrize("code", PROBES)
@@ -114,3 +133,9 @@ def test_known_difference(code):
     """A known difference must still differ: when it starts passing, move it to PROBES."""
     check(code)
 
+
+
+def test_probes_are_many_and_distinct():
+    assert len(PROBES) + len(KNOWN) >= 150
+    codes = [p.values[0] for p in PROBES + KNOWN]
+    assert len(codes) == len(set(codes)), "a snippet is listed twice"

@@ -104,6 +104,55 @@ print(x.grad)""",
     """x = torch.tensor(0., requires_grad=True)
 (-x.abs()).backward()
 print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+(x.sqrt() * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-3., 0., 3.], requires_grad=True)
+x.clamp(-1, 1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-3., 0., 3.], requires_grad=True)
+(x.clamp(-1, 1) * -2).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 1., 1.], requires_grad=True)
+(x.max() * -3).backward()
+print(x.grad)""",
+    """x = torch.tensor([2., 2.], requires_grad=True)
+(x.min() * -1).backward()
+print(x.grad)""",
+    """x = torch.tensor([[0., 0.], [1., 2.]], requires_grad=True)
+(x.prod() * -1).backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 2.], requires_grad=True)
+(x ** 3 * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 2.], requires_grad=True)
+(x ** 1.5 * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 1.], requires_grad=True)
+y = torch.tensor([0., 1.], requires_grad=True)
+(-(x * y)).sum().backward()
+print(x.grad, y.grad)""",
+    """x = torch.tensor([0., 1.], requires_grad=True)
+(-(x.sigmoid() * 0)).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 1.], requires_grad=True)
+(x.abs().sum() * 0).backward()
+print(x.grad)""",
+    """x = torch.tensor([-2., -1.], requires_grad=True)
+(x.relu() * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-0.0], requires_grad=True)
+y = x.relu()
+print(y)
+(y * -1).sum().backward()
+print(x.grad)""",
+    "x = torch.tensor([-0., 0., float('nan')]); print(x.clamp(0, 1), x.clamp(min=0), x.clamp(max=0), x.relu())",
+    "x = torch.tensor([-0., 0.]); print(x.clamp(max=torch.tensor(0.)), x.clamp(min=torch.tensor(0.)))",
+    "x = torch.tensor([-0., 0.]); x.clamp_(0, 1); y = torch.tensor([-0., 2.]); y.relu_(); print(x, y)",
+    """x = torch.tensor([-1., 0., 1.], requires_grad=True)
+y = x.relu()
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g)""",
 ]
 
 KNOWN = {

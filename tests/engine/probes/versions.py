@@ -108,6 +108,148 @@ y = x * 3
 y.relu_()
 y.sum().backward()
 print(x.grad, y._version)""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward()
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward(retain_graph=True)
+idx[0] = 3
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+print(idx._version)
+idx[0] = 3
+print(idx._version, y)""",
+    """x = torch.arange(6.0, requires_grad=True).view(2, 3)
+rows = torch.tensor([0, 1])
+cols = torch.tensor([2, 0])
+y = x[rows, cols]
+cols.zero_()
+y.sum().backward()""",
+    """x = torch.zeros(3, requires_grad=True)
+i = torch.tensor([1])
+y = x.clone()
+y[i] = 5.0
+i.fill_(0)
+y.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+with torch.no_grad():
+    y.add_(1)
+print(y._version, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, requires_grad=True)
+b = a * 3
+c = b ** 2
+b.zero_()
+c.sum().backward()""",
+    """x = torch.ones(3)
+print(x._version)
+x.data.add_(1)
+print(x._version)
+x.detach().add_(1)
+print(x._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+z = y[:2]
+z.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+m = y.max()
+y.add_(1)
+m.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+v, i = y.max(0)
+i.add_(1)
+v.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.prod()
+with torch.no_grad():
+    x.mul_(2)
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.relu()
+y.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clamp(0, 2)
+y.add_(1)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x * w).sum()
+w[0] = 2
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x + w).sum()
+w[0] = 2
+y.backward()
+print(x.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * 3).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.data -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.detach().sub_(1)
+y.backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x.exp()
+z = y.exp()
+y.data.add_(1)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sqrt()
+out = y.sum()
+y[0] = 5
+out.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x ** 2
+s = y.sum()
+x2 = y.view(3)
+x2.mul_(2)
+s.backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+h = x.tanh()
+g = h.clone()
+h.add_(1)
+g.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, 2, requires_grad=True)
+b = torch.ones(2, 2)
+c = a @ b
+b.add_(0)
+c.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+z = y.unsqueeze(0)
+w = z * z
+y.add_(1)
+w.sum().backward()""",
 ]
 
 KNOWN = {}
