@@ -107,15 +107,10 @@ PROBES = [
     '-torch.tensor([True])',
     'print(torch.tensor([1, 2], dtype=torch.uint8) - 3)',
     'print(torch.tensor([200], dtype=torch.uint8) + torch.tensor([100], dtype=torch.uint8))',
+    'print(torch.tensor([1, 3]) // 2)',
+    'print(torch.ones(2, dtype=torch.bool).sum(), torch.ones(2, dtype=torch.bool).any())',
+    'print(torch.tensor([3, -3]) / torch.tensor([2, 2]), torch.tensor([7]) % 3)',
+    'print(torch.tensor([1, 2]) // torch.tensor([2]))',
 ]
 
-KNOWN = {
-    "print(torch.tensor([1, 3]) // 2)":
-        'floor division (//, floor_divide) is a new op, left to the helper adding ops',
-    "print(torch.ones(2, dtype=torch.bool).sum(), torch.ones(2, dtype=torch.bool).any() if hasattr(torch.Tensor, 'any') else '')":
-        'Tensor.any is a new op, left to the helper adding ops',
-    "print(torch.tensor([3, -3]) / torch.tensor([2, 2]), torch.tensor([7]) % 3 if hasattr(torch.Tensor, '__mod__') else '')":
-        'the % operator (remainder) is a new op, left to the helper adding ops',
-    "print(torch.tensor([1, 2]) // torch.tensor([2]) if hasattr(torch.Tensor, '__floordiv__') else '')":
-        'floor division (//, floor_divide) is a new op, left to the helper adding ops',
-}
+KNOWN = {}
