@@ -21,12 +21,14 @@ from minigrad._creation import (
     Generator,
     arange,
     as_tensor,
+    default_generator,
     empty,
     empty_like,
     eye,
     from_numpy,
     full,
     full_like,
+    initial_seed,
     linspace,
     manual_seed,
     ones,
@@ -61,9 +63,19 @@ from minigrad._dtype import (
     short,
     uint8,
 )
-from minigrad._ops.indexing import select
+from minigrad._ops.indexing import (
+    gather,
+    index_select,
+    masked_fill,
+    masked_select,
+    scatter,
+    scatter_add,
+    select,
+)
 from minigrad._ops.inplace import (
     add_,
+    clamp_max_,
+    clamp_min_,
     copy_,
     div_,
     fill_,
@@ -73,57 +85,109 @@ from minigrad._ops.inplace import (
     zero_,
 )
 from minigrad._ops.join import cat, stack
-from minigrad._ops.linalg import bmm, dot, matmul, mm, mv
-from minigrad._ops.pointwise import (
+from minigrad._ops.linalg import (
+    bmm,
+    diag,
+    diag_embed,
+    dot,
+    einsum,
+    matmul,
+    mm,
+    mv,
+    outer,
+    tril,
+    triu,
+)
+from minigrad._ops.nn_ops import addmm, log_softmax, softmax
+from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,
     allclose,
+    ceil,
     clamp,
+    clamp_max,
+    clamp_min,
     cos,
     div,
     eq,
     equal,
     exp,
+    floor,
+    floor_divide,
+    fmod,
+    frac,
     ge,
     gt,
     isnan,
     le,
+    lerp,
     log,
     logical_and,
     logical_not,
     logical_or,
     logical_xor,
     lt,
+    maximum,
+    minimum,
     mul,
     ne,
     neg,
     pow,
     reciprocal,
     relu,
+    remainder,
+    round,
     rsub,
+    sgn,
     sigmoid,
     sign,
     sin,
     sqrt,
     sub,
     tanh,
+    trunc,
     where,
 )
-from minigrad._ops.reduction import argmax, max, mean, min, prod, sum
+from minigrad._ops.reduction import (  # fidelity round 2
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    logsumexp,
+    max,
+    mean,
+    min,
+    norm,
+    prod,
+    std,
+    sum,
+    var,
+)
+from minigrad._ops.scan import cumprod, cumsum
 from minigrad._ops.shape import (
+    chunk,
     clone,
+    diagonal,
     expand,
     flatten,
+    flip,
     narrow,
     permute,
     reshape,
+    roll,
+    split,
+    split_with_sizes,
     squeeze,
     t,
     transpose,
     unbind,
     unsqueeze,
 )
+from minigrad._ops.sorting import sort, topk
 from minigrad._tensor import Size, Tensor, device
+from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
 from minigrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import (
@@ -136,10 +200,14 @@ from minigrad.autograd.grad_mode import (
 )
 
 clip = clamp
+fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
-FloatTensor = DoubleTensor = LongTensor = BoolTensor = Tensor
-from minigrad import nn, optim, utils  # noqa: E402  (they use the names above)
+# torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
+FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
+    ByteTensor, BoolTensor = (_legacy_type(d) for d in (
+        float32, float64, float16, int64, int32, int16, int8, uint8, bool))
+from minigrad import cuda, nn, optim, utils  # noqa: E402  (they use the names above)
 
 __version__ = "0.1.0"
 
@@ -149,3 +217,24 @@ def is_tensor(obj) -> bool:  # noqa: A001
 
 
 del annotations
+
+
+# Parts of torch that minigrad leaves out on purpose: asking for one says so, and what to use.
+_LEFT_OUT = {
+    "func": "minigrad does not implement torch.func (functorch transforms: grad, vjp, jacrev, "
+            "vmap...); use minigrad.autograd.grad or minigrad.autograd.functional (vjp, jvp, "
+            "jacobian, hessian, hvp, vhp) instead",
+    "vmap": "minigrad does not implement torch.vmap (functorch's batching transform); loop over "
+            "the batch, or use minigrad.autograd.functional.jacobian for Jacobians",
+    "compile": "minigrad does not implement torch.compile: minigrad only runs eagerly; call "
+               "the function or module directly",
+    "jit": "minigrad does not implement torch.jit (TorchScript tracing and scripting): minigrad "
+           "only runs eagerly; call the function or module directly",
+}
+
+
+def __getattr__(name):
+    """Only reached for names minigrad does not define (PEP 562)."""
+    if name in _LEFT_OUT:
+        raise AttributeError(_LEFT_OUT[name])
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

@@ -1,42 +1,75 @@
 """Making tensors: from data, filled with a value, ranges, and random numbers.
 
-Random numbers come from one NumPy generator seeded by ``manual_seed``. They are *not* the
-numbers torch draws for the same seed (torch uses its own generator): lessons that compare the
-two engines create data once and copy it across.
+Random numbers are torch's: after ``manual_seed(s)`` (or from a ``Generator``), ``rand``,
+``randn``, ``randint`` and ``randperm`` give the numbers torch gives on CPU for the same seed,
+float32 and float64 (the algorithms are in ``_random.py``; float16 draws are NumPy's).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
 import numpy as np
 
-from minigrad import _dtype
-from minigrad._tensor import Tensor
-
-_generator = np.random.default_rng(0)
+from minigrad import _dtype, _random
+from minigrad._numeric import fma
+from minigrad._tensor import Tensor, check_device
 
 
 class Generator:
-    """A seedable source of random numbers, as ``torch.Generator``."""
+    """``torch.Generator``: torch's CPU engine (mt19937), seeded as torch seeds it."""
 
     def __init__(self, device="cpu"):
-        self._rng = np.random.default_rng(0)
+        self._engine = _random.Engine(_random.DEFAULT_SEED)
+        self._numpy = np.random.default_rng(_random.DEFAULT_SEED)  # for float16 only
 
     def manual_seed(self, seed: int) -> Generator:
-        self._rng = np.random.default_rng(seed)
+        seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF  # a negative seed as torch reads it
+        self._engine = _random.Engine(seed)
+        self._numpy = np.random.default_rng(seed)
         return self
+
+    def initial_seed(self) -> int:
+        return self._engine.seed
+
+
+default_generator = Generator()
 
 
 def manual_seed(seed: int) -> Generator:
-    global _generator
-    _generator = np.random.default_rng(seed)
-    return Generator().manual_seed(seed)
+    return default_generator.manual_seed(seed)
 
 
-def _rng(generator=None):
-    return _generator if generator is None else generator._rng
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def _generator(generator=None) -> Generator:
+    return default_generator if generator is None else generator
+
+
+def _draw_seed(generator=None) -> int:
+    """torch's ``torch.empty((), dtype=torch.int64).random_(generator=...)``: how the
+    DataLoader seeds its workers and a RandomSampler its own generator."""
+    return int(_generator(generator)._engine.random64(1)[0] % np.uint64(2**63))
+
+
+def _uniform(shape, dtype, low=0.0, high=1.0, generator=None) -> np.ndarray:
+    """torch's ``uniform_``: ``shape`` filled in row-major order."""
+    gen, n = _generator(generator), math.prod(shape)
+    if dtype is _dtype.float16:
+        return gen._numpy.uniform(low, high, shape).astype(np.float16)
+    return _random.uniform(gen._engine, n, dtype.numpy, low, high).reshape(shape)
+
+
+def _normal(shape, dtype, mean=0.0, std=1.0, generator=None) -> np.ndarray:
+    """torch's ``normal_``: ``shape`` filled in row-major order."""
+    gen, n = _generator(generator), math.prod(shape)
+    if dtype is _dtype.float16:
+        return gen._numpy.normal(mean, std, shape).astype(np.float16)
+    return _random.normal(gen._engine, n, dtype.numpy, mean, std).reshape(shape)
 
 
 def _infer_dtype(data):
@@ -107,7 +140,8 @@ def _check_fits(array: np.ndarray, dtype, name: str) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
+    check_device(device)  # the CPU only: "cuda" raises a CPU-only torch's error
     if requires_grad:
         if not t.dtype.is_floating_point:  # a factory's wording, not requires_grad_'s
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -142,7 +176,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
             _check_fits(array, dtype, dtype.name)
         dtype = dtype or inferred
     array = np.array(array, dtype=dtype.numpy)
-    return _finish(Tensor._make(array), requires_grad)
+    return _finish(Tensor._make(array), requires_grad, device)
 
 
 def as_tensor(data, dtype=None) -> Tensor:
@@ -188,24 +222,26 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> T
     if not dtype.is_floating_point and dtype is not _dtype.bool:
         _check_fits(np.asarray(fill_value), dtype, dtype.numpy.name + "_t")
     shape = _size((size,) if isinstance(size, int) else tuple(size), "full")
-    return _finish(Tensor._make(np.full(shape, fill_value, dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.full(shape, fill_value, dtype=dtype.numpy)), requires_grad,
+                   device)
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.zeros(_size(size), dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.zeros(_size(size), dtype=dtype.numpy)), requires_grad, device)
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.ones(_size(size, "ones"), dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.ones(_size(size, "ones"), dtype=dtype.numpy)), requires_grad,
+                   device)
 
 
 def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """Zeros, in fact: NumPy's uninitialised memory would make lessons unrepeatable."""
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(Tensor._make(np.zeros(_size(size, "empty"), dtype=dtype.numpy)),
-                   requires_grad)
+                   requires_grad, device)
 
 
 def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
@@ -214,45 +250,129 @@ def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
 
 
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
+    """``start, start + step, ...`` up to ``end`` (excluded), with torch's exact values.
+
+    torch's length is ``ceil((end - start) / step)`` in double (for int64, the integer
+    arithmetic of truncated bounds); each value is ``start + i * step`` computed in double
+    (see ``_torch_ramp``) and then cast, which is not what ``np.arange`` computes. An integer
+    dtype truncates a float start and step first (``arange(0.5, 3, 1.5, dtype=int32)`` counts
+    0, 1)."""
     if end is None:
         start, end = 0, start
     if dtype is None:
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if is_float else _dtype.int64
+    for bound in (start, end):
+        if not np.isfinite(bound):
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    return _finish(Tensor._make(np.arange(start, end, step).astype(dtype.numpy)), requires_grad)
+    if dtype.is_floating_point:
+        size = int(np.ceil((float(end) - float(start)) / float(step)))
+        data = _torch_ramp(float(start), float(step), size, dtype.numpy, np.float64)
+    else:  # integers: the bounds and the step truncated to int64 first
+        first, last, by = int(start), int(end), int(step)
+        if dtype is _dtype.int64:
+            if by == 0:
+                raise ValueError("step must be nonzero")
+            n = last - first + by - ((by > 0) - (by < 0))
+            size = abs(n) // abs(by) * (1 if (n >= 0) == (by > 0) else -1)  # C's division
+        else:
+            size = int(np.ceil((float(end) - float(start)) / float(step)))
+        data = (first + by * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
+    return _finish(Tensor._make(data), requires_grad, device)
+
+
+# torch's CPU kernels fill a range 2 vectors at a time (then one by one for the tail), and a
+# vector starts from its first value, rounded to the result's dtype, plus j * step. The
+# vector width is that of the AVX2 kernels (32 bytes) torch 2.x runs on x86, and the compiler
+# fuses each ``a + b * c`` into one fused multiply-add (one rounding: ``_numeric.fma``).
+# A range longer than one parallel chunk (32768) is split between torch's threads, each
+# starting its own vectors: minigrad does not follow that split.
+_VECTOR_BYTES = 32
+
+
+def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
+    """The values torch's ``arange``/``linspace`` kernels write. Index ``k`` is
+    ``start + step * k`` in ``acc`` arithmetic. With ``end`` it is linspace (a scalar loop):
+    from ``steps // 2`` on, a value counts back from ``end``. arange's kernel is vectorized:
+    inside a block, the block's first value is rounded to ``out_dtype`` before ``j * step``
+    is added."""
+    out_dtype, acc = np.dtype(out_dtype), np.dtype(acc)
+    width = _VECTOR_BYTES // out_dtype.itemsize
+    k = np.arange(size, dtype=np.int64)
+
+    def scalar(idx):  # the value at ``idx`` as the scalar loop computes it
+        idx = idx.astype(acc)
+        if end is None:
+            return fma(step, idx, start, acc)
+        back = (acc.type(steps - 1) - idx).astype(acc)
+        return np.where(idx < steps // 2, fma(step, idx, start, acc),
+                        fma(-step, back, end, acc))
+
+    with np.errstate(all="ignore"):
+        out = scalar(k).astype(out_dtype)
+        blocks = size - size % (2 * width)  # the prefix filled by whole pairs of vectors
+        if blocks and out_dtype.kind == "f" and end is None:
+            first = (k[:blocks] // width) * width
+            base = scalar(first).astype(out_dtype).astype(acc)
+            j = (k[:blocks] - first).astype(acc)
+            vectors = fma(j, step, base, acc).astype(out_dtype)
+            out[:blocks] = np.where(j == 0, base.astype(out_dtype), vectors)  # lane 0: base
+    return out
 
 
 def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
+    """``steps`` values from ``start`` to ``end``, as torch computes them: the step is
+    ``(end - start) / (steps - 1)`` in the result's dtype, the first half counts from
+    ``start`` and the second half back from ``end``, so both ends are exact."""
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.linspace(start, end, steps).astype(dtype.numpy)),
-                   requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    floating = dtype.is_floating_point  # integers: the bounds truncated, the step in double
+    acc = np.dtype(dtype.numpy if floating else np.float64)
+    if steps == 1:
+        data = np.full(1, start).astype(dtype.numpy)
+    else:
+        lo = acc.type(start if floating else int(start))
+        hi = acc.type(end if floating else int(end))
+        with np.errstate(all="ignore"):
+            step = (hi - lo) / acc.type(steps - 1)
+        data = _torch_ramp(lo, step, steps, dtype.numpy, acc, end=hi, steps=steps)
+    return _finish(Tensor._make(data), requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    data = _rng(generator).random(_size(size, "rand")).astype(dtype.numpy)
+    data = _uniform(_size(size, "rand"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    data = _rng(generator).standard_normal(_size(size, "randn")).astype(dtype.numpy)
+    data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
 def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
+    """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
+    if isinstance(high, tuple | list):
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
+    if high <= low:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={low} >= to={high}")
     dtype = dtype or _dtype.int64
-    return Tensor._make(_rng(generator).integers(low, high, size).astype(dtype.numpy))
+    shape = _size((size,) if isinstance(size, int) else tuple(size), "randint")
+    data = _random.randint(_generator(generator)._engine, math.prod(shape), low, high)
+    return Tensor._make(data.reshape(shape).astype(dtype.numpy))
 
 
 def randperm(n, *, generator=None) -> Tensor:
-    return Tensor._make(_rng(generator).permutation(n).astype(np.int64))
+    return Tensor._make(_random.randperm(_generator(generator)._engine, n))
 
 
 def _like(maker):
@@ -267,12 +387,14 @@ def _like(maker):
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 
-def rand_like(input, *, dtype=None, requires_grad=False):
-    return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad)
+def rand_like(input, *, dtype=None, requires_grad=False, generator=None):
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
+                generator=generator)
 
 
-def randn_like(input, *, dtype=None, requires_grad=False):
-    return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randn_like(input, *, dtype=None, requires_grad=False, generator=None):
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
+                 generator=generator)
 
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False):
@@ -281,4 +403,4 @@ def full_like(input, fill_value, *, dtype=None, requires_grad=False):
 
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
-    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)

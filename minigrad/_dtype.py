@@ -33,6 +33,8 @@ class dtype:  # noqa: N801 - torch's spelling
         return self.name
 
 
+dtype.__module__ = "minigrad"  # type(x.dtype) prints <class 'minigrad.dtype'>, as torch's
+
 float16 = half = dtype("float16", np.float16, "HalfTensor")
 float32 = float = dtype("float32", np.float32, "FloatTensor")
 float64 = double = dtype("float64", np.float64, "DoubleTensor")

@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, cuda
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -41,6 +41,22 @@ NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+                "cases.")
+_warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 # How torch's C++ core names element types in the grad-assignment message.
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
                    "int64": "long int", "int32": "int", "int16": "short int",
@@ -62,37 +78,93 @@ class Size(tuple):
     def __repr__(self) -> str:
         return f"minigrad.Size({list(self)})"
 
+    # slicing, concatenating and repeating a Size give a Size, as in torch
+    def __getitem__(self, index):
+        out = tuple.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "minigrad.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
 
 
-class device:  # noqa: N801 - torch's spelling
-    """minigrad runs on the CPU only; this exists so ``x.device`` prints like torch."""
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                 "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
-    def __init__(self, type: str = "cpu"):  # noqa: A002
-        self.type = type
+
+class device:  # noqa: N801 - torch's spelling
+    """A device as torch names one: ``device("cpu")``, ``device("cuda:1")``,
+    ``device("cuda", 0)``. Making one is fine; minigrad only computes on the CPU, and putting
+    a tensor anywhere else raises a CPU-only torch's error (see ``minigrad/cuda.py``)."""
+
+    def __init__(self, type, index=None):  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index  # noqa: A001
+        if not isinstance(type, str):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        name, _, number = type.partition(":")
+        if name not in _DEVICE_TYPES.split(", "):
+            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                               f"string: {type}")
+        if _:
+            if not number.isdigit() or index is not None:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(number)
+        self.type = name
+        self.index = index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self) -> str:
-        return self.type
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        return str(other) == self.type
+        return (isinstance(other, device) and other.type == self.type
+                and other.index == self.index)
 
     def __hash__(self) -> int:
-        return hash(self.type)
+        return hash((self.type, self.index))
+
+
+def check_device(d) -> None:
+    """A tensor may go to (or be made on) the CPU only: elsewhere, a CPU-only torch's error."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        cuda._lazy_init()
+    elif d.type != "cpu":
+        raise RuntimeError(f"Could not run on device '{d.type}': minigrad computes on the CPU "
+                           "only")
 
 
 _CPU = device("cpu")
 
 
 class Tensor:
+    # NumPy defers to the tensor's reflected operators: np.float64(2) * x is x.__rmul__
+    __array_priority__ = 1000
+
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
         "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
-        "_post_accumulate_hooks", "_is_inference", "__weakref__", "__dict__",
+        "_post_accumulate_hooks", "_is_inference", "_creation_meta", "__weakref__", "__dict__",
     )
 
     def __init__(self, *args):
@@ -119,6 +191,7 @@ class Tensor:
         t._accumulator = None
         t._post_accumulate_hooks = None
         t._is_inference = grad_mode._state.inference
+        t._creation_meta = None  # for a view: how it was made, see autograd/views.py
 
     @classmethod
     def _make(cls, data: np.ndarray) -> Tensor:
@@ -155,8 +228,10 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         # ``_grad_fn`` first: the ``grad_fn`` property's extra work is for stale views only
+        # a view requires grad when its base does, even one made under no_grad (as in torch)
         return (self._requires_grad or self._grad_fn is not None
-                or (self._base is not None and self.grad_fn is not None))
+                or (self._base is not None and (self._base.requires_grad
+                                                or self.grad_fn is not None)))
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -167,6 +242,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -245,6 +323,9 @@ class Tensor:
         return self._grad_accumulator()._add_tensor_hook(0, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after AccumulateGrad has updated this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if not self.is_leaf:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
@@ -277,6 +358,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
     def _bump_version(self) -> None:
@@ -286,6 +369,7 @@ class Tensor:
         """A new tensor sharing data and version counter, with no grad_fn."""
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        out._is_inference = self._is_inference  # an alias, like a view
         return out
 
     def detach_(self) -> Tensor:
@@ -349,6 +433,28 @@ class Tensor:
     def is_cuda(self) -> bool:
         return False
 
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def get_device(self) -> int:
+        return -1  # torch's answer for a CPU tensor
+
+    def type(self, dtype=None):  # noqa: A003
+        """``x.type()`` names the legacy tensor type (``"minigrad.FloatTensor"``);
+        ``x.type(minigrad.float64)`` or ``x.type("minigrad.DoubleTensor")`` converts."""
+        if dtype is None:
+            return f"minigrad.{self.dtype.legacy_name}"
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("minigrad.").removeprefix("torch.")
+            matches = [d for d in _dtype._ALL if d.legacy_name == name]
+            if not matches:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = matches[0]
+        elif isinstance(dtype, _TensorType):
+            dtype = dtype.dtype
+        return self.to(dtype)
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
@@ -357,14 +463,12 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        """torch implements ``x.T`` as a permute that reverses the dims."""
-        if self._data.ndim not in (0, 2):
-            warnings.warn(
-                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-                "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
-        return self.permute(*reversed(range(self._data.ndim)))
+        """torch implements ``x.T`` as a permute that reverses the dims; on other than 2-D
+        tensors it warns, once per process as torch's TORCH_WARN_ONCE does."""
+        n = self._data.ndim
+        if n != 2:
+            _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
+        return self.permute(*reversed(range(n)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
@@ -384,13 +488,34 @@ class Tensor:
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        return self._data.view()  # a new array on the same memory each time, as torch's
 
     def __array__(self, dtype=None, copy=None):
-        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+        """NumPy 2's protocol: ``np.asarray(x)`` shares the tensor's memory, ``np.array(x)``
+        (``copy=True``) copies it, ``copy=False`` refuses a copy. Like ``numpy()``, it raises
+        for a tensor that requires grad."""
+        data = self.numpy()
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return data.astype(dtype)
+        return data.copy() if copy else data
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy function applied to a tensor (``np.exp(x)``, ``x + np.ones(3)`` through
+        NumPy) gives a tensor back, as torch's ``__array_wrap__`` does (bool as uint8)."""
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return Tensor._make(np.asarray(array))
 
     def cpu(self) -> Tensor:
         return self
+
+    def cuda(self, device=None, non_blocking=False) -> Tensor:
+        """Raises, as a CPU-only torch does: minigrad has no GPU."""
+        if device is not None:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        cuda._lazy_init()
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -453,6 +578,28 @@ class Tensor:
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
+
+
+# type(x) prints <class 'minigrad.Tensor'>, as torch's classes print under their public name
+Tensor.__module__ = Size.__module__ = device.__module__ = "minigrad"
+
+
+class _TensorType(type):
+    """torch's legacy tensor types (``LongTensor``...): calling one makes a Tensor of its dtype
+    (from data, or uninitialised from sizes), and ``isinstance`` checks the dtype."""
+
+    def __call__(cls, *args):
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(args[0].tolist() if isinstance(args[0], Tensor) else args[0])
+            return Tensor._make(data.astype(cls.dtype.numpy))
+        return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+
+def legacy_type(d) -> _TensorType:
+    return _TensorType(d.legacy_name, (), {"dtype": d, "__module__": "minigrad"})
 
 
 class _Storage:

@@ -2,33 +2,45 @@
 
 How it stays fair:
 
-* The learner's notebook is only read. Its code cells run, one by one, in a fresh kernel (a
-  subprocess), each with a time limit; a cell that runs too long is interrupted and only its
-  question loses its points.
+* The submitted notebook is only read: a copy goes to a private scratch folder, and its code
+  cells run, one by one, in a grading child (``coursekit.grading.kernel``, started and limited
+  by ``coursekit.grading.runner``): sandboxed with bubblewrap where it works, with a time
+  limit per cell and per notebook, a memory limit and a cap on the output kept.
 * The learner's copies of check cells are skipped (found by cell metadata, or by their
   ``question(`` call): the checks come from the solution source with the same lesson number in
   the solutions folder the caller names (``solutions/NN_slug.py``), hidden tests included, so
   exercises and grading cannot drift apart.
-* Right after a question's answer cell, its checks run in a new namespace: the learner's
-  variables, but ``question``, ``torch``, ``np`` and ``minigrad`` bound afresh, with
-  ``coursekit.grading`` re-imported. The result comes back tagged with a random token.
+* Right after a question's answer cell, its checks run as a probe, in a copy of the learner's
+  namespace with ``question``, ``torch``, ``np`` and ``minigrad`` bound afresh and
+  ``coursekit.grading`` re-imported; the result comes back as JSON on the child's reply pipe,
+  and the points are capped by the solution's metadata, never by what the child says.
+* A child that dies (a crash, a time limit) is restarted: the cells that ran well are run
+  again, the question of the cell that killed it scores 0 with the reason, and grading goes
+  on; the number of restarts is bounded.
 """
 
 from __future__ import annotations
 
-import ast
 import json
+import math
 import re
-import secrets
+import shutil
+import tempfile
+import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jupytext
 import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError, DeadKernelError
 
+from coursekit.grading.runner import Kernel, KernelDied, Limits, sandbox_available
+
+GRADER_VERSION = "2.0"
 DEFAULT_TIMEOUT = 60  # seconds per cell
+MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions score 0
+FEEDBACK_CAP = 1000  # characters of feedback kept from the child
+START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
 
@@ -40,32 +52,23 @@ class Check:
     source: str
 
 
-@dataclass
-class Result:
-    path: str
-    questions: list[dict] = field(default_factory=list)
-
-    @property
-    def score(self):
-        return sum(q["points"] for q in self.questions)
-
-    @property
-    def max_score(self):
-        return sum(q["max"] for q in self.questions)
-
-    def as_dict(self) -> dict:
-        return {"path": self.path, "questions": self.questions, "score": self.score,
-                "max_score": self.max_score}
-
-
-def solution_for(notebook: Path, solutions: Path) -> Path | None:
+def solution_for(notebook: Path, solutions: Path, lesson: str | None = None) -> Path | None:
     """The solution source in ``solutions`` with the same lesson number (``01_*.py`` for
-    ``01_foo.ipynb``), or None."""
-    match = re.match(r"(\d\d)_", notebook.name)
-    if not match:
+    ``01_foo.ipynb``, or for ``lesson="01"``), or None."""
+    match = re.match(r"(\d\d)_", Path(notebook).name)
+    lesson = match.group(1) if match else lesson
+    if lesson is None:
         return None
-    found = sorted(Path(solutions).glob(f"{match.group(1)}_*.py"))
+    found = sorted(Path(solutions).glob(f"{lesson}_*.py"))
     return found[0] if found else None
+
+
+def lesson_of(notebook) -> str | None:
+    """The lesson number a notebook's answer and check cells name (``"01"`` for question
+    ``01.3``), for submissions renamed after their student; None when they name none or many."""
+    found = {role(cell)[1][:2] for cell in notebook.cells
+             if cell.get("cell_type") == "code" and role(cell)[1]}
+    return found.pop() if len(found) == 1 else None
 
 
 def load_checks(solution: Path) -> list[Check]:
@@ -81,7 +84,9 @@ def load_checks(solution: Path) -> list[Check]:
 def role(cell) -> tuple[str | None, str | None]:
     """("answer" or "check" or None, question id) for a learner's cell."""
     meta = cell.get("metadata", {})
-    if meta.get("role") in ("answer", "check") and meta.get("question"):
+    if not isinstance(meta, dict):
+        meta = {}
+    if meta.get("role") in ("answer", "check") and isinstance(meta.get("question"), str):
         return meta["role"], meta["question"]
     source = cell.source
     if CHECK_CALL.search(source):
@@ -90,21 +95,6 @@ def role(cell) -> tuple[str | None, str | None]:
     if ANSWER_COMMENT.match(first):
         return "answer", ANSWER_COMMENT.match(first).group(1)
     return None, None
-
-
-_RUNNER = '''\
-def _grade_{token}(source, qid):
-    import builtins, importlib, json, sys
-    for name in [m for m in sys.modules if m.startswith("coursekit.grading")]:
-        del sys.modules[name]
-    checks = importlib.import_module("coursekit.grading.checks")
-    import minigrad, numpy, torch
-    ns = builtins.dict(builtins.globals())
-    ns.update(question=checks.question, compare=checks.compare, torch=torch, np=numpy,
-              minigrad=minigrad, __builtins__=builtins)
-    builtins.exec(builtins.compile(source, "<check " + qid + ">", "exec"), ns)
-    return "{token}" + json.dumps(checks.RESULTS.get(qid))
-'''
 
 
 def feedback_for_error(ename: str, evalue: str, where: str) -> str:
@@ -117,78 +107,265 @@ def feedback_for_error(ename: str, evalue: str, where: str) -> str:
     return f"{where} raised {ename}: {evalue}"
 
 
-class Grader:
-    """Runs one notebook in one kernel; ``grade()`` returns a ``Result``."""
 
-    def __init__(self, path: Path, solution: Path, timeout: float = DEFAULT_TIMEOUT):
-        self.path, self.solution, self.timeout = Path(path), Path(solution), timeout
-        self.token = "GRADE" + secrets.token_hex(8)
-        self.work = nbformat.v4.new_notebook()
-        self.client = None
 
-    def run(self, source: str):
-        """Execute ``source`` in the kernel: (outputs, (ename, evalue) or None)."""
-        cell = nbformat.v4.new_code_cell(source)
-        self.work.cells.append(cell)
-        try:
-            self.client.execute_cell(cell, len(self.work.cells) - 1)
-        except CellExecutionError as error:
-            return cell.outputs, (error.ename, error.evalue)
-        except DeadKernelError:
-            return cell.outputs, ("DeadKernelError", "the kernel died")
-        return cell.outputs, None
+# Runs in the child, in a copy of the learner's namespace plus ``__check_id__`` and
+# ``__check_source__``: a fresh ``coursekit.grading.checks`` (so redefining ``question`` or the
+# module's names in the notebook changes nothing) runs the solution's check cell.
+CHECK_PROBE = """\
+_b = __builtins__
+for _name in [_m for _m in _b.__import__("sys").modules if _m.startswith("coursekit.grading")]:
+    del _b.__import__("sys").modules[_name]
+_checks = _b.__import__("importlib").import_module("coursekit.grading.checks")
+import minigrad, numpy as np, torch
+question, compare = _checks.question, _checks.compare
+_b.exec(_b.compile(__check_source__, "<check " + __check_id__ + ">", "exec"), _b.globals())
+__probe_result__ = _b.__import__("json").dumps(_checks.RESULTS.get(__check_id__))
+"""
 
-    def check(self, check: Check) -> dict:
-        call = f"_grade_{self.token}({check.source!r}, {check.id!r})"
-        outputs, error = self.run(call)
-        if error:
-            feedback = feedback_for_error(*error, "checking your answer")
-            return {"points": 0, "feedback": feedback}
-        for out in outputs:
-            if out.get("output_type") == "execute_result":
-                text = ast.literal_eval(out["data"]["text/plain"])
-                if text.startswith(self.token):
-                    found = json.loads(text[len(self.token):])
-                    if found:
-                        return {"points": found["points"], "feedback": found["feedback"]}
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def clean_points(value, maximum: float) -> float | None:
+    """Points from the child as a number in [0, maximum], or None when they are not a finite
+    real number (NaN, a string, a huge integer...)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    if not math.isfinite(value):
+        return None
+    value = min(max(value, 0.0), float(maximum))
+    return int(value) if value.is_integer() else value
+
+
+def verdict(reply: dict, maximum: float) -> dict:
+    """A probe reply (already schema-checked by the runner) as {"points", "feedback"}."""
+    if reply["status"] != "ok":
+        return {"points": 0, "feedback": feedback_for_error(reply["ename"], reply["evalue"],
+                                                            "checking your answer")}
+    try:
+        found = json.loads(reply["result"])
+    except (ValueError, RecursionError):
+        found = None
+    if found is None:
         return {"points": 0, "feedback": "the checks gave no result"}
-
-    def grade(self) -> Result:
-        learner = nbformat.read(self.path, as_version=4)
-        checks = {c.id: c for c in load_checks(self.solution)}
-        results: dict[str, dict] = {}
-        self.client = NotebookClient(
-            self.work, timeout=self.timeout, kernel_name="python3", interrupt_on_timeout=True,
-            error_on_timeout={"ename": "TimeoutError", "evalue": "timed out", "traceback": []},
-            resources={"metadata": {"path": str(self.path.parent.resolve())}})
-        with self.client.setup_kernel():
-            self.run(_RUNNER.format(token=self.token))
-            for cell in learner.cells:
-                if cell.cell_type != "code":
-                    continue
-                kind, qid = role(cell)
-                if kind == "check":
-                    continue  # the grader runs its own copy of the checks
-                _, error = self.run(cell.source)
-                if kind != "answer" or qid not in checks:
-                    continue
-                if error:
-                    results[qid] = {"points": 0,
-                                    "feedback": feedback_for_error(*error, "your answer cell")}
-                else:
-                    results[qid] = self.check(checks[qid])
-        questions = []
-        for qid, check in checks.items():
-            found = results.get(qid, {"points": 0, "feedback": "answer cell missing"})
-            questions.append({"id": qid, "points": found["points"], "max": check.points,
-                              "feedback": found["feedback"]})
-        return Result(str(self.path), questions)
+    points = clean_points(found.get("points") if isinstance(found, dict) else None, maximum)
+    feedback = found.get("feedback") if isinstance(found, dict) else None
+    if points is None or not isinstance(feedback, str):
+        return {"points": 0, "feedback": "no verdict: the checks' result was malformed"}
+    return {"points": points, "feedback": feedback[:FEEDBACK_CAP]}
 
 
-def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT) -> Result:
-    """Grade the notebook ``path`` with the checks of its solution in the folder ``solutions``."""
+@dataclass
+class Result:
+    """One graded notebook: the JSON report's per-notebook object is ``as_dict()``."""
+    student: str
+    notebook: str
+    status: str = "graded"  # graded | unreadable | timeout | crashed
+    started: str = ""
+    finished: str = ""
+    sandboxed: bool = False
+    questions: list[dict] = field(default_factory=list)
+    output: str = ""  # the learner's output (capped); not in the report
+
+    @property
+    def score(self):
+        return sum(q["points"] for q in self.questions)
+
+    @property
+    def max_score(self):
+        return sum(q["max"] for q in self.questions)
+
+    def as_dict(self) -> dict:
+        return {"student": self.student, "notebook": self.notebook, "status": self.status,
+                "started": self.started, "finished": self.finished,
+                "grader_version": GRADER_VERSION, "sandboxed": self.sandboxed,
+                "questions": self.questions, "score": self.score, "max_score": self.max_score}
+
+
+def read_notebook(data: bytes):
+    """The notebook parsed from the submitted file's bytes (read once: the copy the learner's
+    code runs next to is the notebook graded)."""
+    notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+    for cell in notebook.cells:
+        if not isinstance(cell.get("source"), str) or not isinstance(cell.get("cell_type"), str):
+            raise ValueError("a cell has no source text")
+    return notebook
+
+
+class Session:
+    """The cells of one notebook run in a grading child that is restarted when it dies."""
+
+    def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
+        self.kernel = Kernel(scratch, hidden, limits, sandbox)
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.notebook_timeout
+        self.done: list[str] = []  # sources of the cells that ran without dying
+        self.alive = False
+        self.restarts = -1  # the first start is not a restart
+        self.events: list[str] = []  # "crashed" / "timeout" for each death
+
+    def _timeout(self, limit: float) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise KernelDied("timeout", "the notebook ran longer than its time limit "
+                                        f"({self.limits.notebook_timeout:g} s)")
+        return min(limit, left)
+
+    def _ensure(self) -> None:
+        while not self.alive:
+            self.restarts += 1
+            if self.restarts > MAX_RESTARTS:
+                raise KernelDied("crashed", f"the kernel died {MAX_RESTARTS + 1} times")
+            self.kernel.start()
+            try:
+                try:
+                    self.kernel.cell("pass", self._timeout(START_TIMEOUT))
+                except KernelDied as died:  # before any learner code: the set-up is broken
+                    tail = self.kernel.output.text()[-300:].strip()
+                    raise KernelDied("crashed", f"the grading kernel could not start "
+                                     f"({died.reason}): {tail}") from None
+                for source in self.done:
+                    self.kernel.cell(source, self._timeout(self.limits.cell_timeout))
+                self.alive = True
+            except KernelDied as died:
+                self.kernel.kill()
+                self.events.append(died.kind)
+                if self.deadline <= time.monotonic() or not self.done and \
+                        died.reason.startswith("the grading kernel could not start"):
+                    raise
+
+    def _call(self, method, *args) -> dict:
+        self._ensure()
+        try:
+            limit = self._timeout(self.limits.cell_timeout)
+            try:
+                return method(*args, limit)
+            except KernelDied as died:
+                if died.kind == "timeout" and limit < self.limits.cell_timeout:
+                    died.reason = ("the notebook ran longer than its time limit "
+                                   f"({self.limits.notebook_timeout:g} s)")
+                raise
+        except KernelDied as died:
+            self.kernel.kill()
+            self.alive = False
+            self.events.append(died.kind)
+            if died.kind == "malformed":
+                died.kind = "crashed"
+            raise
+
+    def cell(self, source: str) -> dict:
+        reply = self._call(self.kernel.cell, source)
+        self.done.append(source)
+        return reply
+
+    def probe(self, source: str, bindings: dict) -> dict:
+        return self._call(self.kernel.probe, source, bindings)
+
+    def close(self) -> str:
+        self.kernel.kill()
+        return self.kernel.output.text()
+
+
+def _death_feedback(died: KernelDied, where: str) -> str:
+    if died.reason.startswith("the grading kernel could not start"):
+        return f"not graded: {died.reason}"
+    if died.kind == "timeout":
+        if died.reason.startswith("ran "):
+            return f"timed out: {where} {died.reason} (an infinite loop?)"
+        return f"timed out: {died.reason}"
+    return f"{where} crashed the kernel: {died.reason}"
+
+
+def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits | None = None,
+          hidden=(), student: str | None = None, sandbox: bool | None = None,
+          lesson: str | None = None) -> Result:
+    """Grade the notebook ``path`` with the checks of its solution in the folder ``solutions``.
+
+    ``hidden`` folders (besides ``solutions``, the notebook's folder and home folders) are
+    invisible to the learner's code when sandboxed; ``sandbox=None`` means "when bubblewrap
+    works". Never raises for a bad notebook: the result's status says what happened.
+    """
     path = Path(path)
-    solution = solution_for(path, solutions)
-    if solution is None:
-        raise FileNotFoundError(f"no solution in {solutions} matches {path.name}")
-    return Grader(path, solution, timeout).grade()
+    limits = limits or Limits(cell_timeout=timeout)
+    sandbox = sandbox_available() if sandbox is None else sandbox
+    result = Result(student or path.stem, str(path), started=_now(), sandboxed=sandbox)
+    try:
+        data = path.read_bytes()
+        learner = read_notebook(data)
+    except Exception as error:  # noqa: BLE001 - any unreadable file is a status, not a crash
+        learner, data, unreadable = None, b"", f"unreadable notebook: {type(error).__name__}"
+    solution = solution_for(path, solutions, lesson or (lesson_of(learner) if learner else None))
+    if learner is None or solution is None:
+        result.status = "unreadable"
+        reason = unreadable if learner is None else "not an exercise of this course " \
+            "(no solution has its lesson number)"
+        checks = load_checks(solution) if solution else []
+        result.questions = [{"id": c.id, "points": 0, "max": c.points, "feedback": reason}
+                            for c in checks]
+        result.finished = _now()
+        return result
+    checks = {c.id: c for c in load_checks(solution)}
+    results: dict[str, dict] = {}
+    scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-"))
+    (scratch / path.name).write_bytes(data)  # the learner works on a copy
+    # the solutions, their repository's history, and every submission stay out of sight
+    secret = [Path(solutions), Path(solutions).resolve().parent / ".git", path.parent, *hidden]
+    session = Session(scratch, secret, limits, sandbox)
+    gave_up = None
+    try:
+        for cell in learner.cells:
+            if cell.cell_type != "code":
+                continue
+            kind, qid = role(cell)
+            if kind == "check":
+                continue  # the grader runs its own copy of the checks
+            answer = kind == "answer" and qid in checks
+            try:
+                reply = session.cell(cell.source)
+            except KernelDied as died:
+                if answer:
+                    results[qid] = {"points": 0,
+                                    "feedback": _death_feedback(died, "your answer cell")}
+                if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
+                    gave_up = died
+                    break
+                continue
+            if not answer:
+                continue
+            if reply["status"] == "error":
+                results[qid] = {"points": 0, "feedback": feedback_for_error(
+                    reply["ename"], reply["evalue"], "your answer cell")}
+                continue
+            try:
+                reply = session.probe(CHECK_PROBE, {"__check_id__": qid,
+                                                    "__check_source__": checks[qid].source})
+            except KernelDied as died:
+                results[qid] = {"points": 0,
+                                "feedback": _death_feedback(died, "checking your answer")}
+                if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
+                    gave_up = died
+                    break
+                continue
+            results[qid] = verdict(reply, checks[qid].points)
+    finally:
+        result.output = session.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    missing = "answer cell missing"
+    if gave_up is not None:
+        missing = f"not graded: {gave_up.reason}"
+    for qid, check in checks.items():
+        found = results.get(qid, {"points": 0, "feedback": missing})
+        result.questions.append({"id": qid, "points": found["points"], "max": check.points,
+                                 "feedback": found["feedback"]})
+    if "crashed" in session.events or "malformed" in session.events:
+        result.status = "crashed"
+    elif "timeout" in session.events:
+        result.status = "timeout"
+    result.finished = _now()
+    return result

@@ -6,10 +6,20 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
-import numbers
-
 from minigrad import _creation, _dtype
-from minigrad._ops import indexing, inplace, join, linalg, pointwise, reduction, shape
+from minigrad._ops import (
+    indexing,
+    inplace,
+    join,
+    linalg,
+    nn_ops,
+    pointwise,
+    reduction,
+    scan,
+    shape,
+    sorting,
+)
+from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
 from minigrad.autograd import api
 
@@ -45,6 +55,21 @@ METHODS = {
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
+    # math, reductions, rounding and scans (fidelity round 2)
+    "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
+    "fix": P.trunc, "maximum": P.maximum, "minimum": P.minimum, "clamp_min": P.clamp_min,
+    "clamp_max": P.clamp_max, "lerp": P.lerp, "floor_divide": P.floor_divide,
+    "remainder": P.remainder, "fmod": P.fmod, "softmax": nn_ops.softmax,
+    "log_softmax": nn_ops.log_softmax, "norm": R.norm, "var": R.var, "std": R.std,
+    "logsumexp": R.logsumexp, "amax": R.amax, "amin": R.amin, "argmin": R.argmin,
+    "all": R.all, "any": R.any, "cumsum": scan.cumsum, "cumprod": scan.cumprod,
+    "floor_": X.floor_, "ceil_": X.ceil_, "round_": X.round_, "trunc_": X.trunc_,
+    "frac_": X.frac_, "clamp_min_": X.clamp_min_, "clamp_max_": X.clamp_max_,
+    "cumsum_": X.cumsum_, "cumprod_": X.cumprod_, "floor_divide_": X.floor_divide_,
+    "remainder_": X.remainder_, "fmod_": X.fmod_, "lerp_": X.lerp_,
+    "__ifloordiv__": X.floor_divide_, "__imod__": X.remainder_,
+    "__floordiv__": P.floor_divide, "__rfloordiv__": P.rfloordiv, "__mod__": P.remainder,
+    "__rmod__": P.rmod,
     # autograd
     "backward": api.tensor_backward,
     # new tensors like this one
@@ -67,10 +92,22 @@ METHODS = {
     "__invert__": P.logical_not, "__xor__": P.logical_xor,
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
+    # indexing, shapes, sorting and linear algebra (fidelity round 2)
+    "masked_fill": I.masked_fill, "masked_fill_": X.masked_fill_, "gather": I.gather,
+    "scatter_": X.scatter_, "scatter_add": I.scatter_add, "scatter_add_": X.scatter_add_,
+    "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
+    "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,
+    "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
+    "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,
+    "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
+    # torch's abs backward uses sgn (the autograd API helper's block)
+    "sgn": P.sgn,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
-                         "__rmatmul__"}
+                         "__rmatmul__", "__floordiv__", "__rfloordiv__", "__mod__",
+                         "__rmod__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                         "__lt__", "__le__", "__gt__", "__ge__"}
 
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 
@@ -78,12 +115,28 @@ _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Numbe
 def _operator(fn):
     """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does."""
     def method(self, other):
-        if type(other) not in _PLAIN and not isinstance(other, Tensor | numbers.Number):
+        if type(other) not in _PLAIN and not isinstance(other, Tensor | NUMBER):
             return NotImplemented
         return fn(self, other)
 
     return method
 
+
+def _compare_with_none(fn, answer: bool):
+    """``x == None`` is False and ``x != None`` True, as in torch (not an error); other
+    objects (an ndarray...) get NotImplemented, so Python asks them."""
+    def method(self, other):
+        if other is None:
+            return answer
+        if type(other) not in _PLAIN and not isinstance(other, Tensor | NUMBER):
+            return NotImplemented
+        return fn(self, other)
+
+    return method
+
+
+METHODS["__eq__"] = _compare_with_none(P.eq, False)
+METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
 for _name, _fn in METHODS.items():
     if _name in _ARITHMETIC_OPERATORS:

@@ -18,14 +18,20 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.views import make_view
 
+# What may stand beside a tensor in an op: Python numbers, NumPy's scalars (which are numbers
+# too, np.bool_ included: torch reads it as a float)
+NUMBER = numbers.Number | np.bool_
+
 
 def is_scalar(x) -> bool:
-    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)
+    return isinstance(x, NUMBER) and not isinstance(x, Tensor)
 
 
 def _kind_of_scalar(x):
-    if isinstance(x, bool | np.bool_):
+    if isinstance(x, bool):
         return _dtype.bool
+    if isinstance(x, np.bool_):  # torch reads NumPy's bool as a float, not a bool
+        return _dtype.get_default_dtype()
     if isinstance(x, numbers.Integral):
         return _dtype.int64
     if isinstance(x, numbers.Real):
@@ -72,7 +78,7 @@ def operands(a, b):
         if type(b) in (float, int) and a._data.dtype.kind == "f":
             d = a.dtype  # a number never changes a float tensor's dtype
             return a, Tensor._make(np.asarray(b, dtype=d.numpy)), d
-    if not isinstance(a, Tensor | numbers.Number) or not isinstance(b, Tensor | numbers.Number):
+    if not isinstance(a, Tensor | NUMBER) or not isinstance(b, Tensor | NUMBER):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")
     d = result_type(a, b)

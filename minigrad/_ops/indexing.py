@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import record, record_view
+from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -32,7 +32,7 @@ def select(input, dim, index, *, _from_getitem=False):
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
     return record_view(input, data, SelectBackward0, lambda t: t.select(d, i),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=d, index=index)
 
 
 class SelectBackward0(Node):
@@ -54,7 +54,8 @@ def slice_dim(input, dim, start, stop, step):
     index = (slice(None),) * dim + (s,)
     return record_view(input, input._data[index], SliceBackward0,
                        lambda t: t._slice(dim, start, stop, step),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=dim, start=0 if start is None else start,
+                       end=2**63 - 1 if stop is None else stop, step=1 if step is None else step)
 
 
 class SliceBackward0(SelectBackward0):
@@ -77,6 +78,16 @@ def _is_advanced(i) -> bool:
     return isinstance(i, Tensor | list | np.ndarray) or isinstance(i, bool)
 
 
+def check_index(items) -> None:
+    """torch's errors for an index of the wrong type: a float, or a float tensor."""
+    for i in items:
+        if isinstance(i, float):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             "byte Variables are valid indices (got float)")
+        if isinstance(i, Tensor) and i.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
 def to_numpy_index(index):
     if not isinstance(index, tuple):
         index = (index,)
@@ -88,20 +99,36 @@ def getitem(input, index):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     items = index if isinstance(index, tuple) else (index,)
+    check_index(items)
     if any(_is_advanced(i) for i in items):
         data = input._data[to_numpy_index(index)]
-        return record(np.array(data), IndexBackward0, (input,), index=index,
-                      self_shape=input._data.shape)
+        return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
+                      index=index, self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, index.stop, index.step)
     out = _basic(input, items)
     return alias(input) if out is input else out
 
 
+def save_indices(index) -> dict:
+    """The index tensors, saved like any input a formula reads: changing one in place
+    before backward is caught by its version counter, as in torch."""
+    items = index if isinstance(index, tuple) else (index,)
+    return {f"indices{i}": t for i, t in enumerate(items) if isinstance(t, Tensor)}
+
+
+def check_indices(node) -> None:
+    """Unpack the saved index tensors: raises if one changed in place since the forward."""
+    for key in list(node._saved):
+        if key.startswith("indices"):
+            node.saved(key)
+
+
 class IndexBackward0(Node):
     """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
 
     def backward(self, grad):
+        check_indices(self)
         return grad.new_zeros(self.self_shape).index_put(self.index, grad, accumulate=True)
 
     def jvp(self, t):
@@ -144,6 +171,7 @@ def setitem(input, index, value):
     0-d one (a number is wrapped as one) fills, and any other is viewed without its leading
     dims of size 1, expanded to the target's shape and copied."""
     items = index if isinstance(index, tuple) else (index,)
+    check_index(items)
     if any(_is_advanced(i) for i in items):
         input.index_put_(index, value)
         return
@@ -164,17 +192,23 @@ def setitem(input, index, value):
         target.copy_(value)
 
 
-def scatter(input, dim, index, src):
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Out of place: a copy of ``input`` with ``src[i][j]`` put at ``[index[i][j]][j]`` (for
     ``dim=0``; the index replaces the coordinate along ``dim``), recorded as one
-    ScatterBackward0, as in torch. Used by max/min backward."""
+    ScatterBackward0, as in torch. Used by max/min backward. A number (``value``) records
+    ScatterBackward1."""
+    check_no_reduce(reduce)
+    src = value if src is None else src
+    if not isinstance(src, Tensor):
+        return scatter_value(input, dim, index, src)
     d = _wrap_dim(dim, input.dim())
-    src_t = src if isinstance(src, Tensor) else \
-        Tensor._make(np.asarray(src, dtype=input._data.dtype))
-    values = src_t._data[_leading(index)] if src_t.dim() else src_t._data
-    data = input._data.copy()
-    data[_grids(index, d)] = values
-    return record(data, ScatterBackward0, (input, src_t), index=index, dim=d)
+    src_t = src
+    _check_index("scatter", input, d, index, src_t)
+    values = _at_least_1d(src_t._data)[_leading(index, 1)]
+    data = _at_least_1d(input._data).copy()
+    data[_grids(index, d, 1)] = values
+    return record(data.reshape(input._data.shape), ScatterBackward0, (input, src_t),
+                  save={"index": index}, dim=d, dim_arg=dim)
 
 
 class ScatterBackward0(Node):
@@ -183,10 +217,11 @@ class ScatterBackward0(Node):
 
     def backward(self, grad):
         g_self = g_src = None
+        index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, self.index, grad.new_zeros(self.index.shape))
+            g_self = grad.scatter(self.dim, index, grad.new_zeros(index.shape))
         if self.needs_input_grad[1]:
-            g_src = grad[tuple(Tensor._make(g) for g in _grids(self.index, self.dim))]
+            g_src = grad.gather(self.dim, index)
         return g_self, g_src
 
     def jvp(self, t_self, t_src):
@@ -196,13 +231,254 @@ class ScatterBackward0(Node):
         return t_self.scatter(self.dim, self.index, t_src)
 
 
-def _grids(index, dim):
-    """The NumPy index that ``index`` stands for along ``dim``: its own coordinates elsewhere."""
-    grids = list(np.indices(index._data.shape))
-    grids[dim] = index._data
+def _grids(index, dim, min_ndim=0):
+    """The NumPy index that ``index`` stands for along ``dim``: its own coordinates elsewhere.
+    (``min_ndim=1`` sees a 0-d index as one element, for an input seen as 1-D.)"""
+    data = index._data.reshape(1) if index._data.ndim < min_ndim else index._data
+    grids = list(np.indices(data.shape))
+    grids[dim] = data
     return tuple(grids)
 
 
-def _leading(index):
+def _leading(index, min_ndim=0):
     """The part of ``src`` that scatter reads: a block of ``index``'s shape at the start."""
-    return tuple(slice(0, n) for n in index._data.shape)
+    shape = index._data.shape or (1,) * min_ndim
+    return tuple(slice(0, n) for n in shape)
+
+
+# --- reading and writing along one dim with an index tensor ---------------------------------
+# An index tensor (or a mask) is saved for backward like any saved tensor, through
+# ``SavedTensor``: changing it in place after the op makes backward raise the version error.
+
+# The C++ element type names torch prints in masked_fill's dtype message.
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _check_index(op, input, dim, index, src=None):
+    """torch's checks for gather/scatter: an integer index with as many dims as ``input``, no
+    larger than it (and than ``src``) except along ``dim``, and every value in range."""
+    if index._data.dtype not in _INDEX_DTYPES:
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != input._data.dtype:
+        raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+    n = max(input.dim(), 1)
+    if max(index.dim(), 1) != n:
+        what = "input" if op == "gather" else "self"
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} "
+                           "tensor")
+    if src is not None and max(src.dim(), 1) != n:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    shape, ishape = input._data.shape or (1,), index._data.shape or (1,)
+    sshape = None if src is None else (src._data.shape or (1,))
+    if index._data.size:
+        for k in range(n):
+            too_big = k != dim and ishape[k] > shape[k]
+            if src is None and too_big:
+                raise RuntimeError(
+                    f"Size does not match at dimension {k} expected index {list(index.shape)} "
+                    f"to be no larger than self {list(input.shape)} apart from dimension {dim}")
+            if src is not None and (too_big or ishape[k] > sshape[k]):
+                raise RuntimeError(
+                    f"Expected index {list(index.shape)} to be no larger than self "
+                    f"{list(input.shape)} apart from dimension {dim} and to be no larger size "
+                    f"than src {list(src.shape)}")
+    size = shape[dim]
+    bad = (index._data < 0) | (index._data >= size)
+    if bad.any():
+        value = index._data[bad].flat[0]
+        raise RuntimeError(f"index {value} is out of bounds for dimension {dim} with size {size}")
+
+
+def _at_least_1d(data):
+    return data.reshape(1) if data.ndim == 0 else data
+
+
+def gather(input, dim, index, *, sparse_grad=False):
+    """``out[i][j] = input[index[i][j]][j]`` (for ``dim=0``): read along ``dim`` at ``index``."""
+    if sparse_grad:
+        raise NotImplementedError("minigrad has no sparse tensors: gather(sparse_grad=True) is "
+                                  "not supported")
+    d = _wrap_dim(dim, input.dim())
+    _check_index("gather", input, d, index)
+    data = _at_least_1d(input._data)[_grids(index, d, 1)].reshape(index._data.shape)
+    return record(data, GatherBackward0, (input,), save={"index": index}, dim=d,
+                  dim_arg=dim, self_shape=input._data.shape)
+
+
+class GatherBackward0(Node):
+    """out = self read at index along dim: the gradient is added back where it was read
+    (``scatter_add``: an index read twice gets both gradients)."""
+
+    def backward(self, grad):
+        index = self.saved("index")
+        return grad.new_zeros(self.self_shape).scatter_add(self.dim, index, grad)
+
+    def jvp(self, t):
+        return t.gather(self.dim, self.index)
+
+
+def scatter_add(input, dim, index, src):
+    """A copy of ``input`` with ``src[i][j]`` added at ``[index[i][j]][j]`` (``dim=0``);
+    repeated indices add up."""
+    d = _wrap_dim(dim, input.dim())
+    _check_index("scatter", input, d, index, src)
+    data = _at_least_1d(input._data).copy()
+    np.add.at(data, _grids(index, d, 1), _at_least_1d(src._data)[_leading(index, 1)])
+    return record(data.reshape(input._data.shape), ScatterAddBackward0, (input, src),
+                  save={"index": index}, dim=d, dim_arg=dim)
+
+
+class ScatterAddBackward0(Node):
+    """out = self + src added at index: self gets the gradient, src reads it back (gather)."""
+
+    def backward(self, grad):
+        g_src = grad.gather(self.dim, self.saved("index")) if self.needs_input_grad[1] else None
+        return grad if self.needs_input_grad[0] else None, g_src
+
+    def jvp(self, t_self, t_src):
+        x, src = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_src = src.new_zeros(src.shape) if t_src is None else t_src
+        return t_self.scatter_add(self.dim, self.index, t_src)
+
+
+def check_no_reduce(reduce):
+    if reduce is not None:
+        raise NotImplementedError(
+            "minigrad's scatter has no reduce argument (deprecated in torch, whose "
+            "scatter_reduce replaces it); use scatter_add for reduce='add'")
+
+
+def scatter_value(input, dim, index, value):
+    """``scatter`` with a number: ``value`` put at ``index``; one ScatterBackward1 node."""
+    d = _wrap_dim(dim, input.dim())
+    _check_index("scatter", input, d, index)
+    data = _at_least_1d(input._data).copy()
+    data[_grids(index, d, 1)] = value
+    return record(data.reshape(input._data.shape), ScatterBackward1, (input,),
+                  save={"index": index}, dim=d, dim_arg=dim, value=value)
+
+
+class ScatterBackward1(Node):
+    """out = self with a number put at index: no gradient flows where it landed."""
+
+    def backward(self, grad):
+        return grad.scatter(self.dim, self.saved("index"), 0)
+
+    def jvp(self, t):
+        return t.scatter(self.dim, self.index, 0)
+
+
+def index_select(input, dim, index):
+    """The slices of ``input`` at ``index`` (a vector, or one number) along ``dim``, copied."""
+    d = _wrap_dim(dim, input.dim())
+    if index._data.dtype not in _INDEX_DTYPES:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    idx = _at_least_1d(index._data)
+    if input.dim() == 0 and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{idx.size} value(s)")
+    size = input._data.shape[d] if input.dim() else 1
+    if ((idx < 0) | (idx >= size)).any():
+        raise IndexError("index out of range in self")
+    data = np.take(_at_least_1d(input._data), idx, axis=d).reshape(
+        input._data.shape[:d] + idx.shape + input._data.shape[d + 1:] if input.dim() else ())
+    return record(data, IndexSelectBackward0, (input,), save={"index": index}, dim=d,
+                  dim_arg=dim, self_shape=input._data.shape)
+
+
+class IndexSelectBackward0(Node):
+    """out = slices of self at index: each slice's gradient is added back where it was read
+    (torch's ``index_add``: a repeated index gets the sum)."""
+
+    def backward(self, grad):
+        index = self.saved("index")
+        if not self.self_shape:  # a 0-d input: its one element was read
+            return grad.reshape(())
+        key = (slice(None),) * self.dim + (index.reshape(-1),)
+        return grad.new_zeros(self.self_shape).index_put(key, grad, accumulate=True)
+
+    def jvp(self, t):
+        return t.index_select(self.dim, self.index)
+
+
+def _check_bool_mask(mask, message):
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(message.format(_CPP_NAMES.get(mask._data.dtype.name,
+                                                         mask._data.dtype.name)))
+
+
+def masked_select(input, mask):
+    """The elements of ``input`` where ``mask`` is True, as a 1-D copy (both broadcast)."""
+    _check_bool_mask(mask, "masked_select: expected BoolTensor for mask")
+    check_same_shape_broadcast(mask._data, input._data)
+    shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    data = np.broadcast_to(input._data, shape)[np.broadcast_to(mask._data, shape)]
+    return record(data, MaskedSelectBackward0, (input,), save={"mask": mask}, shape=shape)
+
+
+class MaskedSelectBackward0(Node):
+    """out = self[mask]: the gradient goes back where the mask is True (zeros elsewhere), in
+    the broadcast shape; the engine sums it back to self's shape."""
+
+    def backward(self, grad):
+        mask = self.saved("mask").expand(*self.shape)
+        return grad.new_zeros(self.shape).index_put((mask,), grad)
+
+    def jvp(self, t):
+        return t.masked_select(self.mask)
+
+
+def masked_fill(input, mask, value):
+    """A copy of ``input`` with ``value`` where ``mask`` is True (both broadcast). A number
+    records MaskedFillBackward0; a 0-d tensor MaskedFillBackward1, which also gives the value
+    its gradient."""
+    check_masked_fill(mask, value)
+    check_same_shape_broadcast(mask._data, input._data)
+    shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    fill = value._data if isinstance(value, Tensor) else value
+    data = np.where(mask._data, np.asarray(fill).astype(input._data.dtype),
+                    np.broadcast_to(input._data, shape))
+    if isinstance(value, Tensor):
+        return record(data, MaskedFillBackward1, (input, value), save={"mask": mask})
+    return record(data, MaskedFillBackward0, (input,), save={"mask": mask})
+
+
+def check_masked_fill(mask, value):
+    _check_bool_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {}")
+    if isinstance(value, Tensor) and value.dim() != 0:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
+
+
+class MaskedFillBackward0(Node):
+    """out = self with a number where mask: no gradient flows there."""
+
+    def backward(self, grad):
+        return grad.masked_fill(self.saved("mask"), 0)
+
+    def jvp(self, t):
+        return t.masked_fill(self.mask, 0)
+
+
+class MaskedFillBackward1(Node):
+    """out = self with a 0-d tensor ``value`` where mask: value gets the gradient's sum there."""
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        g_self = grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None
+        g_value = grad.masked_select(mask).sum() if self.needs_input_grad[1] else None
+        return g_self, g_value
+
+    def jvp(self, t_self, t_value):
+        x, value = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_value = value.new_zeros(()) if t_value is None else t_value
+        return t_self.masked_fill(self.mask, t_value)

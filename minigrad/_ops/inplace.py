@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -28,26 +29,49 @@ from minigrad._ops._core import (
     record,
     result_type,
 )
-from minigrad._ops.indexing import to_numpy_index
+from minigrad._ops.indexing import check_indices, save_indices, to_numpy_index
 from minigrad._ops.pointwise import (
     AddBackward0,
+    CeilBackward0,
     ClampBackward1,
+    ClampMaxBackward0,
+    ClampMaxBackward1,
+    ClampMinBackward0,
+    ClampMinBackward1,
     DivBackward0,
     ExpBackward0,
+    FloorBackward0,
+    FmodBackward0,
+    FmodBackward1,
+    FracBackward0,
+    LerpBackward0,
+    LerpBackward1,
     LogBackward0,
     MulBackward0,
     NegBackward0,
+    NotImplemented_,
     ReluBackward0,
+    RemainderBackward0,
+    RemainderBackward1,
+    RoundBackward0,
     SigmoidBackward0,
     SubBackward0,
     TanhBackward0,
+    TruncBackward0,
+    _division_operands,
     _np_sigmoid,
+    _torch_remainder,
+    clip,
+    lerp_data,
+    np_exp,
+    np_log,
+    np_tanh,
 )
-from minigrad._ops.shape import UnbindBackward0
-from minigrad._tensor import Tensor
+from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
+from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
-from minigrad.autograd.views import rebase_history
+from minigrad.autograd.views import check_view_rebase, rebase_history
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = ("a view of a leaf Variable that requires grad is being used in an "
@@ -91,22 +115,20 @@ def check_no_partial_overlap(out: np.ndarray, other: np.ndarray) -> None:
         raise RuntimeError(PARTIAL_OVERLAP_ERROR)
 
 
-def check_inplace(t: Tensor) -> None:
+def check_inplace(t: Tensor, inputs=()) -> None:
+    """torch's ``check_inplace``: only when grad mode records and some input of the in-place
+    op requires grad, a special view (made under no_grad, unbind's...), a view of a leaf that
+    requires grad, or such a leaf itself may not change."""
     if t._is_inference and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
-    if not grad_mode.is_recording():
+    if not needs_grad((t, *inputs)):
         return
-    if t._base is not None and t._base._grad_fn is None and t._base._requires_grad:
-        raise RuntimeError(VIEW_OF_LEAF_ERROR)
+    if t._base is not None:
+        check_view_rebase(t)
+        if t._base._grad_fn is None and t._base._requires_grad:
+            raise RuntimeError(VIEW_OF_LEAF_ERROR)
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError(LEAF_ERROR)
-    fn = t._grad_fn
-    if isinstance(fn, UnbindBackward0):
-        raise RuntimeError(
-            f"Output {t._output_nr} of Unbind is a view and is being modified "
-            "inplace. This view is the output of a function that returns multiple views. Such "
-            "functions do not allow the output views to be modified inplace. You should "
-            "replace the inplace operation by an out-of-place one.")
 
 
 def _check_cast(t: Tensor, d) -> None:
@@ -120,7 +142,7 @@ def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=N
 
     ``data`` is the new values, or a function that writes them into the array it is given
     (so ``x += y`` makes one pass over ``x``, not a new array and then a copy)."""
-    check_inplace(self)
+    check_inplace(self, inputs)
     if node_cls not in (FillBackward2, ZeroBackward0, IndexPutBackward0):
         check_no_overlap(self)  # writing one number everywhere is fine, as in torch
     node = None
@@ -220,11 +242,11 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def log_(self):
-    return _unary_inplace(self, np.log, LogBackward0, save_self=True)
+    return _unary_inplace(self, np_log, LogBackward0, save_self=True)
 
 
 def exp_(self):
-    return _unary_inplace(self, np.exp, ExpBackward0, save_result=True)
+    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True)
 
 
 def neg_(self):
@@ -236,16 +258,138 @@ def sigmoid_(self):
 
 
 def tanh_(self):
-    return _unary_inplace(self, np.tanh, TanhBackward0, save_result=True)
+    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True)
 
 
 def relu_(self):
-    return _unary_inplace(self, lambda x: np.maximum(x, 0), ReluBackward0, save_result=True)
+    return _unary_inplace(self, lambda x: clip(x, 0, None), ReluBackward0, save_result=True)
 
 
 def clamp_(self, min=None, max=None):
-    return apply_inplace(self, np.clip(self._data, min, max), ClampBackward1, (self,),
+    d = result_type(self, *(b for b in (min, max) if b is not None))
+    if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast "
+                           f"to the desired output type {_CPP_TYPE_NAMES[self.dtype.name]}")
+    return apply_inplace(self, clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
+
+
+def _rounding_(self, np_fn, node_cls):
+    """floor_, ceil_, round_, trunc_: an integer tensor stays as it is."""
+    if not self.dtype.is_floating_point:
+        check_inplace(self)
+        return self
+    return _unary_inplace(self, np_fn, node_cls)
+
+
+def floor_(self):
+    return _rounding_(self, np.floor, FloorBackward0)
+
+
+def ceil_(self):
+    return _rounding_(self, np.ceil, CeilBackward0)
+
+
+def trunc_(self):
+    return _rounding_(self, np.trunc, TruncBackward0)
+
+
+def round_(self):
+    return _rounding_(self, np.rint, RoundBackward0)
+
+
+def frac_(self):
+    return _unary_inplace(self, lambda x: x - np.trunc(x), FracBackward0)
+
+
+_C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_clamp_cast(self, bound) -> None:
+    """clamp_min_/clamp_max_ cannot make an integer tensor hold a float bound; for a number
+    bound torch names the tensor's type as C does."""
+    d = result_type(self, bound)
+    if isinstance(bound, Tensor):
+        _check_cast(self, d)
+    elif _dtype.category(d) > _dtype.category(self.dtype):
+        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
+                           f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
+
+
+def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
+    _check_clamp_cast(self, bound)
+    old = _saved_original(self, True)
+    if isinstance(bound, Tensor):
+        check_same_shape_broadcast(self._data, bound._data)
+        return apply_inplace(self, np_fn(self._data, bound._data), tensor_node, (self, bound),
+                             save={"self": old, key: bound})
+    return apply_inplace(self, np_fn(self._data, bound), scalar_node, (self,),
+                         save={"self": old}, **{key: bound})
+
+
+def clamp_min_(self, min):
+    return _clamp_bound_(self, min, np.maximum, ClampMinBackward0, ClampMinBackward1, "min")
+
+
+def clamp_max_(self, max):
+    return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+
+
+def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
+    """floor_divide_, remainder_, fmod_ (``x //= y``, ``x %= y``): torch's integer division
+    by zero error, and no float result written into an integer tensor."""
+    _check_cast(self, result_type(self, other))
+    _, b, _ = _division_operands(self, other, kernel)
+    data = quietly(np_fn, self._data, b._data)
+    if not isinstance(other, Tensor):
+        return apply_inplace(self, data, scalar_node, (self,), **attrs)
+    save = {"self": _saved_original(self, b.requires_grad), "other": b}
+    return apply_inplace(self, data, tensor_node, (self, b), save=save, **attrs)
+
+
+def floor_divide_(self, other):
+    return _division_(self, other, np.floor_divide, "div_floor_cpu", NotImplemented_,
+                      NotImplemented_, op="floor_divide_")
+
+
+def remainder_(self, other):
+    return _division_(self, other, _torch_remainder, "remainder_cpu", RemainderBackward0,
+                      RemainderBackward1)
+
+
+def fmod_(self, other):
+    return _division_(self, other, np.fmod, "fmod_cpu", FmodBackward0, FmodBackward1)
+
+
+def lerp_(self, end, weight):
+    """``self += weight * (end - self)`` (an exponential moving average's update)."""
+    data = lerp_data(self, end, weight)
+    if data.shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(data.shape)}")
+    if not isinstance(weight, Tensor):
+        return apply_inplace(self, data, LerpBackward0, (self, end), weight=weight)
+    save = {"self": _saved_original(self, weight.requires_grad), "end": end, "weight": weight}
+    return apply_inplace(self, data, LerpBackward1, (self, end, weight), save=save)
+
+
+def _scan_(self, dim, dtype, np_fn, node_cls, **save):
+    if dtype is not None and dtype is not self.dtype:
+        names = {**_C_TYPE_NAMES, "float32": "float", "float64": "double", "float16": "c10::Half"}
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {names[self.dtype.name]} and "
+                           f"output tensor dtype {names[dtype.name]} should match")
+    d = _wrap_dim(dim, self.dim())
+    return apply_inplace(self, scan(np_fn, self._data, d), node_cls, (self,), dim=d, **save)
+
+
+def cumsum_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumsum, CumsumBackward0)
+
+
+def cumprod_(self, dim, *, dtype=None):
+    return _scan_(self, dim, dtype, np.cumprod, CumprodBackward0,
+                  save={"self": _saved_original(self, True)}, output_name="result")
 
 
 def zero_(self):
@@ -317,8 +461,8 @@ def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
     values_t = as_tensor_like(values, self.dtype)
     data = _put(self._data, indices, values_t._data, accumulate)
-    return apply_inplace(self, data, IndexPutBackward0, (self, values_t), index=indices,
-                         accumulate=accumulate)
+    return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
+                         save=save_indices(indices), index=indices, accumulate=accumulate)
 
 
 def _put(data, indices, values, accumulate):
@@ -336,6 +480,7 @@ class IndexPutBackward0(Node):
     """out = self with ``values`` put at ``index`` (added there with ``accumulate``)."""
 
     def backward(self, grad):
+        check_indices(self)
         g_self = g_values = None
         if self.needs_input_grad[0]:
             g_self = grad if self.accumulate else \
@@ -356,4 +501,44 @@ def index_put(input, indices, values, accumulate=False):
     IndexPutBackward0 node, as in torch."""
     values_t = as_tensor_like(values, input.dtype)
     return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
-                  (input, values_t), index=indices, accumulate=accumulate)
+                  (input, values_t), save=save_indices(indices), index=indices,
+                  accumulate=accumulate)
+
+
+
+def masked_fill_(self, mask, value):
+    """``self`` with ``value`` where ``mask`` is True (the mask broadcasts to ``self``)."""
+    I.check_masked_fill(mask, value)
+    check_same_shape_broadcast(self._data, mask._data)
+    shape = np.broadcast_shapes(self._data.shape, mask._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    fill = value._data if isinstance(value, Tensor) else value
+    data = np.where(mask._data, np.asarray(fill).astype(self._data.dtype), self._data)
+    if isinstance(value, Tensor):
+        return apply_inplace(self, data, I.MaskedFillBackward1, (self, value),
+                             save={"mask": mask})
+    return apply_inplace(self, data, I.MaskedFillBackward0, (self,), save={"mask": mask})
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In place ``scatter``: ``src`` (a tensor) or a number put at ``index`` along ``dim``."""
+    I.check_no_reduce(reduce)
+    src = value if src is None else src
+    plain = src.detach() if isinstance(src, Tensor) else src
+    out = I.scatter(self.detach(), dim, index, plain)  # the values, and torch's checks
+    if isinstance(src, Tensor):
+        # ``index`` both saved (version-checked) and as the attribute ScatterBackward0 reads
+        return apply_inplace(self, out._data, I.ScatterBackward0, (self, src),
+                             save={"index": index}, index=index, dim=_wrap_dim(dim, self.dim()),
+                             dim_arg=dim)
+    return apply_inplace(self, out._data, I.ScatterBackward1, (self,), save={"index": index},
+                         dim=_wrap_dim(dim, self.dim()), dim_arg=dim, value=src)
+
+
+def scatter_add_(self, dim, index, src):
+    """In place ``scatter_add``: ``src`` added at ``index`` along ``dim``."""
+    out = I.scatter_add(self.detach(), dim, index, src.detach())
+    return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
+                         save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
+from minigrad._ops.shape import diagonal_data
+from minigrad._tensor import _wrap_dim
 from minigrad.autograd.graph import Node
 
 # The C++ element type names torch's mm prints in its dtype message.
@@ -253,3 +255,368 @@ def matmul(input, other):
         if other.shape[0] == 1 and other.requires_grad:
             return matmul(input, other.squeeze(0))
     return _batched(input, other)
+
+
+def outer(input, vec2):
+    """The outer product of two vectors, as torch computes it: ``input.reshape(-1, 1) * vec2``
+    (so its graph is MulBackward0 over a ViewBackward0)."""
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.dim()}-D")
+    return input.reshape(input.shape[0], 1) * vec2
+
+
+# --- diagonals and triangles ------------------------------------------------------------------
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """A tensor with one more dim whose diagonal ``offset`` of the (dim1, dim2) planes holds
+    ``input``'s last dim, zeros elsewhere."""
+    n = input.dim() + 1
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size = (input._data.shape[-1] if input.dim() else 1) + abs(offset)
+    rest = list(input._data.shape[:-1])
+    shape = []
+    for k in range(n):
+        shape.append(size if k in (d1, d2) else rest.pop(0))
+    data = np.zeros(shape, dtype=input._data.dtype)
+    diagonal_data(data, offset, d1, d2)[...] = input._data
+    return record(data, DiagEmbedBackward0, (input,), offset=offset, dim1=d1, dim2=d2,
+                  dim1_arg=dim1, dim2_arg=dim2)
+
+
+class DiagEmbedBackward0(Node):
+    """out = self laid on a diagonal: the gradient is read back from that diagonal."""
+
+    def backward(self, grad):
+        return grad.diagonal(self.offset, self.dim1, self.dim2)
+
+    def jvp(self, t):
+        return t.diag_embed(self.offset, self.dim1, self.dim2)
+
+
+def diag(input, diagonal=0):
+    """1-D: a matrix with ``input`` on a diagonal (torch's diag_embed); 2-D: a copy of one
+    diagonal (torch's diagonal_copy, whose node is DiagonalBackward0_copy)."""
+    if input.dim() == 1:
+        return diag_embed(input, diagonal)  # dims -2, -1: what torch keeps
+    if input.dim() != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
+    data = diagonal_data(input._data, diagonal, 0, 1).copy()
+    return record(data, DiagonalBackward0_copy, (input,), offset=diagonal,
+                  self_shape=input._data.shape)
+
+
+class DiagonalBackward0_copy(Node):  # noqa: N801 - torch's name
+    """out = a copy of a diagonal of self: the gradient goes back onto that diagonal."""
+
+    def backward(self, grad):
+        out = grad.new_zeros(self.self_shape)
+        out.diagonal(self.offset).copy_(grad)
+        return out
+
+    def jvp(self, t):
+        return t.diag(self.offset)
+
+
+def _triangle(input, diagonal, np_fn, node_cls, name):
+    if input.dim() < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return record(np_fn(input._data, diagonal), node_cls, (input,), diagonal=diagonal)
+
+
+def tril(input, diagonal=0):
+    """A copy with the elements above diagonal ``diagonal`` of the last two dims zeroed."""
+    return _triangle(input, diagonal, np.tril, TrilBackward0, "tril")
+
+
+def triu(input, diagonal=0):
+    """A copy with the elements below diagonal ``diagonal`` of the last two dims zeroed."""
+    return _triangle(input, diagonal, np.triu, TriuBackward0, "triu")
+
+
+class TrilBackward0(Node):
+    def backward(self, grad):
+        return grad.tril(self.diagonal)
+
+    def jvp(self, t):
+        return t.tril(self.diagonal)
+
+
+class TriuBackward0(Node):
+    def backward(self, grad):
+        return grad.triu(self.diagonal)
+
+    def jvp(self, t):
+        return t.triu(self.diagonal)
+
+
+# --- einsum -----------------------------------------------------------------------------------
+_ELLIPSIS = 52  # labels are 0..51: A-Z, then a-z (torch's order)
+
+
+def _subscript(c: str) -> int:
+    return ord(c) - ord("A") if c.isupper() else ord(c) - ord("a") + 26
+
+
+def _letter(s: int) -> str:
+    return chr(s + ord("A")) if s < 26 else chr(s - 26 + ord("a"))
+
+
+def _sublist_label(n) -> str:
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 52:
+        return _letter(n)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                     "[0, 52)")
+
+
+def _einsum_parse(equation, operands):
+    """The labels of each operand (``_ELLIPSIS`` for ``...``), with torch's parse errors."""
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    labels, current, seen_ellipsis, i = [[] for _ in operands], 0, False, 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            if seen_ellipsis:
+                raise RuntimeError(f"einsum(): found '.' for operand {current} for which an "
+                                   "ellipsis was already found")
+            if lhs[i:i + 3] != "...":
+                raise RuntimeError(f"einsum(): found '.' for operand {current} that is not part "
+                                   "of any ellipsis")
+            labels[current].append(_ELLIPSIS)
+            seen_ellipsis, i = True, i + 2
+        elif c == ",":
+            current += 1
+            if current >= len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+            seen_ellipsis = False
+        elif c != " ":
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                                   "equation string, subscripts must be in [a-zA-Z]")
+            labels[current].append(_subscript(c))
+        i += 1
+    if current != len(operands) - 1:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    return arrow, lhs, labels
+
+
+def einsum(equation, *operands):
+    """Einstein summation, computed exactly as torch does (``at::native::einsum``, without a
+    contraction path): each operand's diagonals are taken for repeated labels, missing labels
+    unsqueezed, dims permuted to (output labels, contracted labels); operands are then
+    multiplied pairwise left to right, each pair as permute -> reshape -> bmm -> view ->
+    permute (torch's ``sumproduct_pair``). Built from minigrad's own ops, so the graph is
+    torch's, node for node: for 'ij,jk->ik' it ends in ViewBackward0 over PermuteBackward0
+    over ViewBackward0 over BmmBackward0. Where the graph can still differ: torch's mul and
+    sum lay their result out like their (permuted) inputs, minigrad's in C order, so after an
+    intermediate mul or a label summed away alone, a later reshape can be a ViewBackward0
+    where torch's is a ReshapeAliasBackward0, or a copy (CloneBackward0 + UnsafeViewBackward0)
+    where torch's is a view; values and gradients are the same. (With three or more operands
+    torch may use opt_einsum's contraction order when that package is installed; minigrad
+    always contracts left to right, as torch without it.)"""
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if not isinstance(equation, str):  # the sublist format: x, [0, 1], y, [1, 2], [0, 2]
+        args = (equation, *operands)
+        equation = ",".join("".join(_sublist_label(n) for n in sub) for sub in args[1::2])
+        if len(args) % 2 == 1:
+            equation += "->" + "".join(_sublist_label(n) for n in args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    if len(operands) == 1 and isinstance(operands[0], list | tuple):
+        operands = tuple(operands[0])
+    arrow, lhs, op_labels = _einsum_parse(equation, operands)
+    for a, b in zip(operands, operands[1:]):
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"expected scalar type {_short(a.dtype)} but found "
+                               f"{_short(b.dtype)}")
+    count = [0] * 52
+    ell_num_dim = 0
+    for i, (op, labels) in enumerate(zip(operands, op_labels)):
+        n = sum(1 for s in labels if s != _ELLIPSIS)
+        has_ellipsis = n != len(labels)
+        if has_ellipsis:
+            ell_num_dim = max(ell_num_dim, op.dim() - n)
+        for s in labels:
+            if s != _ELLIPSIS:
+                count[s] += 1
+        if (n > op.dim()) if has_ellipsis else (n != op.dim()):
+            what = ") is more than the number of dimensions (" if has_ellipsis else \
+                ") does not match the number of dimensions ("
+            tail = "" if has_ellipsis else " and no ellipsis was given"
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}{what}"
+                               f"{op.dim()}) for operand {i}{tail}")
+
+    # Where each label goes in the aligned shape: output labels first, then contracted ones.
+    perm_of = [-1] * 52
+    perm_index, ell_index, ell_in_output = 0, 0, False
+    if arrow < 0:  # implicit output: the ellipsis, then the labels seen once, in order
+        perm_index, ell_in_output = ell_num_dim, True
+        for s in range(52):
+            if count[s] == 1:
+                perm_of[s] = perm_index
+                perm_index += 1
+    else:
+        rhs, i = equation[arrow + 2:], 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == ".":
+                if ell_in_output:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) "
+                                       "was already found")
+                if rhs[i:i + 3] != "...":
+                    raise RuntimeError("einsum(): found '.' for output that is not part of any "
+                                       "ellipsis (...)")
+                ell_index, ell_in_output = perm_index, True
+                perm_index += ell_num_dim
+                i += 2
+            elif c != " ":
+                if not (c.isascii() and c.isalpha()):
+                    raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                       f"{len(lhs) + 2 + i} in the equation string, subscripts "
+                                       "must be in [a-zA-Z]")
+                s = _subscript(c)
+                if count[s] == 0 or perm_of[s] != -1:
+                    why = " appears more than once in the output" if perm_of[s] > -1 else \
+                        " does not appear in the equation for any input operand"
+                    raise RuntimeError(f"einsum(): output subscript {c}{why}")
+                perm_of[s] = perm_index
+                perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for s in range(52):
+        if count[s] > 0 and perm_of[s] == -1:
+            perm_of[s] = perm_index
+            perm_index += 1
+
+    sizes = {"label": [1] * 52, "ellipsis": [1] * ell_num_dim}  # seen so far, for the checks
+    ops = [_einsum_align(i, op, op_labels[i], perm_of, perm_index, ell_index, ell_num_dim, sizes)
+           for i, op in enumerate(operands)]
+    dim_counts = [sum(1 for op in ops if op.shape[d] != 1) for d in range(perm_index)]
+
+    while len(ops) > 1:  # contract left to right
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(out_num_dim, perm_index):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if a.shape[d] != 1:
+                    a_sum.append(d)
+                    dim_counts[d] = 0
+                elif b.shape[d] != 1:
+                    b_sum.append(d)
+                    dim_counts[d] = 0
+        if a_sum:
+            a = a.sum(tuple(a_sum), keepdim=True)
+        if b_sum:
+            b = b.sum(tuple(b_sum), keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+
+    result = ops[0]
+    if perm_index - out_num_dim > 0:
+        if len(operands) > 1:
+            return result.view(*result.shape[:out_num_dim])
+        return result.sum(tuple(range(out_num_dim, perm_index)))
+    return result
+
+
+def _einsum_align(i, op, labels, perm_of, perm_index, ell_index, ell_num_dim, sizes):
+    """One operand with its repeated labels' diagonals taken, missing labels unsqueezed and
+    its dims permuted into the shared order; sizes are checked on the way, as torch does."""
+    permutation = [-1] * perm_index
+    dim = 0
+    ndim = op.dim() - (len(labels) - 1)  # the dims the ellipsis covers, if any
+    for s in labels:
+        if s == _ELLIPSIS:
+            for j in range(ell_num_dim - ndim, ell_num_dim):
+                n, seen = op.shape[dim], sizes["ellipsis"]
+                if n != 1:
+                    if seen[j] != 1 and seen[j] != n:
+                        raise RuntimeError(
+                            f"einsum(): dimension {dim} covered by ellipsis in operand {i}has "
+                            f"size {n} which does not broadcast with previously seen ellipsis "
+                            f"with size {seen[j]} for the respective dimension")
+                    seen[j] = n
+                permutation[ell_index + j] = dim
+                dim += 1
+        elif permutation[perm_of[s]] == -1:
+            n, seen = op.shape[dim], sizes["label"]
+            if n != 1:
+                if seen[s] != 1 and seen[s] != n:
+                    raise RuntimeError(f"einsum(): subscript {_letter(s)} has size {n} for "
+                                       f"operand {i} which does not broadcast with previously "
+                                       f"seen size {seen[s]}")
+                seen[s] = n
+            permutation[perm_of[s]] = dim
+            dim += 1
+        else:  # a repeated label: take the diagonal, moved to where the label first was
+            prev = permutation[perm_of[s]]
+            if op.shape[dim] != op.shape[prev]:
+                raise RuntimeError(f"einsum(): subscript {_letter(s)} is repeated for operand "
+                                   f"{i} but the sizes don't match, {op.shape[dim]} != "
+                                   f"{op.shape[prev]}")
+            op = op.diagonal(0, prev, dim)
+            order = list(range(op.dim() - 1))
+            order.insert(prev, op.dim() - 1)
+            op = op.permute(*order)  # torch's movedim(-1, prev)
+    for k, p in enumerate(permutation):
+        if p == -1:
+            op = op.unsqueeze(dim)
+            permutation[k] = dim
+            dim += 1
+    return op.permute(*permutation)
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    """``(left * right).sum(sum_dims, keepdim=True)`` as torch computes it: permute both to
+    (batch, rows, summed) and (batch, summed, columns), flatten, bmm, view and permute back
+    (the operands swapped when that makes bmm's result come out in the output's order)."""
+    if not sum_dims:
+        return left * right
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(left.dim()):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                sum_size *= left.shape[i]
+            elif sl:
+                left = left.sum(i, keepdim=True)
+            elif sr:
+                right = right.sum(i, keepdim=True)
+        elif sl and sr:
+            lro.append(i)
+            lro_size *= left.shape[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= left.shape[i]
+        else:
+            ro.append(i)
+            ro_size *= right.shape[i]
+    if lo and ro and ro[-1] < lo[0]:  # the right's dims come first: swapped, bmm's result
+        left, right, lo, ro = right, left, ro, lo  # is already in the output's order
+        lo_size, ro_size = ro_size, lo_size
+    out_size = ([left.shape[d] for d in lro] + [left.shape[d] for d in lo]
+                + [1] * len(sum_dims) + [right.shape[d] for d in ro])
+    lperm = lro + lo + list(sum_dims) + ro
+    rperm = lro + list(sum_dims) + ro + lo
+    operm = [0] * len(out_size)
+    for i, d in enumerate(lro + lo + list(sum_dims) + ro):
+        operm[d] = i
+    left = left.permute(*lperm).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(*rperm).reshape(lro_size, sum_size, ro_size)
+    return bmm(left, right).view(*out_size).permute(*operm)

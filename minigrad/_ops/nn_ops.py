@@ -138,7 +138,10 @@ def _shifted(data, axis):
     return data - data.max(axis=axis, keepdims=True)
 
 
-def softmax(input, dim):
+def softmax(input, dim, dtype=None):
+    """``torch.softmax``, ``x.softmax`` and ``F.softmax`` (one implementation); with
+    ``dtype`` the input is cast first, a node of its own as in torch."""
+    input = input if dtype is None else input.to(dtype)
     d = _softmax_input(input, dim, "softmax")
     x = input._data
     if x.ndim == 0:
@@ -165,7 +168,8 @@ class SoftmaxBackward0(Node):
         return self.result * (t - (t * self.result).sum(self.dim, keepdim=True))
 
 
-def log_softmax(input, dim):
+def log_softmax(input, dim, dtype=None):
+    input = input if dtype is None else input.to(dtype)
     d = _softmax_input(input, dim, "log_softmax")
     x = input._data
     if x.ndim == 0:
@@ -235,7 +239,7 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
             data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
                   mask=Tensor._make(mask.reshape(input.shape)), reduction=reduction,
-                  total_weight=total_weight)
+                  total_weight=total_weight, ignore_index=ignore_index)
 
 
 class NllLossBackward0(Node):

@@ -1,18 +1,24 @@
-"""Reductions: sum, mean, max, min, prod over everything or over some dims, with their nodes.
+"""Reductions: sum, mean, max, min, prod, amax, amin, logsumexp, var, std and norm over
+everything or over some dims, with their nodes (and argmax, argmin, all, any, which have none).
 
 Backward undoes the reduction: the reduced dims are put back (``unsqueeze``) and the gradient
 is spread over them (``expand``; divided by the count for a mean; only to the picked element
-for max and min; times the product of the others for prod). Forward mode applies the same
-reduction to the tangent.
+for max and min, shared evenly between tied extremes for amax and amin; times the product of
+the others for prod). Forward mode applies the same reduction to the tangent.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from minigrad._ops._core import record
+from minigrad import _dtype
+from minigrad._ops._core import quietly, record
 from minigrad._ops.join import stack
+from minigrad._ops.pointwise import maximum, minimum, where
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 
@@ -142,10 +148,14 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
 
 
 def max(input, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
+        return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0, "max")
 
 
 def min(input, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return minimum(input, dim)
     return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0, "min")
 
 
@@ -153,8 +163,10 @@ class MaxBackward1(Node):
     """max of all elements: the gradient is shared evenly between tied maxima."""
 
     def backward(self, grad):
+        """torch's evenly_distribute_backward: a zero tensor filled at the ties, so the
+        other elements get +0 whatever the gradient's sign."""
         mask = self.saved("self") == self.saved("result")
-        return mask * (grad / mask.sum())
+        return where(mask, grad / mask.sum(), 0.0)
 
     def jvp(self, t):
         """Ties share the tangent evenly, matching the backward's even split."""
@@ -216,6 +228,8 @@ class ProdBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
+        if not grad_mode.is_grad_enabled() and np.count_nonzero(x._data == 0) > 1:
+            return x.new_zeros(x.shape)  # torch's shortcut: every gradient is +0
         return grad * _others_product(x.reshape(-1), self.saved("result"), 0).view_as(x)
 
     def jvp(self, t):
@@ -254,3 +268,281 @@ def _others_product(x, result, dim):
         before.append(before[-1] * items[i])
         after.append(after[-1] * items[-1 - i])
     return stack([b * a for b, a in zip(before, reversed(after))], dim)
+
+
+# --- more reductions: amax/amin, argmin, all/any, logsumexp, var/std, norm -------------------
+def _all_dims(dim, ndim):
+    """``dim`` as a sorted tuple; ``None`` (and, where torch allows it, ``()``) is every dim."""
+    if dim is None or (not isinstance(dim, int) and len(dim) == 0):
+        return tuple(range(ndim))
+    return _dims(dim, ndim)
+
+
+def _restore(t, dims, keepdim):
+    """A reduced tensor with its reduced dims back (size 1), to broadcast against the input."""
+    if not keepdim:
+        for d in sorted(dims):
+            t = t.unsqueeze(d)
+    return t
+
+
+def amax(input, dim=(), keepdim=False):
+    return _amaxmin(input, dim, keepdim, np.max, AmaxBackward0, "amax")
+
+
+def amin(input, dim=(), keepdim=False):
+    return _amaxmin(input, dim, keepdim, np.min, AminBackward0, "amin")
+
+
+def _amaxmin(input, dim, keepdim, np_reduce, node_cls, name):
+    data = input._data
+    dims = _all_dims(dim, data.ndim)
+    for d in dims:
+        if data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    out = np_reduce(data, axis=dims, keepdims=keepdim) if data.ndim else data.copy()
+    return record(np.asarray(out, dtype=data.dtype), node_cls, (input,), save={"self": input},
+                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim)
+
+
+class AmaxBackward0(Node):
+    """out = amax(self, dim): the gradient is shared evenly between the tied extremes."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        mask = x == _restore(self.saved("result"), self.dim, self.keepdim)
+        return (_restore(grad, self.dim, self.keepdim) / mask.sum(self.dim, True)) * mask
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        mask = x == _restore(self.result, self.dim, self.keepdim)
+        return (t * mask).sum(self.dim, self.keepdim) / mask.sum(self.dim, self.keepdim)
+
+
+class AminBackward0(AmaxBackward0):
+    """out = amin(self, dim)"""
+
+
+def argmin(input, dim=None, keepdim=False):
+    if dim is None:
+        return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
+    return min(input, dim, keepdim)[1]
+
+
+def _logical_reduction(input, dim, keepdim, np_fn):
+    """all and any: bool results (uint8 for a uint8 input, as torch keeps)."""
+    data = input._data
+    out_dtype = np.uint8 if data.dtype == np.uint8 else np.bool_
+    if dim is None:
+        return Tensor._make(np.asarray(np_fn(data), dtype=out_dtype))
+    dims = _dims(dim, data.ndim)
+    out = np_fn(data, axis=dims, keepdims=keepdim) if data.ndim else data != 0
+    return Tensor._make(np.asarray(out, dtype=out_dtype))
+
+
+def all(input, dim=None, keepdim=False):
+    return _logical_reduction(input, dim, keepdim, np.all)
+
+
+def any(input, dim=None, keepdim=False):
+    return _logical_reduction(input, dim, keepdim, np.any)
+
+
+def logsumexp(input, dim, keepdim=False):
+    """``log(sum(exp(x), dim))``, shifted by the max so that exp cannot overflow (an infinite
+    max is not subtracted, as in torch)."""
+    x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
+    data = x._data
+    dims = _dims(dim, data.ndim)
+    if not data.ndim:
+        out = data.copy()
+    else:
+        with np.errstate(all="ignore"):
+            maxes = data.max(axis=dims, keepdims=True) if data.size else np.zeros(
+                [1 if d in dims else n for d, n in enumerate(data.shape)], data.dtype)
+            maxes = np.where(np.isinf(maxes), 0, maxes).astype(data.dtype)
+            out = np.log(np.exp(data - maxes).sum(axis=dims, keepdims=True)) + maxes
+        if not keepdim:
+            out = out.squeeze(dims)
+    return record(np.asarray(out, dtype=data.dtype), LogsumexpBackward0, (x,), save={"self": x},
+                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim)
+
+
+class LogsumexpBackward0(Node):
+    """out = log(sum(exp(self), dim)); d/dself = exp(self - out), the softmax"""
+
+    def backward(self, grad):
+        result = _restore(self.saved("result"), self.dim, self.keepdim)
+        return _restore(grad, self.dim, self.keepdim) * (self.saved("self") - result).exp()
+
+    def jvp(self, t):
+        result = _restore(self.result, self.dim, self.keepdim)
+        return (t * (self.inputs[0] - result).exp()).sum(self.dim, self.keepdim)
+
+
+def _correction(name, unbiased, correction):
+    if unbiased is not None and correction is not None:
+        raise RuntimeError(f"{name}: Only one of unbiased and correction may be given")
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def _given_correction(dim, unbiased, correction):
+    """The correction as torch's node keeps it (``_saved_correction``): ``None`` for
+    ``var()`` without dim, unbiased or correction; otherwise the one given or implied by
+    ``unbiased``. (torch also keeps 1 for an explicit ``dim=None``, which minigrad cannot
+    tell from no dim.)"""
+    if correction is not None:
+        return correction
+    if unbiased is not None:
+        return int(unbiased)
+    return None if dim is None else 1
+
+
+def _var_data(input, dim, unbiased, keepdim, correction, name):
+    """The variance's value (in float64: the caller rounds it once, as torch) and what its
+    backward needs; torch's warning when the degrees of freedom are <= 0 (the value is then
+    inf, or nan where every element equals the mean)."""
+    if isinstance(dim, bool):  # var(True): the old ``unbiased`` positional argument
+        dim, unbiased = None, dim
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    c = _correction(name, unbiased, correction)
+    data = input._data
+    dims = _all_dims(dim, data.ndim)
+    n = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+    dof = n - c
+    if dof <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    wide = data.astype(np.float64)  # torch's CPU kernel accumulates in double
+    with np.errstate(all="ignore"):
+        centered = wide - (wide.mean(axis=dims, keepdims=True) if wide.ndim else wide)
+        squares = (centered * centered).sum(axis=dims, keepdims=keepdim) if wide.ndim \
+            else centered * centered
+        out = np.true_divide(squares, np.float64(np.maximum(dof, 0)))
+    attrs = {"dim": dims, "keepdim": keepdim, "dof": dof, "all_dims": dim is None or not data.ndim,
+             "dim_arg": dim, "correction": _given_correction(dim, unbiased, correction)}
+    return np.asarray(out), attrs
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "var")
+    return record(out.astype(input._data.dtype), VarBackward0, (input,), save={"self": input},
+                  **attrs)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "std")
+    return record(quietly(np.sqrt, out).astype(input._data.dtype), StdBackward0, (input,),
+                  save={"self": input}, output_name="result", **attrs)
+
+
+def _var_backward(node, x, grad):
+    """torch's var_backward: ``2 / dof * grad * (x - mean)``; over all elements with
+    dof <= 0, nan where x equals the mean and inf elsewhere."""
+    centered = x - x.mean(node.dim, keepdim=True)
+    if node.all_dims and node.dof <= 0:
+        return grad * where(centered == 0, float("nan"), float("inf"))
+    return _two_over(node.dof) * _restore(grad, node.dim, node.keepdim) * centered
+
+
+def _two_over(dof) -> float:
+    return 2.0 / dof if dof else float("inf")
+
+
+class VarBackward0(Node):
+    """out = sum((self - mean)^2, dim) / (n - correction)"""
+
+    def backward(self, grad):
+        return _var_backward(self, self.saved("self"), grad)
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return (_two_over(self.dof) * (t * (x - x.mean(self.dim, keepdim=True)))).sum(
+            self.dim, self.keepdim)
+
+
+class StdBackward0(Node):
+    """out = sqrt(var(self)): var's gradient times 1 / (2 out), 0 where out is 0"""
+
+    def backward(self, grad):
+        result = self.saved("result")
+        return _var_backward(self, self.saved("self"),
+                             where(result == 0, 0.0, grad / (result * 2)))
+
+    def jvp(self, t):
+        return where(self.result == 0, 0.0, VarBackward0.jvp(self, t) / (2 * self.result))
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """The vector p-norm over ``dim`` (every element by default), as torch's
+    ``linalg.vector_norm``: p = 2 ('fro'), 1, inf, -inf, 0 (the count of non-zeros) or any
+    other number."""
+    if p == "nuc":
+        raise NotImplementedError("minigrad has no nuclear norm (it needs an SVD)")
+    p = 2.0 if p in ("fro", None) else float(p)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype.legacy_name.removesuffix('Tensor')}")
+    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    dims = _all_dims(dim, data.ndim)
+    axis = dims if data.ndim else None
+    with np.errstate(all="ignore"):
+        a = np.abs(data)
+        if p == 0:
+            out = (a != 0).sum(axis=axis, keepdims=keepdim).astype(data.dtype)
+        elif p == float("inf"):
+            out = a.max(axis=axis, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = a.min(axis=axis, keepdims=keepdim)
+        elif p == 1:
+            out = a.sum(axis=axis, keepdims=keepdim)
+        elif p == 2:
+            out = np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+        else:
+            out = np.power(np.power(a, p).sum(axis=axis, keepdims=keepdim), 1 / p)
+    return record(np.asarray(out, dtype=data.dtype), LinalgVectorNormBackward0, (input,),
+                  save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
+                  dim_arg=dim)
+
+
+def _norm_backward(x, norm, grad, p, dims):
+    """torch's linalg_vector_norm_backward, with ``norm`` and ``grad`` keeping the reduced
+    dims. A zero norm gives a zero gradient (the subgradient torch picks)."""
+    if p == 1:
+        return x.sign() * grad
+    if p == 2:
+        return grad * where(norm == 0, 0.0, x / norm)
+    if p in (float("inf"), float("-inf")):
+        a = x.abs()
+        mask = (a == norm) | a.isnan()
+        return x.sign() * ((grad / mask.sum(dims, True)) * mask)
+    if p < 1:
+        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        return scaled * grad * norm ** (1 - p)
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1))
+
+
+class LinalgVectorNormBackward0(Node):
+    """out = sum(|self|^ord, dim)^(1/ord)"""
+
+    def backward(self, grad):
+        if self.ord == 0:  # a count of non-zeros: torch returns no gradient at all
+            return None
+        x = self.saved("self")
+        norm = _restore(self.saved("result"), self.dim, self.keepdim)
+        return _norm_backward(x, norm, _restore(grad, self.dim, self.keepdim), self.ord,
+                              self.dim)
+
+    def jvp(self, t):
+        if self.ord == 0:
+            return self.result.new_zeros(self.result.shape)
+        x = self.inputs[0]
+        norm = _restore(self.result, self.dim, self.keepdim)
+        one = norm.new_zeros(norm.shape) + 1
+        return (t * _norm_backward(x, norm, one, self.ord, self.dim)).sum(self.dim,
+                                                                          self.keepdim)

@@ -16,11 +16,12 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import needs_grad, record, record_view
-from minigrad._ops.join import stack
-from minigrad._tensor import Tensor, _wrap_dim
+from minigrad._ops.join import cat, stack
+from minigrad._tensor import Tensor, _wrap_dim, check_device
+from minigrad._tensor import device as _device
 from minigrad.autograd import forward_grad, graph
 from minigrad.autograd.graph import Node
-from minigrad.autograd.views import make_view
+from minigrad.autograd.views import MULTI_OUTPUT_NODE, make_view
 
 
 class _ViewNode(Node):
@@ -138,13 +139,17 @@ class CloneBackward0(Node):
         return t.clone()
 
 
-def to(input, *args, dtype=None, copy=False, **kwargs):
-    """Only dtype conversion: minigrad lives on the CPU, so devices are accepted and ignored."""
+def to(input, *args, dtype=None, copy=False, device=None, **kwargs):
+    """A dtype conversion. minigrad lives on the CPU: ``"cpu"`` is accepted, any other device
+    raises a CPU-only torch's error (``"cuda"``: not compiled with CUDA)."""
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
+        elif isinstance(a, str | _device):
+            device = a
+    check_device(device)
     if dtype is None or (dtype is input.dtype and not copy):
         return input
     return record(input._data.astype(dtype.numpy), ToCopyBackward0, (input,))
@@ -225,7 +230,7 @@ def squeeze(input, dim=None):
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
     return record_view(input, data, SqueezeBackward1, lambda x: x.squeeze(d),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dim=d)
 
 
 def _squeeze_dims(input, dims, node_cls=None):
@@ -236,7 +241,7 @@ def _squeeze_dims(input, dims, node_cls=None):
     drop = tuple(d for d in dims if input.dim() and input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
     return record_view(input, data, node_cls, lambda x: x._squeeze_dims(dims, node_cls),
-                       self_shape=input._data.shape)
+                       self_shape=input._data.shape, dims=dims)
 
 
 class SqueezeBackward0(ViewBackward0):
@@ -332,7 +337,8 @@ def unbind(input, dim=0):
         if forward_grad._state.level is not None:
             forward_grad.propagate(outs, UnbindBackward0, (input,), None, {"dim": d})
     for i, o in enumerate(outs):
-        make_view(input, o, lambda x, index=(slice(None),) * d + (i,): x[index])
+        make_view(input, o, lambda x, index=(slice(None),) * d + (i,): x[index],
+                  MULTI_OUTPUT_NODE)
     return tuple(outs)
 
 
@@ -344,3 +350,218 @@ class UnbindBackward0(Node):
 
     def jvp(self, t):
         return t.unbind(self.dim)
+
+
+# --- split, chunk: several views at once ------------------------------------------------------
+def split(tensor, split_size_or_sections, dim=0):
+    """Pieces of ``split_size`` along ``dim`` (the last one smaller), or of the given sizes
+    (a list): views of ``tensor``, all outputs of one node, as torch's ``split``."""
+    if isinstance(split_size_or_sections, list | tuple):
+        return split_with_sizes(tensor, split_size_or_sections, dim)
+    if tensor.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    d = _wrap_dim(dim, tensor.dim())
+    n = tensor._data.shape[d]
+    if size == 0 and n != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {n}")
+    count = max((n + size - 1) // size, 1) if size else 1
+    sizes = [min(size, n - i * size) for i in range(count)]
+    return _split(tensor, d, sizes, SplitBackward0, split_size=size, dim_arg=dim)
+
+
+def split_method(self, split_size, dim=0):
+    """``Tensor.split``: the same, with torch's keyword name for the method (``split_size``)."""
+    return split(self, split_size, dim)
+
+
+def split_with_sizes(input, split_sizes, dim=0):
+    if input.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    sizes = [int(s) for s in split_sizes]
+    d = _wrap_dim(dim, input.dim())
+    n = input._data.shape[d]
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, "
+                           f"but got split_sizes={sizes}")
+    if sum(sizes) != n:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
+                           f"tensor's size at dimension {d}), but got split_sizes={sizes}")
+    return _split(input, d, sizes, SplitWithSizesBackward0, split_sizes=sizes,
+                  dim_arg=dim)
+
+
+def chunk(input, chunks, dim=0):
+    """``chunks`` pieces (or fewer) of equal size but the last: torch's ``split`` with
+    ``ceil(size / chunks)``."""
+    if input.dim() == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input._data.shape[_wrap_dim(dim, input.dim())]
+    if n == 0:  # torch: ``chunks`` empty pieces
+        return split_with_sizes(input, [0] * chunks, dim)
+    return split(input, (n + chunks - 1) // chunks, dim)
+
+
+def _split(input, d, sizes, node_cls, **attrs):
+    """Views of ``input`` along ``d``, one per size, outputs of one ``node_cls`` node."""
+    keys, start = [], 0
+    for s in sizes:
+        keys.append((slice(None),) * d + (slice(start, start + s),))
+        start += s
+    outs = [Tensor._make(input._data[k]) for k in keys]
+    attrs.update(dim=d, sizes=sizes)
+    if outs[0]._data.dtype.kind == "f":
+        if needs_grad((input,)):
+            graph.record(node_cls, (input,), outs, **attrs)
+        if forward_grad._state.level is not None:
+            forward_grad.propagate(outs, node_cls, (input,), None, attrs)
+    for o, key in zip(outs, keys):
+        make_view(input, o, lambda x, key=key: x[key], MULTI_OUTPUT_NODE)
+    return tuple(outs)
+
+
+class SplitBackward0(Node):
+    """Several views, one per piece: their gradients are joined back with ``cat``."""
+
+    def backward(self, *grads):
+        return cat(list(grads), self.dim)
+
+    def jvp(self, t):
+        return t.split(self.split_size, self.dim)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    def jvp(self, t):
+        return t.split(self.split_sizes, self.dim)
+
+
+# --- repeat, flip, roll: copies ---------------------------------------------------------------
+def repeat(input, *sizes, repeats=None):
+    """Tile ``input`` ``repeats[i]`` times along each dim (new leading dims if more repeats)."""
+    repeats = _shape_arg(sizes if repeats is None else (repeats,))
+    if len(repeats) < input.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    lead = len(repeats) - input.dim()
+    padded = (1,) * lead + input._data.shape
+    target = [s * r for s, r in zip(padded, repeats)]
+    for s in target:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {target}")
+    data = np.tile(input._data.reshape(padded), repeats)
+    return record(data, RepeatBackward0, (input,), repeats=repeats,
+                  self_shape=input._data.shape)
+
+
+class RepeatBackward0(Node):
+    """out = self tiled: each element's gradient is the sum over its copies."""
+
+    def backward(self, grad):
+        if 0 in self.repeats:
+            return grad.new_zeros(self.self_shape)
+        lead = len(self.repeats) - len(self.self_shape)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        sizes, dims = [], []
+        for r, s in zip(self.repeats[lead:], self.self_shape):
+            if r != 1:
+                dims.append(len(sizes))
+                sizes.append(r)
+            sizes.append(s)
+        grad = grad.reshape(*sizes)
+        return grad.sum(dims) if dims else grad
+
+    def jvp(self, t):
+        return t.repeat(*self.repeats)
+
+
+def _dims_arg(dims):
+    if len(dims) == 1 and isinstance(dims[0], tuple | list):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
+def flip(input, *dim_args, dims=None):
+    """A copy with the order of elements reversed along ``dims``."""
+    dims = _dims_arg(dim_args if dims is None else (dims,))
+    wrapped = [_wrap_dim(d, input.dim()) for d in dims]
+    for i, d in enumerate(wrapped):
+        if d in wrapped[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    data = np.flip(input._data, tuple(wrapped)) if wrapped and input.dim() else input._data
+    return record(np.array(data, order="C"), FlipBackward0, (input,), dims=tuple(wrapped),
+                  dims_arg=dims)
+
+
+class FlipBackward0(Node):
+    def backward(self, grad):
+        return grad.flip(self.dims)
+
+    def jvp(self, t):
+        return t.flip(self.dims)
+
+
+def roll(input, shifts, dims=None):
+    """A copy with elements shifted along ``dims`` (flattened first without ``dims``),
+    wrapping around."""
+    shifts = tuple(shifts) if isinstance(shifts, tuple | list) else (shifts,)
+    dims = () if dims is None else tuple(dims) if isinstance(dims, tuple | list) else (dims,)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and not (not dims and len(shifts) == 1):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+    wrapped = tuple(_wrap_dim(d, input.dim()) for d in dims)
+    data = np.roll(input._data, shifts, wrapped or None) if wrapped else \
+        np.roll(input._data, shifts[0])
+    return record(np.array(data, order="C"), RollBackward0, (input,), shifts=shifts,
+                  dims=wrapped, dims_arg=dims)
+
+
+class RollBackward0(Node):
+    def backward(self, grad):
+        return grad.roll(tuple(-s for s in self.shifts), self.dims or None)
+
+    def jvp(self, t):
+        return t.roll(self.shifts, self.dims or None)
+
+
+# --- diagonal: a view -------------------------------------------------------------------------
+def diagonal_data(data, offset, d1, d2):
+    """A writable NumPy view of the diagonal ``offset`` of the (d1, d2) planes: the other dims
+    first, the diagonal last, as torch's ``diagonal``."""
+    index = [slice(None)] * data.ndim
+    if offset >= 0:
+        index[d2] = slice(offset, None)
+    else:
+        index[d1] = slice(-offset, None)
+    sub = data[tuple(index)]
+    length = min(sub.shape[d1], sub.shape[d2])
+    others = [k for k in range(data.ndim) if k not in (d1, d2)]
+    shape = tuple(sub.shape[k] for k in others) + (length,)
+    strides = tuple(sub.strides[k] for k in others) + (sub.strides[d1] + sub.strides[d2],)
+    return np.lib.stride_tricks.as_strided(sub, shape, strides)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    d1, d2 = _wrap_dim(dim1, input.dim()), _wrap_dim(dim2, input.dim())
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    data = diagonal_data(input._data, offset, d1, d2)
+    return record_view(input, data, DiagonalBackward0,
+                       lambda x: x.diagonal(offset, d1, d2), self_shape=input._data.shape,
+                       offset=offset, dim1_arg=dim1, dim2_arg=dim2)
+
+
+class DiagonalBackward0(_ViewNode):
+    """out = a diagonal of self: the gradient goes back onto that diagonal of zeros."""
+
+    def backward(self, grad):
+        out = grad.new_zeros(self.self_shape)
+        self.view_fn(out).copy_(grad)
+        return out

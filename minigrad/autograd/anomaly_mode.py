@@ -8,7 +8,6 @@ costs time, so it is for debugging only, as in torch.
 
 from __future__ import annotations
 
-import functools
 import os
 import traceback
 import warnings
@@ -35,7 +34,8 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 class detect_anomaly:  # noqa: N801 - torch's spelling
-    """Context manager (or decorator) that turns anomaly detection on, and back off on exit."""
+    """Context manager that turns anomaly detection on, and back off on exit. (Not a
+    decorator: torch's is not callable either.)"""
 
     def __init__(self, check_nan: bool = True) -> None:
         self.prev, self.prev_check_nan = _state.enabled, _state.check_nan
@@ -49,14 +49,6 @@ class detect_anomaly:  # noqa: N801 - torch's spelling
     def __exit__(self, *exc) -> bool:
         _state.enabled, _state.check_nan = self.prev, self.prev_check_nan
         return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with self:
-                return fn(*args, **kwargs)
-
-        return wrapper
 
 
 class set_detect_anomaly:  # noqa: N801 - torch's spelling
@@ -84,15 +76,15 @@ def checked_apply(node, grads):
     """``node.apply(*grads)``, with the forward stack shown if it raises and NaN refused."""
     try:
         outputs = node.apply(*grads)
+        if _state.check_nan:  # inside the try: a NaN also shows the forward trace, as in torch
+            for i, g in enumerate(outputs):
+                if g is not None and np.isnan(g._data).any():
+                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its "
+                                       f"{i}th output.")
     except Exception:
         trace = getattr(node, "_anomaly_trace", None)
         if trace is not None:
             warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that "
                           f"caused the error:\n{trace}", UserWarning, stacklevel=2)
         raise
-    if _state.check_nan:
-        for i, g in enumerate(outputs):
-            if g is not None and np.isnan(g._data).any():
-                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
-                                   "output.")
     return outputs

@@ -7,6 +7,8 @@ Both check their arguments as torch does, seed the starting gradients, and hand 
 
 from __future__ import annotations
 
+import warnings
+
 from minigrad._creation import ones_like, tensor, zeros_like
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
@@ -14,6 +16,14 @@ from minigrad.autograd.graph import edge_of
 from minigrad.autograd.special_nodes import accumulate_into
 
 __all__ = ["backward", "grad"]
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using autograd.grad "
+    "when creating the graph to avoid this. If you have to use this function, make sure to "
+    "reset the .grad fields of your parameters to None after use to break the cycle and avoid "
+    "the leak.")
+_warned_create_graph = False  # torch warns once per process (TORCH_WARN_ONCE)
 
 
 def _as_tuple(x):
@@ -62,6 +72,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outputs)
+    if create_graph:
+        _warn_create_graph()
     inputs = _as_tuple(inputs)
     if not inputs:
         engine.execute(engine.GraphTask(roots, grads, retain_graph=retain_graph,
@@ -77,6 +89,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if edge in captured and t.is_leaf:
             with grad_mode.set_grad_enabled(create_graph):
                 accumulate_into(t, captured[edge])
+
+
+def _warn_create_graph() -> None:
+    """x.grad made with create_graph has a grad_fn leading back to x: a reference cycle."""
+    global _warned_create_graph
+    if not _warned_create_graph:
+        _warned_create_graph = True
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=4)
 
 
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

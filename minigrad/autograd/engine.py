@@ -146,8 +146,11 @@ def execute(task: GraphTask) -> dict:
 def evaluate_function(task: GraphTask, node, grads):
     """Run one node: pre-hooks, capture, the node itself, post-hooks, then free what it
     saved (unless ``retain_graph``). Returns one gradient per ``next_functions`` entry."""
+    # grad() does not run AccumulateGrad nodes, so their own hooks do not run (tensor hooks,
+    # which belong to the leaf, do), as in torch.
+    skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)
     if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
-        grads = call_pre_hooks(node, list(grads))
+        grads = call_pre_hooks(node, list(grads), node_hooks=not skip_leaf)
     if task.inputs is not None:
         for nr in range(len(grads)):
             if (node, nr) in task.inputs and grads[nr] is not None:
@@ -160,6 +163,9 @@ def evaluate_function(task: GraphTask, node, grads):
         if grads[0] is not None:
             node.apply(grads[0])
         outputs = ()
+        if node._post_hooks:  # torch calls them with no grad_inputs, after .grad is updated
+            for hook in list(node._post_hooks.values()):
+                _checked_hook_result(hook, hook((), tuple(grads)), 0)
     elif (missing := [g is None for g in grads].count(True)) == len(grads):
         outputs = (None,) * len(node.next_functions)
     else:
@@ -171,15 +177,16 @@ def evaluate_function(task: GraphTask, node, grads):
             outputs = validate_outputs(node, node.apply(*grads))
         if node._post_hooks:
             for hook in list(node._post_hooks.values()):
-                new = hook(tuple(outputs), tuple(grads))
+                new = _checked_hook_result(hook, hook(tuple(outputs), tuple(grads)),
+                                           len(outputs))
                 if new is not None:
-                    outputs = tuple(new)
+                    outputs = new
     if not task.retain_graph:
         node.release_variables()
     return outputs
 
 
-def call_pre_hooks(node, grads):
+def call_pre_hooks(node, grads, node_hooks=True):
     """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks."""
     if node._tensor_hooks:
         for out_nr, fn in list(node._tensor_hooks.values()):
@@ -193,12 +200,25 @@ def call_pre_hooks(node, grads):
             tensor = ref()
             if tensor is not None and grads[out_nr] is not None:
                 _retain(tensor, grads[out_nr])
-    if node._pre_hooks:
+    if node._pre_hooks and node_hooks:
         for fn in list(node._pre_hooks.values()):
-            new = fn(tuple(grads))
+            new = _checked_hook_result(fn, fn(tuple(grads)), len(grads))
             if new is not None:
                 grads[:] = list(new)
     return grads
+
+
+def _checked_hook_result(hook, new, expected: int):
+    """A node hook returns None or a tuple of one gradient per slot (torch's checks)."""
+    if new is None:
+        return None
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != expected:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(new)}, but expected {expected})")
+    return new
 
 
 def _check_hook_result(hook, old, new) -> None:

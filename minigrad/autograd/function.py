@@ -24,7 +24,12 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import SECOND_BACKWARD, Node
 from minigrad.autograd.special_nodes import Error
-from minigrad.autograd.views import alias_of
+from minigrad.autograd.views import (
+    IN_CUSTOM_FUNCTION,
+    alias_of,
+    check_view_rebase,
+    rebase_history,
+)
 
 
 class FunctionCtx:
@@ -169,11 +174,19 @@ def _wrap_outputs(ctx, args, outputs, differentiable):
             continue
         if id(out) in dirty:
             _check_dirty(out, differentiable)
-        elif id(out) in inputs:
-            out = alias_of(out)
+        else:
+            if id(out) in inputs:
+                out = alias_of(out)
+            if out._base is not None:  # CopySlices would bypass the custom backward
+                out._creation_meta = IN_CUSTOM_FUNCTION
         if differentiable and id(outputs[i]) not in non_diff and out.dtype.is_floating_point:
-            out._attach(ctx, i)
-            out._view_version = out._version
+            if id(out) in dirty and out._base is not None:
+                # a view changed in place: like any in-place op on a view, the base's history
+                # becomes CopySlices around this node (which reads the view as input 0)
+                rebase_history(out, ctx, [a for a in args if isinstance(a, Tensor)])
+            else:
+                out._attach(ctx, i)
+                out._view_version = out._version
         wrapped.append(out)
     if differentiable:
         ctx._num_outputs = len(outputs)
@@ -189,6 +202,11 @@ def _check_dirty(t, differentiable) -> None:
     if differentiable and t._grad_fn is None and t._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
                            "operation.")
+    if differentiable and t._base is not None:  # torch's check_inplace, for a view
+        check_view_rebase(t)
+        if t._base._grad_fn is None and t._base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
 
 
 def _function_jvp(cls, ctx, args, outputs) -> None:

@@ -8,6 +8,7 @@ it back on exit, so they nest and work as decorators, as torch's do.
 from __future__ import annotations
 
 import functools
+import inspect
 
 
 class _State:
@@ -50,12 +51,45 @@ class _GradMode:
         return type(self)()
 
     def __call__(self, func):
+        if inspect.isgeneratorfunction(func):
+            return _wrap_generator(self.clone, func)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self.clone():
                 return func(*args, **kwargs)
 
         return wrapper
+
+
+def _wrap_generator(ctx_factory, func):
+    """A decorated generator runs each of its steps inside the mode, and the caller's code
+    between steps outside it (torch's ``_wrap_generator``): entering the mode once around
+    the whole generator would leak it into the caller at every ``yield``."""
+
+    @functools.wraps(func)
+    def generator_context(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with ctx_factory():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with ctx_factory():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - handed on to the generator
+                    with ctx_factory():
+                        response = gen.throw(exc)
+                else:
+                    with ctx_factory():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+
+    return generator_context
 
 
 class _NoParamGradMode(_GradMode):

@@ -68,7 +68,8 @@ def _check_inputs(inputs) -> None:
                               "floating point or complex. This check will likely fail if all "
                               "the inputs are not of double precision floating point or "
                               "complex. ", stacklevel=3)
-            if any(st == 0 and sz > 1 for st, sz in zip(x.stride(), x.shape)):
+            # an empty tensor has no elements to overlap (torch: _debug_has_internal_overlap)
+            if x.numel() and any(st == 0 and sz > 1 for st, sz in zip(x.stride(), x.shape)):
                 raise RuntimeError(
                     f"The {idx}th input has a dimension with stride 0. gradcheck only supports "
                     "inputs that are non-overlapping to be able to compute the numerical "

@@ -25,6 +25,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd import anomaly_mode, grad_mode
+from minigrad.autograd.saved_fields import NOT_KEPT, NOT_KEPT_TENSOR, TENSOR, fields_of
 
 _sequence = itertools.count()
 
@@ -76,16 +77,47 @@ def add_hook(hooks: _HookDict, fn) -> RemovableHandle:
     return handle
 
 
+class _SavedTensorsHooks:
+    """The ``(pack_hook, unpack_hook)`` pairs of the open ``saved_tensors_hooks`` blocks, the
+    innermost last (only that one is used), and the message of an open
+    ``disable_saved_tensors_hooks`` block."""
+
+    stack: list = []
+    disabled_message = None
+
+
+_hooks_state = _SavedTensorsHooks()
+
+FREED_REGISTER = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you "
+    "need to access saved variables after calling backward."
+)
+
+
+def _tensor_class(cls):
+    """``Tensor`` itself for ``Tensor`` or a subclass (``Parameter``): the last class before
+    ``object`` in its MRO. This module may not import Tensor (imports go one way)."""
+    return cls.__mro__[-2]
+
+
 class SavedTensor:
-    """A tensor saved for backward, with the version it had when it was saved.
+    """A tensor saved for backward (torch's ``SavedVariable``), with the version it had.
 
     Unpacking checks the version, so an in-place change between forward and backward is
     caught instead of silently giving a wrong gradient. A saved *output* of the node is kept
     as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack.
+
+    With saved-tensor hooks (``saved_tensors_hooks``, or ``register_hooks`` on a node's
+    ``_raw_saved_*``), the tensor is handed to ``pack_hook`` when saved and only what that
+    returns is kept; ``unpack_hook`` turns it back into a tensor when backward reads it,
+    with no version check, as in torch. The rebuilt tensor takes the saved tensor's place in
+    the graph (its ``grad_fn``, or its leaf's ``AccumulateGrad``).
     """
 
     __slots__ = ("tensor", "data", "version", "counter", "is_output", "view_grad_fn",
-                 "tensor_type")
+                 "tensor_type", "packed", "unpack_hook", "grad_edge")
 
     def __init__(self, tensor, is_output: bool = False):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
@@ -108,10 +140,59 @@ class SavedTensor:
         self.tensor = None if is_output else tensor
         self.data = tensor._data if is_output else None
         self.tensor_type = type(tensor) if is_output else None
+        self.unpack_hook = self.packed = self.grad_edge = None
+        if _hooks_state.stack:
+            self._pack(tensor, *_hooks_state.stack[-1])
+
+    @classmethod
+    def undefined(cls):
+        """What torch's ``_raw_saved_*`` gives for a field the node did not need to save."""
+        s = cls.__new__(cls)
+        s.tensor = s.data = s.counter = s.tensor_type = s.view_grad_fn = None
+        s.packed = s.unpack_hook = s.grad_edge = None
+        s.version, s.is_output = 0, False
+        return s
+
+    def __repr__(self) -> str:
+        return f"<minigrad._C._autograd.SavedTensor object at {id(self):#x}>"
+
+    def _pack(self, tensor, pack_hook, unpack_hook) -> None:
+        """Hand ``tensor`` to ``pack_hook`` and keep only its result (and where the tensor
+        stood in the graph, for the rebuilt one)."""
+        if not self.is_output:
+            fn = tensor.grad_fn
+            if fn is not None:
+                self.grad_edge = (fn, tensor._output_nr)
+            elif tensor._requires_grad:
+                self.grad_edge = (tensor._grad_accumulator(), None)
+        self.tensor_type = type(tensor)
+        self.packed = pack_hook(tensor)
+        self.unpack_hook = unpack_hook
+        self.tensor = self.data = None
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        """torch's ``SavedTensor.register_hooks``: pack now, unpack whenever backward reads."""
+        if self.version is None:
+            raise RuntimeError(FREED_REGISTER)
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at a "
+                               "time.")
+        if self.tensor is None and self.data is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        if self.is_output:  # torch packs the output's data, without its grad_fn
+            value = self.tensor_type._make(self.data)
+            value._version_counter = self.counter
+        else:
+            value = self.tensor
+        self._pack(value, pack_hook, unpack_hook)
 
     def unpack(self, node):
         if self.version is None:
             raise RuntimeError(SECOND_BACKWARD)
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(node)
         counter = self.counter if self.is_output else self.tensor._counter
         current = 0 if counter is None else counter.value
         if current != self.version:
@@ -123,8 +204,80 @@ class SavedTensor:
             return out
         return self.tensor
 
+    def _unpack_hooked(self, node):
+        value = self.unpack_hook(self.packed)
+        if not isinstance(value, _tensor_class(self.tensor_type)):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(value).__name__}")
+        edge = (node, 0) if self.is_output else self.grad_edge
+        if edge is None:
+            return value
+        out = type(value)._make(value._data)
+        if value._counter is not None:
+            out._version_counter = value._counter
+        if edge[1] is None:  # a leaf: the rebuilt tensor feeds the leaf's AccumulateGrad
+            out._requires_grad = True
+            out._accumulator = edge[0]
+        else:
+            out._attach(*edge)
+        return out
+
     def release(self) -> None:
         self.tensor = self.data = self.counter = self.tensor_type = self.version = None
+        self.packed = self.unpack_hook = self.grad_edge = None
+
+
+class saved_tensors_hooks:  # noqa: N801 - torch's spelling
+    """Inside this block, every tensor saved for backward goes through ``pack_hook`` and
+    comes back through ``unpack_hook`` (torch.autograd.graph.saved_tensors_hooks). Blocks
+    nest; the innermost pair wins."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _hooks_state.disabled_message is not None:
+            raise RuntimeError(_hooks_state.disabled_message)
+        _hooks_state.stack.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc):
+        _hooks_state.stack.pop()
+        return False
+
+
+def _pack_to_cpu(tensor):
+    return (tensor.device, tensor)
+
+
+def _unpack_from_cpu(packed):
+    return packed[1]
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801
+    """torch moves saved tensors to the CPU and back; minigrad's tensors are always on the
+    CPU, so this keeps them as they are (``pin_memory`` has nothing to pin)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(_pack_to_cpu, _unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801
+    """Inside this block, using saved-tensor hooks raises ``RuntimeError(error_message)``;
+    entering it while hooks are active raises too."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        if _hooks_state.stack:
+            raise RuntimeError(self.error_message)
+        self.prev = _hooks_state.disabled_message
+        _hooks_state.disabled_message = self.error_message
+
+    def __exit__(self, *exc):
+        _hooks_state.disabled_message = self.prev
+        return False
 
 
 def _op_name(node) -> str:
@@ -137,21 +290,38 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     data = saved.data if saved.is_output else t._data
     kind = _dtype.from_numpy_dtype(data.dtype).legacy_name
     shape = ", ".join(str(s) for s in data.shape)
-    what = f"[minigrad.{kind} [{shape}]]"
+    # torch's C++ names a bool tensor by its backend type, the others by their legacy name
+    what = f"[CPUBoolType [{shape}]]" if kind == "BoolTensor" else f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
         view_fn = saved.view_grad_fn() if saved.view_grad_fn is not None else None
         what += f", which is output 0 of {_op_name(view_fn or node)},"
     elif t is not None and t.grad_fn is not None:  # a stale view: AsStrided, as torch
         what += f", which is output {t._output_nr} of {_op_name(t.grad_fn)},"
+    if anomaly_mode._state.enabled:  # the forward trace is shown: torch's other hint
+        hint = ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    else:
+        hint = ("enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {current}; expected version {saved.version} "
-        f"instead. Hint: enable anomaly detection to find the operation that failed to compute "
-        f"its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"instead. Hint: {hint}"
     )
 
 
-class Node:
+class _NodeType(type):
+    """Node classes print as torch's: its nodes are C++ classes, ``<class 'MulBackward0'>``;
+    a custom Function's node lives in ``torch.autograd.function``."""
+
+    def __repr__(cls) -> str:
+        if "_forward_cls" in cls.__dict__:
+            return f"<class 'minigrad.autograd.function.{cls.__name__}'>"
+        return f"<class '{cls.__name__}'>"
+
+
+class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
 
@@ -236,6 +406,33 @@ class Node:
             s.release()
         self._released = bool(self._saved) or self._released
 
+    # --- torch's _saved_<field> and _raw_saved_<field> (table in saved_fields.py) ------------
+    def __getattr__(self, name):
+        """Only reached for names a node does not have: torch's generated ``_saved_*`` and
+        ``_raw_saved_*`` properties, read from the one table in ``saved_fields.py``."""
+        raw = name.startswith("_raw_saved_")
+        field = name[11:] if raw else name[7:] if name.startswith("_saved_") else None
+        spec = fields_of(type(self)).get(field) if field else None
+        if spec is None or (raw and spec is not TENSOR and spec is not NOT_KEPT_TENSOR):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if spec is NOT_KEPT or spec is NOT_KEPT_TENSOR:
+            raise AttributeError(f"minigrad's {type(self).__name__} does not keep {field!r}, "
+                                 f"which torch saves: {name} is not available in minigrad")
+        if spec is TENSOR:
+            saved = self._saved.get(field)
+            if raw:
+                return SavedTensor.undefined() if saved is None else saved
+            if saved is None:
+                return None
+            return self.saved(field)
+        return spec(self)
+
+    def __dir__(self):
+        names = [f"_saved_{f}" for f in fields_of(type(self))]
+        names += [f"_raw_saved_{f}" for f, s in fields_of(type(self)).items()
+                  if s is TENSOR or s is NOT_KEPT_TENSOR]
+        return sorted(set(super().__dir__()) | set(names))
+
     # --- running -----------------------------------------------------------------------------
     def backward(self, *grads):
         raise NotImplementedError(f"{self.name()} has no backward formula")
@@ -256,7 +453,11 @@ class Node:
         out = self.backward(*grads)
         return out if isinstance(out, tuple) else (out,)
 
-    __call__ = apply
+    def __call__(self, *grads):
+        """Calling a node directly, as in torch: the gradient alone for a node with one
+        input, a tuple for several (the engine calls ``apply``, which always gives a tuple)."""
+        out = self.apply(*grads)
+        return out[0] if len(out) == 1 else out
 
 
 def _aten_name(node_cls) -> str:
@@ -339,7 +540,8 @@ def validate_outputs(node, outputs):
                     f"Function {node.name()} returned an invalid gradient at index {i} - got "
                     f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
                 )
-            g = g.sum_to_size(*shape)
+            # torch's sum_to: a plain sum() (SumBackward0) for a 0-d input
+            g = g.sum() if shape == () else g.sum_to_size(*shape)
         if g._data.dtype != dtype and dtype.kind == "f":
             g = g.to(_dtype.from_numpy_dtype(dtype))
         fixed = fixed or list(outputs)

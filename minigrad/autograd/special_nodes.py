@@ -40,11 +40,13 @@ def accumulate_into(variable, grad) -> None:
 
     The first gradient is stored as a fresh copy (so it never aliases a gradient flowing
     elsewhere); later ones are added in place, so ``x.grad`` stays the same object, as in torch.
-    Under ``create_graph`` the sum is a graph of its own, so nothing is done in place.
+    Under ``create_graph`` the sum is a graph of its own, so nothing is done in place, and the
+    first copy is torch's ``new_empty_strided(...).copy_(grad)``: ``x.grad.grad_fn`` is then
+    ``CopyBackwards``.
     """
     if variable._grad is None:
-        if grad_mode.is_grad_enabled():
-            variable._grad = grad
+        if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
+            variable._grad = variable.new_zeros(variable.shape).copy_(grad)
         else:
             variable._grad = grad.detach().clone()
     elif grad_mode.is_grad_enabled():

@@ -12,22 +12,80 @@ from the root). Three things use that:
 
 from __future__ import annotations
 
+import re
 import weakref
 
 import numpy as np
 
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node, record
 from minigrad.autograd.special_nodes import CopySlices
 
+# How a view was made, when that forbids changing it in place with autograd on (torch's
+# CreationMeta; ``None`` is its DEFAULT: an ordinary view, which CopySlices handles).
+NO_GRAD_MODE = "no_grad"  # made under no_grad: was the change meant to be tracked?
+MULTI_OUTPUT_NODE = "multi_output"  # one of several views from one node (unbind)
+IN_CUSTOM_FUNCTION = "custom_function"  # returned by a custom Function, whose backward it is
+INFERENCE_MODE = "inference"  # made in inference mode (of a normal tensor)
 
-def make_view(base, out, view_fn) -> None:
+_WHY = {
+    MULTI_OUTPUT_NODE: " This view is the output of a function that returns multiple views. "
+    "Such functions do not allow the output views to be modified inplace. You should replace "
+    "the inplace operation by an out-of-place one.",
+    NO_GRAD_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the "
+    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you want "
+    "the inplace to be tracked).",
+    INFERENCE_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the "
+    "inference_mode block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked).",
+    IN_CUSTOM_FUNCTION: " This view was created inside a custom Function (or because an input "
+    "was returned as-is) and the autograd logic to handle view+inplace would override the "
+    "custom backward associated with the custom Function, leading to incorrect gradients. This "
+    "behavior is forbidden. You can fix this by cloning the output of the custom Function.",
+}
+
+
+def make_view(base, out, view_fn, creation_meta=None) -> None:
     """Make ``out`` a view of ``base``: ``view_fn`` takes the same view of any tensor shaped
-    like ``base``."""
+    like ``base``. A view made under no_grad remembers it, and so does any view of a view
+    that remembers something (torch's ``propagate_creation_meta``)."""
     parent_fn = base._view_fn
     out._base = base._base if base._base is not None else base
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
     out._version_counter = base._version_counter
     out._view_version = base._version_counter.value
+    out._is_inference = base._is_inference  # a view of a normal tensor is a normal tensor
+    if grad_mode.is_inference_mode_enabled():
+        creation_meta = INFERENCE_MODE
+    elif not grad_mode.is_grad_enabled():
+        creation_meta = NO_GRAD_MODE
+    if creation_meta is None or base._creation_meta == INFERENCE_MODE:
+        creation_meta = base._creation_meta or creation_meta
+    out._creation_meta = creation_meta
+
+
+def check_view_rebase(view, indirect: bool = False) -> None:
+    """torch's ``handle_view_on_rebase``: a view that CopySlices cannot rewrite correctly
+    (made under no_grad, one of several outputs, or a custom Function's output) may not
+    change in place, directly or through its base (``indirect``), while autograd records."""
+    meta = view._creation_meta
+    if meta is None:
+        return
+    fn = view._grad_fn
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    name = None if fn is None else re.sub(r"Backward\d*$", "", fn.name())
+    if meta in (NO_GRAD_MODE, INFERENCE_MODE) or fn is None:
+        prefix = ("A view was created in" if fn is None else
+                  f"Output {view._output_nr} of {name} is a view of a view which was created in")
+        if meta == INFERENCE_MODE:
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        msg = f"Output {view._output_nr} of {name} is a view and {modified} modified inplace."
+    raise RuntimeError(msg + _WHY[meta])
 
 
 def _compose(first, second):
@@ -38,7 +96,7 @@ def alias_of(t):
     """``t`` returned as a new tensor viewing the same memory (a custom Function that returns
     one of its inputs), as in torch."""
     out = type(t)._make(t._data)
-    make_view(t, out, lambda x: x)
+    make_view(t, out, lambda x: x, NO_GRAD_MODE)  # torch makes it under no_grad
     return out
 
 
@@ -46,8 +104,12 @@ def refresh_grad_fn(view) -> None:
     """A view whose base changed in place since the view was made (its version is behind):
     the view's old ``grad_fn`` describes old values, so, like torch, give it a new
     ``AsStridedBackward0`` node that reads the base as it is now."""
-    view._view_version = view._version_counter.value
     base = view._base
+    if view._grad_fn is None and not base.requires_grad:
+        view._view_version = view._version_counter.value
+        return
+    check_view_rebase(view, indirect=True)
+    view._view_version = view._version_counter.value
     if base.requires_grad:
         record(AsStridedBackward0, (base,), (view,), view_fn=view._view_fn,
                self_shape=base._data.shape)

@@ -100,12 +100,23 @@ def _broadcast(a, b):
             b if b.shape == shape else b.expand(*shape))
 
 
-def softmax(input, dim, _stacklevel=3, dtype=None):
-    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
+def _get_softmax_dim(name, ndim, stacklevel):
+    """torch's deprecated default: dim 0 for 0-, 1- and 3-D inputs, else 1, with a warning."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
 
 
-def log_softmax(input, dim, _stacklevel=3, dtype=None):
-    return nn_ops.log_softmax(input if dtype is None else input.to(dtype), dim)
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return nn_ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return nn_ops.log_softmax(input, dim, dtype)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -1,8 +1,8 @@
 """Filling weights in place with random numbers (``torch.nn.init``).
 
-The recipes are torch's, so a freshly made layer has values of the same *distribution* as
-torch's; the numbers themselves come from minigrad's generator and differ. All functions work
-under ``no_grad`` and change the tensor in place (its version goes up).
+The recipes and the random numbers are torch's: after the same ``manual_seed``, a freshly made
+layer has torch's values. All functions work under ``no_grad`` and change the tensor in place
+(its version goes up).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from minigrad._creation import _rng
+from minigrad._creation import _normal, _uniform
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
 
@@ -48,11 +48,11 @@ def _fill(tensor, values):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    return _fill(tensor, _rng(generator).uniform(a, b, tensor.shape))
+    return _fill(tensor, _uniform(tuple(tensor.shape), tensor.dtype, a, b, generator))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    return _fill(tensor, _rng(generator).normal(mean, std, tensor.shape))
+    return _fill(tensor, _normal(tuple(tensor.shape), tensor.dtype, mean, std, generator))
 
 
 def constant_(tensor, val):
@@ -75,7 +75,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     fan = fan_in if mode == "fan_in" else fan_out
     if 0 in tensor.shape:
         return tensor
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std  # torch's order of operations, which rounds the same
     return uniform_(tensor, -bound, bound, generator)
 
 

@@ -3,7 +3,9 @@
 A dataset is anything with ``__len__`` and ``__getitem__``. The loader draws indices from a
 sampler (in order, or a fresh random permutation each epoch), groups them into batches and
 *collates* each batch: a list of samples ``(x_i, y_i)`` becomes ``[stack(x_i), stack(y_i)]``.
-The shuffled order comes from minigrad's generator, so it is not torch's order for the same seed.
+The shuffled order is torch's for the same seed: each iteration over the loader draws a seed
+for (absent) workers, then a RandomSampler without a generator seeds a fresh one from the
+default generator and permutes with it, as torch does.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._creation import as_tensor, randperm, tensor
+from minigrad._creation import Generator, _draw_seed, as_tensor, randperm, tensor
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 
@@ -57,7 +59,12 @@ class RandomSampler:
         self.generator = generator
 
     def __iter__(self):
-        yield from randperm(len(self.data_source), generator=self.generator).tolist()
+        generator = self.generator
+        if generator is None:
+            generator = Generator().manual_seed(_draw_seed())
+        n = len(self.data_source)
+        yield from randperm(n, generator=generator).tolist()
+        randperm(n, generator=generator)  # torch's `randperm(n)[:num_samples % n]`: none kept
 
     def __len__(self) -> int:
         return len(self.data_source)
@@ -141,6 +148,10 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self):
+        _draw_seed(self.generator)  # torch's iterator draws its workers' base seed at once
+        return self._batches()
+
+    def _batches(self):
         if self.batch_sampler is None:
             for idx in self.sampler:
                 yield self.collate_fn(self.dataset[idx])

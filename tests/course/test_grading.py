@@ -1,25 +1,39 @@
-"""The grader: full marks for solutions, zero for untouched exercises, and robustness.
+"""The grader on a whole class: full marks for solutions, zero for untouched exercises, the right
+status for hostile notebooks, containment, and the JSON/CSV reports.
 
-One ``python -m coursekit.grading --json`` run (a real subprocess, one kernel per notebook)
-grades solutions/, exercises/ and two notebooks with planted bad answers; each test reads its
-part of that one report, so the kernels start once.
+One ``python -m coursekit.grading CLASS -j 2`` run (a real subprocess) grades a generated class
+folder: copies of every solution and exercise, and notebooks with planted cells (syntax errors,
+crashes, loops, floods, a memory hog, forged verdicts, attempts to read or damage files, to reach
+the network). It runs from a temporary copy of coursekit, minigrad and solutions/, so a notebook
+that escaped could only damage copies. A second, small run grades some honest notebooks alone
+(unsandboxed) to compare their scores. Each test reads its part of these reports.
 """
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from coursekit.grading.__main__ import table
+from coursekit.grading.runner import sandbox_available
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 20  # seconds per cell in the planted run (the infinite loop costs this much)
+TIMEOUT = 10  # seconds per cell in the batch run (each planted infinite loop costs this much)
+SANDBOX = sandbox_available()
+NOTEBOOK_KEYS = {"student", "notebook", "status", "started", "finished", "grader_version",
+                 "sandboxed", "questions", "score", "max_score"}
 
 
 def _cell(nb, qid, role):
@@ -27,18 +41,29 @@ def _cell(nb, qid, role):
                 and c.metadata.get("role") == role)
 
 
-def _plant_01(path: Path) -> None:
-    nb = nbformat.read(ROOT / "solutions/01_computational_graphs.ipynb", as_version=4)
+def _solution(lesson="01_computational_graphs"):
+    return nbformat.read(ROOT / "solutions" / f"{lesson}.ipynb", as_version=4)
+
+
+def _prefix(nb, qid, code):
+    """Planted code runs first in question ``qid``'s answer cell."""
+    answer = _cell(nb, qid, "answer")
+    answer.source = code + "\n" + answer.source
+    return nb
+
+
+def _plant_01():
+    nb = _solution()
     _cell(nb, "01.1", "answer").source = "grad_x = 8.0 +\n"  # syntax error
     nb.cells.remove(_cell(nb, "01.2", "check"))  # deleted test cell, right answer
     _cell(nb, "01.3", "answer").source = "# Answer 01.3\ngrad_a = -(0.5 * 2.0)\n"  # one path
     _cell(nb, "01.3", "check").source = 'print("✓ 01.3: 2/2 points")'  # edited test cell
     _cell(nb, "01.4", "answer").source = "while True:\n    pass\n"  # infinite loop
-    nbformat.write(nb, path)
+    return nb
 
 
-def _plant_03(path: Path) -> None:
-    nb = nbformat.read(ROOT / "solutions/03_building_the_graph.ipynb", as_version=4)
+def _plant_03():
+    nb = _solution("03_building_the_graph")
     _cell(nb, "03.1", "answer").source = "is_leaf = 1 / 0\n"  # exception
     nb.cells.remove(_cell(nb, "03.2", "answer"))  # missing answer cell
     answer = _cell(nb, "03.3", "answer")
@@ -53,125 +78,401 @@ def _plant_03(path: Path) -> None:
         "    def true(self, *a, **k): pass\n"
         "question = _c.question = _Pass\n"
         "_c.RESULTS['03.3'] = {'points': 3, 'feedback': 'correct'}\n")
-    nbformat.write(nb, path)
+    return nb
+
+
+def _forged_result(text):
+    """A notebook that makes every later check report ``text`` (json.dumps patched)."""
+    return _prefix(_solution(), "01.4",
+                   f"import json as _j\n_j.dumps = lambda *a, **k: {text!r}")
+
+
+LEAK_CHECK = """\
+try:
+    {attempt}
+except (FileNotFoundError, PermissionError, OSError):
+    pass
+else:
+    raise RuntimeError("LEAKED: {what}")
+"""
+
+
+def _vandal(targets: list[Path], out: Path):
+    """Tries to damage every target (and to drop a file next to the reports); every failure is
+    swallowed, so the notebook itself still scores full marks."""
+    lines = ["import os, shutil"]
+    for t in targets:
+        lines += [f"for _f in (lambda: open({str(t)!r}, 'a').write('pwned'),",
+                  f"           lambda: os.remove({str(t)!r}),",
+                  f"           lambda: os.rename({str(t)!r}, {str(t)!r} + '.bak'),",
+                  f"           lambda: shutil.rmtree({str(t.parent)!r})):",
+                  "    try:\n        _f()\n    except OSError:\n        pass"]
+    lines.append(f"try:\n    open({str(out / 'evil.txt')!r}, 'w').write('x')\n"
+                 "except OSError:\n    pass")
+    return _prefix(_solution(), "01.1", "\n".join(lines))
+
+
+def _hashes(*folders):
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+            for folder in folders for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _run(args, cwd, timeout=600, pythonpath=None):
+    """``python -m coursekit.grading ARGS`` importing coursekit from ``pythonpath``, else from
+    ``cwd``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run([sys.executable, "-m", "coursekit.grading", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("learner")
-    _plant_01(folder / "01_planted.ipynb")
-    _plant_03(folder / "03_planted.ipynb")
-    before = {p: (p.read_bytes(), os.stat(p).st_mtime_ns) for p in folder.iterdir()}
-    run = subprocess.run([sys.executable, "-m", "coursekit.grading", "solutions", "exercises",
-                          str(folder), "--json", "--timeout", str(TIMEOUT)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    after = {p: (p.read_bytes(), os.stat(p).st_mtime_ns) for p in folder.iterdir()}
-    data = json.loads(run.stdout)
-    data["_untouched"] = before == after
-    return {"data": data, "by_path": {Path(n["path"]).parent.name + "/" + Path(n["path"]).name: n
-                                      for n in data["notebooks"]}}
+def batch(tmp_path_factory):
+    base = tmp_path_factory.mktemp("grading")
+    root = base / "course"  # a copy of the course: the grader, the engine, the solutions
+    ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    for name in ("coursekit", "minigrad", "solutions"):
+        shutil.copytree(ROOT / name, root / name, ignore=ignore)
+    klass, out = base / "class", base / "out"
+    out.mkdir()
+    lesson_files = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    for nb in lesson_files:
+        n = nb.name[:2]
+        for who, folder in ((f"sol{n}", "solutions"), (f"ex{n}", "exercises")):
+            (klass / who).mkdir(parents=True)
+            shutil.copy(ROOT / folder / nb.name, klass / who / nb.name)
+    solution_01 = root / "solutions" / "01_computational_graphs.py"
+    other = klass / "sol02" / lesson_files[1].name
+    planted = {
+        "planted01": _plant_01(),
+        "planted03": _plant_03(),
+        "exit": _prefix(_solution(), "01.2", "import os\nos._exit(3)"),
+        "segfault": _prefix(_solution(), "01.3", "import ctypes\nctypes.string_at(0)"),
+        "loop": _prefix(_solution(), "01.4", "import signal\nfor s in (signal.SIGINT, "
+                        "signal.SIGTERM):\n    signal.signal(s, signal.SIG_IGN)\nwhile True:\n"
+                        "    pass"),
+        "flood": _prefix(_solution(), "01.1", "import os\nfor _ in range(40):\n"
+                         "    print('x' * (1 << 20))\n    os.write(2, b'y' * (1 << 20))"),
+        "memhog": _prefix(_solution(), "01.2", "hog = bytearray(64 * 1024 ** 3)"),
+        "forger": _prefix(_solution(), "01.1", "import os\nfor fd in range(3, 64):\n    try:\n"
+                          "        os.write(fd, b'{\"status\": \"ok\", \"id\": \"x\", "
+                          "\"result\": \"{}\"}\\n')\n    except OSError:\n        pass"),
+        "nan": _forged_result('{"points": NaN, "feedback": "correct"}'),
+        "huge": _forged_result('{"points": 1' + "0" * 400 + ', "feedback": "correct"}'),
+        "string": _forged_result('{"points": "3", "feedback": "correct"}'),
+        "over": _forged_result('{"points": 1000, "feedback": "correct"}'),
+        "stdin": _prefix(_solution(), "01.2", "try:\n    input()\nexcept EOFError:\n    pass"),
+    }
+    if SANDBOX:  # unsandboxed, these would really read (or damage) the copies
+        planted["spy"] = _prefix(_prefix(_solution(), "01.1", LEAK_CHECK.format(
+            attempt=f"open({str(solution_01)!r}).read()", what="solution")), "01.2",
+            LEAK_CHECK.format(attempt=f"open({str(other)!r}).read()", what="submission"))
+        planted["network"] = _prefix(_solution(), "01.3", LEAK_CHECK.format(
+            attempt="__import__('socket').create_connection(('1.1.1.1', 53), timeout=3)",
+            what="network"))
+        planted["vandal"] = _vandal([solution_01, root / "coursekit/grading/grader.py",
+                                     other, klass / "vandal" / "01_computational_graphs.ipynb"],
+                                    out)
+    for who, nb in planted.items():
+        (klass / who).mkdir()
+        name = lesson_files[2].name if who == "planted03" else lesson_files[0].name
+        nbformat.write(nb, klass / who / name)
+    (klass / "renamed").mkdir()  # the lesson comes from its question ids
+    shutil.copy(ROOT / "solutions" / lesson_files[0].name, klass / "renamed" / "homework.ipynb")
+    (klass / "corrupt").mkdir()
+    (klass / "corrupt" / "01_computational_graphs.ipynb").write_text('{"cells": [', "utf-8")
+    (klass / "stranger").mkdir()
+    nbformat.write(nbformat.v4.new_notebook(), klass / "stranger" / "notes.ipynb")
+
+    before = _hashes(root / "solutions", root / "coursekit", klass)
+    stamps = {p: os.stat(p).st_mtime_ns for p in klass.rglob("*.ipynb")}
+    run = _run([str(klass), "-j", "2", "--timeout", str(TIMEOUT), "--solutions",
+                str(root / "solutions"), "--json", str(out / "report.json"),
+                "--csv", str(out / "report.csv")], cwd=root)
+    assert run.returncode == 0, run.stderr[-3000:]
+    after = _hashes(root / "solutions", root / "coursekit", klass)
+    alone_paths = [klass / "sol01" / lesson_files[0].name, klass / "renamed" / "homework.ipynb",
+                   klass / "ex03" / lesson_files[2].name]
+    alone = _run([*map(str, alone_paths), "--no-sandbox", "--json", "-", "--solutions",
+                  str(root / "solutions")], cwd=root)
+    assert alone.returncode == 0, alone.stderr[-3000:]
+    data = json.loads((out / "report.json").read_text("utf-8"))
+    return {"run": run, "data": data, "csv": (out / "report.csv").read_text("utf-8"),
+            "before": before, "after": after, "out": out, "alone": alone,
+            "stamps": stamps == {p: os.stat(p).st_mtime_ns for p in klass.rglob("*.ipynb")},
+            "by_student": {n["student"]: n for n in data["notebooks"]}}
 
 
-def _questions(report, suffix):
-    found = [n for key, n in report["by_path"].items() if key.endswith(suffix)]
-    assert len(found) == 1, suffix
-    return {q["id"]: q for q in found[0]["questions"]}
+def _nb(batch, student):
+    return batch["by_student"][student]
 
 
-def test_json_has_exactly_the_documented_schema(report):
-    data = report["data"]
-    assert set(data) - {"_untouched"} == {"notebooks", "score", "max_score"}
+def _q(batch, student):
+    return {q["id"]: q for q in _nb(batch, student)["questions"]}
+
+
+def _full(q):
+    return q["points"] == q["max"] and q["feedback"] == "correct"
+
+
+# --- the reports ---------------------------------------------------------------------------
+
+def test_json_report_has_the_documented_schema(batch):
+    data = batch["data"]
+    assert set(data) == {"grader_version", "sandboxed", "limits", "notebooks", "students",
+                         "by_status", "score", "max_score"}
+    assert data["sandboxed"] is SANDBOX
+    assert data["limits"] == {"cell_timeout": TIMEOUT, "notebook_timeout": 600,
+                              "memory": 4 << 30, "output_cap": 64 << 10}
+    assert len(data["notebooks"]) == data["students"] >= 30
     for nb in data["notebooks"]:
-        assert set(nb) == {"path", "questions", "score", "max_score"}
+        assert set(nb) == NOTEBOOK_KEYS
+        assert nb["status"] in ("graded", "unreadable", "timeout", "crashed")
+        assert nb["grader_version"] == data["grader_version"] and nb["sandboxed"] is SANDBOX
+        assert datetime.fromisoformat(nb["started"]) <= datetime.fromisoformat(nb["finished"])
         for q in nb["questions"]:
             assert set(q) == {"id", "points", "max", "feedback"}
+            assert 0 <= q["points"] <= q["max"] and isinstance(q["feedback"], str)
         assert nb["score"] == sum(q["points"] for q in nb["questions"])
     assert data["score"] == sum(nb["score"] for nb in data["notebooks"])
+    assert sum(data["by_status"].values()) == len(data["notebooks"])
 
 
-def test_solutions_get_full_marks(report):
-    sols = [n for k, n in report["by_path"].items() if k.startswith("solutions/")]
-    assert len(sols) >= 3
+def test_csv_has_a_row_per_student_and_a_column_per_question(batch):
+    rows = list(csv.reader(io.StringIO(batch["csv"])))
+    head, body = rows[0], rows[1:]
+    qids = sorted({q["id"] for nb in batch["data"]["notebooks"] for q in nb["questions"]})
+    assert head == ["student", *qids, "total", "max", "status"]
+    assert sorted(r[0] for r in body) == sorted(batch["by_student"])
+    for row in body:
+        nb = _nb(batch, row[0])
+        points = {q["id"]: q["points"] for q in nb["questions"]}
+        assert [float(x) for x in row[1:len(qids) + 1]] == [points.get(q, 0) for q in qids]
+        assert float(row[-3]) == nb["score"] and float(row[-2]) == nb["max_score"]
+        assert row[-1] == nb["status"]
+
+
+def test_text_summary_says_first_whether_sandboxed(batch):
+    lines = batch["run"].stdout.splitlines()
+    assert lines[0].startswith("sandbox: on" if SANDBOX else "NOT SANDBOXED")
+    assert all(s in batch["run"].stdout for s in batch["by_student"])
+    total = batch["data"]
+    assert lines[-1].endswith(f"{total['score']}/{total['max_score']} points")
+
+
+def test_progress_is_one_line_per_notebook_without_a_terminal(batch):
+    progress = [line for line in batch["run"].stderr.splitlines() if line.startswith("[")]
+    assert len(progress) == len(batch["data"]["notebooks"])
+
+
+def test_stdout_json_is_one_document_and_says_unsandboxed(batch):
+    alone = batch["alone"]
+    data = json.loads(alone.stdout)  # nothing else on stdout
+    assert data["sandboxed"] is False and all(not n["sandboxed"] for n in data["notebooks"])
+    assert alone.stderr.splitlines()[len(data["notebooks"])].startswith("NOT SANDBOXED")
+
+
+def test_text_table_lists_every_question_and_the_total(batch):
+    nb = _nb(batch, "sol01")
+    text = table(nb)
+    assert text.splitlines()[0] == nb["notebook"]
+    assert all(q["id"] in text for q in nb["questions"])
+    assert f"total: {nb['score']}/{nb['max_score']} (graded)" in text
+
+
+# --- honest notebooks ----------------------------------------------------------------------
+
+def test_solutions_get_full_marks(batch):
+    sols = [n for s, n in batch["by_student"].items() if re.fullmatch(r"sol\d\d", s)]
+    assert len(sols) == 10
     for nb in sols:
-        assert nb["score"] == nb["max_score"] > 0, nb
+        assert nb["status"] == "graded" and nb["score"] == nb["max_score"] > 0, nb
         assert all(q["feedback"] == "correct" for q in nb["questions"])
 
 
-def test_untouched_exercises_get_zero_with_feedback_everywhere(report):
-    exercises = [n for k, n in report["by_path"].items() if k.startswith("exercises/")]
-    assert len(exercises) >= 3
+def test_untouched_exercises_get_zero_with_feedback_everywhere(batch):
+    exercises = [n for s, n in batch["by_student"].items() if re.fullmatch(r"ex\d\d", s)]
+    assert len(exercises) == 10
     for nb in exercises:
-        assert nb["score"] == 0 and nb["max_score"] > 0
+        assert nb["status"] == "graded" and nb["score"] == 0 and nb["max_score"] > 0
         for q in nb["questions"]:
             assert "NotImplementedError" in q["feedback"], q
 
 
-def test_syntax_error_scores_zero_with_the_error(report):
-    q = _questions(report, "01_planted.ipynb")["01.1"]
+def test_a_renamed_notebook_is_graded_by_its_question_ids(batch):
+    assert _nb(batch, "renamed")["questions"] == _nb(batch, "sol01")["questions"]
+
+
+def test_honest_scores_are_the_same_alone_and_in_the_batch(batch):
+    alone = json.loads(batch["alone"].stdout)["notebooks"]
+    assert [n["student"] for n in alone] == ["01_computational_graphs", "homework",
+                                             "03_building_the_graph"]
+    for nb, student in zip(alone, ("sol01", "renamed", "ex03")):
+        assert nb["questions"] == _nb(batch, student)["questions"]
+        assert nb["status"] == "graded"
+
+
+# --- wrong answers (the grader's semantics) -----------------------------------------------
+
+def test_syntax_error_scores_zero_with_the_error(batch):
+    q = _q(batch, "planted01")["01.1"]
     assert q["points"] == 0 and q["feedback"].startswith("syntax error")
 
 
-def test_deleted_check_cell_does_not_matter(report):
-    assert _questions(report, "01_planted.ipynb")["01.2"]["points"] == 2
+def test_deleted_check_cell_does_not_matter(batch):
+    assert _q(batch, "planted01")["01.2"]["points"] == 2
 
 
-def test_edited_check_cell_is_ignored_and_feedback_is_specific(report):
-    q = _questions(report, "01_planted.ipynb")["01.3"]
+def test_edited_check_cell_is_ignored_and_feedback_is_specific(batch):
+    q = _q(batch, "planted01")["01.3"]
     assert q["points"] == 0
     assert "gradients of both paths add up" in q["feedback"]
 
 
-def test_infinite_loop_times_out_and_only_costs_its_question(report):
-    q = _questions(report, "01_planted.ipynb")["01.4"]
+def test_infinite_loop_times_out_and_only_costs_its_question(batch):
+    q = _q(batch, "planted01")["01.4"]
     assert q["points"] == 0 and "timed out" in q["feedback"]
+    assert _nb(batch, "planted01")["status"] == "timeout"
 
 
-def test_exception_in_an_answer_scores_zero_with_the_error(report):
-    q = _questions(report, "03_planted.ipynb")["03.1"]
+def test_exception_in_an_answer_scores_zero_with_the_error(batch):
+    q = _q(batch, "planted03")["03.1"]
     assert q["points"] == 0 and "ZeroDivisionError" in q["feedback"]
 
 
-def test_missing_answer_cell(report):
-    q = _questions(report, "03_planted.ipynb")["03.2"]
+def test_missing_answer_cell(batch):
+    q = _q(batch, "planted03")["03.2"]
     assert q == {"id": "03.2", "points": 0, "max": 2, "feedback": "answer cell missing"}
 
 
-def test_redefining_the_check_helpers_does_not_give_marks(report):
-    qs = _questions(report, "03_planted.ipynb")
+def test_redefining_the_check_helpers_does_not_give_marks(batch):
+    qs = _q(batch, "planted03")
     assert qs["03.3"]["points"] == 0
     assert "3x²" in qs["03.3"]["feedback"]
-    assert qs["03.4"]["points"] == qs["03.4"]["max"]  # later questions are still graded
+    assert _full(qs["03.4"])  # later questions are still graded
 
 
-def test_learner_files_are_never_written(report):
-    assert report["data"]["_untouched"]
+# --- hostile notebooks: each gets its status, and only its question suffers ----------------
+
+@pytest.mark.parametrize("student, qid, status, words", [
+    ("exit", "01.2", "crashed", "exited (status 3)"),
+    ("segfault", "01.3", "crashed", "SIGSEGV"),
+    ("loop", "01.4", "timeout", f"longer than the time limit ({TIMEOUT} s)"),
+    ("forger", "01.1", "crashed", "malformed"),
+])
+def test_a_dead_or_stuck_kernel_costs_only_its_question(batch, student, qid, status, words):
+    nb = _nb(batch, student)
+    assert nb["status"] == status
+    for q in nb["questions"]:
+        if q["id"] == qid:
+            assert q["points"] == 0 and words in q["feedback"], q
+        else:
+            assert _full(q), q  # the kernel restarted and the other answers were re-run
 
 
-def test_text_table_lists_every_question_and_the_total(report):
-    nb = report["data"]["notebooks"][0]
-    text = table(nb)
-    assert text.splitlines()[0] == nb["path"]
-    assert all(q["id"] in text for q in nb["questions"])
-    assert f"total: {nb['score']}/{nb['max_score']}" in text
+def test_a_print_flood_is_cut_and_never_reaches_the_report(batch):
+    nb = _nb(batch, "flood")
+    assert nb["status"] == "graded" and all(_full(q) for q in nb["questions"])
+    assert "xxxxxxxx" not in batch["run"].stdout and "yyyyyyyy" not in batch["run"].stderr
+    assert len(batch["run"].stdout) < 20000
 
+
+def test_a_memory_hog_hits_the_memory_limit(batch):
+    qs = _q(batch, "memhog")
+    assert _nb(batch, "memhog")["status"] == "graded"
+    assert qs["01.2"]["points"] == 0 and "MemoryError" in qs["01.2"]["feedback"]
+    assert all(_full(q) for i, q in qs.items() if i != "01.2")
+
+
+def test_the_learner_s_stdin_is_empty(batch):
+    assert all(_full(q) for q in _nb(batch, "stdin")["questions"])
+
+
+@pytest.mark.parametrize("student", ["nan", "huge", "string"])
+def test_points_that_are_not_numbers_give_no_verdict(batch, student):
+    q = _q(batch, student)["01.4"]
+    assert q["points"] == 0 and q["feedback"].startswith("no verdict"), q
+    assert _nb(batch, student)["status"] == "graded"
+
+
+def test_points_are_capped_at_the_solution_s_max(batch):
+    q = _q(batch, "over")["01.4"]
+    assert q["points"] == q["max"] == 3
+
+
+def test_unreadable_and_foreign_notebooks_get_a_status(batch):
+    corrupt, stranger = _nb(batch, "corrupt"), _nb(batch, "stranger")
+    assert corrupt["status"] == stranger["status"] == "unreadable"
+    assert corrupt["score"] == 0 and len(corrupt["questions"]) == 4
+    assert all(q["feedback"].startswith("unreadable notebook") for q in corrupt["questions"])
+    assert stranger["questions"] == []
+
+
+def test_submissions_are_never_written(batch):
+    assert batch["stamps"]
+    assert {k: v for k, v in batch["after"].items() if "/class/" in k} \
+        == {k: v for k, v in batch["before"].items() if "/class/" in k}
+
+
+# --- the sandbox (where bubblewrap works) ----------------------------------------------------
+
+needs_sandbox = pytest.mark.skipif(not SANDBOX, reason="bubblewrap is not usable here")
+
+
+@needs_sandbox
+def test_solutions_and_other_submissions_cannot_be_read(batch):
+    assert all(_full(q) for q in _nb(batch, "spy")["questions"])
+
+
+@needs_sandbox
+def test_there_is_no_network(batch):
+    assert all(_full(q) for q in _nb(batch, "network")["questions"])
+
+
+@needs_sandbox
+def test_solutions_grader_and_submissions_cannot_be_damaged(batch):
+    assert all(_full(q) for q in _nb(batch, "vandal")["questions"])
+    assert batch["after"] == batch["before"]
+    assert sorted(p.name for p in batch["out"].iterdir()) == ["report.csv", "report.json"]
+
+
+# --- usage ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [["no/such/notebook.ipynb"], [], ["README.md"],
                                   ["exercises", "--solutions", "no/such/folder"],
-                                  ["exercises", "--solutions", "exercises"]])
-def test_usage_errors_exit_non_zero_with_a_message(args):
-    run = subprocess.run([sys.executable, "-m", "coursekit.grading", *args], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2
-    assert run.stderr.strip() and run.stdout == ""
+                                  ["exercises", "--solutions", "exercises"],
+                                  ["exercises", "-j", "0"], ["exercises", "--memory", "lots"],
+                                  ["exercises", "--json", "-", "--csv", "-"],
+                                  ["exercises", "--lesson", "1"], ["tests/engine"],
+                                  ["exercises", "--json", "no/such/folder/r.json"]])
+def test_usage_errors_exit_2_with_a_message(args, capsys):
+    from coursekit.grading.__main__ import main
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        try:
+            code = main(args)
+        except SystemExit as exit_:  # argparse's own errors
+            code = exit_.code
+    finally:
+        os.chdir(cwd)
+    out = capsys.readouterr()
+    assert code == 2
+    assert out.err.strip() and out.out == ""
+
+
+def test_usage_errors_from_the_command_line(tmp_path):
+    run = _run(["no/such/notebook.ipynb"], cwd=ROOT, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "no such file or folder: no/such/notebook.ipynb" in run.stderr
 
 
 def test_without_a_solutions_folder_here_it_says_where_it_looked(tmp_path):
     """The grader finds the solutions in the current folder (or --solutions), never next to
     its own source: run elsewhere without --solutions, it stops and says what to do."""
     exercise = ROOT / "exercises" / "01_computational_graphs.ipynb"
-    run = subprocess.run([sys.executable, "-m", "coursekit.grading", str(exercise)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    run = _run([str(exercise)], cwd=tmp_path, timeout=60, pythonpath=ROOT)
     assert run.returncode == 2 and run.stdout == ""
     assert f"no solutions folder at {tmp_path.resolve() / 'solutions'}" in run.stderr
     assert "--solutions DIR" in run.stderr and "Traceback" not in run.stderr
@@ -188,9 +489,8 @@ def test_solutions_folder_is_an_argument(tmp_path):
                        'question="01.1" role="check" points=12'),
         encoding="utf-8")
     exercise = ROOT / "exercises" / "01_computational_graphs.ipynb"
-    run = subprocess.run([sys.executable, "-m", "coursekit.grading", str(exercise),
-                          "--solutions", str(solutions), "--json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    run = _run([str(exercise), "--solutions", str(solutions), "--json"], cwd=tmp_path,
+               timeout=300, pythonpath=ROOT)
     assert run.returncode == 0, run.stderr
     (nb,) = json.loads(run.stdout)["notebooks"]
     assert nb["score"] == 0

@@ -100,6 +100,9 @@ class OpInfo:
     # False only where torch itself has no forward-mode formula (the test then checks that
     # both engines raise the same error).
     supports_fwad: bool = True
+    # False only where torch has no derivative at all (the backward test then checks that
+    # both engines raise the same error when backward reaches the op).
+    supports_backward: bool = True
     # False only where torch cannot differentiate the op twice.
     supports_gradgrad: bool = True
     xfail: Mapping[str, str] = field(default_factory=dict)
@@ -278,6 +281,165 @@ def index_put_samples(r):
               desc="constant values")]
 
 
+# --- fidelity round 2: samples for the new ops ---------------------------------------------------
+NO_DERIVATIVE = "torch has no derivative for it: backward raises, in both engines"
+KINKS = ("steps or kinks near the samples: finite differences across them are meaningless "
+         "(the gradients are compared with torch's instead)")
+
+
+def off_integers(r, shape):
+    """At least 0.1 away from an integer and from a half: rounding ops have no step there."""
+    x = randn(r, shape) * 3
+    return np.floor(x) + 0.1 + 0.3 * r.uniform(0, 1, np.shape(x))
+
+
+def var_samples(r):
+    return [S(randn(r, (2, 3, 4))), S(randn(r, (2, 3, 4)), 1), S(randn(r, (2, 3)), 0, True, True),
+            S(randn(r, (2, 3)), (0, 1), correction=0), S(randn(r, (2, 3, 4)), -1, keepdim=True),
+            S(randn(r, (2, 3)), False, desc="unbiased=False"), S(randn(r, (2, 3)), 1, False),
+            S(randn(r, (4, 3)), 0, correction=2), S(nc(randn(r, (3, 4))), 1),
+            S(randn(r, (2, 3, 4)), (2, 0), unbiased=True)]
+
+
+def amax_samples(r):
+    return [S(distinct(r, (3, 4))), S(distinct(r, (3, 4)), 1), S(distinct(r, (3, 4)), 0, True),
+            S(distinct(r, (2, 3, 2)), (0, -1)), S(distinct(r, ()), 0), S(distinct(r, ())),
+            S(nc(distinct(r, (3, 4))), -1), S(distinct(r, (2, 3)), [])]
+
+
+def tie_samples(r):
+    """Tied extremes: the gradient is split evenly between them."""
+    ties = np.array([[1.0, 3.0, 3.0], [-2.0, -2.0, -2.0]])
+    return [S(ties, 1), S(ties), S(ties, 0, keepdim=True), S(ties, (0, 1))]
+
+
+def scan_samples(r):
+    return [S(nonzero(r, (2, 3)), 1), S(nonzero(r, (2, 3)), 0), S(nonzero(r, (2, 3, 2)), -2),
+            S(nonzero(r, ()), 0), S(nonzero(r, (4,)), -1), S(nc(nonzero(r, (3, 4))), 1),
+            S(nonzero(r, (2, 1)), 1, desc="size 1"),
+            S(nonzero(r, (2, 3)), 1, dtype=DType("float64"), desc="dtype")]
+
+
+# --- indexing, shapes, sorting and linear algebra (fidelity round 2) ----------------------------
+def mask(r, shape):
+    return np.asarray(r.standard_normal(shape) > 0)
+
+
+def masked_fill_samples(r):
+    return [S(randn(r, (3, 4)), mask(r, (3, 4)), 1.5),
+            S(randn(r, (3, 4)), mask(r, (4,)), -2, desc="broadcast mask, int value"),
+            S(randn(r, (4,)), mask(r, (3, 4)), 0.5, desc="broadcast self"),
+            S(randn(r, (3, 4)), mask(r, (3, 4)), randn(r, ()), desc="0-d tensor value"),
+            S(randn(r, (3, 4)), mask(r, (3, 1)), const(randn(r, ())), desc="constant value"),
+            S(randn(r, (3, 4)), mask(r, (3, 4)), f64(randn(r, ())), desc="float64 value"),
+            S(randn(r, ()), np.array(True), 3.0), S(nc(randn(r, (3, 4))), mask(r, (3, 4)), 1.0),
+            S(randn(r, (0, 3)), mask(r, (0, 3)), 1.0, desc="empty")]
+
+
+def masked_fill_inplace_samples(r):
+    return [smp for smp in masked_fill_samples(r) if "broadcast self" not in smp.desc]
+
+
+def gather_samples(r):
+    return [S(randn(r, (3, 4)), 0, index([[0, 1, 2, 0], [2, 2, 1, 0]])),
+            S(randn(r, (3, 4)), -1, index([[3, 3], [0, 1], [2, 2]]), desc="repeated"),
+            S(randn(r, (3, 4)), 1, index([[1], [0]]), desc="index smaller than self"),
+            S(randn(r, ()), 0, index(0), desc="0-d"),
+            S(nc(randn(r, (3, 4))), 0, index([[2, 0, 0, 1]])),
+            S(randn(r, (2, 3, 2)), 1, index([[[0, 1], [2, 2]], [[1, 1], [0, 2]]])),
+            S(randn(r, (3, 4)), 0, np.zeros((0, 4), dtype=np.int64), desc="empty index")]
+
+
+def scatter_add_samples(r):
+    return [S(randn(r, (3, 4)), 0, index([[0, 1, 2, 0], [0, 1, 2, 0]]), randn(r, (2, 4)),
+              desc="repeated"),
+            S(randn(r, (3, 4)), -1, index([[3, 3], [0, 1], [2, 2]]), randn(r, (3, 2))),
+            S(randn(r, ()), 0, index(0), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), 1, index([[1], [1], [0]]), const(randn(r, (3, 1)))),
+            S(randn(r, (3, 4)), 0, index([[2, 2, 2, 2]]), nc(randn(r, (4, 1))).data.T.copy(),
+              desc="src of index's shape")]
+
+
+def scatter_samples(r):
+    return [S(randn(r, (3, 4)), 0, index([[1, 0, 2, 0]]), randn(r, (1, 4))),
+            S(randn(r, (3, 4)), -1, index([[3], [0], [1]]), randn(r, (3, 1))),
+            S(randn(r, ()), 0, index(0), randn(r, ()), desc="0-d")]
+
+
+def scatter_value_samples(r):
+    return [S(randn(r, (3, 4)), 0, index([[1, 0, 2, 0]]), 2.5),
+            S(randn(r, (3, 4)), -1, index([[3, 3], [0, 1], [1, 2]]), -1),
+            S(nc(randn(r, (3, 4))), 1, index([[0], [2]]), 0.5)]
+
+
+def index_select_samples(r):
+    return [S(randn(r, (4, 3)), 0, index([2, 0, 2]), desc="repeated"),
+            S(randn(r, (4, 3)), -1, index([1])), S(randn(r, (4, 3)), 1, index(2), desc="0-d index"),
+            S(randn(r, ()), 0, index([0]), desc="0-d input"),
+            S(randn(r, (4, 3)), 0, np.zeros(0, dtype=np.int64), desc="empty index"),
+            S(nc(randn(r, (3, 4))), 0, index([1, 1, 0, 2])),
+            S(randn(r, (2, 3, 2)), 1, index([2, 0, 2, 2]))]
+
+
+def masked_select_samples(r):
+    return [S(randn(r, (3, 4)), mask(r, (3, 4))),
+            S(randn(r, (3, 4)), mask(r, (4,)), desc="broadcast mask"),
+            S(randn(r, (4,)), mask(r, (3, 4)), desc="broadcast self"),
+            S(randn(r, ()), np.array(True), desc="0-d"), S(nc(randn(r, (3, 4))), mask(r, (3, 4))),
+            S(randn(r, (3, 4)), np.zeros((3, 4), dtype=bool), desc="nothing selected")]
+
+
+def split_samples(r):
+    return [S(randn(r, (5, 3)), 2), S(randn(r, (5, 3)), [1, 4]), S(randn(r, (5, 3)), 2, -1),
+            S(randn(r, (5, 3)), (3, 0, 2), desc="an empty piece"), S(randn(r, (4, 3)), 4),
+            S(nc(randn(r, (3, 4))), 3, 1), S(randn(r, (2, 3, 4)), [2, 2], dim=-1)]
+
+
+def chunk_samples(r):
+    return [S(randn(r, (5, 3)), 2), S(randn(r, (5, 3)), 3, 1), S(randn(r, (3, 4)), 5),
+            S(randn(r, (3, 4)), 2, -1), S(nc(randn(r, (3, 4))), 2),
+            S(randn(r, (0, 3)), 2, desc="empty: SplitWithSizesBackward0")]
+
+
+def sort_values(r, shape):
+    return distinct(r, shape)
+
+
+def topk_samples(r):
+    return [S(distinct(r, (3, 5)), 2), S(distinct(r, (3, 5)), 1, 0, largest=False),
+            S(distinct(r, (3, 5)), 3, -1, False, True), S(distinct(r, ()), 1, desc="0-d"),
+            S(distinct(r, (6,)), 0, desc="k=0"), S(nc(distinct(r, (4, 3))), 2, 1),
+            S(distinct(r, (2, 3, 4)), 2, 1)]
+
+
+def sort_samples(r):
+    return [S(distinct(r, (3, 5))), S(distinct(r, (3, 5)), 0, True),
+            S(distinct(r, (3, 5)), descending=True, stable=True),
+            S(distinct(r, ()), desc="0-d"), S(nc(distinct(r, (4, 3))), -2),
+            S(distinct(r, (2, 3, 4)), dim=1, stable=True)]
+
+
+def einsum_samples(r):
+    return [S("ij,jk->ik", randn(r, (2, 3)), randn(r, (3, 4))),
+            S("bij,bjk->bik", randn(r, (2, 2, 3)), randn(r, (2, 3, 2))),
+            S("i,i->", randn(r, (3,)), randn(r, (3,))), S("ij->ji", randn(r, (2, 3))),
+            S("ii->i", randn(r, (3, 3))), S("ii", randn(r, (3, 3))), S("ij->", randn(r, (2, 3))),
+            S("i,j->ij", randn(r, (3,)), randn(r, (2,))),
+            S("bi,bi->b", randn(r, (2, 3)), randn(r, (2, 3))),
+            S("...ij,...jk->...ik", randn(r, (2, 2, 3)), randn(r, (2, 3, 2))),
+            S("...ij,...jk", randn(r, (2, 3)), randn(r, (3, 2)), desc="implicit output"),
+            S("ij,jk", nc(randn(r, (3, 2))), const(randn(r, (2, 2))), desc="non-contiguous"),
+            S("ij,kj->ik", randn(r, (2, 3)), randn(r, (4, 3))),
+            S("ij,j->i", randn(r, (2, 3)), randn(r, (3,))),
+            S("ij,jk,kl->il", randn(r, (2, 3)), randn(r, (3, 2)), randn(r, (2, 2)),
+              desc="three operands"),
+            S("bij , bkj -> bik", [randn(r, (2, 2, 3)), randn(r, (2, 2, 3))], desc="a list"),
+            S("ij,jk->ki", randn(r, (2, 3)), randn(r, (3, 4)), desc="operands swapped"),
+            S("...ij,jk->...ik", randn(r, (2, 2, 3)), randn(r, (3, 2))),
+            S("ijk->kij", randn(r, (2, 1, 3))), S("i,i", randn(r, (1,)), randn(r, (3,)),
+                                                   desc="broadcast size 1")]
+
+
 # --- the ops -------------------------------------------------------------------------------------
 def every_check(reason: str) -> dict:
     """The op is missing or broken as a whole: every check fails for the same reason."""
@@ -307,6 +469,22 @@ def _stale_view(lib, x):
     v = b[:, 1:] if b.dim() == 2 else b.transpose(0, 1)
     b.mul_(2)
     return v
+
+
+def _diagonal_inplace(x, y):
+    """A diagonal is a view: writing through it changes the base (CopySlices)."""
+    b = x.clone()
+    b.diagonal().mul_(y)
+    return b
+
+
+def _indexing_inplace_on_view(lib, x, m, y):
+    """masked_fill_, scatter_add_ and scatter_ on views of a clone: CopySlices on the base."""
+    b = x.clone()
+    b[0].masked_fill_(m, 0.5)
+    b[1:].scatter_add_(0, lib.tensor([[1, 0, 1, 1], [0, 0, 1, 0]]), y)
+    b[:, 1].scatter_(0, lib.tensor([2, 0]), y[0, :2])
+    return b
 
 
 def _inplace_on_view(lib, x, y):
@@ -703,6 +881,255 @@ OPS: list[OpInfo] = [
         lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)))]),
     OpInfo("nn_cross_entropy_loss", lambda lib, x, t: lib.nn.CrossEntropyLoss()(x, t),
            lambda r: nll_samples(r)[:1]),
+    # --- fidelity round 2: everyday math, reductions, rounding, scans --------------------------
+    OpInfo("softmax_fn", lambda lib, x, d, **kw: lib.softmax(x, d, **kw), softmax_samples),
+    OpInfo("softmax_method", lambda lib, x, d, **kw: x.softmax(d, **kw),
+           lambda r: softmax_samples(r)[::3]),
+    OpInfo("log_softmax_fn", lambda lib, x, d, **kw: lib.log_softmax(x, d, **kw),
+           softmax_samples),
+    OpInfo("log_softmax_method", lambda lib, x, d, **kw: x.log_softmax(d, **kw),
+           lambda r: softmax_samples(r)[::3]),
+    OpInfo("floor", lambda lib, x: x.floor() + lib.floor(x), unary(off_integers)),
+    OpInfo("ceil", lambda lib, x: x.ceil() + lib.ceil(x), unary(off_integers)),
+    OpInfo("trunc", lambda lib, x: x.trunc() + lib.trunc(x) + x.fix() + lib.fix(x),
+           unary(off_integers)),
+    OpInfo("round", lambda lib, x, **kw: x.round(**kw) + lib.round(x, **kw),
+           lambda r: unary(off_integers)(r) + [
+               S(off_integers(r, (2, 3)) * 10, decimals=1), S(off_integers(r, (4,)), decimals=2),
+               S(off_integers(r, (2, 3)) * 100, decimals=-1)]),
+    OpInfo("frac", lambda lib, x: x.frac() + lib.frac(x), unary(off_integers)),
+    OpInfo("rounding_", lambda lib, x: (x.clone().floor_(), x.clone().ceil_(),
+                                        x.clone().round_(), x.clone().trunc_(),
+                                        x.clone().frac_()),
+           few(unary(off_integers), 3)),
+    OpInfo("maximum", lambda lib, x, y: lib.maximum(x, y) + x.maximum(y), binary()),
+    OpInfo("minimum", lambda lib, x, y: lib.minimum(x, y) + x.minimum(y), binary()),
+    OpInfo("max_min_binary", lambda lib, x, y: (lib.max(x, y), lib.min(x, y), x.max(y),
+                                                x.min(y)), few(binary(), 5)),
+    OpInfo("maximum_ties", lambda lib, x, y: (lib.maximum(x, y), lib.minimum(x, y)),
+           lambda r: [S(np.array([1.0, 2.0, -3.0, 0.5]), np.array([1.0, 0.0, -3.0, 0.5])),
+                      S(np.array([[0.0, 1.0], [2.0, 2.0]]), np.array(2.0), desc="broadcast tie")]),
+    OpInfo("clamp_min", lambda lib, x, v: x.clamp_min(v) + lib.clamp_min(x, v),
+           lambda r: [S(distinct(r, (3, 4)), 0.05), S(distinct(r, ()), -0.1),
+                      S(nc(distinct(r, (3, 4))), 0.35),
+                      S(distinct(r, (3, 4)), distinct(r, (4,)) + 0.01, desc="tensor bound"),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 1)) + 0.01))]),
+    OpInfo("clamp_max", lambda lib, x, v: x.clamp_max(v) + lib.clamp_max(x, v),
+           lambda r: [S(distinct(r, (3, 4)), 0.05), S(distinct(r, ()), -0.1),
+                      S(nc(distinct(r, (3, 4))), 0.35),
+                      S(distinct(r, (3, 4)), distinct(r, (4,)) + 0.01, desc="tensor bound"),
+                      S(distinct(r, (3, 4)), const(distinct(r, (3, 1)) + 0.01))]),
+    OpInfo("clamp_min_max_", lambda lib, x, lo, hi: (
+        lib.clamp_min_(x.clone(), lo), x.clone().clamp_min_(lo), x.clone().clamp_max_(hi),
+        lib.clamp_max_(x.clone(), hi)),
+           lambda r: [S(distinct(r, (3, 4)), 0.05, -0.25), S(distinct(r, ()), 1.0, 1.0),
+                      S(distinct(r, (3, 4)), distinct(r, (4,)) + 0.01,
+                        const(distinct(r, (3, 1)) + 0.01), desc="tensor bounds")]),
+    OpInfo("lerp", lambda lib, x, y, w: lib.lerp(x, y, w) + x.lerp(y, w),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), 0.3),
+                      S(randn(r, (2, 3)), randn(r, (3,)), 0.75, desc="weight >= 0.5"),
+                      S(randn(r, ()), randn(r, (4,)), -1.5),
+                      S(nc(randn(r, (3, 2))), const(randn(r, (3, 2))), 0.5),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), randn(r, (2, 3)), desc="tensor weight"),
+                      S(randn(r, (2, 3)), randn(r, (3,)), randn(r, (2, 1)) + 0.5),
+                      S(randn(r, (4,)), randn(r, (4,)), const(randn(r, (4,)))),
+                      S(randn(r, ()), randn(r, ()), randn(r, ()))]),
+    OpInfo("floor_divide", lambda lib, x, y: (x // y, lib.floor_divide(x, y),
+                                              x.floor_divide(y)),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))), S(randn(r, ()) * 4, 1.5),
+                      S(randn(r, (4,)) * 4, -0.75)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("rfloordiv", lambda lib, x, s: s // x,
+           lambda r: [S(nonzero(r, (2, 3)), 3.5), S(nonzero(r, ()), -2)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("rmod", lambda lib, x, s: s % x,
+           lambda r: [S(nonzero(r, (2, 3)), 3.5), S(nonzero(r, ()), -2)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("remainder", lambda lib, x, y: x % y + lib.remainder(x, y) + x.remainder(y),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))),
+                      S(randn(r, (2, 3)) * 4, const(nonzero(r, ()))),
+                      S(randn(r, ()) * 4, nonzero(r, (2,))),
+                      S(nc(randn(r, (3, 2)) * 4), 1.5), S(randn(r, (4,)) * 4, -0.75)],
+           no_gradcheck=KINKS),
+    OpInfo("fmod", lambda lib, x, y: lib.fmod(x, y) + x.fmod(y),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, nonzero(r, (3,))),
+                      S(nc(randn(r, (3, 2)) * 4), 1.5), S(randn(r, (4,)) * 4, -0.75),
+                      S(randn(r, ()) * 4, const(nonzero(r, ())))],
+           no_gradcheck=KINKS),
+    OpInfo("norm", lambda lib, x, *a, **kw: x.norm(*a, **kw),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (2, 3)), 1), S(nonzero(r, (2, 3)), 1, 1),
+                      S(distinct(r, (2, 3)), float("inf")),
+                      S(distinct(r, (3, 4)), float("-inf"), 0),
+                      S(randn(r, (2, 3)), 0), S(randn(r, (2, 3)), "fro"), S(randn(r, (2, 3)), 3),
+                      S(positive(r, (2, 3)), 1.5, -1, True), S(positive(r, (2, 3)), 0.5),
+                      S(randn(r, (2, 3, 2)), 2, (0, 2)), S(randn(r, ()), 2), S(randn(r, ()), 1, 0),
+                      S(nc(randn(r, (3, 4))), dim=1, keepdim=True), S(randn(r, (4,)), 4.5)]),
+    OpInfo("norm_fn", lambda lib, x, *a, **kw: lib.norm(x, *a, **kw),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (2, 3)), 2, 1),
+                      S(randn(r, (2, 3)), p="fro", dim=(0, 1))]),
+    OpInfo("norm_at_zero", lambda lib, x, *a, **kw: x.norm(*a, **kw),
+           lambda r: [S(np.zeros((2, 3))), S(np.zeros((2, 3)), 1), S(np.zeros(3), 2, 0),
+                      S(with_zeros(randn(r, (2, 3)), [0, 1, 2]), 2, 1, desc="a zero row"),
+                      S(with_zeros(randn(r, (2, 3)), [1]), 3, 1),
+                      S(with_zeros(positive(r, (2, 3)), [1]), 0.5, 1),
+                      S(np.array([1.0, -3.0, 3.0]), float("inf"), desc="tied extremes")],
+           no_gradcheck=KINKS),
+    OpInfo("var", lambda lib, x, *a, **kw: x.var(*a, **kw), var_samples),
+    OpInfo("var_fn", lambda lib, x, *a, **kw: lib.var(x, *a, **kw),
+           lambda r: var_samples(r)[:4]),
+    OpInfo("std", lambda lib, x, *a, **kw: x.std(*a, **kw), var_samples),
+    OpInfo("std_fn", lambda lib, x, *a, **kw: lib.std(x, *a, **kw),
+           lambda r: var_samples(r)[:4]),
+    OpInfo("logsumexp", lambda lib, x, *a, **kw: lib.logsumexp(x, *a, **kw) + x.logsumexp(*a, **kw),
+           lambda r: [S(randn(r, (2, 3)), 1), S(randn(r, (2, 3)), 0, True),
+                      S(randn(r, (2, 3, 2)), (0, 2)), S(randn(r, (2, 3)), -1, keepdim=True),
+                      S(randn(r, ()), 0), S(nc(randn(r, (3, 4))), 1),
+                      S(randn(r, (4,)) * 50, 0, desc="large values")]),
+    OpInfo("amax", lambda lib, x, *a, **kw: x.amax(*a, **kw) + lib.amax(x, *a, **kw),
+           amax_samples),
+    OpInfo("amin", lambda lib, x, *a, **kw: x.amin(*a, **kw) + lib.amin(x, *a, **kw),
+           amax_samples),
+    OpInfo("lerp_", lambda lib, x, y, w: x.clone().lerp_(y, w),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), 0.3),
+                      S(randn(r, (2, 3)), randn(r, (3,)), 0.75),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), randn(r, (2, 3)), desc="tensor weight"),
+                      S(randn(r, (2, 3)), const(randn(r, (3,))), randn(r, (2, 1)))]),
+    OpInfo("remainder_fmod_", lambda lib, x, y: (_iop(operator.imod)(lib, x, y),
+                                                x.clone().remainder_(y), x.clone().fmod_(y)),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)) * 4, const(nonzero(r, (3,)))), S(randn(r, ()) * 4, 1.5),
+                      S(randn(r, (4,)) * 4, -0.75)], no_gradcheck=KINKS),
+    OpInfo("floor_divide_", lambda lib, x, y: (_iop(operator.ifloordiv)(lib, x, y),
+                                               x.clone().floor_divide_(y)),
+           lambda r: [S(randn(r, (2, 3)) * 4, nonzero(r, (2, 3))), S(randn(r, (4,)) * 4, -0.75)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    OpInfo("cumsum_cumprod_", lambda lib, x, d: (x.clone().cumsum_(d), x.clone().cumprod_(d)),
+           lambda r: [S(nonzero(r, (2, 3)), 1), S(nonzero(r, ()), 0),
+                      S(with_zeros(nonzero(r, (3, 4)), [1, 6]), -1, desc="zeros")]),
+    OpInfo("amax_amin_ties", lambda lib, x, *a, **kw: (x.amax(*a, **kw), lib.amin(x, *a, **kw)),
+           tie_samples, no_gradcheck=KINKS),
+    OpInfo("cumsum", lambda lib, x, d, **kw: x.cumsum(d, **kw) + lib.cumsum(x, d, **kw),
+           scan_samples),
+    OpInfo("cumprod", lambda lib, x, d, **kw: x.cumprod(d, **kw) + lib.cumprod(x, d, **kw),
+           lambda r: scan_samples(r) + [
+               S(with_zeros(nonzero(r, (3, 4)), [1, 6]), 1, desc="a zero in two rows"),
+               S(with_zeros(nonzero(r, (3, 4)), [1, 3]), 1, desc="two zeros in a row"),
+               S(with_zeros(nonzero(r, (4, 2)), [0, 4]), 0, desc="zeros along dim 0"),
+               S(with_zeros(nonzero(r, (5,)), [4]), 0, desc="last is zero")]),
+    # indexing, shapes, sorting and linear algebra (fidelity round 2)
+    OpInfo("masked_fill", lambda lib, x, m, v: x.masked_fill(m, v), masked_fill_samples),
+    OpInfo("masked_fill_fn", lambda lib, x, m, v: lib.masked_fill(x, m, v),
+           lambda r: masked_fill_samples(r)[2:4]),
+    OpInfo("masked_fill_", _clone_then("masked_fill_"), masked_fill_inplace_samples),
+    OpInfo("gather", lambda lib, x, d, idx: x.gather(d, idx), gather_samples),
+    OpInfo("gather_fn", lambda lib, x, d, idx: lib.gather(x, d, idx, sparse_grad=False),
+           lambda r: gather_samples(r)[:2]),
+    OpInfo("scatter_fn", lambda lib, x, d, idx, src: lib.scatter(x, d, idx, src),
+           scatter_samples),
+    OpInfo("scatter_", _clone_then("scatter_"), scatter_samples),
+    OpInfo("scatter_value", lambda lib, x, d, idx, v: x.scatter(d, idx, v)
+           + lib.scatter(x, d, idx, v), scatter_value_samples),
+    OpInfo("scatter_value_", _clone_then("scatter_"), scatter_value_samples),
+    OpInfo("scatter_value_kw_", lambda lib, x, d, idx, v: x.clone().scatter_(d, idx, value=v),
+           lambda r: scatter_value_samples(r)[:1]),
+    OpInfo("scatter_add", lambda lib, x, d, idx, src: x.scatter_add(d, idx, src),
+           scatter_add_samples),
+    OpInfo("scatter_add_fn", lambda lib, x, d, idx, src: lib.scatter_add(x, d, idx, src),
+           lambda r: scatter_add_samples(r)[:2]),
+    OpInfo("scatter_add_", _clone_then("scatter_add_"), scatter_add_samples),
+    OpInfo("index_select", lambda lib, x, d, idx: x.index_select(d, idx), index_select_samples),
+    OpInfo("index_select_fn", lambda lib, x, d, idx: lib.index_select(x, d, idx),
+           lambda r: index_select_samples(r)[:2]),
+    OpInfo("masked_select", lambda lib, x, m: x.masked_select(m), masked_select_samples),
+    OpInfo("masked_select_fn", lambda lib, x, m: lib.masked_select(x, m),
+           lambda r: masked_select_samples(r)[:3]),
+    OpInfo("split", lambda lib, x, *a, **kw: x.split(*a, **kw), split_samples),
+    OpInfo("split_fn", lambda lib, x, *a, **kw: lib.split(x, *a, **kw),
+           lambda r: split_samples(r)[:3]),
+    OpInfo("split_with_sizes", lambda lib, x, sizes, *a: x.split_with_sizes(sizes, *a)
+           + lib.split_with_sizes(x, sizes, *a),
+           lambda r: [S(randn(r, (5, 3)), [2, 3]), S(randn(r, (2, 4)), [1, 1, 2], -1)]),
+    OpInfo("chunk", lambda lib, x, *a: x.chunk(*a), chunk_samples),
+    OpInfo("chunk_fn", lambda lib, x, *a: lib.chunk(x, *a), lambda r: chunk_samples(r)[:2]),
+    OpInfo("repeat", lambda lib, x, *a: x.repeat(*a),
+           lambda r: [S(randn(r, (2, 3)), 2, 1), S(randn(r, (2, 3)), (1, 2, 2)),
+                      S(randn(r, ()), 3), S(randn(r, (3,)), 0, 2, desc="a zero repeat"),
+                      S(nc(randn(r, (3, 2))), [2, 3]), S(randn(r, (2, 1, 3)), 1, 3, 1),
+                      S(randn(r, (2, 3)), 1, 1)]),
+    OpInfo("flip", lambda lib, x, *dims: x.flip(*dims),
+           lambda r: [S(randn(r, (3, 4)), 0), S(randn(r, (3, 4)), 0, 1),
+                      S(randn(r, (2, 3, 4)), (-1, 0)), S(randn(r, ()), ()),
+                      S(nc(randn(r, (3, 4))), [1])]),
+    OpInfo("flip_fn", lambda lib, x: lib.flip(x, (0, -1)), few(unary(), 1)),
+    OpInfo("roll", lambda lib, x, *a: x.roll(*a),
+           lambda r: [S(randn(r, (3, 4)), 1, 0), S(randn(r, (3, 4)), (1, -2), (0, 1)),
+                      S(randn(r, (3, 4)), 5), S(nc(randn(r, (3, 4))), -1, -1),
+                      S(randn(r, (2, 3)), (4,), (1,))]),
+    OpInfo("roll_fn", lambda lib, x: lib.roll(x, 2, 0) + lib.roll(x, shifts=1, dims=1),
+           few(unary(), 1)),
+    OpInfo("topk", lambda lib, x, *a, **kw: x.topk(*a, **kw), topk_samples),
+    OpInfo("topk_fn", lambda lib, x, *a, **kw: lib.topk(x, *a, **kw),
+           lambda r: topk_samples(r)[:2]),
+    OpInfo("topk_fields", lambda lib, x: (x.topk(2).values, x.topk(2, largest=False)[0]),
+           lambda r: [S(distinct(r, (3, 4)))]),
+    OpInfo("sort", lambda lib, x, *a, **kw: x.sort(*a, **kw), sort_samples),
+    OpInfo("sort_fn", lambda lib, x, *a, **kw: lib.sort(x, *a, **kw),
+           lambda r: sort_samples(r)[:3]),
+    OpInfo("sort_fields", lambda lib, x: x.sort(descending=True).values * 1,
+           lambda r: [S(distinct(r, (3, 4)))]),
+    OpInfo("addmm", lambda lib, b, m1, m2, **kw: lib.addmm(b, m1, m2, **kw),
+           lambda r: [S(randn(r, (2, 4)), randn(r, (2, 3)), randn(r, (3, 4))),
+                      S(randn(r, (4,)), randn(r, (2, 3)), randn(r, (3, 4)), desc="broadcast"),
+                      S(randn(r, (2, 4)), randn(r, (2, 3)), randn(r, (3, 4)), beta=0.5,
+                        alpha=-2),
+                      S(randn(r, ()), nc(randn(r, (2, 3))), nc(randn(r, (3, 4))), beta=2),
+                      S(const(randn(r, (2, 4))), randn(r, (2, 3)), randn(r, (3, 4)), alpha=3)]),
+    OpInfo("addmm_method", lambda lib, b, m1, m2, **kw: b.addmm(m1, m2, **kw),
+           lambda r: [S(randn(r, (2, 4)), randn(r, (2, 3)), randn(r, (3, 4)), beta=0.5)]),
+    OpInfo("outer", lambda lib, a, b: lib.outer(a, b),
+           lambda r: [S(randn(r, (3,)), randn(r, (4,))), S(nc(randn(r, (3,))), randn(r, (2,))),
+                      S(randn(r, (3,)), const(randn(r, (2,)))), S(randn(r, (0,)), randn(r, (2,))),
+                      S(randn(r, (3,)), f64(randn(r, (2,))), desc="promotion")]),
+    OpInfo("outer_method", lambda lib, a, b: a.outer(b),
+           lambda r: [S(randn(r, (3,)), randn(r, (4,)))]),
+    OpInfo("diag", lambda lib, x, *a: lib.diag(x, *a),
+           lambda r: [S(randn(r, (3,))), S(randn(r, (3,)), 1), S(randn(r, (3,)), -2),
+                      S(randn(r, (3, 4))), S(randn(r, (3, 4)), 2), S(randn(r, (3, 4)), -1),
+                      S(nc(randn(r, (4, 3))), 0), S(randn(r, (3, 4)), 5, desc="empty")]),
+    OpInfo("diag_method", lambda lib, x: x.diag() * 1 + x.diag(0),
+           lambda r: [S(randn(r, (3, 3))), S(randn(r, (3,)))]),
+    OpInfo("diag_embed", lambda lib, x, *a: lib.diag_embed(x, *a) + x.diag_embed(*a),
+           lambda r: [S(randn(r, (2, 3))), S(randn(r, (2, 3)), 1), S(randn(r, (3,)), -1, 0, 1),
+                      S(randn(r, (2, 3)), 0, 0, 2), S(nc(randn(r, (3, 2))), 1, -1, 0)]),
+    OpInfo("diagonal", lambda lib, x, *a: x.diagonal(*a),
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), 1), S(randn(r, (3, 4)), -2),
+                      S(randn(r, (2, 3, 4)), 0, -1, 0), S(nc(randn(r, (4, 3))), 1),
+                      S(randn(r, (3, 4)), 6, desc="empty")]),
+    OpInfo("diagonal_fn", lambda lib, x: lib.diagonal(x, offset=1, dim1=1, dim2=0),
+           lambda r: [S(randn(r, (3, 4)))]),
+    OpInfo("diagonal_inplace", lambda lib, x, y: _diagonal_inplace(x, y),
+           lambda r: [S(randn(r, (3, 3)), randn(r, (3,)))]),
+    OpInfo("tril", lambda lib, x, *a: x.tril(*a),
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), -1), S(randn(r, (2, 3, 3)), 1),
+                      S(nc(randn(r, (4, 3)))), S(randn(r, (0, 3)))]),
+    OpInfo("triu", lambda lib, x, *a: x.triu(*a),
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), 1), S(randn(r, (2, 3, 3)), -1),
+                      S(nc(randn(r, (4, 3))))]),
+    OpInfo("tril_triu_fn", lambda lib, x: lib.tril(x, 1) + lib.triu(x, diagonal=-1),
+           few(unary(), 1)),
+    OpInfo("einsum", lambda lib, eq, *ops: lib.einsum(eq, *ops), einsum_samples),
+    OpInfo("indexing_inplace_on_view", _indexing_inplace_on_view,
+           lambda r: [S(randn(r, (3, 4)), mask(r, (4,)), randn(r, (2, 4))),
+                      S(randn(r, (3, 4)), mask(r, (4,)), const(randn(r, (2, 4))))]),
+    # the autograd API helper's block: sgn (abs's backward uses it)
+    OpInfo("sgn", lambda lib, x: x.sgn() + lib.sgn(x), unary(nonzero)),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

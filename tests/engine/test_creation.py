@@ -1,7 +1,7 @@
 """Creating tensors, compared with torch: values, dtype inference, shapes, autograd flags.
 
-Random factories cannot match torch's numbers (minigrad has its own NumPy generator), so for
-them the checks are shape, dtype, range, and that ``manual_seed`` makes runs repeat.
+For random factories the checks here are shape, dtype, range, and that ``manual_seed`` makes
+runs repeat; test_random.py compares their numbers with torch's bit for bit.
 """
 
 from __future__ import annotations

@@ -1,0 +1,98 @@
+"""The grading child: ``python -m coursekit.grading.kernel REPLY_FD``.
+
+A plain Python process (no Jupyter) that runs a learner's cells with IPython's
+``InteractiveShell`` (so magics work) and answers the grader (``coursekit.grading.runner``).
+
+* Requests arrive as JSON lines on stdin, which is then moved to a private fd: the learner's
+  code sees an empty stdin, so ``input()`` cannot swallow the grader's requests.
+* Replies go, one JSON line each, to ``REPLY_FD`` (a pipe passed with ``pass_fds``), never to
+  stdout: fd 1 and 2 belong to the learner (the grader drains and caps them).
+* ``{"op": "cell", "id", "source"}`` runs ``source`` in the user namespace and replies
+  ``{"id", "status": "ok"}`` or ``{"id", "status": "error", "ename", "evalue"}``.
+* ``{"op": "probe", "id", "source", "bindings"}`` runs ``source`` (plain Python) in a copy of
+  the user namespace plus ``bindings`` and replies ``{"id", "status": "ok", "result": TEXT}``
+  where TEXT is the string the source left in ``__probe_result__``.
+
+Display output (``Out[...]``, rich displays) is discarded; tracebacks go to the learner's stderr.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import sys
+
+from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config
+
+# Bound now, before any learner code runs: a notebook that patches ``json.dumps`` changes what
+# a probe reports (the grader checks that), never the kernel's own replies.
+_BUILTINS = builtins
+_DUMPS, _LOADS = json.dumps, json.loads
+
+
+def _shell() -> InteractiveShell:
+    config = Config()
+    config.HistoryManager.enabled = False  # no sqlite file in the (read-only) home
+    config.InteractiveShell.colors = "NoColor"  # plain tracebacks in the learner's output
+    shell = InteractiveShell.instance(config=config)
+    shell.display_pub.publish = lambda *args, **kwargs: None
+    return shell
+
+
+def _error(exc: BaseException | None) -> dict:
+    return {"status": "error", "ename": type(exc).__name__, "evalue": str(exc)[:2000]}
+
+
+def run_cell(shell: InteractiveShell, source: str) -> dict:
+    # silent=True: no displayhook (``Out[...]``); magics and the user namespace work as usual.
+    result = shell.run_cell(source, store_history=False, silent=True)
+    if result.error_before_exec is not None:
+        return _error(result.error_before_exec)
+    if result.error_in_exec is not None:
+        return _error(result.error_in_exec)
+    return {"status": "ok"}
+
+
+def run_probe(shell: InteractiveShell, source: str, bindings: dict) -> dict:
+    namespace = dict(shell.user_ns)
+    namespace.update(bindings)
+    namespace["__builtins__"] = _BUILTINS
+    try:
+        exec(compile(source, "<probe>", "exec"), namespace)
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from a probe is an answer too
+        return _error(exc)
+    result = namespace.get("__probe_result__")
+    if not isinstance(result, str):
+        return {"status": "error", "ename": "ProbeError",
+                "evalue": "the probe left no __probe_result__ text"}
+    return {"status": "ok", "result": result}
+
+
+def main() -> None:
+    reply = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8", buffering=1)
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.set_inheritable(reply.fileno(), False)
+    os.set_inheritable(requests.fileno(), False)
+    shell = _shell()
+    for line in requests:
+        request = _LOADS(line)
+        if request["op"] == "cell":
+            answer = run_cell(shell, request["source"])
+        else:
+            answer = run_probe(shell, request["source"], request.get("bindings") or {})
+        for stream in (sys.stdout, sys.stderr):  # the learner may have replaced them
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001
+                pass
+        answer["id"] = request["id"]
+        reply.write(_DUMPS(answer) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Scans: cumsum and cumprod, the running sum and product along one dim.
+
+Their gradients run the scan backwards: element ``k`` of ``cumsum`` feeds every output from
+``k`` on, so its gradient is the sum of the output gradients from ``k`` to the end (a reversed
+cumsum). For ``cumprod`` each output ``i`` is the product of the inputs up to ``i``; torch
+divides by the input where no input is 0, and otherwise uses the products that leave one
+element out, which never divide (as ``prod`` does).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad._ops._core import fused, record
+from minigrad._ops.join import stack
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd.graph import Node
+
+
+def _scan_input(input, dim, dtype):
+    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
+        data = data.astype(np.int64)  # integers add up in int64, as in torch
+    return data, _wrap_dim(dim, data.ndim)
+
+
+def scan(np_fn, data, dim):
+    """A running sum or product along ``dim``. torch's CPU kernel accumulates floats in
+    double and rounds each result once: a float32 cumsum of many terms is then exact to the
+    last digit, where NumPy's float32 running sum drifts."""
+    if not data.ndim:
+        return data.copy()
+    acc = np.float64 if data.dtype.kind == "f" else data.dtype
+    with np.errstate(all="ignore"):  # overflow to inf is a value, as in torch
+        return np_fn(data, dim, acc).astype(data.dtype, copy=False)
+
+
+def cumsum(input, dim, *, dtype=None):
+    data, d = _scan_input(input, dim, dtype)
+    return record(scan(np.cumsum, data, d), CumsumBackward0, (input,), dim=d,
+                  dim_arg=dim)
+
+
+def _reversed(t, dim):
+    """``t`` in reverse order along ``dim`` (torch's flip), with minigrad ops."""
+    return stack(list(reversed(t.unbind(dim))), dim)
+
+
+def reversed_cumsum(t, dim):
+    """``out[k] = sum(t[k:])`` along ``dim``: cumsum's backward."""
+    if t.dim() == 0 or t.shape[dim] == 1:
+        return t
+    if fused():
+        return Tensor._make(np.ascontiguousarray(np.flip(scan(np.cumsum, np.flip(t._data, dim),
+                                                              dim), dim)))
+    return _reversed(_reversed(t, dim).cumsum(dim), dim)
+
+
+class CumsumBackward0(Node):
+    """out[i] = sum(self[:i + 1]) along dim"""
+
+    def backward(self, grad):
+        return reversed_cumsum(grad, self.dim)
+
+    def jvp(self, t):
+        return t.cumsum(self.dim)
+
+
+def cumprod(input, dim, *, dtype=None):
+    data, d = _scan_input(input, dim, dtype)
+    return record(scan(np.cumprod, data, d), CumprodBackward0, (input,),
+                  save={"self": input}, output_name="result", dim=d, dim_arg=dim)
+
+
+def _leave_one_out(x, dim):
+    """``P[k][i] = prod(x[j] for j <= i, j != k)`` for ``k <= i`` along ``dim``: how output
+    ``i`` changes with input ``k``, without dividing by a zero input."""
+    items = x.unbind(dim)
+    table, before = [], items[0].new_zeros(items[0].shape) + 1  # before: prod of x[:k]
+    for k in range(len(items)):
+        row, running = [], before
+        for i in range(k, len(items)):
+            if i > k:
+                running = running * items[i]
+            row.append(running)
+        table.append(row)
+        before = before * items[k]
+    return table
+
+
+class CumprodBackward0(Node):
+    """out[i] = prod(self[:i + 1]) along dim"""
+
+    def backward(self, grad):
+        x, d = self.saved("self"), self.dim
+        if x.numel() <= 1 or x.shape[d] == 1:
+            return grad
+        if not (x._data == 0).any():
+            return reversed_cumsum(self.saved("result") * grad, d) / x
+        table, g = _leave_one_out(x, d), grad.unbind(d)
+        return stack([_sum(g[k + j] * p for j, p in enumerate(row))
+                      for k, row in enumerate(table)], d)
+
+    def jvp(self, t):
+        x, d = self.inputs[0], self.dim
+        if x.numel() <= 1 or x.shape[d] == 1:
+            return t
+        if not (x._data == 0).any():
+            return self.result * (t / x).cumsum(d)
+        table, ts = _leave_one_out(x, d), t.unbind(d)
+        n = len(ts)
+        return stack([_sum(ts[k] * table[k][i - k] for k in range(i + 1)) for i in range(n)], d)
+
+
+def _sum(terms):
+    terms = iter(terms)
+    out = next(terms)
+    for term in terms:
+        out = out + term
+    return out

@@ -1,0 +1,181 @@
+"""torch's CPU random numbers: its generator and its sampling algorithms, bit for bit.
+
+torch's CPU generator is a Mersenne Twister (mt19937) seeded with the low 32 bits of the
+seed; NumPy has the same engine (``np.random.MT19937``), which is given torch's seeding here
+and used for raw 32-bit draws. On top of it, torch's recipes (ATen's TransformationHelper.h,
+Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm):
+
+- uniform floats: float32 keeps 24 bits of one 32-bit draw, float64 53 bits of a 64-bit draw
+  (two 32-bit draws, the first as the high half), then ``x * (to - from) + from``;
+- normal floats, 16 or more: all the uniforms first, then Box-Muller on blocks of 16 (the
+  first 8 give the radii, the last 8 the angles; a remainder redoes the last 16 with fresh
+  uniforms). float32 uses the AVX2 kernel's ``log256_ps``/``sincos256_ps`` (Cephes
+  polynomials, with the compiler's fused multiply-adds), ported below; float64 uses the C
+  library's ``log``, ``cos``, ``sin``, which Python's ``math`` module calls too;
+- normal floats, fewer than 16: one at a time in float64, Box-Muller with ``log1p``, the sine
+  half cached in the generator for the next draw;
+- integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
+  or more); randperm swaps ``i`` with ``i + draw % (n - i)``.
+
+float16 is not covered: its numbers are NumPy's, not torch's (tests/engine/test_random.py
+says so).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from minigrad._numeric import fma32, fma64
+
+DEFAULT_SEED = 67280421310721  # torch's seed before any manual_seed
+_F = np.float32
+
+
+def _mt19937_key(seed: int) -> np.ndarray:
+    """The 624 words of mt19937's state for a 32-bit seed (its reference ``init_genrand``)."""
+    key = np.empty(624, np.uint32)
+    s = seed & 0xFFFFFFFF
+    key[0] = s
+    for i in range(1, 624):
+        s = (1812433253 * (s ^ (s >> 30)) + i) & 0xFFFFFFFF
+        key[i] = s
+    return key
+
+
+class Engine:
+    """mt19937 seeded as torch seeds it, and torch's cached normal sample."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._bits = np.random.MT19937()
+        self._bits.state = {"bit_generator": "MT19937",
+                            "state": {"key": _mt19937_key(seed), "pos": 624}}
+        self.next_double_normal = None
+
+    def random(self, n: int) -> np.ndarray:
+        """n 32-bit draws (torch's ``random()``)."""
+        return self._bits.random_raw(n).astype(np.uint32) if n else np.empty(0, np.uint32)
+
+    def random64(self, n: int) -> np.ndarray:
+        """n 64-bit draws, each made of two 32-bit ones, the first as the high half."""
+        raw = self._bits.random_raw(2 * n)
+        return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+
+def uniform(engine: Engine, n: int, dtype, low=0.0, high=1.0) -> np.ndarray:
+    """torch's uniform_real_distribution: ``x * (to - from) + from`` with x in [0, 1), where
+    a result rounded up to ``to`` becomes ``from`` (the interval is half-open)."""
+    if dtype == np.float64:
+        x = (engine.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        if (low, high) == (0.0, 1.0):
+            return x
+        lo, hi, value = low, high, fma64(x, high - low, low)
+    else:
+        x = (engine.random(n) & np.uint32((1 << 24) - 1)).astype(_F) * _F(2.0 ** -24)
+        if (low, high) == (0.0, 1.0):
+            return x
+        lo, hi = _F(low), _F(high)
+        value = fma32(x, hi - lo, lo)
+    return np.where(value == hi, lo, value).astype(dtype)
+
+
+def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
+    if n < 16:
+        values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
+        return fma64(values, std, mean).astype(dtype)
+    data = uniform(engine, n, dtype)
+    fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
+    blocks = n // 16
+    data[:16 * blocks] = fill(data[:16 * blocks].reshape(blocks, 16), mean, std).reshape(-1)
+    if n % 16:  # torch redoes the last 16 with fresh uniforms
+        data[n - 16:] = fill(uniform(engine, 16, dtype).reshape(1, 16), mean, std).reshape(-1)
+    return data
+
+
+def _normal_double(engine: Engine) -> float:
+    """One sample of torch's normal_distribution<double>: Box-Muller, the sine half kept."""
+    if engine.next_double_normal is not None:
+        value, engine.next_double_normal = engine.next_double_normal, None
+        return value
+    u1, u2 = uniform(engine, 2, np.float64)
+    r = math.sqrt(-2.0 * math.log1p(-u2))
+    theta = 2.0 * math.pi * u1
+    engine.next_double_normal = r * math.sin(theta)
+    return r * math.cos(theta)
+
+
+def _normal_fill_float64(blocks, mean, std):
+    _log, _cos, _sin = (np.frompyfunc(f, 1, 1) for f in (math.log, math.cos, math.sin))
+    u1, u2 = 1 - blocks[:, :8], blocks[:, 8:]
+    radius = np.sqrt(-2 * _log(u1).astype(np.float64))
+    theta = 2.0 * math.pi * u2
+    cos = fma64(radius * _cos(theta).astype(np.float64), std, mean)
+    sin = fma64(radius * _sin(theta).astype(np.float64), std, mean)
+    return np.concatenate([cos, sin], axis=1)
+
+
+def _normal_fill_float32(blocks, mean, std):
+    """torch's normal_fill_16_AVX2 on each row of 16 uniforms."""
+    u1, u2 = _F(1) - blocks[:, :8], blocks[:, 8:]
+    radius = np.sqrt(_F(-2) * _log256_ps(u1))
+    sin, cos = _sincos256_ps(_F(2 * math.pi) * u2)
+    m, s = _F(mean), _F(std)
+    return np.concatenate([fma32(radius * cos, s, m), fma32(radius * sin, s, m)], axis=1)
+
+
+def _log256_ps(x):
+    """avx_mathfun's log256_ps (Cephes' logf), float32, with the FMAs the compiler makes."""
+    x = np.maximum(x, _F(1.17549435e-38))
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 0x7F).astype(_F) + _F(1)
+    x = ((bits & ~0x7F800000) | _F(0.5).view(np.int32)).view(_F)  # mantissa in [0.5, 1)
+    small = x < _F(0.707106781186547524)
+    x = (x - _F(1)) + np.where(small, x, _F(0))
+    e = e - np.where(small, _F(1), _F(0))
+    z = x * x
+    y = np.full_like(x, _F(7.0376836292e-2))
+    for p in (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
+              -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1):
+        y = fma32(y, x, _F(p))
+    y = fma32(y * x, z, e * _F(-2.12194440e-4))
+    y = fma32(z, _F(-0.5), y)
+    return fma32(e, _F(0.693359375), x + y)
+
+
+def _sincos256_ps(x):
+    """avx_mathfun's sincos256_ps (Cephes' sinf and cosf), float32, with the FMAs."""
+    sign_sin = np.signbit(x)
+    x = np.abs(x)
+    j = ((x * _F(1.27323954473516)).astype(np.int32) + 1) & ~1  # octant, made even
+    y = j.astype(_F)
+    sign_sin = sign_sin ^ ((j & 4) != 0)
+    sign_cos = (~(j - 2) & 4) != 0
+    use_cos_poly_for_sin = (j & 2) != 0
+    for dp in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8):
+        x = fma32(y, _F(dp), x)
+    z = x * x
+    c = fma32(fma32(_F(2.443315711809948e-5), z, _F(-1.388731625493765e-3)), z,
+             _F(4.166664568298827e-2))
+    c = fma32(c * z, z, -(z * _F(0.5))) + _F(1)
+    s = fma32(fma32(_F(-1.9515295891e-4), z, _F(8.3321608736e-3)), z, _F(-1.6666654611e-1))
+    s = fma32(s * z, x, x)
+    sin = np.where(use_cos_poly_for_sin, c, s)
+    cos = np.where(use_cos_poly_for_sin, s, c)
+    return np.where(sign_sin, -sin, sin), np.where(sign_cos, -cos, cos)
+
+
+def randint(engine: Engine, n: int, low: int, high: int) -> np.ndarray:
+    span = high - low
+    draws = engine.random64(n) if span >= 2 ** 28 else engine.random(n).astype(np.uint64)
+    return (draws % np.uint64(span)).astype(np.int64) + low
+
+
+def randperm(engine: Engine, n: int) -> np.ndarray:
+    perm = np.arange(n, dtype=np.int64)
+    draws = engine.random(max(n - 1, 0)).tolist()
+    for i, draw in enumerate(draws):
+        z = i + draw % (n - i)
+        perm[i], perm[z] = perm[z], perm[i]
+    return perm

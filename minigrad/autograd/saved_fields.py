@@ -1,0 +1,250 @@
+"""What a node shows of what it saved: torch's ``grad_fn._saved_<name>`` attributes.
+
+torch generates, for each node class, one ``_saved_<name>`` property per value its formula
+keeps (``MulBackward0._saved_self``, ``SumBackward1._saved_dim``...) and, for a tensor, a
+``_raw_saved_<name>`` giving the ``SavedTensor`` itself (on which ``register_hooks`` can be
+called). minigrad's nodes keep the same things under their own names (tensors in
+``node._saved``, numbers as attributes); this one table says, per node class, torch's field
+names and where each value lives, and ``Node.__getattr__`` (in ``graph.py``) reads it.
+
+An entry is ``field: TENSOR`` (a tensor saved under the same key; ``None`` if the op did
+not need it), ``field: getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or
+``NOT_KEPT_TENSOR``) for what torch keeps and minigrad's formula does without (the name
+exists, reading it says so).
+
+torch keeps an int argument as the caller gave it (``dim=-1`` reads back as 2**64 - 1, an
+omitted ``dim`` as None), where minigrad's formulas use the wrapped dim: such ops record the
+argument as given too (``dim_arg``, ``dims_arg``, ``dim1_arg``...), and the table reads that.
+"""
+
+from __future__ import annotations
+
+import math
+
+TENSOR = "tensor"
+NOT_KEPT = "not kept"  # torch keeps it, minigrad's formula does not: reading it raises
+NOT_KEPT_TENSOR = "tensor not kept"  # the same, for a tensor (torch also has _raw_saved_)
+
+
+def _attr(name):
+    return lambda n: getattr(n, name)
+
+
+def _c_int(value):
+    """torch shows a negative optional int64 as its unsigned 64-bit pattern (a quirk of its
+    generated code: ``ignore_index=-100`` reads back as 18446744073709551516)."""
+    return value % 2**64 if value is not None and value < 0 else value
+
+
+def _input_shape(i):
+    def get(n):
+        meta = n._input_meta[i]
+        return None if meta is None else tuple(meta[0])
+
+    return get
+
+
+def _strides(i, column_major_attr):
+    """A matrix input's strides, as torch saved them: minigrad knows only whether the
+    operand was column-major (a transposed matrix), which fixes them for a 2-D operand."""
+    def get(n):
+        shape = _input_shape(i)(n)
+        if shape is None:
+            return None
+        rows, cols = shape
+        return (1, rows) if getattr(n, column_major_attr) else (cols, 1)
+
+    return get
+
+
+def _signed(name):
+    """An int, a tuple of ints or None, as torch shows it (see ``_c_int``)."""
+    def get(n):
+        value = getattr(n, name)
+        if isinstance(value, tuple | list):
+            return tuple(_c_int(v) for v in value)
+        return _c_int(value)
+
+    return get
+
+
+def _const(value):
+    return lambda n: value
+
+
+_REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+_self_sizes = _attr("self_shape")
+_dim = _attr("dim")
+_dim_arg = _signed("dim_arg")  # the dim as given (negative, None...), as torch keeps it
+
+
+def _dims_arg(n):
+    """A reduction's ``dim`` as given, as the list of ints torch keeps (one int is a list of
+    one; None stays None)."""
+    dims = n.dim_arg
+    return _signed("dim_arg")(n) if dims is None or isinstance(dims, tuple | list) else \
+        (_c_int(dims),)
+_keepdim = _attr("keepdim")
+
+SAVED_FIELDS = {
+    "AbsBackward0": {"self": TENSOR},
+    "AccumulateGrad": {},
+    "AddBackward0": {"alpha": _attr("alpha")},
+    "AddmmBackward0": {"alpha": _attr("alpha"), "beta": _attr("beta"), "mat1": TENSOR,
+                       "mat1_sym_sizes": _input_shape(1),
+                       "mat1_sym_strides": _strides(1, "mat1_column_major"),
+                       "mat2": TENSOR, "mat2_sym_sizes": _input_shape(2),
+                       "mat2_sym_strides": _strides(2, "mat2_column_major")},
+    "AliasBackward0": {},
+    "AmaxBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "AminBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "AsStridedBackward0": {"size": NOT_KEPT, "storage_offset": NOT_KEPT, "stride": NOT_KEPT},
+    "BmmBackward0": {"mat2": TENSOR, "self": TENSOR},
+    "CatBackward0": {"dim": _dim},
+    "CeilBackward0": {},
+    "ClampBackward0": {"max": TENSOR, "min": TENSOR, "self": TENSOR},
+    "ClampBackward1": {"max": _attr("max"), "min": _attr("min"), "self": TENSOR},
+    "ClampMaxBackward0": {"max": _attr("max"), "self": TENSOR},
+    "ClampMaxBackward1": {"max": TENSOR, "self": TENSOR},
+    "ClampMinBackward0": {"min": _attr("min"), "self": TENSOR},
+    "ClampMinBackward1": {"min": TENSOR, "self": TENSOR},
+    "CloneBackward0": {},
+    "CopyBackwards": {},
+    "CopySlices": {},
+    "CosBackward0": {"self": TENSOR},
+    "CumprodBackward0": {"dim": _dim_arg, "result": TENSOR, "self": TENSOR},
+    "CumsumBackward0": {"dim": _dim_arg},
+    "DiagEmbedBackward0": {"dim1": _signed("dim1_arg"), "dim2": _signed("dim2_arg"),
+                           "offset": _signed("offset")},
+    "DiagonalBackward0": {"dim1": _signed("dim1_arg"), "dim2": _signed("dim2_arg"),
+                          "offset": _signed("offset"), "self_sym_sizes": _self_sizes},
+    "DiagonalBackward0_copy": {"dim1": _const(0), "dim2": _const(1), "offset": _signed("offset"),
+                               "self_sym_sizes": _self_sizes},
+    "DivBackward0": {"other": TENSOR, "self": TENSOR},
+    "DivBackward1": {"other": _attr("other")},
+    "DivBackward2": {"other": NOT_KEPT_TENSOR, "rounding_mode": _attr("rounding_mode"),
+                     "self": NOT_KEPT_TENSOR},
+    "DotBackward0": {"self": TENSOR, "tensor": TENSOR},
+    "Error": {},
+    "ExpBackward0": {"result": TENSOR},
+    "ExpandBackward0": {"self_sym_sizes": _self_sizes},
+    "FillBackward2": {},
+    "FillBackward3": {},
+    "FlipBackward0": {"dims": _signed("dims_arg")},
+    "FloorBackward0": {},
+    "FmodBackward0": {},
+    "FmodBackward1": {"other": TENSOR, "self": TENSOR},
+    "FracBackward0": {},
+    "GatherBackward0": {"dim": _dim_arg, "index": TENSOR, "self": NOT_KEPT_TENSOR,
+                        "sparse_grad": _const(False)},
+    "IndexBackward0": {"indices": NOT_KEPT_TENSOR, "self_sym_sizes": _self_sizes},
+    "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": NOT_KEPT_TENSOR},
+    "IndexSelectBackward0": {"dim": _dim_arg, "index": TENSOR, "self_sym_sizes": _self_sizes},
+    "LerpBackward0": {"weight": _attr("weight")},
+    "LerpBackward1": {"end": TENSOR, "self": TENSOR, "weight": TENSOR},
+    "LinalgVectorNormBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "ord": _attr("ord"),
+                                  "result": TENSOR, "self": TENSOR},
+    "LogBackward0": {"self": TENSOR},
+    "LogSoftmaxBackward0": {"dim": _dim, "result": TENSOR},
+    "LogsumexpBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "MaskedFillBackward0": {"mask": TENSOR},
+    "MaskedFillBackward1": {"mask": TENSOR},
+    "MaskedSelectBackward0": {"mask": TENSOR, "self": NOT_KEPT_TENSOR},
+    "MaxBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+                     "self_sym_sizes": _self_sizes},
+    "MaxBackward1": {"result": TENSOR, "self": TENSOR},
+    "MaximumBackward0": {"other": TENSOR, "self": TENSOR},
+    "MeanBackward0": {"self_sym_numel": _attr("numel"), "self_sym_sizes": _self_sizes},
+    "MeanBackward1": {"dim": _dim, "keepdim": _keepdim,
+                      "self_sym_numel": lambda n: math.prod(n.self_shape),
+                      "self_sym_sizes": _self_sizes},
+    "MinBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+                     "self_sym_sizes": _self_sizes},
+    "MinBackward1": {"result": TENSOR, "self": TENSOR},
+    "MinimumBackward0": {"other": TENSOR, "self": TENSOR},
+    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _input_shape(1),
+                    "mat2_sym_strides": _strides(1, "mat2_column_major"), "self": TENSOR,
+                    "self_sym_sizes": _input_shape(0),
+                    "self_sym_strides": _strides(0, "self_column_major")},
+    "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
+                         "target": TENSOR},
+    "MulBackward0": {"other": TENSOR, "self": TENSOR},
+    "MvBackward0": {"self": TENSOR, "vec": TENSOR},
+    "NegBackward0": {},
+    "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
+                         "reduction": lambda n: _REDUCTION[n.reduction], "self": NOT_KEPT_TENSOR,
+                         "target": NOT_KEPT_TENSOR, "total_weight": NOT_KEPT_TENSOR,
+                         "weight": NOT_KEPT_TENSOR},
+    "NotImplemented": {},
+    "PermuteBackward0": {"dims": _attr("dims")},
+    "PowBackward0": {"exponent": _attr("exponent"), "self": TENSOR},
+    "PowBackward1": {"exponent": TENSOR, "result": TENSOR, "self": TENSOR},
+    "PowBackward2": {"exponent": TENSOR, "result": TENSOR, "self": _attr("base")},
+    "ProdBackward0": {"result": TENSOR, "self": TENSOR},
+    "ProdBackward1": {"dim": _dim, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "ReciprocalBackward0": {"result": TENSOR},
+    "ReluBackward0": {"result": TENSOR},
+    "RemainderBackward0": {},
+    "RemainderBackward1": {"other": TENSOR, "self": TENSOR},
+    "RepeatBackward0": {"repeats": _attr("repeats"), "self_sym_sizes": _self_sizes},
+    "ReshapeAliasBackward0": {"self_sym_sizes": _self_sizes},
+    "RollBackward0": {"dims": _signed("dims_arg"), "shifts": _signed("shifts")},
+    "RoundBackward0": {},
+    "RoundBackward1": {},
+    "RsubBackward0": {"alpha": _attr("alpha")},
+    "RsubBackward1": {"alpha": _attr("alpha")},
+    "ScatterAddBackward0": {"dim": _dim_arg, "index": TENSOR},
+    "ScatterBackward0": {"dim": _dim_arg, "index": TENSOR},
+    "ScatterBackward1": {"dim": _dim_arg, "index": TENSOR},
+    "SelectBackward0": {"dim": _dim, "index": lambda n: _c_int(n.index),
+                        "self_sym_sizes": _self_sizes},
+    "SgnBackward0": {"result": TENSOR, "self": TENSOR},
+    "SigmoidBackward0": {"result": TENSOR},
+    "SigmoidBackwardBackward0": {"grad_output": TENSOR, "output": TENSOR},
+    "SignBackward0": {},
+    "SinBackward0": {"self": TENSOR},
+    "SliceBackward0": {"dim": _dim, "end": lambda n: _c_int(n.end), "self_sym_sizes": _self_sizes,
+                       "start": lambda n: _c_int(n.start), "step": _attr("step")},
+    "SoftmaxBackward0": {"dim": _dim, "result": TENSOR},
+    "SortBackward0": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
+    "SortBackward1": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
+    "SplitBackward0": {"dim": _dim_arg, "self_sym_sizes": _input_shape(0),
+                       "split_size": _attr("split_size")},
+    "SplitWithSizesBackward0": {"dim": _dim_arg, "self_sym_sizes": _input_shape(0),
+                                "split_sizes": lambda n: tuple(n.split_sizes)},
+    "SqrtBackward0": {"result": TENSOR},
+    "SqueezeBackward0": {"self_sym_sizes": _self_sizes},
+    "SqueezeBackward1": {"dim": _dim, "self_sym_sizes": _self_sizes},
+    "SqueezeBackward2": {"dim": _attr("dims"), "self_sym_sizes": _self_sizes},
+    "SqueezeBackward4": {"dim": lambda n: n.dims[0], "self_sym_sizes": _self_sizes},
+    "StackBackward0": {"dim": _dim},
+    "StdBackward0": {"correction": _attr("correction"), "dim": _dims_arg, "keepdim": _keepdim,
+                     "result": TENSOR, "self": TENSOR},
+    "SubBackward0": {"alpha": _attr("alpha")},
+    "SumBackward0": {"self_sym_sizes": _self_sizes},
+    "SumBackward1": {"dim": _dim, "keepdim": _keepdim, "self_sym_sizes": _self_sizes},
+    "TBackward0": {},
+    "TanhBackward0": {"result": TENSOR},
+    "TanhBackwardBackward0": {"grad_output": TENSOR, "output": TENSOR},
+    "ThresholdBackwardBackward0": {"self": TENSOR, "threshold": _attr("threshold")},
+    "ToCopyBackward0": {},
+    "TopkBackward0": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
+    "TransposeBackward0": {"dim0": _attr("dim0"), "dim1": _attr("dim1")},
+    "TrilBackward0": {"diagonal": _signed("diagonal")},
+    "TriuBackward0": {"diagonal": _signed("diagonal")},
+    "TruncBackward0": {},
+    "UnbindBackward0": {"dim": _dim},
+    "UnsafeViewBackward0": {"self_sym_sizes": _self_sizes},
+    "UnsqueezeBackward0": {"dim": _dim},
+    "VarBackward0": {"correction": _attr("correction"), "dim": _dims_arg, "keepdim": _keepdim,
+                     "self": TENSOR},
+    "ViewBackward0": {"self_sym_sizes": _self_sizes},
+    "WhereBackward0": {"condition": TENSOR},
+    "ZeroBackward0": {},
+}
+
+
+def fields_of(node_cls) -> dict:
+    """The fields of ``node_cls`` (by its name, as torch's classes are; a custom Function's
+    node, or a class with no entry, has none)."""
+    return SAVED_FIELDS.get(node_cls.__name__, {})

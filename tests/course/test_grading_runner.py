@@ -1,0 +1,193 @@
+"""The grading child and its parent side, up close: the protocol, the output cap, the strict
+parsing of replies, the sanitising of points, and the sandbox's mount order.
+
+One kernel is started for the whole module (a few seconds); the rest runs no kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from coursekit.grading import grader
+from coursekit.grading.__main__ import size, to_csv
+from coursekit.grading.grader import CHECK_PROBE, clean_points, grade, verdict
+from coursekit.grading.runner import (
+    Kernel,
+    KernelDied,
+    Limits,
+    bwrap_command,
+    package_folders,
+    parse_reply,
+    sandbox_available,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CAP = 4096
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-test-"))
+    k = Kernel(scratch, [], Limits(cell_timeout=30, output_cap=CAP), sandbox_available())
+    k.start()
+    k.cell("pass", 60)  # the first request waits for IPython's import
+    yield k
+    k.kill()
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_cells_share_a_namespace_and_errors_come_back_by_name(kernel):
+    assert kernel.cell("x = 41", 30)["status"] == "ok"
+    assert kernel.cell("%time y = x + 1", 30)["status"] == "ok"  # magics work
+    reply = kernel.cell("y / 0", 30)
+    assert (reply["status"], reply["ename"]) == ("error", "ZeroDivisionError")
+    assert kernel.cell("x = (", 30)["ename"] == "SyntaxError"
+
+
+def test_a_probe_runs_in_a_copy_of_the_namespace(kernel):
+    kernel.cell("z = 5", 30)
+    reply = kernel.probe("z = z + k\n__probe_result__ = str(z)", {"k": 2}, 30)
+    assert reply == {"status": "ok", "result": "7", "id": reply["id"]}
+    again = kernel.probe("__probe_result__ = str(z)", {}, 30)
+    assert again["result"] == "5"  # the probe's assignment stayed in its copy
+    missing = kernel.probe("pass", {}, 30)
+    assert missing["status"] == "error" and missing["ename"] == "ProbeError"
+
+
+def test_the_check_probe_reports_a_solution_check(kernel):
+    kernel.cell("value = 2.0", 30)
+    check = 'with question("99.1", points=3) as q:\n    q.close("value", value, 2.0)\n'
+    reply = kernel.probe(CHECK_PROBE, {"__check_id__": "99.1", "__check_source__": check}, 60)
+    assert json.loads(reply["result"]) == {"id": "99.1", "points": 3, "max": 3,
+                                           "feedback": "correct"}
+
+
+def test_output_is_capped_and_display_output_dropped(kernel):
+    before = kernel.output.dropped
+    kernel.cell("1 + 1\nfrom IPython.display import display\ndisplay('shown?')", 30)
+    kernel.cell("import os\nprint('a' * 100000)\nos.write(2, b'b' * 100000)", 30)
+    deadline = time.monotonic() + 10  # the drain thread reads on its own, a little later
+    while kernel.output.dropped < before + 200000 - CAP and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(kernel.output.data) <= CAP
+    assert kernel.output.dropped >= before + 200000 - CAP
+    assert "shown?" not in kernel.output.text() and "Out[" not in kernel.output.text()
+
+
+def test_a_time_limit_kills_the_kernel(tmp_path):
+    k = Kernel(tmp_path, [], Limits(), sandbox_available())
+    k.start()
+    k.cell("pass", 60)
+    with pytest.raises(KernelDied) as died:
+        k.cell("import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True: pass",
+               1.5)
+    assert died.value.kind == "timeout" and k.process is None
+
+
+@pytest.mark.parametrize("line", [b"", b"not json", b"[1, 2]", b'{"id": "other", "status": "ok"}',
+                                  b'{"id": "A", "status": "maybe"}',
+                                  b'{"id": "A", "status": "ok", "result": 3}',
+                                  b'{"id": "A", "status": "error", "ename": 1, "evalue": ""}',
+                                  b"\xff\xfe", b"[" * 100000])
+def test_malformed_replies_are_rejected(line):
+    assert parse_reply(line, "A") is None
+
+
+def test_a_probe_reply_must_carry_its_result():
+    assert parse_reply(b'{"id": "A", "status": "ok"}', "A", probe=True) is None
+    assert parse_reply(b'{"id": "A", "status": "ok", "result": "1"}', "A", probe=True)
+
+
+def test_well_formed_replies_are_accepted():
+    assert parse_reply(b'{"id": "A", "status": "ok"}', "A") == {"id": "A", "status": "ok"}
+    error = b'{"id": "A", "status": "error", "ename": "E", "evalue": "v"}'
+    assert parse_reply(error, "A")["ename"] == "E"
+
+
+@pytest.mark.parametrize("value, want", [(2, 2), (1.5, 1.5), (7, 3), (-1, 0), (True, None),
+                                         ("3", None), (math.nan, None), (math.inf, None),
+                                         (10 ** 400, None), (None, None), ([1], None)])
+def test_points_are_numbers_capped_at_the_max(value, want):
+    assert clean_points(value, 3) == want
+
+
+def test_verdicts_never_trust_the_shape_of_a_result():
+    ok = {"status": "ok"}
+    assert verdict({**ok, "result": "null"}, 2)["feedback"] == "the checks gave no result"
+    assert verdict({**ok, "result": "{bad"}, 2)["feedback"] == "the checks gave no result"
+    for text in ("[]", '"x"', '{"points": 1}', '{"points": 1, "feedback": 2}'):
+        assert verdict({**ok, "result": text}, 2) == {
+            "points": 0, "feedback": "no verdict: the checks' result was malformed"}
+    assert verdict({**ok, "result": '{"points": 9, "feedback": "correct"}'}, 2)["points"] == 2
+
+
+@pytest.mark.parametrize("text, want", [("4G", 4 << 30), ("512M", 512 << 20), ("64K", 65536),
+                                        ("1000", 1000), ("2GiB", 2 << 30), ("0", 0)])
+def test_sizes(text, want):
+    assert size(text) == want
+
+
+def test_csv_report_merges_a_student_s_notebooks():
+    nb = {"student": "ann", "status": "graded", "score": 2, "max_score": 5,
+          "questions": [{"id": "01.10", "points": 2, "max": 3, "feedback": ""},
+                        {"id": "01.2", "points": 0, "max": 2, "feedback": ""}]}
+    other = {**nb, "status": "timeout", "score": 1.5, "max_score": 2,
+             "questions": [{"id": "02.1", "points": 1.5, "max": 2, "feedback": ""}]}
+    assert to_csv({"notebooks": [nb, other]}).splitlines() == [
+        "student,01.2,01.10,02.1,total,max,status", "ann,0,2,1.5,3.5,7,timeout"]
+
+
+def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
+    """A solutions folder under a folder on the import path is still hidden; packages under a
+    hidden folder are bound again after it."""
+    coursekit_folder = package_folders()[0]
+    root = coursekit_folder.parent
+    cmd = bwrap_command(tmp_path, [root / "solutions", root])
+    mounts = [(cmd[i], cmd[i + 1]) for i in range(len(cmd) - 1)
+              if cmd[i] in ("--tmpfs", "--ro-bind", "--bind")]
+    hide_solutions = mounts.index(("--tmpfs", str(root / "solutions")))
+    hide_root = mounts.index(("--tmpfs", str(root)))
+    rebind = max(i for i, m in enumerate(mounts) if m == ("--ro-bind", str(coursekit_folder)))
+    assert hide_root < hide_solutions  # the shorter path first
+    assert rebind > hide_solutions
+    assert mounts[-1] == ("--bind", str(tmp_path))
+
+
+def _answers_prefixed(tmp_path, code, first=1):
+    """Solution 01 with ``code`` run first in its answer cells, from the ``first``-th on."""
+    nb = nbformat.read(ROOT / "solutions" / "01_computational_graphs.ipynb", as_version=4)
+    answers = [cell for cell in nb.cells if cell.metadata.get("role") == "answer"]
+    for cell in answers[first - 1:]:
+        cell.source = code + "\n" + cell.source
+    path = tmp_path / "01_computational_graphs.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_the_notebook_time_limit_stops_grading(tmp_path):
+    path = _answers_prefixed(tmp_path, "import time\ntime.sleep(60)", first=2)
+    result = grade(path, ROOT / "solutions", limits=Limits(cell_timeout=50, notebook_timeout=8))
+    assert result.status == "timeout"
+    first, *rest = result.questions
+    assert first["points"] == first["max"]
+    assert rest[0]["feedback"] == "timed out: the notebook ran longer than its time limit (8 s)"
+    assert all(q["feedback"] == "not graded: the notebook ran longer than its time limit (8 s)"
+               for q in rest[1:])
+
+
+def test_restarts_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(grader, "MAX_RESTARTS", 1)
+    path = _answers_prefixed(tmp_path, "import os\nos._exit(1)")
+    result = grade(path, ROOT / "solutions")
+    assert result.status == "crashed"
+    assert [q["feedback"] for q in result.questions] == [
+        "your answer cell crashed the kernel: the kernel exited (status 1)"] * 2 + [
+        "not graded: the kernel exited (status 1)"] * 2

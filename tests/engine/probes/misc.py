@@ -1,0 +1,341 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Small things a learner tries: Size, comparisons with None, float indices, custom Functions,
+warnings."""
+
+PROBES = [
+    "s = torch.ones(2, 3, 4).shape; print(s[1:], type(s[1:]).__name__)",
+    "s = torch.ones(2, 3, 4).shape; print(s[0], type(s[0]).__name__)",
+    "s = torch.ones(2, 3).shape; print(s + (4,), type(s + (4,)).__name__)",
+    "s = torch.ones(2, 3).shape; print((4,) + s, type((4,) + s).__name__)",
+    "s = torch.ones(2, 3).shape; print(s == (2, 3), s.numel(), len(s))",
+    "s = torch.ones(2, 3).shape; print(s * 2, type(s * 2).__name__)",
+    "print(torch.Size([2, 3]), torch.Size(), torch.Size((1,)))",
+    "x = torch.ones(2); print(x == None, x != None)",
+    "x = torch.ones(2); print(x is None, None == x)",
+    "x = torch.ones(3); x[1.0]",
+    "x = torch.ones(3); x[torch.tensor(1.0)]",
+    "x = torch.ones(3); print(x[torch.tensor(1)])",
+    "x = torch.ones(3); x[3]",
+    "x = torch.ones(3); print(x[None].shape, x[..., None].shape)",
+    "x = torch.ones(2, 3); print(x[True].shape)",
+    "x = torch.ones(3, requires_grad=True); y = x * 2; print(y.grad)",
+    "x = torch.ones(3, requires_grad=True); y = x * 2; y.retain_grad(); print(y.grad)",
+    "x = torch.ones(2, 3); print(x.T.shape, x.mT.shape)",  # x.T's warn-once: test_warn_once.py
+    "x = torch.tensor([1., 2.]); y = torch.tensor(x); print(y)",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = torch.tensor(x); print(y)",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+print(y.grad_fn)
+y.mul_(2)""",
+    """class Head(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x[:2]
+    @staticmethod
+    def backward(ctx, g):
+        return torch.cat([g, torch.zeros(1)])
+x = torch.ones(3, requires_grad=True).clone()
+y = Head.apply(x)
+y.add_(1)""",
+    """class Same(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Same.apply(x)
+y.mul_(2)
+print(y.grad_fn)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+y = Dirty.apply(x)
+print(y.grad_fn, y is x)
+y.sum().backward()""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True)
+Dirty.apply(x)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+Dirty.apply(x[:2])""",
+    """class Forgot(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+x = torch.ones(3, requires_grad=True).clone()
+y = Forgot.apply(x)
+print(y.grad_fn, x.grad_fn)""",
+    "x = torch.ones(3); print(x.requires_grad, x.is_leaf, x.grad_fn, x.grad)",
+    "x = torch.ones(3, requires_grad=True); (x * 2).backward()",
+    "x = torch.ones(3, requires_grad=True); y = (x * 2).sum(); y.backward(); y.backward()",
+    "x = torch.ones(3); x.sum().backward()",
+    "x = torch.ones(1, requires_grad=True); x.backward(); print(x.grad)",
+    "x = torch.ones(3, requires_grad=True); print(x.sum().item(), len(x), bool(x[0]))",
+    "print(torch.is_tensor(torch.ones(1)), torch.is_tensor([1]))",
+    "x = torch.ones(2, 2); bool(x)",
+    "x = torch.ones(2); x.view(3)",
+    "x = torch.ones(2, 3); x.t().view(6)",
+    "x = torch.ones(2, 3); print(x.t().reshape(6).shape, x.t().is_contiguous())",
+    "x = torch.ones(2); x + torch.ones(3)",
+    "x = torch.ones(2); x + 'a'",
+    "x = torch.ones(2); x @ torch.ones(3)",
+    "x = torch.ones(2, 2); x.sum(dim=2)",
+    "x = torch.ones(()); print(x.shape, x.dim(), x.item())",
+    "print(torch.zeros(0), torch.zeros(2, 0).shape)",
+    "s = torch.Size([2, 3]); s + [1]",
+    "s = torch.Size([2, 3]); print(2 * s, s[::2], s[-1:], s[1])",
+    "x = torch.ones(3); x[1.5] = 0",
+    "x = torch.ones(3); x[torch.tensor([0.0])] = 2",
+    "x = torch.ones(3); print(x[[1.0]] if False else x[[1]])",
+    "x = torch.ones(2); print(x == 1, (x == None) is False, x.eq(1))",
+    "x = torch.ones(2); print(x.eq(torch.ones(2)), x in [None])",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+v = x[:2]
+y = Dirty.apply(v)
+print(y.grad_fn, x.grad_fn, y is v)""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True)
+y = Dirty.apply(x[:2])""",
+    """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Dirty.apply(x)
+y.mul_(2)
+y.sum().backward()
+print(y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3)
+y = Id.apply(x)
+y.mul_(2)
+print(y, y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    y = Id.apply(x)
+y.mul_(2)
+print(y.grad_fn)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+z = y[:1]
+print(z.grad_fn)
+z.mul_(2)""",
+    """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(3, requires_grad=True).clone()
+y = Id.apply(x)
+x.mul_(2)
+print(y.grad_fn)""",
+    'x = torch.ones(3, requires_grad=True); print(x.grad, x.is_leaf); x.sum().backward(); print(x.grad)',
+    'x = torch.tensor([1., 2.]); print(x[0], x[-1], x[1:], x[::2])',
+    'x = torch.arange(6).view(2, 3); print(x[:, 1], x[1, :2], x[..., -1])',
+    'x = torch.ones(3); x[[0, 2]] = 5; print(x)',
+    'x = torch.ones(2, 3); print(x[[0, 1], [1, 2]], x[torch.tensor([True, False])])',
+    'x = torch.ones(3); x[5] = 1',
+    'x = torch.ones(3); print(x[np.int64(1)], x[np.array([0, 1])])',
+    'x = torch.ones(3, requires_grad=True); x.grad = torch.ones(2)',
+    'x = torch.ones(3, requires_grad=True); x.grad = torch.ones(3, dtype=torch.float64)',
+    'x = torch.ones(3, requires_grad=True); y = x * 2; y.requires_grad = False',
+    'x = torch.ones(3, requires_grad=True); y = x.detach(); print(y.requires_grad, y.is_leaf, y._version)',
+    'x = torch.ones(2, requires_grad=True); y = (x * x).sum(); g, = torch.autograd.grad(y, x); print(g)',
+    'x = torch.ones(2, requires_grad=True); y = (x * 2).sum(); torch.autograd.grad(y, x); torch.autograd.grad(y, x)',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad(x.sum(), [x, torch.ones(2)])',
+    'print(torch.ones(2, 3).size(1), torch.ones(2, 3).size(-1), torch.ones(2, 3).size(2))',
+    'print(len(torch.ones(4, 2)), torch.ones(4, 2).numel(), torch.ones(0).numel())',
+    'print(torch.ones(2, 3).view(-1).shape, torch.ones(2, 3).view(3, -1).shape)',
+    'torch.ones(2, 3).view(-1, -1)',
+    'x = torch.ones(2, 3); print(x.sum(0), x.sum(-1, keepdim=True), x.mean((0, 1)))',
+    "x = torch.ones(2); print(x.item() if x.numel() == 1 else 'many'); x.item()",
+    'x = torch.tensor([1., 2.], requires_grad=True); print(x.tolist(), x.sum().item())',
+    'x = torch.tensor([1.]); print(int(x), float(x), bool(x), x.item())',
+    'print(torch.tensor([[1, 2], [3]]))',
+    'print(torch.tensor([]), torch.tensor([[]]).shape)',
+    "torch.tensor([1, 'a'])",
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); (x * 3).sum().backward(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); x.grad.zero_(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); x.grad = None; print(x.grad)',
+    """w = torch.ones(2, requires_grad=True); (w * 2).sum().backward()
+with torch.no_grad():
+    w -= 0.1 * w.grad
+print(w, w.is_leaf, w.requires_grad)""",
+    'w = torch.ones(2, requires_grad=True); (w * 2).sum().backward(); w -= 0.1 * w.grad',
+    'w = torch.ones(2, requires_grad=True); w.data -= 0.5; print(w)',
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+y.sum().backward()""",
+    'x = torch.ones(2, requires_grad=True); y = x.detach() * 2; print(y.requires_grad)',
+    'x = torch.ones(2, requires_grad=True); h = x.register_hook(lambda g: g * 10); (x * 1).sum().backward(); print(x.grad); h.remove()',
+    'x = torch.ones(2); x.register_hook(lambda g: g)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.retain_grad(); y.sum().backward(); print(y.grad, y.retains_grad)',
+    'x = torch.ones(2); x.retain_grad()',
+    'x = torch.tensor(2., requires_grad=True); y = x ** 3; g, = torch.autograd.grad(y, x, create_graph=True); g.backward(); print(g, x.grad)',
+    # backward(create_graph=True) warns once per process (test_warn_once.py): silenced here
+    """import warnings
+x = torch.tensor(2., requires_grad=True)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    (x ** 3).backward(create_graph=True)
+    print(x.grad, x.grad.grad_fn.next_functions)
+    (x ** 2).backward(create_graph=True)
+print(x.grad, x.grad.grad_fn.next_functions)""",
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.backward(torch.ones(2)); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.backward(torch.ones(3))',
+    'x = torch.ones(2, requires_grad=True); y = x.sum(); y.backward(torch.tensor(2.)); print(x.grad)',
+    """print(torch.is_grad_enabled())
+with torch.no_grad():
+    print(torch.is_grad_enabled())
+    with torch.enable_grad():
+        print(torch.is_grad_enabled())""",
+    """@torch.no_grad()
+def f(x):
+    return x * 2
+print(f(torch.ones(2, requires_grad=True)).requires_grad)""",
+    """with torch.set_grad_enabled(False):
+    y = torch.ones(2, requires_grad=True) * 2
+print(y.requires_grad)""",
+    """with torch.inference_mode():
+    y = torch.ones(2) * 2
+print(y.requires_grad, y.is_inference())
+y.add_(1)""",
+    'x = torch.ones(2, requires_grad=True); y = x * 2; z = y.detach_(); print(z is y, y.requires_grad)',
+    'a = torch.ones(2, requires_grad=True); b = torch.ones(2, requires_grad=True); (a * b).sum().backward(inputs=[a]); print(a.grad, b.grad)',
+    'x = torch.ones(2, 2, requires_grad=True); y = x @ x; y.sum().backward(); print(x.grad)',
+    'x = torch.ones(3, requires_grad=True); y = torch.cat([x, x]); y.sum().backward(); print(x.grad, y.grad_fn)',
+    'x = torch.ones(3, requires_grad=True); y = torch.stack([x, x * 2]); print(y.grad_fn, y.shape)',
+    'x = torch.ones(3, requires_grad=True); print(x.sum().grad_fn.next_functions[0][0].variable is x)',
+    'x = torch.ones(3); print(torch.where(x > 0, x, torch.zeros(3)), torch.where(x > 5, 1.0, 0.0))',
+    'x = torch.ones(2, 3); print(x.view(3, 2).is_contiguous(), x.t().is_contiguous(), x.t().contiguous().is_contiguous())',
+    'x = torch.ones(2, 3); print(x.permute(1, 0).shape, x.transpose(0, 1).stride())',
+    'x = torch.ones(2, 3); x.permute(0)',
+    'x = torch.ones(2, 3); x.transpose(0, 2)',
+    'x = torch.ones(2, 3); x.reshape(4, 2)',
+    'x = torch.ones(2, 3); print(x.expand(2, 2, 3).shape, x.unsqueeze(0).expand(4, -1, -1).shape)',
+    'x = torch.ones(2, 3); x.expand(3, 3)',
+    'x = torch.ones(2, 1); print(x.squeeze(), x.squeeze(0).shape, x.squeeze(1).shape)',
+    'x = torch.ones(3); print(x.unsqueeze(-1).shape, x.unsqueeze(1).shape); x.unsqueeze(2)',
+    'x = torch.ones(2, 3); print(x.flatten(), x.flatten(0, 1).shape, x.numel())',
+    'x = torch.ones(2, 3); print(torch.cat([x, x], dim=1).shape, torch.stack([x, x], 2).shape)',
+    'torch.cat([torch.ones(2), torch.ones(2, 2)])',
+    'torch.stack([torch.ones(2), torch.ones(3)])',
+    'torch.cat([])',
+    'x = torch.ones(3, requires_grad=True); y = x.narrow(0, 1, 2); print(y, y.grad_fn)',
+    'x = torch.arange(6.).view(2, 3); print(x.unbind(1), x.select(1, 0))',
+    'x = torch.ones(2, 3); print(x @ torch.ones(3), (x @ torch.ones(3, 2)).shape)',
+    'torch.ones(2, 3) @ torch.ones(2, 3)',
+    'torch.ones(2, 3).mm(torch.ones(3))',
+    'torch.dot(torch.ones(2), torch.ones(3))',
+    'print(torch.dot(torch.ones(2), torch.ones(2)), torch.mv(torch.ones(2, 2), torch.ones(2)))',
+    'torch.ones(2).dot(torch.ones(2, dtype=torch.float64))',
+    'print(torch.allclose(torch.ones(2), torch.ones(2) + 1e-9), torch.equal(torch.ones(2), torch.ones(2)))',
+    'print(torch.ones(2).sum().backward if False else torch.ones(2).requires_grad)',
+    'x = torch.ones(3, requires_grad=True); y = x * 2; del x; y.sum().backward(); print(y.grad_fn.next_functions[0][0].variable.grad)',
+    "x = torch.ones(2); x < 'a'",
+    "x = torch.ones(2); x += 'a'",
+    "x = torch.ones(2); print(x == 'a')",
+    "x = torch.ones(2); x *= [1, 2]",
+    'x = torch.ones(3, requires_grad=True); y = x.unbind(); print(len(y), y[0].grad_fn)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); b.mul_(2)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); x.mul_(2); print(a.grad_fn)',
+    'x = torch.ones(3, requires_grad=True).clone(); a, b, c = x.unbind(); x.mul_(2); a.sum()',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; print(y.is_leaf, y.requires_grad, x.is_leaf)',
+    'x = torch.ones(2, requires_grad=True); print(torch.no_grad()(lambda: x * 2)().requires_grad)',
+    'x = torch.ones(2); x.requires_grad = True; y = x ** 2; y.sum().backward(); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); y = x.sum(); print(y.grad_fn(torch.tensor(1.)))',
+    'x = torch.tensor([1., 2., 3.], requires_grad=True); m = x > 1; print(x[m], x[m].grad_fn)',
+    'x = torch.tensor([1., 2., 3.], requires_grad=True); x[x > 1].sum().backward(); print(x.grad)',
+    "x = torch.ones(2, requires_grad=True); w = torch.ones(2, requires_grad=True); print((x * w).grad_fn(torch.ones(2)), (x * 2).grad_fn(torch.ones(2)))",
+    "x = torch.ones(2, requires_grad=True); a, b = x.unbind(); print(a.grad_fn(torch.tensor(1.), torch.tensor(2.)), x.exp().grad_fn(torch.ones(2)))",
+]
+
+KNOWN = {
+    "x = torch.ones(3); x['a']":
+        "torch reads a str index as a sequence (a deprecation warning about pytorch 2.9, then new(): invalid data type 'str'); minigrad does not mimic that accident",
+}

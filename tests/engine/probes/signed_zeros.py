@@ -1,0 +1,162 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Gradients at the non-differentiable points, sign of zero included (print shows ``-0.``)."""
+
+PROBES = [
+    """x = torch.tensor([-1., 0., -0., 2.], requires_grad=True)
+x.relu().sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., -0., 2.], requires_grad=True)
+(-x.relu()).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 1., 2.], requires_grad=True)
+x.clamp(0, 1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 1., 2.], requires_grad=True)
+(x.clamp(0, 1) * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 1., 2.], requires_grad=True)
+(x.clamp(min=0) * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 1., 2.], requires_grad=True)
+(x.clamp(max=1) * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., -0., 2.], requires_grad=True)
+x.abs().sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., -0., 2.], requires_grad=True)
+(x.abs() * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 3., 3.], requires_grad=True)
+x.max().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 3., 3.], requires_grad=True)
+(-x.max()).backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 1., 3.], requires_grad=True)
+(-x.min()).backward()
+print(x.grad)""",
+    """x = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+v, i = x.max(dim=1)
+(-v).sum().backward()
+print(x.grad, i)""",
+    """x = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+v, i = x.min(dim=1)
+(-v).sum().backward()
+print(x.grad, i)""",
+    """x = torch.tensor([0., 4.], requires_grad=True)
+x.sqrt().sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 4.], requires_grad=True)
+(-x.sqrt()).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([2., 0., 3.], requires_grad=True)
+x.prod().backward()
+print(x.grad)""",
+    """x = torch.tensor([2., 0., 3.], requires_grad=True)
+(-x.prod()).backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 0., 3.], requires_grad=True)
+x.prod().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 0., 3.], requires_grad=True)
+(-x.prod()).backward()
+print(x.grad)""",
+    """x = torch.tensor([[2., 0.], [0., 0.]], requires_grad=True)
+(-x.prod(dim=1)).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 0., 2.], requires_grad=True)
+(x ** 2).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., -0., 2.], requires_grad=True)
+(-(x ** 2)).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 1., 2.], requires_grad=True)
+(x ** 0.5).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 1., 2.], requires_grad=True)
+(x ** 0).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 1., 2.], requires_grad=True)
+(-(x ** 0)).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 2.], requires_grad=True)
+x.sign().sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 0., 2.], requires_grad=True)
+(-x.sign()).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 2.], requires_grad=True)
+e = torch.tensor([0., 0.], requires_grad=True)
+(x ** e).sum().backward()
+print(x.grad, e.grad)""",
+    """x = torch.tensor([-0., 0.], requires_grad=True)
+y = x * 0
+print(y)
+(x * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-2., 0., 2.], requires_grad=True)
+(torch.where(x > 0, x, -x) * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-2., 0., 2.], requires_grad=True)
+(x.relu() * 0).sum().backward()
+print(x.grad)""",
+    """print(torch.tensor([-0., 0.]), torch.tensor(-0.), torch.tensor([-0., 1.5]))""",
+    """x = torch.tensor(0., requires_grad=True)
+(-x.abs()).backward()
+print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+(x.sqrt() * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-3., 0., 3.], requires_grad=True)
+x.clamp(-1, 1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-3., 0., 3.], requires_grad=True)
+(x.clamp(-1, 1) * -2).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 1., 1.], requires_grad=True)
+(x.max() * -3).backward()
+print(x.grad)""",
+    """x = torch.tensor([2., 2.], requires_grad=True)
+(x.min() * -1).backward()
+print(x.grad)""",
+    """x = torch.tensor([[0., 0.], [1., 2.]], requires_grad=True)
+(x.prod() * -1).backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 2.], requires_grad=True)
+(x ** 3 * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 2.], requires_grad=True)
+(x ** 1.5 * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0., 1.], requires_grad=True)
+y = torch.tensor([0., 1.], requires_grad=True)
+(-(x * y)).sum().backward()
+print(x.grad, y.grad)""",
+    """x = torch.tensor([0., 1.], requires_grad=True)
+(-(x.sigmoid() * 0)).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-1., 1.], requires_grad=True)
+(x.abs().sum() * 0).backward()
+print(x.grad)""",
+    """x = torch.tensor([-2., -1.], requires_grad=True)
+(x.relu() * -1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([-0.0], requires_grad=True)
+y = x.relu()
+print(y)
+(y * -1).sum().backward()
+print(x.grad)""",
+    "x = torch.tensor([-0., 0., float('nan')]); print(x.clamp(0, 1), x.clamp(min=0), x.clamp(max=0), x.relu())",
+    "x = torch.tensor([-0., 0.]); print(x.clamp(max=torch.tensor(0.)), x.clamp(min=torch.tensor(0.)))",
+    "x = torch.tensor([-0., 0.]); x.clamp_(0, 1); y = torch.tensor([-0., 2.]); y.relu_(); print(x, y)",
+    """x = torch.tensor([-1., 0., 1.], requires_grad=True)
+y = x.relu()
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor([1., 0.], requires_grad=True)
+(-torch.max(x, y)).sum().backward()
+print(x.grad, y.grad)""",
+]
+
+KNOWN = {}

@@ -1,0 +1,255 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Version counters: saved tensors changed in place before backward, and index tensors."""
+
+PROBES = [
+    """x = torch.ones(3)
+print(x._version)
+x.add_(1)
+x[0] = 3
+print(x._version)""",
+    """x = torch.ones(3)
+v = x[:2]
+v.mul_(2)
+print(x._version, v._version)""",
+    """x = torch.ones(3)
+d = x.detach()
+d.add_(1)
+print(x._version, d._version)""",
+    """x = torch.ones(3)
+y = x.data
+y.add_(1)
+print(x._version, y._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+y.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = y * y
+y.add_(1)
+z.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = y.sin()
+y[0] = 0
+z.sum().backward()""",
+    """x = torch.ones(2, 2, requires_grad=True)
+w = torch.ones(2, 2)
+y = x @ w
+w.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(2, 2, requires_grad=True)
+w = torch.ones(2, 2)
+y = x @ w
+w.add_(1)
+print(y.grad_fn)
+print(x.grad)""",
+    # index tensors changed after indexing
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx[0] = 2
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx.add_(1)
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx] * 2
+y.sum().backward()
+idx[0] = 2
+print(x.grad)""",
+    """x = torch.arange(6.0, requires_grad=True).view(2, 3)
+idx = torch.tensor([0, 2])
+y = x[:, idx]
+idx[1] = 1
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+mask = torch.tensor([True, False, True, False])
+y = x[mask]
+mask[1] = True
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1, 1])
+y = x[idx]
+idx[0] = 2
+print(x.grad, y)""",
+    """x = torch.zeros(4, requires_grad=True).clone()
+idx = torch.tensor([0, 2])
+v = torch.ones(2, requires_grad=True)
+x.index_put_((idx,), v)
+idx[0] = 1
+x.sum().backward()""",
+    """x = torch.zeros(4, requires_grad=True).clone()
+idx = torch.tensor([0, 2])
+v = torch.ones(2, requires_grad=True)
+x[idx] = v
+idx[0] = 1
+x.sum().backward()""",
+    """x = torch.zeros(2, 3, requires_grad=True)
+idx = torch.tensor([[0, 1, 0]])
+y = x.scatter(0, idx, 1.0)
+idx[0, 0] = 1
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sigmoid()
+y.mul_(2)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.tanh()
+z = y.clone()
+y.mul_(2)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 3
+y.relu_()
+y.sum().backward()
+print(x.grad, y._version)""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward()
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+y.sum().backward(retain_graph=True)
+idx[0] = 3
+y.sum().backward()""",
+    """x = torch.arange(4.0, requires_grad=True)
+idx = torch.tensor([0, 1])
+y = x[idx]
+print(idx._version)
+idx[0] = 3
+print(idx._version, y)""",
+    """x = torch.arange(6.0, requires_grad=True).view(2, 3)
+rows = torch.tensor([0, 1])
+cols = torch.tensor([2, 0])
+y = x[rows, cols]
+cols.zero_()
+y.sum().backward()""",
+    """x = torch.zeros(3, requires_grad=True)
+i = torch.tensor([1])
+y = x.clone()
+y[i] = 5.0
+i.fill_(0)
+y.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+with torch.no_grad():
+    y.add_(1)
+print(y._version, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, requires_grad=True)
+b = a * 3
+c = b ** 2
+b.zero_()
+c.sum().backward()""",
+    """x = torch.ones(3)
+print(x._version)
+x.data.add_(1)
+print(x._version)
+x.detach().add_(1)
+print(x._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+z = y[:2]
+z.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+m = y.max()
+y.add_(1)
+m.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 1
+v, i = y.max(0)
+i.add_(1)
+v.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.prod()
+with torch.no_grad():
+    x.mul_(2)
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.relu()
+y.add_(1)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clamp(0, 2)
+y.add_(1)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x * w).sum()
+w[0] = 2
+y.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+w = torch.ones(3)
+y = (x + w).sum()
+w[0] = 2
+y.backward()
+print(x.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * 3).sum()
+with torch.no_grad():
+    w -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.data -= 1
+y.backward()
+print(w.grad)""",
+    """w = torch.ones(2, requires_grad=True)
+y = (w * w).sum()
+w.detach().sub_(1)
+y.backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x.exp()
+z = y.exp()
+y.data.add_(1)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sqrt()
+out = y.sum()
+y[0] = 5
+out.backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x ** 2
+s = y.sum()
+x2 = y.view(3)
+x2.mul_(2)
+s.backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+h = x.tanh()
+g = h.clone()
+h.add_(1)
+g.sum().backward()
+print(x.grad)""",
+    """a = torch.ones(2, 2, requires_grad=True)
+b = torch.ones(2, 2)
+c = a @ b
+b.add_(0)
+c.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+z = y.unsqueeze(0)
+w = z * z
+y.add_(1)
+w.sum().backward()""",
+]
+
+KNOWN = {}

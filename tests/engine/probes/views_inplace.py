@@ -1,0 +1,270 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Views changed in place: the errors torch raises and the graphs it rewrites."""
+
+PROBES = [
+    # a view made under no_grad, changed with grad on
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+v.zero_()""",
+    """x = torch.ones(2, 2, requires_grad=True) * 1
+with torch.no_grad():
+    v = x.t()
+v += 1""",
+    """x = torch.ones(3, requires_grad=True) * 2
+with torch.no_grad():
+    v = x[1]
+print(v.requires_grad, v.grad_fn)
+with torch.no_grad():
+    v.mul_(3)
+print(x)""",
+    """x = torch.ones(3) * 2
+with torch.no_grad():
+    v = x[:2]
+v.mul_(3)
+print(x, v)""",
+    """x = torch.ones(3) * 2
+with torch.no_grad():
+    v = x[:2]
+w = torch.ones(2, requires_grad=True)
+v.mul_(w)""",
+    # a view of a detached tensor, changed with grad on
+    """x = torch.ones(3, requires_grad=True).clone()
+v = x.detach()[:2]
+v.mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+d = x.detach()
+v = d[:2]
+w = torch.ones(2, requires_grad=True)
+v.mul_(w)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+d = x.detach()
+w = torch.ones(3, requires_grad=True)
+d.mul_(w)
+print(d.grad_fn, x.grad_fn)""",
+    """x = torch.ones(3, requires_grad=True)
+v = x.detach()
+v.add_(1)
+print(x)""",
+    # views of leaves
+    """x = torch.ones(3, requires_grad=True)
+x[0] = 2""",
+    """x = torch.ones(3, requires_grad=True)
+x[:2].mul_(2)""",
+    """x = torch.ones(3, requires_grad=True)
+x.view(3).add_(1)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    x[0] = 5
+print(x, x.is_leaf)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x * 1
+y[0] = 7
+print(y)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x * 1
+y[:, 1].mul_(3)
+print(y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.clone()
+v = y[1:]
+v.exp_()
+print(v.grad_fn, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.clone()
+v = y[1:]
+y.mul_(2)
+print(v.grad_fn)
+v.sum().backward()
+print(x.grad)""",
+    """a, b = torch.ones(2, requires_grad=True).clone().unbind()
+a.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+e = x.expand(2, 3)
+e.add_(1)""",
+    """x = torch.zeros(4)
+x[1:3] = torch.tensor([5., 6.])
+print(x, x._version)""",
+    """x = torch.arange(6.).view(2, 3)
+x.t()[0].fill_(9)
+print(x)""",
+    """x = torch.arange(4.)
+x[1:] += x[:-1]""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clone()
+y.detach_()
+print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clone()[:2]
+y.detach_()""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+print(v.requires_grad, v.is_leaf, v.grad_fn)
+y = v * 2
+print(y.grad_fn, y.requires_grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+x.mul_(2)
+print(v.requires_grad)
+v.grad_fn""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+w = v[:1]
+print(w.requires_grad, w.grad_fn)
+w.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+    v.mul_(2)
+print(x)
+print(v.grad_fn)""",
+    """x = torch.ones(3)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(2)
+print(v.requires_grad, x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+print(v)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    a, b, c = x.unbind()
+a.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+a, b, c = x.unbind()
+with torch.no_grad():
+    a.mul_(2)
+print(x)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+r0, r1 = x.unbind(1)
+r0.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+y = v.exp()
+print(y.requires_grad, y.grad_fn)
+y.sum().backward()
+print(x.grad_fn)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+with torch.enable_grad():
+    w = v[:1]
+print(w.grad_fn, w.requires_grad)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+v = x.view(2, 2)
+v[0].mul_(3)
+print(v.grad_fn, x.grad_fn)""",
+    'x = torch.zeros(3, requires_grad=True); y = x + 0; y[1] = torch.tensor(5.); y.sum().backward(); print(x.grad, y)',
+    'x = torch.ones(3, requires_grad=True); y = x.clone(); y[0] += 1; print(y.grad_fn, y._version)',
+    'x = torch.ones(4, requires_grad=True); y = x * 1; z = y.view(2, 2); z[0, 0] = 7; print(y, z.grad_fn)',
+    'x = torch.ones(3, requires_grad=True); y = x * 1; v = y[:2]; y.add_(1); print(v, v._version)',
+    'x = torch.ones(3, requires_grad=True); y = x * 1; v = y[1:]; v.zero_(); y.sum().backward(); print(x.grad)',
+    'x = torch.ones(2, 3); x[0].add_(torch.ones(3)); print(x, x._version)',
+    'x = torch.ones(2, 3); x[:, 0] = torch.tensor([7., 8.]); print(x)',
+    'x = torch.ones(2, 3); x[0] = torch.ones(2)',
+    'x = torch.ones(3); y = x.view(3); print(y._base is x, x._base, y.data_ptr() == x.data_ptr())',
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.inference_mode():
+    v = x[:2]
+print(v.requires_grad, v.is_inference())""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.inference_mode():
+    v = x[:2]
+v.mul_(2)""",
+    """x = torch.ones(3)
+with torch.inference_mode():
+    v = x[:2]
+    v.mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[1:]
+print(v.requires_grad)
+v.requires_grad_(False)
+print(v.requires_grad)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x.view(3)
+print(v.is_leaf, v.requires_grad, v._base is x)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x.view(3)
+(v * 2).sum().backward()
+print(x.grad, v.grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+with torch.no_grad():
+    v.zero_()
+print(x)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+with torch.no_grad():
+    a, b = x.unbind()
+print(a.requires_grad, a.grad_fn)
+a.add_(1)""",
+    """x = torch.ones(2, 2, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.transpose(0, 1)
+v[0, 0] = 5""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.detach().mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.data.mul_(2)
+print(x)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[:2]
+v.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+print((v + 1).grad_fn.next_functions)""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.retain_grad()""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.register_hook(lambda g: g)
+print('ok')""",
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+print(v.grad)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.detach()[:2]
+v.mul_(torch.ones(2, requires_grad=True))
+print(v.grad_fn, x.grad_fn)""",
+]
+
+KNOWN = {
+    "x = torch.ones(2, 2, requires_grad=True); y = x.clone(); y.t_(); print(y.shape, y.grad_fn)":
+        "t_ (in-place transpose) is a new op, left to the helper adding ops",
+}

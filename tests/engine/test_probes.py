@@ -1,0 +1,141 @@
+"""The differential probe suite: short snippets a curious learner would type, run on both engines.
+
+Each snippet in ``tests/engine/probes/<category>.py`` runs twice in a fresh namespace: once
+with ``torch`` bound to real torch, once with ``torch`` bound to minigrad (``import torch``
+inside a snippet gives minigrad too); ``np`` is NumPy in both. What the snippet prints, the
+exception it ends with (type and message) and the warnings it raises (category and message)
+must be identical, after minigrad's deliberate spelling differences are mapped to torch's
+(``minigrad.`` -> ``torch.``, ``minigrad::`` -> ``torch::``) and memory addresses blanked.
+
+A category's ``KNOWN`` dict lists snippets that still differ, each with the reason; they run
+as strict xfails, so one that starts passing fails the suite and must move to ``PROBES``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import difflib
+import importlib
+import io
+import re
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad
+
+CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
+              "reprs", "misc"]
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
+
+
+def normalize(text: str) -> str:
+    """minigrad's text in torch's spelling (its only deliberate difference), addresses blanked."""
+    text = text.replace("minigrad::", "torch::").replace("minigrad.", "torch.")
+    text = re.sub(r"\bminigrad\b", "torch", text)  # a module's name, as in type(x).__module__
+    return _ADDRESS.sub("0x…", text)
+
+
+def _redirecting_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
+    if level == 0 and (name == "torch" or name.startswith("torch.")):
+        name = "minigrad" + name[len("torch"):]
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+# NumPy 2 warns that torch 2.13's __array__ and __array_wrap__ predate its protocol (no
+# ``copy`` keyword): torch's own debt, not behaviour to copy. minigrad implements the protocol.
+_NUMPY2_MIGRATION = ("__array__ implementation doesn't accept a copy keyword",
+                     "__array_wrap__ must accept context and return_scalar arguments")
+
+_MINIGRAD_BUILTINS = {**vars(builtins), "__import__": _redirecting_import}
+
+
+def run(code: str, engine: str) -> str:
+    """Everything observable about one run of ``code``, as text."""
+    if engine == "torch":
+        namespace = {"torch": torch, "np": np, "__name__": "__main__"}
+    else:
+        namespace = {"torch": minigrad, "np": np, "__name__": "__main__",
+                     "__builtins__": _MINIGRAD_BUILTINS}
+    out = io.StringIO()
+    error = None
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+        warnings.simplefilter("always")
+        try:
+            exec(compile(code, "<probe>", "exec"), namespace)
+        except Exception as exc:  # noqa: BLE001 - every error is compared, not handled
+            error = f"{type(exc).__name__}: {exc}"
+        finally:
+            namespace["torch"].set_default_dtype(namespace["torch"].float32)
+    lines = out.getvalue().splitlines()
+    lines += [f"warning {w.category.__name__}: {w.message}" for w in caught
+              if not str(w.message).startswith(_NUMPY2_MIGRATION)]
+    if error is not None:
+        lines.append(f"raised {error}")
+    text = "\n".join(lines)
+    if engine == "minigrad":
+        return normalize(text)
+    return _ADDRESS.sub("0x…", _TRIGGERED.sub("", text))  # where in torch's C++, not what
+
+
+def _load():
+    probes, known = [], []
+    for category in CATEGORIES:
+        module = importlib.import_module(f"tests.engine.probes.{category}")
+        for i, code in enumerate(module.PROBES):
+            probes.append(pytest.param(code, id=f"{category}-{i}"))
+        for i, (code, reason) in enumerate(module.KNOWN.items()):
+            known.append(pytest.param(code, id=f"{category}-known-{i}",
+                                      marks=pytest.mark.xfail(strict=True, reason=reason)))
+    return probes, known
+
+
+PROBES, KNOWN = _load()
+
+
+def side_by_side(expected: str, got: str, width: int = 60) -> str:
+    """torch's lines and minigrad's in two columns, ``|`` where they agree and ``X`` where
+    they differ; long lines are wrapped so each column stays readable."""
+    a, b = expected.splitlines(), got.splitlines()
+    rows = [f"{'torch':<{width}}   minigrad"]
+    for i in range(max(len(a), len(b))):
+        left, right = (a[i] if i < len(a) else ""), (b[i] if i < len(b) else "")
+        mark = "|" if left == right else "X"
+        lefts = [left[j:j + width] for j in range(0, max(len(left), 1), width)]
+        rights = [right[j:j + width] for j in range(0, max(len(right), 1), width)]
+        for k in range(max(len(lefts), len(rights))):
+            l_part = lefts[k] if k < len(lefts) else ""
+            r_part = rights[k] if k < len(rights) else ""
+            rows.append(f"{l_part:<{width}} {mark} {r_part}")
+    return "\n".join(rows)
+
+
+def check(code: str) -> None:
+    expected, got = run(code, "torch"), run(code, "minigrad")
+    if expected != got:
+        diff = "\n".join(difflib.unified_diff(expected.splitlines(), got.splitlines(),
+                                              "torch", "minigrad", lineterm=""))
+        pytest.fail(f"minigrad differs from torch on:\n{code}\n\n"
+                    f"{side_by_side(expected, got)}\n\n{diff}", pytrace=False)
+
+
+@pytest.mark.parametrize("code", PROBES)
+def test_probe(code):
+    check(code)
+
+
+@pytest.mark.parametrize("code", KNOWN)
+def test_known_difference(code):
+    """A known difference must still differ: when it starts passing, move it to PROBES."""
+    check(code)
+
+
+
+def test_probes_are_many_and_distinct():
+    assert len(PROBES) + len(KNOWN) >= 150
+    codes = [p.values[0] for p in PROBES + KNOWN]
+    assert len(codes) == len(set(codes)), "a snippet is listed twice"

@@ -1,0 +1,169 @@
+"""Random numbers bit for bit against torch's CPU generator, for the same seed.
+
+minigrad re-implements torch's mt19937 seeding and its sampling algorithms (``_random.py``):
+every draw here is compared bit for bit with torch's, computed now, over seeds and shapes
+from hypothesis. Sequences of calls matter (torch caches half of a small randn's Box-Muller
+pair in the generator), so each example makes several calls in a row.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
+
+import minigrad
+
+SETTINGS = settings(deadline=None, max_examples=30)
+seeds = st.one_of(st.integers(0, 2**64 - 1), st.integers(-(2**63), -1))
+shapes = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=20)
+float_dtypes = st.sampled_from(["float32", "float64"])
+
+
+def _same(ours, theirs):
+    a, b = ours.numpy(), theirs.numpy()
+    assert a.dtype == b.dtype and a.shape == b.shape
+    assert a.tobytes() == b.tobytes(), (a, b)
+
+
+def _both(fn):
+    """fn(lib) for torch and minigrad: lists of tensors, compared bit for bit."""
+    for ours, theirs in zip(fn(minigrad), fn(torch), strict=True):
+        _same(ours, theirs)
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=float_dtypes)
+def test_rand_randn_after_manual_seed(seed, shape, dtype):
+    def draws(lib):
+        lib.manual_seed(seed)
+        d = getattr(lib, dtype)
+        return [lib.rand(shape, dtype=d), lib.randn(shape, dtype=d), lib.randn(3, dtype=d),
+                lib.rand(*(shape or (2,)), dtype=d), lib.randn(shape, dtype=d),
+                lib.randn(1, dtype=d)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, low=st.integers(-(2**40), 2**40),
+       span=st.one_of(st.integers(1, 100), st.integers(1, 2**45)), n=st.integers(0, 300))
+def test_randint_randperm_after_manual_seed(seed, shape, low, span, n):
+    def draws(lib):
+        lib.manual_seed(seed)
+        return [lib.randint(low, low + span, shape), lib.randint(span, shape),
+                lib.randperm(n), lib.randint(low, low + span, (5,), dtype=lib.int32
+                                             if span < 2**31 and abs(low) < 2**30 else
+                                             lib.int64)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=float_dtypes)
+def test_generators_and_like(seed, shape, dtype):
+    def draws(lib):
+        lib.manual_seed(seed + 1 if seed < 2**64 - 1 else 0)
+        g = lib.Generator().manual_seed(seed)
+        x = lib.zeros(shape, dtype=getattr(lib, dtype))
+        return [lib.rand(shape, generator=g), lib.randn(shape, generator=g),
+                lib.randint(0, 10, shape, generator=g), lib.randperm(7, generator=g),
+                lib.rand_like(x), lib.randn_like(x)]
+
+    _both(draws)
+
+
+def test_default_seed_without_manual_seed():
+    _both(lambda lib: [lib.Generator().initial_seed() * lib.ones(1, dtype=lib.float64),
+                       lib.rand(5, generator=lib.Generator()),
+                       lib.randn(40, generator=lib.Generator())])
+    assert minigrad.Generator().initial_seed() == torch.Generator().initial_seed()
+    minigrad.manual_seed(-5)
+    torch.manual_seed(-5)
+    assert minigrad.initial_seed() == torch.initial_seed()
+
+
+def test_a_million_normals():
+    """torch's float32 kernel (log256_ps, sincos256_ps) and float64 one, over many blocks."""
+    def draws(lib):
+        lib.manual_seed(2024)
+        return [lib.randn(1_000_003), lib.randn(100_001, dtype=lib.float64)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=40),
+       dtype=float_dtypes, a=st.floats(-10, 10), width=st.floats(0.01, 20),
+       std=st.floats(0.01, 5))
+def test_nn_init(seed, shape, dtype, a, width, std):
+    def draws(lib):
+        lib.manual_seed(seed)
+        init = lib.nn.init
+        w = [lib.empty(*shape, dtype=getattr(lib, dtype)) for _ in range(2)]
+        init.uniform_(w[0], a, a + width)
+        init.normal_(w[1], a, std)
+        if len(shape) == 2:
+            w.append(init.kaiming_uniform_(lib.empty(*shape), a=math.sqrt(5)))
+        layer = lib.nn.Linear(shape[-1], 3)
+        return [*w, layer.weight.detach(), layer.bias.detach()]
+
+    _both(draws)
+
+
+def test_randint_bad_range_same_error():
+    errors = []
+    for lib in (torch, minigrad):
+        with pytest.raises(RuntimeError) as info:
+            lib.randint(5, 3, (2,))
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+def test_float16_draws_are_numpys_not_torchs():
+    """float16 is not covered: its numbers come from NumPy (the right dtype and shape only)."""
+    minigrad.manual_seed(0)
+    torch.manual_seed(0)
+    for name in ("rand", "randn"):
+        ours = getattr(minigrad, name)(40, dtype=minigrad.float16)
+        theirs = getattr(torch, name)(40, dtype=torch.float16)
+        assert ours.numpy().dtype == theirs.numpy().dtype == np.float16
+        assert ours.shape == theirs.shape
+        assert not np.array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_uniform_result_rounded_up_to_the_bound_becomes_the_lower_bound():
+    """A narrow interval far from 0: x * (to - from) + from can round to ``to``; torch then
+    gives ``from`` (the interval is half-open). This seed and size hit that case."""
+    def draws(lib):
+        lib.manual_seed(12898706886980160712)
+        w = lib.empty(257)
+        lib.nn.init.uniform_(w, -88.7937555588824, -88.7927555588824)
+        return [w]
+
+    _both(draws)
+    ours = draws(minigrad)[0].numpy()
+    assert (ours == np.float32(-88.7937555588824)).sum() >= 2
+
+
+@settings(deadline=None, max_examples=10)
+@given(seed=seeds, n=st.integers(1, 40), batch=st.integers(1, 7),
+       own_generator=st.booleans())
+def test_dataloader_shuffle_order(seed, n, batch, own_generator):
+    """Each epoch: the loader draws its workers' seed, the sampler seeds a fresh generator
+    from the default one (or uses the loader's), permutes, then permutes once more at the
+    end (torch's ``randperm(n)[:num_samples % n]``)."""
+    def epochs(lib):
+        lib.manual_seed(seed)
+        data = lib.utils.data.TensorDataset(lib.arange(n))
+        g = lib.Generator().manual_seed(seed // 3) if own_generator else None
+        loader = lib.utils.data.DataLoader(data, batch_size=batch, shuffle=True, generator=g)
+        order = [x for _ in range(3) for (b,) in loader for x in b.tolist()]
+        return [lib.tensor(order), lib.rand(2)]
+
+    _both(epochs)

@@ -1,0 +1,42 @@
+"""Warnings torch gives once per process (TORCH_WARN_ONCE), compared in fresh interpreters.
+
+Within the test session either engine may have warned already, so the same script runs in a
+new Python process per engine and what it prints (the warnings each step raises) is compared.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+SCRIPT = """
+import warnings
+import {lib} as torch
+for shape in [(2, 3, 4), (3,), (2, 3, 4), (), (), (2, 3)]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = torch.ones(shape).T
+    print(tuple(out.shape), [(w.category.__name__, str(w.message).split(" (Triggered")[0])
+                             for w in caught])
+for step in range(2):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.tensor(2., requires_grad=True)
+        torch.autograd.grad(x ** 2, x, create_graph=True)
+        (x ** 3).backward(create_graph=True)
+    print(step, [str(w.message).split(" (Triggered")[0] for w in caught])
+"""
+
+
+def run(lib: str) -> str:
+    done = subprocess.run([sys.executable, "-c", SCRIPT.format(lib=lib)], capture_output=True,
+                          text=True, check=True)
+    return done.stdout
+
+
+def test_warnings_given_once_per_process_like_torch():
+    """x.T on other than 2-D tensors, and backward(create_graph=True)."""
+    expected, got = run("torch"), run("minigrad")
+    assert got == expected
+    assert "dimension other than 2" in expected and "0-D" in expected  # both messages seen
+    assert "reference cycle" in expected
