@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _creation, _dtype
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops._core import (
     as_tensor_like,
@@ -404,6 +404,37 @@ class ZeroBackward0(Node):
 
     def jvp(self, t):
         return t * 0
+
+
+def _scalar_name(dtype) -> str:
+    """torch's name of a dtype in kernel errors: 'Long', 'Int', 'Bool'..."""
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers."""
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"check_uniform_bounds\" not implemented for '{_scalar_name(self.dtype)}'")
+    data = _creation._uniform(tuple(self.shape), self.dtype, a, b, generator)
+    return apply_inplace(self, data, UniformBackward0, (self,))
+
+
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    """Fill with numbers drawn from N(mean, std²): torch's generator, so torch's numbers."""
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"normal_kernel_cpu\" not implemented for '{_scalar_name(self.dtype)}'")
+    data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
+    return apply_inplace(self, data, NormalBackward0, (self,))
+
+
+class UniformBackward0(ZeroBackward0):
+    """uniform_: the old values are gone, so their gradient is zero."""
+
+
+class NormalBackward0(ZeroBackward0):
+    """normal_: the old values are gone, so their gradient is zero."""
 
 
 def fill_(self, value):

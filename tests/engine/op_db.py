@@ -823,6 +823,13 @@ OPS: list[OpInfo] = [
     OpInfo("clamp_", _clone_then("clamp_"),
            lambda r: [S(distinct(r, (3, 4)), -0.65, 0.8), S(distinct(r, (3, 4)), min=0.05),
                       S(distinct(r, (3, 4)), max=-0.25)]),
+    # random fills: seeded inside the op, so both engines draw torch's numbers
+    OpInfo("uniform_", lambda lib, x, *a: (lib.manual_seed(0), x.clone().uniform_(*a) * x)[1],
+           few(lambda r: [S(randn(r, (3, 4))), S(randn(r, (2, 3)), -1.0, 2.0),
+                          S(randn(r, ()), 0.5, 0.75)])),
+    OpInfo("normal_", lambda lib, x, *a: (lib.manual_seed(1), x.clone().normal_(*a) + x)[1],
+           few(lambda r: [S(randn(r, (20,))), S(randn(r, (2, 3)), 1.0, 2.0),
+                          S(randn(r, ()), -1.0, 0.5)])),
     OpInfo("zero_", lambda lib, x: lib.zero_(x.clone()) * x + x.clone().zero_(),
            lambda r: [S(randn(r, (2, 3))), S(randn(r, ()))]),
     OpInfo("fill_number", lambda lib, x, v: x.clone().fill_(v) * x,

@@ -333,6 +333,22 @@ y.add_(1)""",
     'x = torch.tensor([1., 2., 3.], requires_grad=True); x[x > 1].sum().backward(); print(x.grad)',
     "x = torch.ones(2, requires_grad=True); w = torch.ones(2, requires_grad=True); print((x * w).grad_fn(torch.ones(2)), (x * 2).grad_fn(torch.ones(2)))",
     "x = torch.ones(2, requires_grad=True); a, b = x.unbind(); print(a.grad_fn(torch.tensor(1.), torch.tensor(2.)), x.exp().grad_fn(torch.ones(2)))",
+    # in-place random fills: torch's generator, torch's numbers, torch's nodes and errors
+    "torch.manual_seed(0); print(torch.empty(5).uniform_(-1, 2))",
+    "torch.manual_seed(3); print(torch.empty(20, dtype=torch.float64).normal_(1, 2))",
+    "g = torch.Generator().manual_seed(5); print(torch.zeros(3).normal_(generator=g))",
+    "torch.manual_seed(1); x = torch.zeros(2, 3); x[0].uniform_(); print(x)",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+y.uniform_()
+print(type(y.grad_fn).__name__, y._version)
+y.normal_()
+print(type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad)""",
+    "x = torch.ones(3, requires_grad=True); x.uniform_()",
+    "torch.ones(3, dtype=torch.long).normal_()",
+    "torch.ones(3, dtype=torch.bool).uniform_()",
 ]
 
 KNOWN = {
