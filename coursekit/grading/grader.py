@@ -390,6 +390,9 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
                              "feedback": _death_feedback(stop.died, "checking your answer")}
             except KernelDied as died:
                 found = {"points": 0, "feedback": _death_feedback(died, "checking your answer")}
+            except Exception as error:  # noqa: BLE001 - a check's own bug costs its question
+                found = {"points": 0, "feedback": f"no verdict: the check itself failed "
+                                                  f"({type(error).__name__}: {error})"[:300]}
             if found["points"] < check.points and qid in results:
                 continue  # the answer cell's own error says more
             if found["points"] < check.points and qid not in answered:
