@@ -138,8 +138,8 @@ def _cumulative_probe(values, upstream):
 
 with question("08.2", points=3, answers=()) as q:
     values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
-    want_s, want_grad = _cumulative_reference(values, upstream)
-    seen = q.observe(_cumulative_probe, values, upstream)
+    want_s, want_grad = (t.float() for t in _cumulative_reference(values, upstream))
+    seen = q.observe(_cumulative_probe, values, upstream)  # in float32
     q.close("cumulative(x)", seen["s"], want_s, tensor=True, hints={
         "other": "s[i + 1] must be s[i] times x[i]: the running product"})
     q.true(seen["requires_grad"], "cumulative(x) is cut from the graph: the copy of s[i] must "

@@ -53,6 +53,11 @@ def as_array(value):
     return np.asarray(value, dtype=np.float64)
 
 
+def _dtype(t) -> str:
+    """A tensor's dtype without its library: ``float32`` for torch's and minigrad's alike."""
+    return str(t.dtype).rsplit(".", 1)[-1]
+
+
 def _kind(value) -> str:
     if isinstance(value, plain.LearnerObject):
         return value.type_name
@@ -74,7 +79,8 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
     ``"double"``/``"half"`` (off by a factor 2), ``"negated"``, ``"zero"`` and ``"none"``.
     ``mistakes`` lists ``(wrong value, explanation)`` pairs for mistakes known in advance.
     ``reveal=False`` (a "predict the value" question) never prints the expected value.
-    ``tensor=True``: ``got`` must be a tensor (an implementation's result), of ``want``'s shape.
+    ``tensor=True``: ``got`` must be a tensor (an implementation's result), of ``want``'s shape
+    and (when ``want`` is a tensor) dtype.
     Numbers, lists, arrays and tensors are otherwise equivalent forms of an answer; a tensor or
     array of the right size but another shape is wrong.
     """
@@ -86,6 +92,8 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
         return f"`{name}` is still `...`: replace it with your answer"
     if tensor and not is_tensor(got):
         return f"`{name}`: expected a tensor, got {_kind(got)}"
+    if tensor and is_tensor(want) and _dtype(got) != _dtype(want):
+        return f"`{name}` has dtype {_dtype(got)}, expected {_dtype(want)}"
     try:
         g = as_array(got)
     except (TypeError, ValueError):
@@ -161,6 +169,8 @@ class Question:
         expected value is not shown when ``name`` is one of the question's ``answers`` (a
         "predict" answer), unless ``reveal=True``."""
         options.setdefault("reveal", name not in self.answers)
+        if self._observer is None and name in self.answers:
+            got = plain.decode(plain.encode(got))  # what the grader will see of it
         message = compare(name, got, want, hints, mistakes, **options)
         if message is not None:
             raise CheckFailed(message)

@@ -16,8 +16,7 @@ How it stays fair:
   it names (``answers=``) and the results of its observation functions (``q.observe``) as
   plain data (``coursekit.grading.plain``), so expected values never enter the learner's
   process and nothing the learner's code does there can forge a verdict. The points are
-  capped by the solution's metadata. (A check without ``answers=``, old style, still runs as
-  a probe in the learner's process; the course's solutions have none.)
+  capped by the solution's metadata. A check reads no learner variable it does not name.
 * A child that dies (a crash, a time limit) is restarted: the cells that ran well are run
   again, the question of the cell that killed it scores 0 with the reason, and grading goes
   on; the number of restarts is bounded.
@@ -25,8 +24,6 @@ How it stays fair:
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import shutil
 import tempfile
@@ -40,11 +37,11 @@ import nbformat
 
 from coursekit.grading import trusted
 from coursekit.grading.runner import Kernel, KernelDied, Limits, sandbox_available
+from coursekit.grading.trusted import clean_points  # noqa: F401 - part of the API
 
 GRADER_VERSION = "2.0"
 DEFAULT_TIMEOUT = 60  # seconds per cell
 MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions score 0
-FEEDBACK_CAP = 1000  # characters of feedback kept from the child
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
@@ -55,7 +52,7 @@ class Check:
     id: str
     points: float
     source: str
-    answers: tuple[str, ...] | None = None  # None: an old-style check run by the learner
+    answers: tuple[str, ...] = ()  # the learner's variables the check reads
 
 
 def load_setup(solution: Path) -> list[str]:
@@ -91,7 +88,7 @@ def load_checks(solution: Path) -> list[Check]:
         meta = cell.metadata
         if cell.cell_type == "code" and meta.get("role") == "check":
             checks.append(Check(meta["question"], meta.get("points", 1), cell.source,
-                                trusted.answers_of(cell.source)))
+                                trusted.answers_of(cell.source) or ()))
     return checks
 
 
@@ -123,56 +120,8 @@ def feedback_for_error(ename: str, evalue: str, where: str) -> str:
 
 
 
-# Runs in the child, in a copy of the learner's namespace plus ``__check_id__`` and
-# ``__check_source__``: a fresh ``coursekit.grading.checks`` (so redefining ``question`` or the
-# module's names in the notebook changes nothing) runs the solution's check cell.
-CHECK_PROBE = """\
-_b = __builtins__
-for _name in [_m for _m in _b.__import__("sys").modules if _m.startswith("coursekit.grading")]:
-    del _b.__import__("sys").modules[_name]
-_checks = _b.__import__("importlib").import_module("coursekit.grading.checks")
-import minigrad, numpy as np, torch
-question, compare = _checks.question, _checks.compare
-_b.exec(_b.compile(__check_source__, "<check " + __check_id__ + ">", "exec"), _b.globals())
-__probe_result__ = _b.__import__("json").dumps(_checks.RESULTS.get(__check_id__))
-"""
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def clean_points(value, maximum: float) -> float | None:
-    """Points from the child as a number in [0, maximum], or None when they are not a finite
-    real number (NaN, a string, a huge integer...)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        value = float(value)
-    except OverflowError:
-        return None
-    if not math.isfinite(value):
-        return None
-    value = min(max(value, 0.0), float(maximum))
-    return int(value) if value.is_integer() else value
-
-
-def verdict(reply: dict, maximum: float) -> dict:
-    """A probe reply (already schema-checked by the runner) as {"points", "feedback"}."""
-    if reply["status"] != "ok":
-        return {"points": 0, "feedback": feedback_for_error(reply["ename"], reply["evalue"],
-                                                            "checking your answer")}
-    try:
-        found = json.loads(reply["result"])
-    except (ValueError, RecursionError):
-        found = None
-    if found is None:
-        return {"points": 0, "feedback": "the checks gave no result"}
-    points = clean_points(found.get("points") if isinstance(found, dict) else None, maximum)
-    feedback = found.get("feedback") if isinstance(found, dict) else None
-    if points is None or not isinstance(feedback, str):
-        return {"points": 0, "feedback": "no verdict: the checks' result was malformed"}
-    return {"points": points, "feedback": feedback[:FEEDBACK_CAP]}
 
 
 @dataclass
@@ -373,15 +322,9 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
             if gave_up is not None and (qid not in answered or qid in results):
                 continue
             try:
-                if check.answers is None:  # an old-style check: it runs in the learner's kernel
-                    if qid not in answered or qid in results:
-                        continue
-                    found = verdict(session.probe(CHECK_PROBE, {
-                        "__check_id__": qid, "__check_source__": check.source}), check.points)
-                else:
-                    if base is None:
-                        base = trusted.base_namespace(load_setup(solution))
-                    found = trusted.run_check(qid, check.points, check.source, base, session)
+                if base is None:
+                    base = trusted.base_namespace(load_setup(solution))
+                found = trusted.run_check(qid, check.points, check.source, base, session)
             except trusted.Stop as stop:
                 if stop.died is None:
                     found = {"points": 0, "feedback": f"no verdict: {stop.reason}"}

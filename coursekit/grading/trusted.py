@@ -24,6 +24,7 @@ import ast
 import contextlib
 import io
 import json
+import math
 import threading
 import warnings
 
@@ -32,6 +33,21 @@ from coursekit.grading.checks import Question
 from coursekit.grading.runner import KernelDied
 
 _LOCK = threading.Lock()
+FEEDBACK_CAP = 1000  # characters of feedback kept
+
+
+def clean_points(value, maximum: float) -> float | None:
+    """Points as a number in [0, maximum], or None when they are not a finite real number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    if not math.isfinite(value):
+        return None
+    value = min(max(value, 0.0), float(maximum))
+    return int(value) if value.is_integer() else value
 
 
 class Stop(BaseException):  # noqa: N818 - not an error of the check: it ends the trusted run
@@ -43,8 +59,8 @@ class Stop(BaseException):  # noqa: N818 - not an error of the check: it ends th
 
 
 def answers_of(check_source: str) -> tuple[str, ...] | None:
-    """The ``answers=`` names of the check's ``question(...)`` call, or None for an old-style
-    check (which still runs in the learner's process, see ``grader.CHECK_PROBE``)."""
+    """The ``answers=`` names of the check's ``question(...)`` call, or None when it names
+    none (then the check reads no learner variable)."""
     for node in ast.walk(ast.parse(check_source)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id == "question":
@@ -147,4 +163,7 @@ def run_check(qid: str, points: float, source: str, base: dict, session) -> dict
     found = results.get(qid)
     if found is None:
         return {"points": 0, "feedback": "no verdict: the checks gave no result"}
-    return {"points": min(max(found["points"], 0), points), "feedback": found["feedback"]}
+    score = clean_points(found["points"], points)
+    if score is None or not isinstance(found["feedback"], str):
+        return {"points": 0, "feedback": "no verdict: the checks' result was malformed"}
+    return {"points": score, "feedback": found["feedback"][:FEEDBACK_CAP]}

@@ -116,6 +116,9 @@ def test_feedback_names_a_float_for_a_tensor_and_a_wrong_shape():
     assert checks.compare("g", torch.tensor([[1.0], [2.0]]), want) == \
         "`g` has shape [2, 1], expected [2]"
     assert checks.compare("g", [[1.0, 2.0]], want) is None  # a list is an equivalent form
+    assert checks.compare("g", want.double(), want, tensor=True) == \
+        "`g` has dtype float64, expected float32"
+    assert checks.compare("g", minigrad.tensor([1.0, 2.0]), want, tensor=True) is None
 
 
 def test_predict_answers_do_not_reveal_the_expected_value():
@@ -169,3 +172,15 @@ def test_inline_check_with_hidden_tests_says_grading_runs_more(capsys):
              "z": 16.0 + math.sin(2 * math.pi), "grad_x": 8.0, "grad_y": 2.0, "b": 0.0}
     exec(exercise, scope)
     assert "2/2 points · passes the visible checks; grading runs more" in capsys.readouterr().out
+
+
+def test_inline_answers_are_seen_as_the_grader_sees_them():
+    """An inline ✓ that grading would contradict: a value only its dunders make right."""
+    class Liar(float):
+        def __array__(self, *args, **kwargs):
+            return np.array(8.0)
+
+    q = checks.Question("01.1", 2, answers=("grad_x",), results={})
+    with pytest.raises(checks.CheckFailed, match="not Liar"):
+        q.close("grad_x", Liar(1.0), 8.0)
+    q.close("grad_x", np.array(torch.tensor(8.0).detach()), 8.0)  # an honest other form
