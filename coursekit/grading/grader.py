@@ -39,7 +39,7 @@ from coursekit.grading import trusted
 from coursekit.grading.runner import Kernel, KernelDied, Limits, sandbox_available
 from coursekit.grading.trusted import clean_points  # noqa: F401 - part of the API
 
-GRADER_VERSION = "2.0"
+GRADER_VERSION = "3.0"  # 3: checks run in the grader, on plain data observed from the learner
 DEFAULT_TIMEOUT = 60  # seconds per cell
 MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions score 0
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer

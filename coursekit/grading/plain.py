@@ -33,7 +33,7 @@ import minigrad
 import minigrad.nn
 
 MAX_DEPTH = 12
-MAX_ITEMS = 20_000  # numbers and containers' items per encoded value
+MAX_ITEMS = 50_000  # numbers and containers' items per encoded value (the reply stays < 1 MB)
 MAX_TEXT = 2_000  # characters kept of a string or an error message
 INT_LIMIT = 1 << 62
 
