@@ -221,11 +221,15 @@ with question("10.3", points=2, answers=("order",)) as q:
     tz = (tx * ty + torch.sin(tx)) * torch.exp(ty)
     want = [n for n in BackwardStepper(tz).order if n != "AccumulateGrad"]
     q.true(isinstance(order, list | tuple), "`order` should be a list of node names")
-    got = [n for n in order if n != "AccumulateGrad"]
-    q.true(sorted(got) == sorted(want), f"the graph's nodes (without AccumulateGrad) are "
-           f"{sorted(want)}; your list has {sorted(got)}")
+    got = [str(n) for n in order if n != "AccumulateGrad"]
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    q.true(sorted(got) == sorted(want), f"your list has {len(got)} nodes besides "
+           f"AccumulateGrad, the graph has {len(want)}" + (
+               f"; {', '.join(extra)} is not in this graph" if extra else "") + (
+               "; draw the graph: one node per operation of the forward pass"
+               if missing else ""))
     for k, (mine, theirs) in enumerate(zip(got, want)):
-        q.true(mine == theirs, f"step {k + 1}: torch runs {theirs}, you said {mine}. "
+        q.true(mine == theirs, f"step {k + 1}: not {mine}. "
                + ("After the product z = s * e, both AddBackward0 and ExpBackward0 are ready: "
                   "the engine runs the one created last, and exp was recorded after the sum"
                   if k == 1 else
