@@ -217,7 +217,7 @@ def _check_jvp_vjp(q, kind, x, v, u, what):
            f"jvp called f {seen['calls']} times: one pass with the tangent v gives J v")
     q.true(tuple(got.shape) == tuple((J @ v).shape), f"jvp {what}: J v has one entry per output "
            f"of f ({J.shape[0]}), yours has shape {list(got.shape)}: is that uᵀJ (reverse mode)?")
-    q.close(f"jvp {what}", got, J @ v, hints={"other": "the tangent of f(x) along v is J v"})
+    q.close(f"jvp {what} at x = {x}, v = {v.tolist()}", got, J @ v, hints={"other": "the tangent of f(x) along v is J v"})
     seen = _try(q, f"vjp {what}", lambda: q.observe(_mode_probe, "vjp", kind, x, u.tolist()),
                 "let x require grad (x.detach().requires_grad_()) and pass grad_outputs=u")
     got = seen["got"]
@@ -228,7 +228,7 @@ def _check_jvp_vjp(q, kind, x, v, u, what):
            f"vjp called f {seen['calls']} times: one backward pass from u gives uᵀJ")
     q.true(tuple(got.shape) == tuple((u @ J).shape), f"vjp {what}: uᵀJ has one entry per input "
            f"of f ({J.shape[1]}), yours has shape {list(got.shape)}: is that J v (forward mode)?")
-    q.close(f"vjp {what}", got, u @ J, hints={"other": "start the backward pass from u"})
+    q.close(f"vjp {what} at x = {x}, u = {u.tolist()}", got, u @ J, hints={"other": "start the backward pass from u"})
 
 
 with question("02.3", points=3, answers=()) as q:

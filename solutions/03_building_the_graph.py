@@ -145,7 +145,7 @@ with question("03.3", points=3, answers=()) as q:
     q.true(got["node"] == "CubeBackward0", "cube(x) should record a CubeBackward0 node")
     tx = torch.tensor(values, requires_grad=True)
     (tx ** 3).sum().backward()
-    q.close("x.grad", got["grad"], tx.grad, tensor=True, hints={
+    q.close(f"x.grad for x = {values}", got["grad"], tx.grad, tensor=True, hints={
         "other": "the derivative of x³ is 3x², times the incoming gradient"})
     ### BEGIN HIDDEN TESTS
     v = [[1.0, 2.0, -1.0], [0.5, 3.0, 2.0]]

@@ -323,9 +323,9 @@ def _check_weighted_loss(q, w_values, x_values):
     want_loss.backward()
     tw_through = torch.tensor(w_values, requires_grad=True)
     (torch.softmax(tw_through * x, 0) * (tw_through * x - 1) ** 2).sum().backward()
-    q.close("the loss", seen["loss"], want_loss, tensor=True, hints={
+    q.close(f"the loss for w = {w_values}, x = {x_values}", seen["loss"], want_loss, tensor=True, hints={
         "other": "weighted_loss must still compute sum(softmax(w·x) · (w·x - 1)²)"})
-    q.close("w.grad", seen["grad"], tw.grad, tensor=True, mistakes=[(
+    q.close(f"w.grad for w = {w_values}, x = {x_values}", seen["grad"], tw.grad, tensor=True, mistakes=[(
         tw_through.grad, "the gradient flows through the weights too: they must stay "
                          "constants, so compute them under torch.no_grad() (or detach them)")])
 

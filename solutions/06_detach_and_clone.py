@@ -178,7 +178,7 @@ def _sharpen_probe(values):
     values and p.grad."""
     p = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     loss = sharpen_loss(p)
-    seen = {"loss": loss, "requires_grad": loss.requires_grad}
+    seen = {"loss": loss, "requires_grad": getattr(loss, "requires_grad", False) is True}
     if seen["requires_grad"]:
         loss.backward()
     seen.update(p=p.detach(), grad=p.grad)
@@ -191,11 +191,11 @@ with question("06.3", points=2, answers=()) as q:
     want_loss, want_grad = _sharpen_reference(values, fixed=True)
     q.true(seen["requires_grad"], "the loss no longer depends on p in the graph: detach the "
            "target, not p itself (p - target must still record p)")
-    q.close("the loss", seen["loss"], want_loss, tensor=True, hints={
+    q.close(f"the loss for p = {values}", seen["loss"], want_loss, tensor=True, hints={
         "other": "the value of the loss must not change: only the gradient should"})
     q.true(torch.equal(seen["p"], torch.tensor(values, dtype=torch.float64)),
            "sharpen_loss changed p's values: compute the target on a copy")
-    q.close("p.grad", seen["grad"], want_grad, tensor=True, mistakes=[(
+    q.close(f"p.grad for p = {values}", seen["grad"], want_grad, tensor=True, mistakes=[(
         _sharpen_reference(values, fixed=False)[1],
         "the gradient still flows through the target: build it from p.detach() (or "
         "p.detach().clone()), not from p or p.clone()")])

@@ -192,7 +192,7 @@ with question("07.4", points=3, answers=()) as q:
                    "+1 out of place (y = y + 1) so exp's saved output stays untouched")
         tx = torch.tensor(values, requires_grad=True)
         ((tx.exp() + 1) ** 2).sum().backward()
-        q.close(f"x.grad ({lib.__name__})", grad, tx.grad, tensor=True, hints={
+        q.close(f"x.grad for x = {values} ({lib.__name__})", grad, tx.grad, tensor=True, hints={
             "other": "f must still compute sum((exp(x) + 1)**2)"})
 
 # %% [markdown]

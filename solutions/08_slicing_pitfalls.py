@@ -126,7 +126,7 @@ def _cumulative_probe(values, upstream):
     """cumulative(x), whether it requires grad, and x.grad after backward from ``upstream``."""
     x = torch.tensor(values, requires_grad=True)
     s = cumulative(x)
-    seen = {"s": s, "requires_grad": s.requires_grad}
+    seen = {"s": s, "requires_grad": getattr(s, "requires_grad", False) is True}
     if seen["requires_grad"]:
         try:
             s.backward(torch.tensor(upstream))
@@ -140,7 +140,7 @@ with question("08.2", points=3, answers=()) as q:
     values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
     want_s, want_grad = (t.float() for t in _cumulative_reference(values, upstream))
     seen = q.observe(_cumulative_probe, values, upstream)  # in float32
-    q.close("cumulative(x)", seen["s"], want_s, tensor=True, hints={
+    q.close(f"cumulative(x) for x = {values}", seen["s"], want_s, tensor=True, hints={
         "other": "s[i + 1] must be s[i] times x[i]: the running product"})
     q.true(seen["requires_grad"], "cumulative(x) is cut from the graph: the copy of s[i] must "
            "stay in the graph (clone(), not detach())")
@@ -148,7 +148,8 @@ with question("08.2", points=3, answers=()) as q:
         q.fail(f"backward still fails: {str(seen['error'])[:70]}...: MulBackward0 saves the "
                "view s[i], and the next write into s bumps its version; multiply a clone, "
                "s[i].clone() * x[i]")
-    q.close("x.grad", seen["grad"], want_grad, tensor=True, mistakes=[(
+    q.close(f"x.grad for x = {values}, upstream {upstream}", seen["grad"], want_grad,
+            tensor=True, mistakes=[(
         _cumulative_reference(values, upstream, cut=True)[1],
         "each x[i] only gets the gradient of its own step: the copy of s[i] must stay in the "
         "graph (clone(), not detach().clone()), so later products reach earlier x's")])
@@ -197,7 +198,7 @@ def _replaced_probe(values, data):
     w = torch.tensor(values, requires_grad=True)
     out = first_replaced(w)
     seen = {"out": out, "same": out is w, "w": w.detach().clone(),
-            "requires_grad": out.requires_grad}
+            "requires_grad": getattr(out, "requires_grad", False) is True}
     if seen["requires_grad"] and not seen["same"]:
         (torch.tensor(data) * out).sum().backward()
         seen["grad"] = w.grad
@@ -215,7 +216,7 @@ with question("08.3", points=2, answers=()) as q:
                "`with torch.no_grad():`")
     q.true(seen["leaf"], "after reset_first_, w must still be a leaf that "
            "requires grad: change it in place under no_grad, don't rebuild it")
-    q.close("w after reset_first_", seen["w"], [0.0] + values[1:], tensor=True)
+    q.close(f"w after reset_first_, for w = {values}", seen["w"], [0.0] + values[1:], tensor=True)
 
     data = [1.0, 2.0, 3.0]
     try:
@@ -228,7 +229,8 @@ with question("08.3", points=2, answers=()) as q:
     q.true(torch.equal(seen["w"], torch.tensor(values)), "first_replaced changed w itself: "
            "it must return a new tensor (write into w.clone())")
     q.true(not seen["same"], "first_replaced must return a new tensor, not w")
-    q.close("first_replaced(w)", seen["out"], [0.0] + values[1:], tensor=True)
+    q.close(f"first_replaced(w) for w = {values}", seen["out"], [0.0] + values[1:],
+            tensor=True)
     q.true(seen["requires_grad"], "the result of first_replaced is cut from the graph: use "
            "w.clone() (recorded), not w.detach().clone()")
     q.close("w.grad", seen["grad"], [0.0, 2.0, 3.0], tensor=True, mistakes=[(
@@ -288,6 +290,8 @@ def _powers_probe(values, n, upstream):
     """powers(x, n), the names of its graph's nodes, and x.grad after backward."""
     x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     y = powers(x, n)
+    if not isinstance(y, torch.Tensor):
+        return {"y": y}
     seen = {"y": y, "nodes": _node_names(y)}
     if tuple(y.shape) == (n, *x.shape):
         y.backward(torch.tensor(upstream, dtype=torch.float64))

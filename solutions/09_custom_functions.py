@@ -142,7 +142,7 @@ with question("09.1", points=3, answers=()) as q:
     q.true(torch.equal(seen["x"], x), "backward changed x's values: nudge a copy, "
            "x.detach().clone()")
     want = _estimate(values, h, upstream, "central")
-    q.close("x.grad", seen["grad"], want, tensor=True, mistakes=[
+    q.close(f"x.grad for x = {values}, h = {h}", seen["grad"], want, tensor=True, mistakes=[
         (_estimate(values, h, upstream, "forward"),
          "that is a forward difference: step to both sides, f(x + h) - f(x - h), over 2h"),
         (_estimate(values, h, torch.ones(3, dtype=torch.float64), "central"),
@@ -358,7 +358,7 @@ with question("09.4", points=2, answers=()) as q:
     ty = a * torch.exp(k * tx)
     ty.backward(upstream)
     q.close("y", seen["y"], ty, tensor=True, hints={"other": "keep the forward as it was: a * exp(k * x)"})
-    q.close("x.grad", seen["grad"], tx.grad, tensor=True, mistakes=[
+    q.close(f"x.grad for x = {values}, a = {a}, k = {k}", seen["grad"], tx.grad, tensor=True, mistakes=[
         ((ty * k).detach(), "multiply by grad_output, the gradient arriving from the loss"),
         ((upstream * ty).detach(), "dy/dx is k · y: the factor k is missing")])
 

@@ -68,7 +68,7 @@ def _fmt(a) -> str:
     a = np.asarray(a)
     if a.ndim == 0:
         return f"{float(a):.4g}"
-    return np.array2string(a, precision=4, separator=", ")
+    return " ".join(np.array2string(a, precision=4, separator=", ").split())  # one line
 
 
 def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1e-4,
