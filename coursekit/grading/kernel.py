@@ -88,7 +88,11 @@ def run_observe(shell: InteractiveShell, request: dict) -> dict:
     if "names" in request:
         values = {}
         for name in request["names"]:
-            values[name] = _ENCODE(namespace[name]) if name in namespace else {"$": "missing"}
+            try:
+                values[name] = _ENCODE(namespace[name]) if name in namespace else {
+                    "$": "missing"}
+            except BaseException:  # noqa: BLE001 - a recursion limit, memory...
+                values[name] = {"$": "object", "type": "a value that could not be read"}
         return {"status": "ok", "result": _DUMPS(values)}
     namespace["__builtins__"] = _BUILTINS
     try:
