@@ -49,7 +49,7 @@ grad_y = 2 * math.cos(2 * y_value)
 ### END SOLUTION
 
 # %% question="01.1" role="check" points=2
-with question("01.1", points=2) as q:
+with question("01.1", points=2, answers=("a", "z", "grad_x", "grad_y", "b")) as q:
     tx = torch.tensor(4.0, dtype=torch.float64, requires_grad=True)
     ty = torch.tensor(math.pi, dtype=torch.float64, requires_grad=True)
     ta = tx * tx
@@ -90,7 +90,8 @@ grad_w4 = -(-1.0 * 3.0)
 ### END SOLUTION
 
 # %% question="01.2" role="check" points=2
-with question("01.2", points=2) as q:
+with question("01.2", points=2,
+              answers=("grad_w1", "grad_w2", "grad_w3", "grad_w4")) as q:
     ta = torch.tensor(3.0)
     tw = [torch.tensor(v, requires_grad=True) for v in (2.0, -1.0, 0.5, 4.0)]
     tb, tc = tw[0] * ta, tw[1] * ta
@@ -113,7 +114,7 @@ grad_a = -(0.5 * 2.0 + 4.0 * -1.0)
 ### END SOLUTION
 
 # %% question="01.3" role="check" points=2
-with question("01.3", points=2) as q:
+with question("01.3", points=2, answers=("grad_a",)) as q:
     ta = torch.tensor(3.0, requires_grad=True)
     w1, w2, w3, w4 = (torch.tensor(v) for v in (2.0, -1.0, 0.5, 4.0))
     (10 - (w3 * (w1 * ta) + w4 * (w2 * ta))).backward()
@@ -154,41 +155,71 @@ def topo_order(root):
 
 
 # %% question="01.4" role="check" points=3
-def _check_order(q, root, what):
+def _graph(lib, kind):
+    """The graph of test ``kind`` built with ``lib`` (torch or minigrad): its root node."""
+    if kind == "diamond":
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * x
+        return (y.sin() + y.exp()).sum().grad_fn
+    if kind == "chain":
+        y = x = lib.tensor(0.5, requires_grad=True)
+        for _ in range(3000):
+            y = y * 1.0001
+        return y.grad_fn
+    w = lib.tensor([1.0, -1.0], requires_grad=True)
+    h = (w * 2).relu()
+    return ((h + h * w) * h).sum().grad_fn
+
+
+def _order_probe(lib_name, kind):
+    """Your topo_order on graph ``kind``, as plain data: for each node of your order, its
+    name, the place of its first appearance, and the places of its next_functions."""
+    root = _graph(minigrad if lib_name == "minigrad" else torch, kind)
     order = topo_order(root)
-    q.true(isinstance(order, list), f"topo_order should return a list, not {type(order)}")
-    reach, todo = set(), [root]
+    if type(order) is not list:
+        return type(order).__name__
+    first = {}
+    for i, node in enumerate(order):
+        first.setdefault(id(node), i)
+    return [None if node is None else
+            [node.name(), first[id(node)],
+             [first.get(id(child), -1) for child, _ in node.next_functions if child is not None]]
+            for node in order]
+
+
+def _check_order(q, lib, kind, what):
+    got = q.observe(_order_probe, lib.__name__, kind)
+    q.true(isinstance(got, list), f"topo_order should return a list, not {got}")
+    reach, todo = set(), [_graph(lib, kind)]
     while todo:
         node = todo.pop()
         if node not in reach:
             reach.add(node)
             todo += [n for n, _ in node.next_functions if n is not None]
-    q.true(len(order) == len(set(order)), f"{what}: a node appears twice in your order")
-    q.true(None not in order, f"{what}: your order contains None (skip missing edges)")
-    q.true(set(order) == reach, f"{what}: your order has {len(order)} nodes, the graph has "
+    q.true(None not in got, f"{what}: your order contains None (skip missing edges)")
+    q.true(all(entry[1] == i for i, entry in enumerate(got)),
+           f"{what}: a node appears twice in your order")
+    q.true(len(got) == len(reach), f"{what}: your order has {len(got)} nodes, the graph has "
            f"{len(reach)}: follow every edge of next_functions")
-    place = {node: i for i, node in enumerate(order)}
-    for node in order:
-        for child, _ in node.next_functions:
-            if child is not None and place[child] < place[node]:
-                q.fail(f"{what}: {child.name()} comes before {node.name()}, which sends it a "
+    shape = sorted((n.name(), len([c for c, _ in n.next_functions if c is not None]))
+                   for n in reach)
+    q.true(sorted((name, len(children)) for name, _, children in got) == shape,
+           f"{what}: your order does not hold the nodes of the graph")
+    for i, (name, _, children) in enumerate(got):
+        for child in children:
+            q.true(child != -1, f"{what}: {name} sends a gradient to a node missing from "
+                   "your order")
+            if child < i:
+                q.fail(f"{what}: {got[child][0]} comes before {name}, which sends it a "
                        "gradient: a node must come after everything that uses it")
 
 
-with question("01.4", points=3) as q:
+with question("01.4", points=3, answers=()) as q:
     for lib in (minigrad, torch):
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        y = x * x
-        _check_order(q, (y.sin() + y.exp()).sum().grad_fn, f"a diamond in {lib.__name__}")
+        _check_order(q, lib, "diamond", f"a diamond in {lib.__name__}")
     ### BEGIN HIDDEN TESTS
-    x = minigrad.tensor(0.5, requires_grad=True)
-    y = x
-    for _ in range(3000):
-        y = y * 1.0001
-    _check_order(q, y.grad_fn, "a chain of 3000 ops")
-    w = torch.tensor([1.0, -1.0], requires_grad=True)
-    h = (w * 2).relu()
-    _check_order(q, ((h + h * w) * h).sum().grad_fn, "a torch graph with shared nodes")
+    _check_order(q, minigrad, "chain", "a chain of 3000 ops")
+    _check_order(q, torch, "shared", "a torch graph with shared nodes")
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -67,7 +67,7 @@ tan_z = tan_y1 * y3 + y1 * tan_y3
 ### END SOLUTION
 
 # %% question="02.1" role="check" points=3
-with question("02.1", points=3) as q:
+with question("02.1", points=3, answers=("tan_y1", "tan_y2", "tan_y3", "tan_z")) as q:
     import warnings
     with warnings.catch_warnings(), fwAD.dual_level():
         warnings.simplefilter("ignore")
@@ -120,7 +120,7 @@ adj_x2 = adj_y1 * x1
 ### END SOLUTION
 
 # %% question="02.2" role="check" points=3
-with question("02.2", points=3) as q:
+with question("02.2", points=3, answers=("adj_y3", "adj_y2", "adj_y1", "adj_x1", "adj_x2")) as q:
     tx1 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
     tx2 = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
     ty1 = tx1 * tx2
@@ -174,12 +174,24 @@ def vjp(f, x, u):
 
 
 # %% question="02.3" role="check" points=3
-def _counted(f):
-    def wrapper(t):
-        wrapper.calls += 1
+def _f(kind):
+    """The map of test ``kind``, from a vector x to a vector."""
+    if kind == "tanh":
+        W = torch.tensor([[1.0, -2.0, 0.5], [0.3, 0.0, 2.0]])
+        return lambda t: torch.tanh(W @ t)
+    return lambda t: torch.stack([t.prod(), t.sin().sum(), (t * t).sum(), t[0]])
+
+
+def _mode_probe(mode, kind, x, direction):
+    """Your jvp (or vjp) of map ``kind`` at x: the result and how many times it called f."""
+    f, calls = _f(kind), []
+
+    def counted(t):
+        calls.append(1)
         return f(t)
-    wrapper.calls = 0
-    return wrapper
+
+    got = (jvp if mode == "jvp" else vjp)(counted, torch.tensor(x), torch.tensor(direction))
+    return {"got": got, "calls": len(calls)}
 
 
 def _try(q, what, call, advice):
@@ -191,37 +203,39 @@ def _try(q, what, call, advice):
         q.fail(f"{what} raised: {str(error)[:90]}: {advice}")
 
 
-def _check_jvp_vjp(q, f, x, v, u, what):
+def _check_jvp_vjp(q, kind, x, v, u, what):
     from torch.autograd.functional import jacobian
-    J = jacobian(f, x)
-    g = _counted(f)
-    got = _try(q, f"jvp {what}", lambda: jvp(g, x.clone(), v),
-               "make x dual with make_dual(x, v) inside `with fwAD.dual_level():`")
+    J = jacobian(_f(kind), torch.tensor(x))
+    v, u = torch.tensor(v), torch.tensor(u)
+    seen = _try(q, f"jvp {what}", lambda: q.observe(_mode_probe, "jvp", kind, x, v.tolist()),
+                "make x dual with make_dual(x, v) inside `with fwAD.dual_level():`")
+    got = seen["got"]
     q.true(got is not None, "jvp returned None: read the tangent with unpack_dual(out).tangent "
            "inside the `with fwAD.dual_level():` block (after it ends the tangent is gone)")
-    q.true(g.calls == 1, f"jvp called f {g.calls} times: one pass with the tangent v gives J v")
+    q.need_tensor("jvp's result", got)
+    q.true(seen["calls"] == 1,
+           f"jvp called f {seen['calls']} times: one pass with the tangent v gives J v")
     q.true(tuple(got.shape) == tuple((J @ v).shape), f"jvp {what}: J v has one entry per output "
            f"of f ({J.shape[0]}), yours has shape {list(got.shape)}: is that uᵀJ (reverse mode)?")
-    q.close(f"jvp {what}", got, J @ v, hints={"other": "the tangent of f(x) along v is J v"})
-    g = _counted(f)
-    got = _try(q, f"vjp {what}", lambda: vjp(g, x.clone(), u),
-               "let x require grad (x.detach().requires_grad_()) and pass grad_outputs=u")
+    q.close(f"jvp {what} at x = {x}, v = {v.tolist()}", got, J @ v, hints={"other": "the tangent of f(x) along v is J v"})
+    seen = _try(q, f"vjp {what}", lambda: q.observe(_mode_probe, "vjp", kind, x, u.tolist()),
+                "let x require grad (x.detach().requires_grad_()) and pass grad_outputs=u")
+    got = seen["got"]
     q.true(got is not None, "vjp returned None: return the gradient of x (autograd.grad's "
            "result, or x.grad after backward)")
-    q.true(g.calls == 1, f"vjp called f {g.calls} times: one backward pass from u gives uᵀJ")
+    q.need_tensor("vjp's result", got)
+    q.true(seen["calls"] == 1,
+           f"vjp called f {seen['calls']} times: one backward pass from u gives uᵀJ")
     q.true(tuple(got.shape) == tuple((u @ J).shape), f"vjp {what}: uᵀJ has one entry per input "
            f"of f ({J.shape[1]}), yours has shape {list(got.shape)}: is that J v (forward mode)?")
-    q.close(f"vjp {what}", got, u @ J, hints={"other": "start the backward pass from u"})
+    q.close(f"vjp {what} at x = {x}, u = {u.tolist()}", got, u @ J, hints={"other": "start the backward pass from u"})
 
 
-with question("02.3", points=3) as q:
-    W = torch.tensor([[1.0, -2.0, 0.5], [0.3, 0.0, 2.0]])
-    _check_jvp_vjp(q, lambda t: torch.tanh(W @ t), torch.tensor([0.5, -1.0, 2.0]),
-                   torch.tensor([1.0, 2.0, -1.0]), torch.tensor([1.0, -3.0]), "for tanh(W x)")
+with question("02.3", points=3, answers=()) as q:
+    _check_jvp_vjp(q, "tanh", [0.5, -1.0, 2.0], [1.0, 2.0, -1.0], [1.0, -3.0], "for tanh(W x)")
     ### BEGIN HIDDEN TESTS
-    _check_jvp_vjp(q, lambda t: torch.stack([t.prod(), t.sin().sum(), (t * t).sum(), t[0]]),
-                   torch.tensor([1.5, -0.5]), torch.tensor([0.5, 2.0]),
-                   torch.tensor([1.0, 0.5, -2.0, 3.0]), "for a map from 2 inputs to 4 outputs")
+    _check_jvp_vjp(q, "stack", [1.5, -0.5], [0.5, 2.0], [1.0, 0.5, -2.0, 3.0],
+                   "for a map from 2 inputs to 4 outputs")
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -270,7 +284,7 @@ def _passes(n_in, n_out, task):
     return len(directions), len(seeds)
 
 
-with question("02.4", points=2) as q:
+with question("02.4", points=2, answers=("passes",)) as q:
     import warnings
     tasks = {"A": (100, 1, "J"), "B": (3, 50, "J"), "C": (20, 20, "Jv"), "D": (20, 20, "uJ")}
     why = {"A": "forward mode needs one pass per input (a column each), reverse mode one per "
@@ -288,7 +302,7 @@ with question("02.4", points=2) as q:
         got = tuple(passes[key]) if isinstance(passes[key], (tuple, list)) else passes[key]
         if got == want[::-1]:
             q.fail(f"{key}: you have the two counts swapped: {why[key]}")
-        q.true(got == want, f"{key}: you said {got}, the passes needed are {want}: {why[key]}")
+        q.true(got == want, f"{key}: {got} is not the number of passes needed: {why[key]}")
 
 # %% [markdown]
 # ## Reflection (not scored)

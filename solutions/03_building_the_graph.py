@@ -52,7 +52,7 @@ requires_grad = {"a": True, "b": False, "c": True, "d": False, "e": False}
 ### END SOLUTION
 
 # %% question="03.1" role="check" points=2
-with question("03.1", points=2) as q:
+with question("03.1", points=2, answers=("is_leaf", "requires_grad")) as q:
     ta = torch.tensor(2.0, requires_grad=True)
     tb = torch.tensor(3.0)
     tc = ta * tb
@@ -89,7 +89,7 @@ x_grad = 6.0 + 6.0 + 2.0
 ### END SOLUTION
 
 # %% question="03.2" role="check" points=2
-with question("03.2", points=2) as q:
+with question("03.2", points=2, answers=("x_grad",)) as q:
     tx = torch.tensor(3.0, requires_grad=True)
     ty = tx * tx
     ty.backward(retain_graph=True)
@@ -127,32 +127,34 @@ def cube(x):
 
 
 # %% question="03.3" role="check" points=3
-with question("03.3", points=3) as q:
-    values = [[0.5, -1.5, 2.0], [1.0, 0.0, -0.25]]
+def _cube_probe(values, upstream):
+    """The node cube(x) records, and x.grad after backward (from ``upstream``, or of the sum)."""
     x = minigrad.tensor(values, requires_grad=True)
     y = cube(x)
-    q.true(y.grad_fn.name() == "CubeBackward0", "cube(x) should record a CubeBackward0 node")
-    y.sum().backward()
+    name = y.grad_fn.name()
+    if upstream is None:
+        y.sum().backward()
+    else:
+        y.backward(minigrad.tensor(upstream))
+    return {"node": name, "grad": x.grad}
+
+
+with question("03.3", points=3, answers=()) as q:
+    values = [[0.5, -1.5, 2.0], [1.0, 0.0, -0.25]]
+    got = q.observe(_cube_probe, values, None)
+    q.true(got["node"] == "CubeBackward0", "cube(x) should record a CubeBackward0 node")
     tx = torch.tensor(values, requires_grad=True)
     (tx ** 3).sum().backward()
-    q.close("x.grad", x.grad, tx.grad, hints={
+    q.close(f"x.grad for x = {values}", got["grad"], tx.grad, tensor=True, hints={
         "other": "the derivative of x³ is 3x², times the incoming gradient"})
     ### BEGIN HIDDEN TESTS
     v = [[1.0, 2.0, -1.0], [0.5, 3.0, 2.0]]
-    x = minigrad.tensor(values, requires_grad=True)
-    cube(x).backward(minigrad.tensor(v))
+    got = q.observe(_cube_probe, values, v)
     tx = torch.tensor(values, requires_grad=True)
     (tx ** 3).backward(torch.tensor(v))
-    q.close("x.grad with an upstream gradient", x.grad, tx.grad, hints={
+    q.close("x.grad with an upstream gradient", got["grad"], tx.grad, tensor=True, hints={
         "other": "multiply by `grad`, the gradient flowing in from the output (chain rule)"})
     ### END HIDDEN TESTS
-
-# %% [markdown]
-# ## 03.4 · Debug: a training loop that forgets to zero (2 points)
-#
-# This loop minimises $(2w - 1)^2$ with gradient descent, but it drifts: every step uses the
-# sum of all gradients so far. Fix `train` so each step uses only this step's gradient. Keep
-# the signature and return `w`.
 
 # %% question="03.4" role="answer"
 # Answer 03.4
@@ -169,7 +171,14 @@ def train(w, steps=5, lr=0.1):
 
 
 # %% question="03.4" role="check" points=2
-with question("03.4", points=2) as q:
+def _train_probe(start, steps, lr):
+    """train on a fresh w: whether it returned w itself, and the w it returned."""
+    w = torch.tensor(start, requires_grad=True)
+    got = train(w, steps=steps, lr=lr)
+    return {"same": got is w, "w": got}
+
+
+with question("03.4", points=2, answers=()) as q:
     def reference(w, steps, lr, zero):
         for _ in range(steps):
             ((2 * w - 1) ** 2).backward()
@@ -179,11 +188,10 @@ with question("03.4", points=2) as q:
                 w.grad = None
         return w
 
-    start = torch.tensor(3.0, requires_grad=True)
-    got = train(start, steps=5, lr=0.1)
-    q.true(got is start, "train should update w in place and return the same tensor")
+    got = q.observe(_train_probe, 3.0, 5, 0.1)
+    q.true(got["same"], "train should update w in place and return the same tensor")
     want = reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=True)
-    q.close("w after 5 steps", got, want, mistakes=[(
+    q.close("w after 5 steps", got["w"], want, tensor=True, mistakes=[(
         reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=False),
         "w.grad still accumulates across steps: reset it (w.grad = None, or w.grad.zero_()) "
         "after each update")])

@@ -61,7 +61,7 @@ def _grad_or_none(q, name, got, want, why_none, **kw):
         q.close(name, got, want, **kw)
 
 
-with question("04.1", points=2) as q:
+with question("04.1", points=2, answers=("grad_x", "grad_a", "grad_b", "grad_c")) as q:
     tx = torch.tensor(2.0, requires_grad=True)
     ta = tx * 3
     tb = ta ** 2
@@ -105,7 +105,7 @@ x_grad = [20.0, -50.0, 50.0]
 ### END SOLUTION
 
 # %% question="04.2" role="check" points=2
-with question("04.2", points=2) as q:
+with question("04.2", points=2, answers=("y_grad", "x_grad")) as q:
     tx = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
     ty = tx * tx
     ty.retain_grad()
@@ -152,39 +152,56 @@ def _reference_clip(grad, max_norm):
     return grad if norm <= max_norm else grad * (max_norm / norm)
 
 
-def _check_hook_on(q, lib, values, where, max_norm):
-    """Backward through y = x * 2 and z = sum(y * y), the hook on y (or on the leaf x)."""
-    x = lib.tensor(values, requires_grad=True)
+def _hook_probe(values, max_norm):
+    """Your hook of clip_norm_hook(max_norm) called on ``values``: what it returned, and the
+    gradient it was given afterwards (a hook must not change it)."""
+    hook = clip_norm_hook(max_norm)
+    if not callable(hook):
+        return {"callable": False}
+    grad = torch.tensor(values)
+    out = hook(grad)
+    return {"callable": True, "out": out, "grad": grad}
+
+
+def _hook_on_probe(lib_name, values, where, max_norm):
+    """x.grad after backward through y = x * 2 and sum(y * y), the hook on y (or on x)."""
+    x = (minigrad if lib_name == "minigrad" else torch).tensor(values, requires_grad=True)
     y = x * 2
     (y if where == "y" else x).register_hook(clip_norm_hook(max_norm))
     (y * y).sum().backward()
+    return x.grad
+
+
+def _check_hook_on(q, lib, values, where, max_norm):
+    """Backward through y = x * 2 and z = sum(y * y), the hook on y (or on the leaf x)."""
+    grad = q.observe(_hook_on_probe, lib.__name__, values, where, max_norm)
     tx = torch.tensor(values, requires_grad=True)
     ty = tx * 2
     (ty if where == "y" else tx).register_hook(lambda g: _reference_clip(g, max_norm))
     (ty * ty).sum().backward()
     unclipped = 8 * torch.tensor(values)
-    q.close(f"x.grad ({lib.__name__}, hook on {where})", x.grad, tx.grad, mistakes=[
+    q.close(f"x.grad ({lib.__name__}, hook on {where})", grad, tx.grad, tensor=True, mistakes=[
         (unclipped, "the hook did not change the gradient: return the scaled tensor")],
         hints={"other": "check your hook once it is registered: backward must use what it "
                         "returns"})
 
 
-with question("04.3", points=3) as q:
-    hook = clip_norm_hook(5.0)
-    q.true(callable(hook), "clip_norm_hook(5.0) should return a function (the hook)")
-    g = torch.tensor([6.0, 8.0])  # norm 10
-    out = hook(g)
-    q.true(torch.equal(g, torch.tensor([6.0, 8.0])), "your hook changed `grad` in place: "
+with question("04.3", points=3, answers=()) as q:
+    seen = q.observe(_hook_probe, [6.0, 8.0], 5.0)  # norm 10
+    q.true(seen["callable"], "clip_norm_hook(5.0) should return a function (the hook)")
+    g = torch.tensor([6.0, 8.0])
+    q.true(torch.equal(seen["grad"], g), "your hook changed `grad` in place: "
            "never do that in a hook; return a new tensor (grad * factor) instead")
+    out = seen["out"]
     q.true(out is not None, "for a gradient of norm 10 and max_norm 5 your hook returned None, "
            "which leaves the gradient unchanged: return the scaled-down gradient")
-    q.close("hook([6, 8])", out, _reference_clip(g, 5.0), mistakes=[
+    q.close("hook([6, 8])", out, _reference_clip(g, 5.0), tensor=True, mistakes=[
         (g.clamp(-5.0, 5.0), "that clips each entry; clip the norm of the whole gradient: "
                              "multiply it by max_norm / norm"),
         (g * 10.0 / 5.0, "the factor is upside down: multiply by max_norm / norm")])
     small = torch.tensor([0.3, 0.4])  # norm 0.5
-    out = hook(small)
-    q.close("hook([0.3, 0.4])", small if out is None else out, small, mistakes=[
+    out = q.observe(_hook_probe, [0.3, 0.4], 5.0)["out"]
+    q.close("hook([0.3, 0.4])", small if out is None else out, small, tensor=True, mistakes=[
         (torch.tensor([3.0, 4.0]), "a gradient whose norm is already at most max_norm must pass "
                                    "unchanged: only scale down")])
     for lib in (torch, minigrad):
@@ -227,25 +244,34 @@ def weighted_grad(w, x, weight):
 
 
 # %% question="04.4" role="check" points=2
-with question("04.4", points=2) as q:
+def _weighted_probe(lib_name, calls):
+    """weighted_grad called on one w for each (xs, weight) of ``calls``, then a plain backward
+    of sum(w * w): the gradients returned, and w.grad after that backward."""
+    lib = minigrad if lib_name == "minigrad" else torch
+    w = lib.tensor([1.0, -2.0], requires_grad=True)
+    got = [weighted_grad(w, lib.tensor(xs), weight) for xs, weight in calls]
+    w.grad = None
+    (w * w).sum().backward()
+    return {"calls": got, "after": w.grad}
+
+
+with question("04.4", points=2, answers=()) as q:
     calls = [([2.0, 1.0], 0.5), ([1.0, 3.0], 2.0), ([-1.0, 0.5], 3.0)]
     for lib in (torch, minigrad):
-        w = lib.tensor([1.0, -2.0], requires_grad=True)
+        seen = q.observe(_weighted_probe, lib.__name__, calls)
         tw = torch.tensor([1.0, -2.0])
         stacked = 1.0
-        for i, (xs, weight) in enumerate(calls, start=1):
-            got = weighted_grad(w, lib.tensor(xs), weight)
+        for i, ((xs, weight), got) in enumerate(zip(calls, seen["calls"]), start=1):
             plain = 2 * tw * torch.tensor(xs) ** 2
             stacked *= weight
-            q.close(f"call {i} ({lib.__name__})", got, plain * weight, mistakes=[
+            q.close(f"call {i} ({lib.__name__})", got, plain * weight, tensor=True, mistakes=[
                 (plain * stacked, "the hooks of the earlier calls are still on w, so they all "
                  "scale the gradient: keep the handle register_hook returns and call "
                  "handle.remove() after backward"),
                 (plain, "the gradient must still be scaled by `weight` (through the hook)")])
-        w.grad = None
-        (w * w).sum().backward()
-        q.close(f"a plain backward after the calls ({lib.__name__})", w.grad, 2 * tw, hints={
-            "other": "a hook is still on w after weighted_grad returned: remove it"})
+        q.close(f"a plain backward after the calls ({lib.__name__})", seen["after"], 2 * tw,
+                tensor=True, hints={
+                    "other": "a hook is still on w after weighted_grad returned: remove it"})
 
 # %% [markdown]
 # ## Reflection (not scored)

@@ -63,7 +63,7 @@ requires = {"a": False, "w": True, "b": True, "c": False, "d": True, "e": False,
 ### END SOLUTION
 
 # %% question="05.1" role="check" points=2
-with question("05.1", points=2) as q:
+with question("05.1", points=2, answers=("requires",)) as q:
     tx = torch.ones(2, requires_grad=True)
     with torch.no_grad():
         ta = tx * 2
@@ -175,7 +175,7 @@ def _snippet_raises(code):
     return False
 
 
-with question("05.2", points=2) as q:
+with question("05.2", points=2, answers=("raises",)) as q:
     q.true(isinstance(raises, dict), "`raises` should be a dict like {'A': True, ...}")
     for key, code in _SNIPPETS.items():
         want = _snippet_raises(code)
@@ -208,36 +208,51 @@ def gradients_at(f, x, points):
 
 
 # %% question="05.3" role="check" points=3
-def _check_gradients_at(q, f, points, what):
-    x = torch.zeros_like(points[0]).requires_grad_()
+def _fn(kind):
+    if kind == "quadratic":
+        return lambda t: (t * t).sum() + t[0] * t[1]
+    return lambda t: (t.sin() * t).sum()
+
+
+def _points_probe(kind, points):
+    """gradients_at on f ``kind`` at ``points``: the gradients, the calls of f, and x after."""
+    f = _fn(kind)
+    x = torch.zeros_like(torch.tensor(points[0])).requires_grad_()
     seen = []
 
     def spy(t):
         seen.append(t)
         return f(t)
 
+    grads = gradients_at(spy, x, [torch.tensor(p) for p in points])
+    return {"grads": grads, "calls": len(seen), "on_x": all(t is x for t in seen),
+            "leaf": x.is_leaf and x.requires_grad}
+
+
+def _check_gradients_at(q, kind, points, what):
     try:
-        grads = gradients_at(spy, x, points)
+        seen = q.observe(_points_probe, kind, points)
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except RuntimeError as error:
         q.fail(f"{what}: gradients_at raised: {str(error)[:80]}...: change x's values inside "
                "`with torch.no_grad():`")
+    grads = seen["grads"]
     q.true(isinstance(grads, list) and len(grads) == len(points),
            f"{what}: return a list with one gradient per point ({len(points)})")
-    q.true(len(seen) == len(points) and all(t is x for t in seen),
+    q.true(seen["calls"] == len(points) and seen["on_x"],
            f"{what}: call f on x itself, once per point: change its values in place under "
            "no_grad (x.copy_(p)) instead of making a new tensor")
-    q.true(x.is_leaf and x.requires_grad, f"{what}: x must stay a leaf that requires grad")
-    want, total = [], 0
+    q.true(seen["leaf"], f"{what}: x must stay a leaf that requires grad")
+    want, total, f = [], 0, _fn(kind)
     for p in points:
-        fresh = p.clone().requires_grad_()
+        fresh = torch.tensor(p).requires_grad_()
         f(fresh).backward()
         want.append(fresh.grad)
     for i, (got, w) in enumerate(zip(grads, want)):
         total = total + w
         q.true(got is not None, f"{what}: gradient {i} is None: collect x.grad after backward")
-        q.close(f"gradient {i} ({what})", got, w, mistakes=[
+        q.close(f"gradient {i} ({what})", got, w, tensor=True, mistakes=[
             (total, "x.grad accumulates across backward calls: zero it (x.grad = None or "
                     "x.grad.zero_()) after each point"),
             (torch.zeros_like(w), "you stored x.grad itself and then zeroed it in place: store "
@@ -248,14 +263,12 @@ def _check_gradients_at(q, f, points, what):
                        "point's gradient: store a copy (x.grad.clone())")])
 
 
-with question("05.3", points=3) as q:
-    _check_gradients_at(q, lambda t: (t * t).sum() + t[0] * t[1],
-                        [torch.tensor([1.0, 2.0]), torch.tensor([3.0, -1.0]),
-                         torch.tensor([0.5, 0.5])], "f(x) = x0² + x1² + x0·x1")
+with question("05.3", points=3, answers=()) as q:
+    _check_gradients_at(q, "quadratic", [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]],
+                        "f(x) = x0² + x1² + x0·x1")
     ### BEGIN HIDDEN TESTS
-    _check_gradients_at(q, lambda t: (t.sin() * t).sum(),
-                        [torch.tensor([[0.1, 0.2], [0.3, 0.4]]),
-                         torch.tensor([[1.0, -1.0], [2.0, 0.0]])], "f(x) = sum(x·sin x)")
+    _check_gradients_at(q, "sine", [[[0.1, 0.2], [0.3, 0.4]], [[1.0, -1.0], [2.0, 0.0]]],
+                        "f(x) = sum(x·sin x)")
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -285,18 +298,24 @@ def weighted_loss(w, x):
 
 
 # %% question="05.4" role="check" points=2
-def _check_weighted_loss(q, w_values, x_values):
+def _loss_probe(w_values, x_values):
+    """weighted_loss(w, x) and w.grad after its backward."""
     w = torch.tensor(w_values, requires_grad=True)
+    loss = weighted_loss(w, torch.tensor(x_values))
+    loss.backward()
+    return {"loss": loss, "grad": w.grad}
+
+
+def _check_weighted_loss(q, w_values, x_values):
     x = torch.tensor(x_values)
     try:
-        loss = weighted_loss(w, x)
-        loss.backward()
+        seen = q.observe(_loss_probe, w_values, x_values)
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except RuntimeError as error:
         q.fail(f"weighted_loss still fails ({str(error).split('.')[0]}): compute the weights under "
                "torch.no_grad() instead (or use a clone of them outside inference mode)")
-    q.true(w.grad is not None, "w.grad is None after backward: the loss must still depend on w "
+    q.true(seen["grad"] is not None, "w.grad is None after backward: the loss must still depend on w "
            "through (w * x - 1) ** 2")
     tw = torch.tensor(w_values, requires_grad=True)
     weights = torch.softmax(tw.detach() * x, 0)
@@ -304,14 +323,14 @@ def _check_weighted_loss(q, w_values, x_values):
     want_loss.backward()
     tw_through = torch.tensor(w_values, requires_grad=True)
     (torch.softmax(tw_through * x, 0) * (tw_through * x - 1) ** 2).sum().backward()
-    q.close("the loss", loss, want_loss, hints={
+    q.close(f"the loss for w = {w_values}, x = {x_values}", seen["loss"], want_loss, tensor=True, hints={
         "other": "weighted_loss must still compute sum(softmax(w·x) · (w·x - 1)²)"})
-    q.close("w.grad", w.grad, tw.grad, mistakes=[(
+    q.close(f"w.grad for w = {w_values}, x = {x_values}", seen["grad"], tw.grad, tensor=True, mistakes=[(
         tw_through.grad, "the gradient flows through the weights too: they must stay "
                          "constants, so compute them under torch.no_grad() (or detach them)")])
 
 
-with question("05.4", points=2) as q:
+with question("05.4", points=2, answers=()) as q:
     _check_weighted_loss(q, [1.0, 2.0, 3.0], [0.5, -1.0, 2.0])
     ### BEGIN HIDDEN TESTS
     _check_weighted_loss(q, [0.2, -0.4], [3.0, 1.0])

@@ -69,7 +69,7 @@ def _x_grad_for(way):
     return x.grad
 
 
-with question("06.1", points=2) as q:
+with question("06.1", points=2, answers=("x_grad",)) as q:
     why = {"A": "y is a second, independent leaf: only the x in x * y depends on x",
            "B": "y is x itself, so z = x² + x: the gradients of every use of x add up",
            "C": "y is a constant: only the x in x * y depends on x",
@@ -118,7 +118,7 @@ def _grads(detach_sin):
     return x1.grad, x2.grad
 
 
-with question("06.2", points=3) as q:
+with question("06.2", points=3, answers=("grad_x1", "grad_x2", "grad_x1_full")) as q:
     g1, g2 = _grads(detach_sin=True)
     f1, f2 = _grads(detach_sin=False)
     sin_branch = f1 - g1
@@ -173,27 +173,36 @@ def _sharpen_reference(values, fixed):
     return loss.detach(), p.grad
 
 
-with question("06.3", points=2) as q:
-    values = [0.2, 0.5, 0.3]
+def _sharpen_probe(values):
+    """sharpen_loss(p): the loss, whether it requires grad, then (after its backward) p's
+    values and p.grad."""
     p = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     loss = sharpen_loss(p)
+    seen = {"loss": loss, "requires_grad": getattr(loss, "requires_grad", False) is True}
+    if seen["requires_grad"]:
+        loss.backward()
+    seen.update(p=p.detach(), grad=p.grad)
+    return seen
+
+
+with question("06.3", points=2, answers=()) as q:
+    values = [0.2, 0.5, 0.3]
+    seen = q.observe(_sharpen_probe, values)
     want_loss, want_grad = _sharpen_reference(values, fixed=True)
-    q.true(loss.requires_grad, "the loss no longer depends on p in the graph: detach the "
+    q.true(seen["requires_grad"], "the loss no longer depends on p in the graph: detach the "
            "target, not p itself (p - target must still record p)")
-    q.close("the loss", loss, want_loss, hints={
+    q.close(f"the loss for p = {values}", seen["loss"], want_loss, tensor=True, hints={
         "other": "the value of the loss must not change: only the gradient should"})
-    loss.backward()
-    q.true(torch.equal(p.detach(), torch.tensor(values, dtype=torch.float64)),
+    q.true(torch.equal(seen["p"], torch.tensor(values, dtype=torch.float64)),
            "sharpen_loss changed p's values: compute the target on a copy")
-    q.close("p.grad", p.grad, want_grad, mistakes=[(
+    q.close(f"p.grad for p = {values}", seen["grad"], want_grad, tensor=True, mistakes=[(
         _sharpen_reference(values, fixed=False)[1],
         "the gradient still flows through the target: build it from p.detach() (or "
         "p.detach().clone()), not from p or p.clone()")])
     ### BEGIN HIDDEN TESTS
     values = [1.0, 2.0, 0.5, 4.0]
-    p = torch.tensor(values, dtype=torch.float64, requires_grad=True)
-    sharpen_loss(p).backward()
-    q.close("p.grad for another p", p.grad, _sharpen_reference(values, fixed=True)[1])
+    q.close("p.grad for another p", q.observe(_sharpen_probe, values)["grad"],
+            _sharpen_reference(values, fixed=True)[1], tensor=True)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -213,26 +222,43 @@ def to_numpy(t):
 
 
 # %% question="06.4" role="check" points=2
-with question("06.4", points=2) as q:
+def _numpy_probe(lib_name):
+    """to_numpy on a leaf that requires grad and on a non-leaf: the array, then whether the
+    tensor still requires grad and its first value once the array's first entry was
+    overwritten."""
+    lib = minigrad if lib_name == "minigrad" else torch
+    w = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    seen = []
+    for t in (w, w * 2):
+        arr = to_numpy(t)
+        entry = {"array": np.array(arr) if type(arr) is np.ndarray else arr,
+                 "requires_grad": t.requires_grad}
+        if type(arr) is np.ndarray and arr.size:
+            arr[0] = 1000.0
+            entry["first"] = float(t.detach()[0])
+        seen.append(entry)
+    return seen
+
+
+with question("06.4", points=2, answers=()) as q:
     for lib in (torch, minigrad):
-        w = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
-        h = w * 2
-        for what, t in (("a leaf that requires grad", w), ("a non-leaf", h)):
-            before = t.detach().clone()
-            try:
-                arr = to_numpy(t)
-            except NotImplementedError:
-                raise  # a stub (NotImplementedError is a RuntimeError)
-            except RuntimeError as error:
-                q.fail(f"to_numpy raised on {what} ({lib.__name__}): {str(error)[:60]}...: "
-                       "detach() it first, numpy() refuses a tensor that requires grad")
+        try:
+            seen = q.observe(_numpy_probe, lib.__name__)
+        except NotImplementedError:
+            raise  # a stub (NotImplementedError is a RuntimeError)
+        except RuntimeError as error:
+            q.fail(f"to_numpy raised ({lib.__name__}): {str(error)[:60]}...: "
+                   "detach() it first, numpy() refuses a tensor that requires grad")
+        w = torch.tensor([1.0, -2.0, 3.0])
+        for what, before, entry in (("a leaf that requires grad", w, seen[0]),
+                                    ("a non-leaf", w * 2, seen[1])):
+            arr = entry["array"]
             q.true(isinstance(arr, np.ndarray),
                    f"to_numpy should return a NumPy array, not {type(arr).__name__}")
             q.close(f"the array for {what} ({lib.__name__})", arr, before)
-            q.true(t.requires_grad, f"to_numpy turned off requires_grad of {what}: work on a "
-                   "detached copy, leave t alone")
-            arr[0] = 1000.0
-            q.true(float(t.detach()[0]) == float(before[0]),
+            q.true(entry["requires_grad"], f"to_numpy turned off requires_grad of {what}: work "
+                   "on a detached copy, leave t alone")
+            q.true(entry["first"] == float(before[0]),
                    f"writing into the array changed {what} ({lib.__name__}): numpy() does not "
                    "copy, so clone() before calling it")
 

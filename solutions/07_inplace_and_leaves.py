@@ -48,7 +48,7 @@ version_a, version_b, version_c = 0, 3, 0
 ### END SOLUTION
 
 # %% question="07.1" role="check" points=2
-with question("07.1", points=2) as q:
+with question("07.1", points=2, answers=("version_a", "version_b", "version_c")) as q:
     ta = torch.ones(3, requires_grad=True)
     tb = ta * 2
     tb.add_(1)
@@ -91,7 +91,7 @@ def _raises(code):
     return False
 
 
-with question("07.2", points=2) as q:
+with question("07.2", points=2, answers=("raises",)) as q:
     lines = {"A": "w.add_(1)", "B": "with torch.no_grad(): w.add_(1)",
              "C": "h = w * 2; h.add_(1)", "D": "w.data.add_(1)", "E": "w += 1"}
     why = {True: "a leaf that requires grad may not change in place while grad is recorded",
@@ -107,8 +107,16 @@ with question("07.2", points=2) as q:
 # ## 07.3 · Debug: the leaf in-place error (2 points)
 #
 # This update step raises *"a leaf Variable that requires grad is being used in an in-place
-# operation"*. Fix `sgd_step` so it changes each parameter in place (same tensor objects, still
-# leaves that require grad) without raising.
+# operation"*:
+#
+# ```python
+# def sgd_step(params, lr):
+#     for p in params:
+#         p -= lr * p.grad
+# ```
+#
+# Fix `sgd_step` so it changes each parameter in place (same tensor objects, still leaves that
+# require grad) without raising.
 
 # %% question="07.3" role="answer"
 # Answer 07.3
@@ -121,24 +129,31 @@ def sgd_step(params, lr):
 
 
 # %% question="07.3" role="check" points=2
-with question("07.3", points=2) as q:
-    values = [[1.0, -2.0], [0.5, 4.0]]
+def _sgd_probe(values, lr):
+    """One sgd_step on parameters of loss sum(p²): each parameter, and whether it is still a
+    leaf that requires grad."""
     params = [torch.tensor(v, requires_grad=True) for v in values]
     sum((p * p).sum() for p in params).backward()
-    before = [p.detach().clone() for p in params]
+    sgd_step(params, lr)
+    return [{"p": p, "leaf": p.is_leaf, "requires_grad": p.requires_grad} for p in params]
+
+
+with question("07.3", points=2, answers=()) as q:
+    values = [[1.0, -2.0], [0.5, 4.0]]
     try:
-        sgd_step(params, 0.1)
+        got = q.observe(_sgd_probe, values, 0.1)
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except RuntimeError as error:
         q.fail(f"sgd_step still raises: {str(error)[:60]}...: do the update inside "
                "`with torch.no_grad():`")
-    for p, old in zip(params, before):
-        q.true(p.is_leaf and p.requires_grad, "the parameters must stay leaves that require "
-               "grad: update them in place, don't replace them")
-        q.true(not torch.equal(p.detach(), old), "the parameters did not change: `p = p - ...` "
-               "only rebinds the name p; change the tensor itself (p -= ...)")
-        q.close("the updated parameter", p, old - 0.1 * 2 * old)
+    for seen, value in zip(got, values):
+        old = torch.tensor(value)
+        q.true(seen["leaf"] and seen["requires_grad"], "the parameters must stay leaves that "
+               "require grad: update them in place, don't replace them")
+        q.true(not torch.equal(seen["p"].detach(), old), "the parameters did not change: "
+               "`p = p - ...` only rebinds the name p; change the tensor itself (p -= ...)")
+        q.close("the updated parameter", seen["p"], old - 0.1 * 2 * old, tensor=True)
 
 # %% [markdown]
 # ## 07.4 · Debug: modified by an inplace operation (3 points)
@@ -158,12 +173,18 @@ def f(x):
 
 
 # %% question="07.4" role="check" points=3
-with question("07.4", points=3) as q:
+def _f_probe(lib_name, values):
+    """x.grad after f(x).backward(), x a tensor of ``lib_name``."""
+    x = (minigrad if lib_name == "minigrad" else torch).tensor(values, requires_grad=True)
+    f(x).backward()
+    return x.grad
+
+
+with question("07.4", points=3, answers=()) as q:
     values = [0.5, -1.0, 2.0]
     for lib in (torch, minigrad):
-        x = lib.tensor(values, requires_grad=True)
         try:
-            f(x).backward()
+            grad = q.observe(_f_probe, lib.__name__, values)
         except NotImplementedError:
             raise  # a stub (NotImplementedError is a RuntimeError)
         except RuntimeError as error:
@@ -171,7 +192,7 @@ with question("07.4", points=3) as q:
                    "+1 out of place (y = y + 1) so exp's saved output stays untouched")
         tx = torch.tensor(values, requires_grad=True)
         ((tx.exp() + 1) ** 2).sum().backward()
-        q.close(f"x.grad ({lib.__name__})", x.grad, tx.grad, hints={
+        q.close(f"x.grad for x = {values} ({lib.__name__})", grad, tx.grad, tensor=True, hints={
             "other": "f must still compute sum((exp(x) + 1)**2)"})
 
 # %% [markdown]

@@ -52,7 +52,7 @@ version_a = 2
 ### END SOLUTION
 
 # %% question="08.1" role="check" points=2
-with question("08.1", points=2) as q:
+with question("08.1", points=2, answers=("a_values", "version_a")) as q:
     ta = torch.arange(6.0)
     tb, tc, td = ta[1:4], ta[[0, 5]], ta[::2]
     tb += 10
@@ -64,11 +64,11 @@ with question("08.1", points=2) as q:
         q.fail("`a_values` should be a list of six numbers, like [0.0, 1.0, 2.0, 3.0, ...]")
     want = ta.tolist()
     q.true(len(values) == 6, f"`a_values` has {len(values)} numbers: a has 6")
-    q.true(values[5] == want[5], f"a[5] is {want[5]:g}, not {values[5]:g}: c = a[[0, 5]] is "
+    q.true(values[5] == want[5], f"a[5] is not {values[5]:g}: c = a[[0, 5]] is "
            "advanced indexing (a list of indices), which copies: c += 100 leaves a alone")
-    q.true(values[1:4] == want[1:4], f"a[1:4] is {want[1:4]}, not {values[1:4]}: b = a[1:4] "
+    q.true(values[1:4] == want[1:4], f"a[1:4] is not {values[1:4]}: b = a[1:4] "
            "is a view, so b += 10 writes into a's memory")
-    q.true(values[0] == want[0], f"a[0] is {want[0]:g}, not {values[0]:g}: d = a[::2] is a "
+    q.true(values[0] == want[0], f"a[0] is not {values[0]:g}: d = a[::2] is a "
            "view too (a slice with a step), and d[0] is a[0]")
     q.close("a_values", values, ta)
     q.close("version_a", version_a, ta._version, mistakes=[
@@ -122,24 +122,34 @@ def _cumulative_reference(values, upstream, cut=False):
     return s.detach(), x.grad
 
 
-with question("08.2", points=3) as q:
-    values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
-    want_s, want_grad = _cumulative_reference(values, upstream)
+def _cumulative_probe(values, upstream):
+    """cumulative(x), whether it requires grad, and x.grad after backward from ``upstream``."""
     x = torch.tensor(values, requires_grad=True)
     s = cumulative(x)
-    q.close("cumulative(x)", s, want_s, hints={
+    seen = {"s": s, "requires_grad": getattr(s, "requires_grad", False) is True}
+    if seen["requires_grad"]:
+        try:
+            s.backward(torch.tensor(upstream))
+        except RuntimeError as error:
+            seen["error"] = error
+    seen["grad"] = x.grad
+    return seen
+
+
+with question("08.2", points=3, answers=()) as q:
+    values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
+    want_s, want_grad = (t.float() for t in _cumulative_reference(values, upstream))
+    seen = q.observe(_cumulative_probe, values, upstream)  # in float32
+    q.close(f"cumulative(x) for x = {values}", seen["s"], want_s, tensor=True, hints={
         "other": "s[i + 1] must be s[i] times x[i]: the running product"})
-    q.true(s.requires_grad, "cumulative(x) is cut from the graph: the copy of s[i] must stay "
-           "in the graph (clone(), not detach())")
-    try:
-        s.backward(torch.tensor(upstream))
-    except NotImplementedError:
-        raise  # a stub (NotImplementedError is a RuntimeError)
-    except RuntimeError as error:
-        q.fail(f"backward still fails: {str(error)[:70]}...: MulBackward0 saves the view s[i], "
-               "and the next write into s bumps its version; multiply a clone, "
+    q.true(seen["requires_grad"], "cumulative(x) is cut from the graph: the copy of s[i] must "
+           "stay in the graph (clone(), not detach())")
+    if "error" in seen:
+        q.fail(f"backward still fails: {str(seen['error'])[:70]}...: MulBackward0 saves the "
+               "view s[i], and the next write into s bumps its version; multiply a clone, "
                "s[i].clone() * x[i]")
-    q.close("x.grad", x.grad, want_grad, mistakes=[(
+    q.close(f"x.grad for x = {values}, upstream {upstream}", seen["grad"], want_grad,
+            tensor=True, mistakes=[(
         _cumulative_reference(values, upstream, cut=True)[1],
         "each x[i] only gets the gradient of its own step: the copy of s[i] must stay in the "
         "graph (clone(), not detach().clone()), so later products reach earlier x's")])
@@ -175,37 +185,55 @@ def first_replaced(w):
 
 
 # %% question="08.3" role="check" points=2
-with question("08.3", points=2) as q:
-    values = [0.5, -1.0, 2.0]
+def _reset_probe(values):
+    """reset_first_(w): w afterwards, and whether it is still a leaf that requires grad."""
     w = torch.tensor(values, requires_grad=True)
+    reset_first_(w)
+    return {"w": w, "leaf": w.is_leaf and w.requires_grad}
+
+
+def _replaced_probe(values, data):
+    """first_replaced(w): the result, whether it is w, w's values, whether the result
+    requires grad, and w.grad after backward of sum(data * out)."""
+    w = torch.tensor(values, requires_grad=True)
+    out = first_replaced(w)
+    seen = {"out": out, "same": out is w, "w": w.detach().clone(),
+            "requires_grad": getattr(out, "requires_grad", False) is True}
+    if seen["requires_grad"] and not seen["same"]:
+        (torch.tensor(data) * out).sum().backward()
+        seen["grad"] = w.grad
+    return seen
+
+
+with question("08.3", points=2, answers=()) as q:
+    values = [0.5, -1.0, 2.0]
     try:
-        reset_first_(w)
+        seen = q.observe(_reset_probe, values)
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except RuntimeError as error:
         q.fail(f"reset_first_ still raises: {str(error)[:85]}...: change the weight under "
                "`with torch.no_grad():`")
-    q.true(w.is_leaf and w.requires_grad, "after reset_first_, w must still be a leaf that "
+    q.true(seen["leaf"], "after reset_first_, w must still be a leaf that "
            "requires grad: change it in place under no_grad, don't rebuild it")
-    q.close("w after reset_first_", w, [0.0] + values[1:])
+    q.close(f"w after reset_first_, for w = {values}", seen["w"], [0.0] + values[1:], tensor=True)
 
-    w = torch.tensor(values, requires_grad=True)
+    data = [1.0, 2.0, 3.0]
     try:
-        out = first_replaced(w)
+        seen = q.observe(_replaced_probe, values, data)
     except NotImplementedError:
         raise
     except RuntimeError as error:
         q.fail(f"first_replaced still raises: {str(error)[:50]}...: write into a clone of w, "
                "not into w")
-    q.true(torch.equal(w.detach(), torch.tensor(values)), "first_replaced changed w itself: "
+    q.true(torch.equal(seen["w"], torch.tensor(values)), "first_replaced changed w itself: "
            "it must return a new tensor (write into w.clone())")
-    q.true(out is not w, "first_replaced must return a new tensor, not w")
-    q.close("first_replaced(w)", out, [0.0] + values[1:])
-    q.true(out.requires_grad, "the result of first_replaced is cut from the graph: use "
+    q.true(not seen["same"], "first_replaced must return a new tensor, not w")
+    q.close(f"first_replaced(w) for w = {values}", seen["out"], [0.0] + values[1:],
+            tensor=True)
+    q.true(seen["requires_grad"], "the result of first_replaced is cut from the graph: use "
            "w.clone() (recorded), not w.detach().clone()")
-    data = torch.tensor([1.0, 2.0, 3.0])
-    (data * out).sum().backward()
-    q.close("w.grad", w.grad, [0.0, 2.0, 3.0], mistakes=[(
+    q.close("w.grad", seen["grad"], [0.0, 2.0, 3.0], tensor=True, mistakes=[(
         data, "the overwritten entry 0 still gets a gradient: write the 0 into the copy, "
               "so CopySlices zeroes that entry's gradient")])
 
@@ -258,23 +286,37 @@ def _powers_reference(values, n, upstream):
     return y.detach(), x.grad
 
 
-with question("08.4", points=2) as q:
+def _powers_probe(values, n, upstream):
+    """powers(x, n), the names of its graph's nodes, and x.grad after backward."""
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    y = powers(x, n)
+    if not isinstance(y, torch.Tensor):
+        return {"y": y}
+    seen = {"y": y, "nodes": _node_names(y)}
+    if tuple(y.shape) == (n, *x.shape):
+        y.backward(torch.tensor(upstream, dtype=torch.float64))
+        seen["grad"] = x.grad
+    return seen
+
+
+with question("08.4", points=2, answers=()) as q:
     for values, n in (([1.5, -0.5], 4), ([[2.0, 0.5], [-1.0, 3.0]], 3)):
-        x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
-        y = powers(x, n)
+        x = torch.tensor(values, dtype=torch.float64)
         shape = (n, *x.shape)
         upstream = torch.arange(float(x.numel() * n), dtype=torch.float64).reshape(shape) - 2
         want_y, want_grad = _powers_reference(values, n, upstream)
+        seen = q.observe(_powers_probe, values, n, upstream.tolist())
+        y = seen["y"]
+        q.need_tensor(f"powers(x, {n})", y)
         q.true(tuple(y.shape) == tuple(want_y.shape), f"powers(x, {n}) has shape "
                f"{list(y.shape)}, expected {list(want_y.shape)}: torch.cat joins along an "
                "existing dimension, torch.stack adds a new first one")
         q.close(f"powers(x, {n})", y, want_y, hints={
             "other": f"row i must be x ** i, for i = 0 .. {n - 1} (x ** 0 is all ones)"})
-        copies = _node_names(y).count("CopySlices")
+        copies = seen["nodes"].count("CopySlices")
         q.true(copies == 0, f"the graph of powers(x, {n}) still has {copies} CopySlices "
                "node(s): build a list of the pieces and join them once with torch.stack")
-        y.backward(upstream)
-        q.close(f"x.grad for powers(x, {n})", x.grad, want_grad)
+        q.close(f"x.grad for powers(x, {n})", seen["grad"], want_grad, tensor=True)
 
 # %% [markdown]
 # ## Reflection (not scored)

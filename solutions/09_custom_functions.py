@@ -95,30 +95,54 @@ def _estimate(values, h, upstream, kind):
     return torch.stack(out)
 
 
-with question("09.1", points=3) as q:
-    values, h = [0.5, -1.0, 2.0], 0.01
-    upstream = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+def _central_probe(values, h, upstream):
+    """CentralDiff.apply(_through_numpy, x, h): y, its node's name, then after backward from
+    ``upstream``: x's values and x.grad (or the error backward raised)."""
     x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     y = CentralDiff.apply(_through_numpy, x, h)
-    q.close("CentralDiff.apply(fn, x, h)", y, _through_numpy(x),
+    seen = {"y": y, "node": None if y.grad_fn is None else type(y.grad_fn).__name__}
+    try:
+        y.backward(torch.tensor(upstream, dtype=torch.float64))
+    except NotImplementedError:
+        raise
+    except (TypeError, RuntimeError) as error:
+        seen["error"] = error
+    seen.update(x=x.detach(), grad=x.grad)
+    return seen
+
+
+def _jacobian_probe(values, h):
+    """The rows of the Jacobian that CentralDiff's backward gives (one backward per output)."""
+    rows = []
+    for k in range(len(values)):
+        x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+        upstream = torch.zeros(len(values), dtype=torch.float64)
+        upstream[k] = 1.0
+        CentralDiff.apply(_through_numpy, x, h).backward(upstream)
+        rows.append(x.grad)
+    return rows
+
+
+with question("09.1", points=3, answers=()) as q:
+    values, h = [0.5, -1.0, 2.0], 0.01
+    upstream = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+    seen = q.observe(_central_probe, values, h, upstream.tolist())
+    x = torch.tensor(values, dtype=torch.float64)
+    q.close("CentralDiff.apply(fn, x, h)", seen["y"], _through_numpy(x), tensor=True,
             hints={"other": "forward must return fn(x)"})
-    q.true(y.grad_fn is not None and type(y.grad_fn).__name__ == "CentralDiffBackward",
+    q.true(seen["node"] == "CentralDiffBackward",
            "the output has no CentralDiffBackward node: call fn inside forward and return "
            "its result")
-    try:
-        y.backward(upstream)
-    except NotImplementedError:
-        raise  # a stub (NotImplementedError is a RuntimeError)
-    except TypeError as error:
-        q.fail(f"backward raised TypeError: {error}: save only tensors with "
+    if isinstance(seen.get("error"), TypeError):
+        q.fail(f"backward raised TypeError: {seen['error']}: save only tensors with "
                "save_for_backward; keep fn and h as ctx.fn, ctx.h")
-    except RuntimeError as error:
-        q.fail(f"backward raised: {str(error)[:90]}: return exactly one value per "
+    if "error" in seen:
+        q.fail(f"backward raised: {str(seen['error'])[:90]}: return exactly one value per "
                "forward input (fn, x, h), with None for fn and h")
-    q.true(torch.equal(x.detach(), torch.tensor(values, dtype=torch.float64)),
-           "backward changed x's values: nudge a copy, x.detach().clone()")
+    q.true(torch.equal(seen["x"], x), "backward changed x's values: nudge a copy, "
+           "x.detach().clone()")
     want = _estimate(values, h, upstream, "central")
-    q.close("x.grad", x.grad, want, mistakes=[
+    q.close(f"x.grad for x = {values}, h = {h}", seen["grad"], want, tensor=True, mistakes=[
         (_estimate(values, h, upstream, "forward"),
          "that is a forward difference: step to both sides, f(x + h) - f(x - h), over 2h"),
         (_estimate(values, h, torch.ones(3, dtype=torch.float64), "central"),
@@ -127,10 +151,13 @@ with question("09.1", points=3) as q:
         hints={"double": "divide the difference by 2h, not h: the two points are 2h apart",
                "half": "divide by 2h, not 4h"})
     ### BEGIN HIDDEN TESTS
-    x = torch.tensor([0.3, 1.2], dtype=torch.float64, requires_grad=True)
-    ok = torch.autograd.gradcheck(lambda t: CentralDiff.apply(_through_numpy, t, 1e-6), (x,),
-                                  raise_exception=False)
-    q.true(ok, "torch.autograd.gradcheck rejects CentralDiff (with h = 1e-6, in float64)")
+    values = [0.3, 1.2]
+    rows = q.observe(_jacobian_probe, values, 1e-6)
+    for k, row in enumerate(rows):
+        e = torch.zeros(2, dtype=torch.float64)
+        e[k] = 1.0
+        q.close(f"row {k} of the Jacobian (h = 1e-6, float64)", row,
+                _estimate(values, 1e-4, e, "central"), tensor=True, rtol=1e-3, atol=1e-5)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -180,7 +207,7 @@ def _fit_class(replace=None):
     return Fit
 
 
-with question("09.2", points=2) as q:
+with question("09.2", points=2, answers=("needs_input_grad", "n_returns", "must_be_none")) as q:
     def fn(xs, weight):
         return xs * weight[0] + weight[1]
 
@@ -234,7 +261,7 @@ central_half = ((w_value + h_value / 2) ** 3 - (w_value - h_value / 2) ** 3) / h
 ### END SOLUTION
 
 # %% question="09.3" role="check" points=2
-with question("09.3", points=2) as q:
+with question("09.3", points=2, answers=("exact", "forward", "central", "central_half")) as q:
     tw = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
     (tw ** 3).backward()
 
@@ -302,13 +329,19 @@ class ScaledExp(torch.autograd.Function):
 
 
 # %% question="09.4" role="check" points=2
-with question("09.4", points=2) as q:
+def _scaled_probe(values, a, k, upstream):
+    """ScaledExp.apply(x, a, k) and x.grad after backward from ``upstream``."""
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    y = ScaledExp.apply(x, a, k)
+    y.backward(torch.tensor(upstream, dtype=torch.float64))
+    return {"y": y, "grad": x.grad}
+
+
+with question("09.4", points=2, answers=()) as q:
     values, a, k = [0.0, 1.0, -2.0], 2.0, -0.5
     upstream = torch.tensor([1.0, 3.0, -1.0], dtype=torch.float64)
-    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     try:
-        y = ScaledExp.apply(x, a, k)
-        y.backward(upstream)
+        seen = q.observe(_scaled_probe, values, a, k, upstream.tolist())
     except NotImplementedError:
         raise  # a stub (NotImplementedError is a RuntimeError)
     except TypeError as error:
@@ -324,8 +357,8 @@ with question("09.4", points=2) as q:
     tx = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     ty = a * torch.exp(k * tx)
     ty.backward(upstream)
-    q.close("y", y, ty, hints={"other": "keep the forward as it was: a * exp(k * x)"})
-    q.close("x.grad", x.grad, tx.grad, mistakes=[
+    q.close("y", seen["y"], ty, tensor=True, hints={"other": "keep the forward as it was: a * exp(k * x)"})
+    q.close(f"x.grad for x = {values}, a = {a}, k = {k}", seen["grad"], tx.grad, tensor=True, mistakes=[
         ((ty * k).detach(), "multiply by grad_output, the gradient arriving from the loss"),
         ((upstream * ty).detach(), "dy/dx is k · y: the factor k is missing")])
 

@@ -76,9 +76,35 @@ def _walk(root, once=True):
     return counts
 
 
-def _check_counts(q, t, what):
+def _graph(lib_name, kind):
+    """The output tensor of test graph ``kind``, built with torch or minigrad."""
+    lib = minigrad if lib_name == "minigrad" else torch
+    if kind == "shared":
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = lib.tensor([0.5, -1.0], requires_grad=True)
+        h = x * y
+        return (h * h + lib.sin(x) * lib.tensor([3.0, 3.0])).sum()
+    if kind == "none":
+        return lib.tensor([3.0, 3.0]) * 2
+    if kind == "chain":
+        y = x = lib.tensor(0.5, requires_grad=True)
+        for _ in range(3000):
+            y = y * 1.0001 + x
+        return y
+    w = lib.tensor([[1.0, -1.0], [2.0, 0.5]], requires_grad=True)
+    s = w.clone()
+    s[0] = s[1] * 2
+    return (s.exp() * w.t()).sum()
+
+
+def _count_probe(lib_name, kind):
+    return count_nodes(_graph(lib_name, kind))
+
+
+def _check_counts(q, lib, kind, what):
+    t = _graph(lib.__name__, kind)
     try:
-        got = count_nodes(t)
+        got = q.observe(_count_probe, lib.__name__, kind)
     except RecursionError:
         q.fail(f"{what}: too deep for recursion; walk the graph with a loop and a list of "
                "nodes still to visit")
@@ -97,25 +123,13 @@ def _check_counts(q, t, what):
                f"{got.get(name, 0)} {name}, the graph has {want.get(name, 0)}{hint}")
 
 
-with question("10.1", points=3) as q:
+with question("10.1", points=3, answers=()) as q:
     for lib in (minigrad, torch):
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        y = lib.tensor([0.5, -1.0], requires_grad=True)
-        c = lib.tensor([3.0, 3.0])
-        h = x * y
-        _check_counts(q, (h * h + lib.sin(x) * c).sum(), f"a graph with shared nodes "
-                      f"({lib.__name__})")
-        _check_counts(q, c * 2, f"a tensor with no graph ({lib.__name__})")
+        _check_counts(q, lib, "shared", f"a graph with shared nodes ({lib.__name__})")
+        _check_counts(q, lib, "none", f"a tensor with no graph ({lib.__name__})")
     ### BEGIN HIDDEN TESTS
-    x = minigrad.tensor(0.5, requires_grad=True)
-    y = x
-    for _ in range(3000):
-        y = y * 1.0001 + x
-    _check_counts(q, y, "a chain of 6000 ops (minigrad)")
-    w = torch.tensor([[1.0, -1.0], [2.0, 0.5]], requires_grad=True)
-    s = w.clone()
-    s[0] = s[1] * 2
-    _check_counts(q, (s.exp() * w.t()).sum(), "a torch graph with CopySlices and views")
+    _check_counts(q, minigrad, "chain", "a chain of 6000 ops (minigrad)")
+    _check_counts(q, torch, "views", "a torch graph with CopySlices and views")
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -149,7 +163,7 @@ def _boxes(t, params):
     return counts
 
 
-with question("10.2", points=2) as q:
+with question("10.2", points=2, answers=("green", "blue", "grey", "orange", "orange_after")) as q:
     tx = torch.tensor([1.0, 2.0])
     tw = torch.tensor([0.5, -1.0], requires_grad=True)
     tb = torch.tensor(0.1, requires_grad=True)
@@ -201,17 +215,21 @@ order = ["MulBackward0", "ExpBackward0", "AddBackward0", "SinBackward0", "MulBac
 ### END SOLUTION
 
 # %% question="10.3" role="check" points=2
-with question("10.3", points=2) as q:
+with question("10.3", points=2, answers=("order",)) as q:
     tx = torch.tensor(1.0, requires_grad=True)
     ty = torch.tensor(0.5, requires_grad=True)
     tz = (tx * ty + torch.sin(tx)) * torch.exp(ty)
     want = [n for n in BackwardStepper(tz).order if n != "AccumulateGrad"]
     q.true(isinstance(order, list | tuple), "`order` should be a list of node names")
-    got = [n for n in order if n != "AccumulateGrad"]
-    q.true(sorted(got) == sorted(want), f"the graph's nodes (without AccumulateGrad) are "
-           f"{sorted(want)}; your list has {sorted(got)}")
+    got = [str(n) for n in order if n != "AccumulateGrad"]
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    q.true(sorted(got) == sorted(want), f"your list has {len(got)} nodes besides "
+           f"AccumulateGrad, the graph has {len(want)}" + (
+               f"; {', '.join(extra)} is not in this graph" if extra else "") + (
+               "; draw the graph: one node per operation of the forward pass"
+               if missing else ""))
     for k, (mine, theirs) in enumerate(zip(got, want)):
-        q.true(mine == theirs, f"step {k + 1}: torch runs {theirs}, you said {mine}. "
+        q.true(mine == theirs, f"step {k + 1}: not {mine}. "
                + ("After the product z = s * e, both AddBackward0 and ExpBackward0 are ready: "
                   "the engine runs the one created last, and exp was recorded after the sum"
                   if k == 1 else
@@ -239,7 +257,7 @@ x_grad = via_mul + via_sin
 ### END SOLUTION
 
 # %% question="10.4" role="check" points=2
-with question("10.4", points=2) as q:
+with question("10.4", points=2, answers=("via_mul", "via_sin", "x_grad")) as q:
     tx = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
     ty = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
     tu, tv = tx * ty, torch.sin(tx)

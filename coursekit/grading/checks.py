@@ -2,18 +2,34 @@
 
 A check cell reads like a short test::
 
-    with question("01.1", points=2) as q:
+    with question("01.1", points=2, answers=("grad_x",)) as q:
         q.close("grad_x", grad_x, torch_value)
 
+    def _probe(values):                      # calls the learner's code, returns plain data
+        w = torch.tensor(values, requires_grad=True)
+        weighted_loss(w).backward()
+        return w.grad
+
+    with question("05.4", points=2, answers=()) as q:
+        q.close("w.grad", q.observe(_probe, [1.0, 2.0]), expected)
+
 The first failed expectation stops the question, scores it 0 and prints one line of feedback;
-otherwise the question gets its points. Results also go to ``RESULTS``, which the grader reads
-from a freshly imported copy of this module, so a learner who redefines ``question`` (or this
-module's names) in their notebook cannot change what the grader sees.
+otherwise the question gets its points.
+
+Inline (in the learner's notebook) ``answers`` are the notebook's variables and
+``q.observe(fn, *args)`` calls ``fn``. Under the grader (``coursekit.grading.trusted``) the check
+runs in the grader's own process: the ``answers`` are fetched from the learner's process as
+plain data and rebuilt, and ``q.observe`` sends ``fn``'s source to the learner's process and
+gets back what it returned (or raised) as plain data (``coursekit.grading.plain``). Both ways
+the check sees the same rebuilt values, so its feedback is the same. Expected values are only
+ever computed in the check's own process.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from coursekit.grading import plain
 
 RESULTS: dict[str, dict] = {}
 
@@ -22,29 +38,51 @@ class CheckFailed(Exception):
     """One expectation of a question was not met; the message is the learner's feedback."""
 
 
+def is_tensor(value) -> bool:
+    return hasattr(value, "detach") and hasattr(value, "numpy") and hasattr(value, "grad_fn")
+
+
 def as_array(value):
     """Numbers, lists, minigrad and torch tensors as float64 NumPy arrays (None stays None)."""
     if value is None:
         return None
-    if hasattr(value, "detach") and hasattr(value, "numpy"):
+    if isinstance(value, plain.LearnerObject):
+        raise TypeError(value.type_name)
+    if is_tensor(value):
         return np.asarray(value.detach().numpy(), dtype=np.float64)
     return np.asarray(value, dtype=np.float64)
+
+
+def _dtype(t) -> str:
+    """A tensor's dtype without its library: ``float32`` for torch's and minigrad's alike."""
+    return str(t.dtype).rsplit(".", 1)[-1]
+
+
+def _kind(value) -> str:
+    if isinstance(value, plain.LearnerObject):
+        return value.type_name
+    return type(value).__name__
 
 
 def _fmt(a) -> str:
     a = np.asarray(a)
     if a.ndim == 0:
         return f"{float(a):.4g}"
-    return np.array2string(a, precision=4, separator=", ")
+    return " ".join(np.array2string(a, precision=4, separator=", ").split())  # one line
 
 
 def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1e-4,
-            atol=1e-6) -> str | None:
+            atol=1e-6, reveal: bool = True, tensor: bool = False) -> str | None:
     """Why ``got`` is not ``want`` (``None`` when they agree), in words a learner can act on.
 
     ``hints`` maps a mistake's name to its explanation; the mistakes recognised are
     ``"double"``/``"half"`` (off by a factor 2), ``"negated"``, ``"zero"`` and ``"none"``.
     ``mistakes`` lists ``(wrong value, explanation)`` pairs for mistakes known in advance.
+    ``reveal=False`` (a "predict the value" question) never prints the expected value.
+    ``tensor=True``: ``got`` must be a tensor (an implementation's result), of ``want``'s shape
+    and (when ``want`` is a tensor) dtype.
+    Numbers, lists, arrays and tensors are otherwise equivalent forms of an answer; a tensor or
+    array of the right size but another shape is wrong.
     """
     hints = hints or {}
     w = as_array(want)
@@ -52,41 +90,95 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
         return f"`{name}` is None" + (f": {hints['none']}" if "none" in hints else "")
     if got is Ellipsis:
         return f"`{name}` is still `...`: replace it with your answer"
+    if tensor and not is_tensor(got):
+        return f"`{name}`: expected a tensor, got {_kind(got)}"
+    if tensor and is_tensor(want) and _dtype(got) != _dtype(want):
+        return f"`{name}` has dtype {_dtype(got)}, expected {_dtype(want)}"
     try:
         g = as_array(got)
     except (TypeError, ValueError):
-        return f"`{name}` should be a number or a tensor, not {type(got).__name__}"
-    if g.shape != w.shape and g.size != w.size:
+        return f"`{name}` should be a number or a tensor, not {_kind(got)}"
+    shaped = is_tensor(got) or isinstance(got, np.ndarray)
+    if g.shape != w.shape and (g.size != w.size or shaped and g.size > 1):
         return f"`{name}` has shape {list(g.shape)}, expected {list(w.shape)}"
     g = g.reshape(w.shape)
     if np.allclose(g, w, rtol=rtol, atol=atol):
         return None
+    expected = f", expected {_fmt(w)}" if reveal else ""
     for wrong, words in mistakes:
         if np.allclose(g, as_array(wrong).reshape(w.shape), rtol=rtol, atol=atol):
-            return f"your `{name}` is {_fmt(g)}, expected {_fmt(w)}: {words}"
+            return f"your `{name}` is {_fmt(g)}{expected}: {words}"
     for key, factor, words in (("double", 2.0, "twice"), ("half", 0.5, "half"),
                                ("negated", -1.0, "minus")):
         if np.any(w != 0) and np.allclose(g, factor * w, rtol=rtol, atol=atol):
-            return f"your `{name}` is {words} the right value ({_fmt(w)})" + (
+            right = f" ({_fmt(w)})" if reveal else ""
+            return f"your `{name}` is {words} the right value{right}" + (
                 f": {hints[key]}" if key in hints else "")
     if np.all(g == 0) and "zero" in hints:
         return f"your `{name}` is zero: {hints['zero']}"
-    return f"your `{name}` is {_fmt(g)}, expected {_fmt(w)}" + (
+    if not reveal:
+        return f"your `{name}` ({_fmt(g)}) is not right" + (
+            f": {hints['other']}" if "other" in hints else ": " + REVISIT)
+    where = np.argmax(np.abs(g - w)) if g.ndim else None
+    off = "" if where is None or g.size < 2 else (
+        f" (largest difference at index {[int(i) for i in np.unravel_index(where, g.shape)]}: "
+        f"{_fmt(g.flat[where])} instead of {_fmt(w.flat[where])})")
+    return f"your `{name}` is {_fmt(g)}{expected}{off}" + (
         f": {hints['other']}" if "other" in hints else "")
 
 
-class Question:
-    """One graded question: expectations, then a score and feedback."""
+REVISIT = "work it through again step by step, as in the lesson"
 
-    def __init__(self, qid: str, points: float):
-        self.id, self.points = qid, points
+
+class Question:
+    """One graded question: expectations, then a score and feedback.
+
+    ``answers`` names the learner's variables the check reads. Under the grader, ``observer``
+    carries observations to the learner's process and ``results`` receives the verdict (nothing
+    is printed); inline, ``observe`` calls the function itself.
+    """
+
+    def __init__(self, qid: str, points: float, answers=(), *, observer=None, results=None):
+        self.id, self.points, self.answers = qid, points, tuple(answers)
+        self._observer = observer
+        self._results = RESULTS if results is None else results
+        self._more = False
+
+    def observe(self, fn, *args, **kwargs):
+        """What ``fn(*args, **kwargs)`` returns (or raises) where the learner's code runs, as
+        rebuilt plain data (``coursekit.grading.plain``); ``fn`` is a top-level function of
+        the check cell and the arguments are plain data."""
+        if self._observer is not None:
+            outcome = self._observer(fn.__name__, args, kwargs)
+        else:
+            try:
+                outcome = {"returned": plain.encode(fn(*args, **kwargs))}
+            except Exception as error:  # noqa: BLE001 - the learner's error is an observation
+                outcome = {"raised": plain.encode_error(error)}
+        if "raised" in outcome:
+            raise plain.rebuild_error(outcome["raised"])
+        return plain.decode(outcome["returned"])
+
+    def more_when_graded(self) -> None:
+        """Put where the solution has hidden tests: a pass inline is not the final word."""
+        self._more = True
 
     def close(self, name: str, got, want, hints: dict | None = None, mistakes=(),
-              **tol) -> None:
-        """``got`` must equal ``want`` (numbers or tensors, within a small tolerance)."""
-        message = compare(name, got, want, hints, mistakes, **tol)
+              **options) -> None:
+        """``got`` must equal ``want`` (numbers or tensors, within a small tolerance). The
+        expected value is not shown when ``name`` is one of the question's ``answers`` (a
+        "predict" answer), unless ``reveal=True``."""
+        options.setdefault("reveal", name not in self.answers)
+        if self._observer is None and name in self.answers:
+            got = plain.decode(plain.encode(got))  # what the grader will see of it
+        message = compare(name, got, want, hints, mistakes, **options)
         if message is not None:
             raise CheckFailed(message)
+
+    def need_tensor(self, name: str, got) -> None:
+        """``got`` must be a tensor (not a number, a list or another object)."""
+        if not is_tensor(got):
+            raise CheckFailed(f"`{name}`: expected a tensor, got {_kind(got)}")
 
     def true(self, condition, feedback: str) -> None:
         if not condition:
@@ -99,14 +191,17 @@ class Question:
         return self
 
     def _record(self, points, feedback: str) -> None:
-        RESULTS[self.id] = {"id": self.id, "points": points, "max": self.points,
-                            "feedback": feedback}
+        self._results[self.id] = {"id": self.id, "points": points, "max": self.points,
+                                  "feedback": feedback}
+        if self._observer is not None:
+            return
         mark = "✓" if points == self.points else "✗"
         print(f"{mark} {self.id}: {_num(points)}/{_num(self.points)} points · {feedback}")
 
     def __exit__(self, kind, error, tb) -> bool:
         if kind is None:
-            self._record(self.points, "correct")
+            self._record(self.points, "passes the visible checks; grading runs more"
+                         if self._more else "correct")
         else:
             self._record(0, explain(error))
         return kind is None or issubclass(kind, Exception)
@@ -120,6 +215,8 @@ def explain(error: BaseException) -> str:
         return "not answered yet: this raises NotImplementedError (replace the stub)"
     if isinstance(error, NameError):
         return f"{error}: run your answer cell (and the cells above it) first"
+    if isinstance(error, plain.DecodeError):
+        return "no verdict: what your code returned could not be read"
     return f"checking your answer raised {type(error).__name__}: {error}"
 
 
@@ -127,6 +224,7 @@ def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def question(qid: str, points: float = 1) -> Question:
-    """Open the checks of question ``qid`` (use it as ``with question(...) as q:``)."""
-    return Question(qid, points)
+def question(qid: str, points: float = 1, answers=()) -> Question:
+    """Open the checks of question ``qid`` (use it as ``with question(...) as q:``);
+    ``answers``: the names of the learner's variables the check reads."""
+    return Question(qid, points, answers)

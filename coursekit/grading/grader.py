@@ -10,10 +10,13 @@ How it stays fair:
   ``question(`` call): the checks come from the solution source with the same lesson number in
   the solutions folder the caller names (``solutions/NN_slug.py``), hidden tests included, so
   exercises and grading cannot drift apart.
-* Right after a question's answer cell, its checks run as a probe, in a copy of the learner's
-  namespace with ``question``, ``torch``, ``np`` and ``minigrad`` bound afresh and
-  ``coursekit.grading`` re-imported; the result comes back as JSON on the child's reply pipe,
-  and the points are capped by the solution's metadata, never by what the child says.
+* Every learner cell runs (an answer may sit in a cell of its own below the exercise's), then
+  each question is checked. The check cell runs in the grader's own process
+  (``coursekit.grading.trusted``), never in the learner's: it reads the learner's variables
+  it names (``answers=``) and the results of its observation functions (``q.observe``) as
+  plain data (``coursekit.grading.plain``), so expected values never enter the learner's
+  process and nothing the learner's code does there can forge a verdict. The points are
+  capped by the solution's metadata. A check reads no learner variable it does not name.
 * A child that dies (a crash, a time limit) is restarted: the cells that ran well are run
   again, the question of the cell that killed it scores 0 with the reason, and grading goes
   on; the number of restarts is bounded.
@@ -21,8 +24,6 @@ How it stays fair:
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import shutil
 import tempfile
@@ -34,12 +35,13 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from coursekit.grading import trusted
 from coursekit.grading.runner import Kernel, KernelDied, Limits, sandbox_available
+from coursekit.grading.trusted import clean_points  # noqa: F401 - part of the API
 
-GRADER_VERSION = "2.0"
+GRADER_VERSION = "3.0"  # 3: checks run in the grader, on plain data observed from the learner
 DEFAULT_TIMEOUT = 60  # seconds per cell
 MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions score 0
-FEEDBACK_CAP = 1000  # characters of feedback kept from the child
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
@@ -50,6 +52,14 @@ class Check:
     id: str
     points: float
     source: str
+    answers: tuple[str, ...] = ()  # the learner's variables the check reads
+
+
+def load_setup(solution: Path) -> list[str]:
+    """The sources of the solution's code cells that are neither answers nor checks (its
+    imports): the trusted check's namespace starts from them."""
+    return [cell.source for cell in jupytext.read(solution).cells
+            if cell.cell_type == "code" and cell.metadata.get("role") not in ("answer", "check")]
 
 
 def solution_for(notebook: Path, solutions: Path, lesson: str | None = None) -> Path | None:
@@ -77,7 +87,8 @@ def load_checks(solution: Path) -> list[Check]:
     for cell in jupytext.read(solution).cells:
         meta = cell.metadata
         if cell.cell_type == "code" and meta.get("role") == "check":
-            checks.append(Check(meta["question"], meta.get("points", 1), cell.source))
+            checks.append(Check(meta["question"], meta.get("points", 1), cell.source,
+                                trusted.answers_of(cell.source) or ()))
     return checks
 
 
@@ -109,56 +120,8 @@ def feedback_for_error(ename: str, evalue: str, where: str) -> str:
 
 
 
-# Runs in the child, in a copy of the learner's namespace plus ``__check_id__`` and
-# ``__check_source__``: a fresh ``coursekit.grading.checks`` (so redefining ``question`` or the
-# module's names in the notebook changes nothing) runs the solution's check cell.
-CHECK_PROBE = """\
-_b = __builtins__
-for _name in [_m for _m in _b.__import__("sys").modules if _m.startswith("coursekit.grading")]:
-    del _b.__import__("sys").modules[_name]
-_checks = _b.__import__("importlib").import_module("coursekit.grading.checks")
-import minigrad, numpy as np, torch
-question, compare = _checks.question, _checks.compare
-_b.exec(_b.compile(__check_source__, "<check " + __check_id__ + ">", "exec"), _b.globals())
-__probe_result__ = _b.__import__("json").dumps(_checks.RESULTS.get(__check_id__))
-"""
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def clean_points(value, maximum: float) -> float | None:
-    """Points from the child as a number in [0, maximum], or None when they are not a finite
-    real number (NaN, a string, a huge integer...)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        value = float(value)
-    except OverflowError:
-        return None
-    if not math.isfinite(value):
-        return None
-    value = min(max(value, 0.0), float(maximum))
-    return int(value) if value.is_integer() else value
-
-
-def verdict(reply: dict, maximum: float) -> dict:
-    """A probe reply (already schema-checked by the runner) as {"points", "feedback"}."""
-    if reply["status"] != "ok":
-        return {"points": 0, "feedback": feedback_for_error(reply["ename"], reply["evalue"],
-                                                            "checking your answer")}
-    try:
-        found = json.loads(reply["result"])
-    except (ValueError, RecursionError):
-        found = None
-    if found is None:
-        return {"points": 0, "feedback": "the checks gave no result"}
-    points = clean_points(found.get("points") if isinstance(found, dict) else None, maximum)
-    feedback = found.get("feedback") if isinstance(found, dict) else None
-    if points is None or not isinstance(feedback, str):
-        return {"points": 0, "feedback": "no verdict: the checks' result was malformed"}
-    return {"points": points, "feedback": feedback[:FEEDBACK_CAP]}
 
 
 @dataclass
@@ -267,6 +230,9 @@ class Session:
     def probe(self, source: str, bindings: dict) -> dict:
         return self._call(self.kernel.probe, source, bindings)
 
+    def observe(self, request: dict) -> dict:
+        return self._call(self.kernel.observe, request)
+
     def close(self) -> str:
         self.kernel.kill()
         return self.kernel.output.text()
@@ -311,7 +277,8 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
         result.finished = _now()
         return result
     checks = {c.id: c for c in load_checks(solution)}
-    results: dict[str, dict] = {}
+    results: dict[str, dict] = {}  # question id -> what its answer cell did, when it failed
+    answered: set[str] = set()
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-"))
     (scratch / path.name).write_bytes(data)  # the learner works on a copy
     # the solutions, their repository's history, and every submission stay out of sight
@@ -319,13 +286,17 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     session = Session(scratch, secret, limits, sandbox)
     gave_up = None
     try:
+        # every learner cell runs (an answer may sit in a cell of its own below the exercise's),
+        # except their copies of the check cells: the grader runs the solution's own
         for cell in learner.cells:
             if cell.cell_type != "code":
                 continue
             kind, qid = role(cell)
             if kind == "check":
-                continue  # the grader runs its own copy of the checks
+                continue
             answer = kind == "answer" and qid in checks
+            if answer:
+                answered.add(qid)
             try:
                 reply = session.cell(cell.source)
             except KernelDied as died:
@@ -336,23 +307,43 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
                     gave_up = died
                     break
                 continue
-            if not answer:
-                continue
-            if reply["status"] == "error":
+            if answer and reply["status"] == "error":
                 results[qid] = {"points": 0, "feedback": feedback_for_error(
                     reply["ename"], reply["evalue"], "your answer cell")}
+        # then each question is observed and checked once all cells ran; after the notebook's
+        # time limit stopped the cells, the questions whose answer cells ran are still checked,
+        # with a time budget of their own (a kernel that keeps dying is not started again)
+        checking = gave_up is None or gave_up.kind == "timeout" and \
+            session.restarts < MAX_RESTARTS
+        if gave_up is not None and checking:
+            session.deadline = time.monotonic() + limits.notebook_timeout
+        base = None
+        for qid, check in checks.items() if checking else ():
+            if gave_up is not None and (qid not in answered or qid in results):
                 continue
             try:
-                reply = session.probe(CHECK_PROBE, {"__check_id__": qid,
-                                                    "__check_source__": checks[qid].source})
+                if base is None:
+                    base = trusted.base_namespace(load_setup(solution))
+                found = trusted.run_check(qid, check.points, check.source, base, session)
+            except trusted.Stop as stop:
+                if stop.died is None:
+                    found = {"points": 0, "feedback": f"no verdict: {stop.reason}"}
+                else:
+                    found = {"points": 0,
+                             "feedback": _death_feedback(stop.died, "checking your answer")}
             except KernelDied as died:
-                results[qid] = {"points": 0,
-                                "feedback": _death_feedback(died, "checking your answer")}
-                if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
-                    gave_up = died
-                    break
-                continue
-            results[qid] = verdict(reply, checks[qid].points)
+                found = {"points": 0, "feedback": _death_feedback(died, "checking your answer")}
+            except Exception as error:  # noqa: BLE001 - a check's own bug costs its question
+                found = {"points": 0, "feedback": f"no verdict: the check itself failed "
+                                                  f"({type(error).__name__}: {error})"[:300]}
+            if found["points"] < check.points and qid in results:
+                continue  # the answer cell's own error says more
+            if found["points"] < check.points and qid not in answered:
+                found = {"points": 0, "feedback": "answer cell missing"}
+            results[qid] = found
+            if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
+                gave_up = gave_up or KernelDied("timeout", "the checks ran out of time")
+                break
     finally:
         result.output = session.close()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -12,6 +12,15 @@ A plain Python process (no Jupyter) that runs a learner's cells with IPython's
 * ``{"op": "probe", "id", "source", "bindings"}`` runs ``source`` (plain Python) in a copy of
   the user namespace plus ``bindings`` and replies ``{"id", "status": "ok", "result": TEXT}``
   where TEXT is the string the source left in ``__probe_result__``.
+* ``{"op": "observe", "id", "names"}`` replies ``{"id", "status": "ok", "result": TEXT}``, TEXT
+  the JSON of ``{name: value}`` for the learner's variables ``names`` (a missing one is
+  ``{"$": "missing"}``), each value made plain data by ``coursekit.grading.plain.encode``.
+* ``{"op": "observe", "id", "source", "call", "args", "kwargs"}`` runs ``source`` (the check's
+  observation function and its helpers) in a copy of the user namespace, calls ``call`` with
+  the (plain JSON) arguments and replies with the plain data of what it returned, or of the
+  exception it raised, as ``{"returned": value}`` or ``{"raised": error}``.
+
+The kernel never runs code that computes an expected value, and all it sends back is plain data.
 
 Display output (``Out[...]``, rich displays) is discarded; tracebacks go to the learner's stderr.
 """
@@ -26,10 +35,14 @@ import sys
 from IPython.core.interactiveshell import InteractiveShell
 from traitlets.config import Config
 
+from coursekit.grading import plain
+
 # Bound now, before any learner code runs: a notebook that patches ``json.dumps`` changes what
 # a probe reports (the grader checks that), never the kernel's own replies.
 _BUILTINS = builtins
 _DUMPS, _LOADS = json.dumps, json.loads
+_ENCODE, _ENCODE_ERROR = plain.encode, plain.encode_error
+_DICT, _EXEC, _COMPILE, _STR, _TYPE = dict, exec, compile, str, type
 
 
 def _shell() -> InteractiveShell:
@@ -70,6 +83,31 @@ def run_probe(shell: InteractiveShell, source: str, bindings: dict) -> dict:
     return {"status": "ok", "result": result}
 
 
+def run_observe(shell: InteractiveShell, request: dict) -> dict:
+    namespace = _DICT(shell.user_ns)
+    if "names" in request:
+        values = {}
+        for name in request["names"]:
+            try:
+                values[name] = _ENCODE(namespace[name]) if name in namespace else {
+                    "$": "missing"}
+            except BaseException:  # noqa: BLE001 - a recursion limit, memory...
+                values[name] = {"$": "object", "type": "a value that could not be read"}
+        return {"status": "ok", "result": _DUMPS(values)}
+    namespace["__builtins__"] = _BUILTINS
+    try:
+        _EXEC(_COMPILE(request["source"], "<observe>", "exec"), namespace)
+        returned = namespace[request["call"]](*request["args"], **request["kwargs"])
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from the learner's code is data too
+        return {"status": "ok", "result": _DUMPS({"raised": _ENCODE_ERROR(exc)})}
+    try:
+        encoded = {"returned": _ENCODE(returned)}
+    except BaseException as exc:  # noqa: BLE001 - a recursion limit, memory...
+        encoded = {"raised": {"$": "error", "type": "GradingError", "builtin": False,
+                              "message": f"the value could not be read ({_TYPE(exc).__name__})"}}
+    return {"status": "ok", "result": _DUMPS(encoded)}
+
+
 def main() -> None:
     reply = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8", buffering=1)
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -83,6 +121,8 @@ def main() -> None:
         request = _LOADS(line)
         if request["op"] == "cell":
             answer = run_cell(shell, request["source"])
+        elif request["op"] == "observe":
+            answer = run_observe(shell, request)
         else:
             answer = run_probe(shell, request["source"], request.get("bindings") or {})
         for stream in (sys.stdout, sys.stderr):  # the learner may have replaced them

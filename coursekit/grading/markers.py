@@ -5,7 +5,9 @@
   (``grad_x = 8.0``), the stub keeps those lines as ``grad_x = ...`` so the learner sees what to
   fill in. In a markdown cell the region becomes ``YOUR ANSWER HERE``.
 * ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``: checks only the grader runs; the
-  region is removed from exercises.
+  region is removed from exercises and replaced by ``q.more_when_graded()`` (at the region's
+  indentation), so the exercise's inline check says "passes the visible checks; grading runs
+  more" instead of a plain ✓ that grading could contradict.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 STUB = "raise NotImplementedError()"
 MARKDOWN_STUB = "YOUR ANSWER HERE"
+HIDDEN_STUB = "q.more_when_graded()"
 
 
 class MarkerError(ValueError):
@@ -54,9 +57,11 @@ def has_marker(source: str) -> bool:
 
 
 def remove_hidden_tests(source: str) -> str:
-    """The source without its hidden-test regions (markers included)."""
-    kept = [line for item in regions(source, BEGIN_HIDDEN, END_HIDDEN) if item[0] == "text"
-            for line in item[1]]
+    """The source with each hidden-test region (markers included) replaced by one line,
+    ``q.more_when_graded()``, at the region's indentation."""
+    kept = []
+    for item in regions(source, BEGIN_HIDDEN, END_HIDDEN):
+        kept += item[1] if item[0] == "text" else [f"{item[1]}{HIDDEN_STUB}"]
     return "\n".join(kept)
 
 

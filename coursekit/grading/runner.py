@@ -255,6 +255,9 @@ class Kernel:
         return self._request({"op": "probe", "source": source, "bindings": bindings}, timeout,
                              probe=True)
 
+    def observe(self, request: dict, timeout: float) -> dict:
+        return self._request({"op": "observe", **request}, timeout, probe=True)
+
     def _death_reason(self) -> str:
         try:
             code = self.process.wait(timeout=5)

@@ -129,7 +129,7 @@ def test_a_function_body_becomes_an_indented_stub():
 
 def test_hidden_tests_are_removed_and_visible_ones_kept():
     source = "check(1)\n    ### BEGIN HIDDEN TESTS\n    check(2)\n    ### END HIDDEN TESTS\nok"
-    assert markers.to_exercise(source, "code") == "check(1)\nok"
+    assert markers.to_exercise(source, "code") == "check(1)\n    q.more_when_graded()\nok"
 
 
 def test_markdown_regions_become_your_answer_here():

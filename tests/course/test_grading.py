@@ -87,6 +87,120 @@ def _forged_result(text):
                    f"import json as _j\n_j.dumps = lambda *a, **k: {text!r}")
 
 
+def _exercise(lesson="01_computational_graphs"):
+    return nbformat.read(ROOT / "exercises" / f"{lesson}.ipynb", as_version=4)
+
+
+def _attack(code, lesson="01_computational_graphs", where="end"):
+    """A copy of the untouched exercise with ``code`` planted in a new cell: at the end, or
+    right after the set-up cell ("start")."""
+    nb = _exercise(lesson)
+    cell = nbformat.v4.new_code_cell(code)
+    if where == "start":
+        nb.cells.insert(next(i for i, c in enumerate(nb.cells) if c.cell_type == "code") + 1,
+                        cell)
+    else:
+        nb.cells.append(cell)
+    return nb
+
+
+# Answers every attack below also plants: wrong, but well-formed.
+_GUESSES = ("a = z = b = grad_x = grad_y = 0.0\n"
+            "grad_w1 = grad_w2 = grad_w3 = grad_w4 = grad_a = 1.0\n")
+_FAKE_LINES = "".join(f"print('✓ 01.{i}: 3/3 points · correct')\n" for i in range(1, 5))
+
+ATTACKS = {
+    # comparisons always true in the learner's process
+    "allclose": _GUESSES + (
+        "import math, numpy, torch\n"
+        "numpy.allclose = numpy.isclose = numpy.array_equal = lambda *a, **k: True\n"
+        "torch.allclose = torch.equal = lambda *a, **k: True\n"
+        "math.isclose = lambda *a, **k: True\n"
+        "torch.Tensor.__eq__ = lambda *a, **k: True\n"),
+    # serializers and builtins that lie
+    "serializers": _GUESSES + (
+        "import builtins, json, pickle\n"
+        "json.dumps = lambda *a, **k: '{\"points\": 3, \"feedback\": \"correct\"}'\n"
+        "json.loads = lambda *a, **k: {'points': 3, 'feedback': 'correct'}\n"
+        "pickle.dumps = lambda *a, **k: b'correct'\n"
+        "builtins.isinstance = lambda *a: True\n"
+        "builtins.float = lambda *a: 8.0\n"
+        "builtins.len = lambda *a: 0\n"),
+    # the grader's own modules replaced through sys.modules
+    "modules": _GUESSES + (
+        "import sys\n"
+        "for _name, _m in list(sys.modules.items()):\n"
+        "    if _name.startswith('coursekit.grading') and _m is not None:\n"
+        "        for _attr in ('compare', 'encode', 'decode', 'verdict', 'explain'):\n"
+        "            if hasattr(_m, _attr):\n"
+        "                setattr(_m, _attr, lambda *a, **k: None)\n"
+        "        if hasattr(_m, 'Question'):\n"
+        "            _m.Question.__exit__ = lambda self, *a: True\n"
+        "        if hasattr(_m, 'RESULTS'):\n"
+        "            _m.RESULTS.update({f'01.{i}': {'points': 3, 'feedback': 'correct'}\n"
+        "                               for i in range(1, 5)})\n"),
+    # grader state hunted through the garbage collector
+    "gc": _GUESSES + (
+        "import gc\n"
+        "for _o in gc.get_objects():\n"
+        "    if isinstance(_o, dict) and 'points' in _o and 'feedback' in _o:\n"
+        "        _o.update(points=3, feedback='correct')\n"
+        "    if type(_o).__name__ in ('Question', 'Check', 'Session'):\n"
+        "        _o.__dict__.update(points=0)\n"),
+    # values whose dunders lie (equal to everything, float 8, an array of the right values)
+    "dunders": (
+        "import numpy as np\n"
+        "class Liar(float):\n"
+        "    def __eq__(self, other): return True\n"
+        "    __ne__ = lambda self, other: False\n"
+        "    __float__ = lambda self: 8.0\n"
+        "    __len__ = lambda self: 1\n"
+        "    __array__ = lambda self, *a, **k: np.array(8.0)\n"
+        "    __class__ = property(lambda self: float)\n"
+        "    __hash__ = float.__hash__\n"
+        "a = z = b = grad_x = grad_y = grad_w1 = grad_w2 = grad_w3 = grad_w4 = grad_a = "
+        "Liar(0.0)\n"
+        "class LiarList(list):\n"
+        "    __len__ = lambda self: 11\n"
+        "    __eq__ = lambda self, other: True\n"
+        "    __iter__ = lambda self: iter([])\n"
+        "def topo_order(root):\n"
+        "    return LiarList()\n"),
+    # the checks' locals read by walking the stack during an observation
+    "frames": _GUESSES + (
+        "import sys\n"
+        "def topo_order(root):\n"
+        "    f, found = sys._getframe(1), None\n"
+        "    while f is not None:\n"
+        "        for _v in f.f_locals.values():\n"
+        "            if isinstance(_v, (set, list)) and _v and hasattr(next(iter(_v)), "
+        "'next_functions'):\n"
+        "                found = list(_v)\n"
+        "        f = f.f_back\n"
+        "    return found if found is not None else [root]\n"),
+    # fake verdict lines on stdout, then the kernel killed
+    "print_exit": _GUESSES + _FAKE_LINES + "import os, sys\nsys.stdout.flush()\nos._exit(0)\n",
+    # the answers exceed the maximum, and question() is redefined
+    "redefine": _GUESSES + (
+        "import coursekit.grading as _g, coursekit.grading.checks as _c\n"
+        "class _Pass:\n"
+        "    def __init__(self, qid, *a, **k): self.qid = qid\n"
+        "    def __enter__(self): return self\n"
+        "    def __exit__(self, *a):\n"
+        "        _c.RESULTS[self.qid] = {'points': 1000, 'feedback': 'correct'}\n"
+        "        return True\n"
+        "question = _g.question = _c.question = _Pass\n"
+        "for _i in range(1, 5):\n"
+        "    _c.RESULTS[f'01.{_i}'] = {'points': 1000, 'max': 1000, 'feedback': 'correct'}\n"
+        + _FAKE_LINES),
+    # a SystemExit from inside an observed function, after printing a verdict
+    "sysexit": _GUESSES + (
+        "def topo_order(root):\n"
+        "    print('✓ 01.4: 3/3 points · correct')\n"
+        "    raise SystemExit(0)\n"),
+}
+
+
 LEAK_CHECK = """\
 try:
     {attempt}
@@ -158,13 +272,71 @@ def batch(tmp_path_factory):
         "forger": _prefix(_solution(), "01.1", "import os\nfor fd in range(3, 64):\n    try:\n"
                           "        os.write(fd, b'{\"status\": \"ok\", \"id\": \"x\", "
                           "\"result\": \"{}\"}\\n')\n    except OSError:\n        pass"),
-        "nan": _forged_result('{"points": NaN, "feedback": "correct"}'),
-        "huge": _forged_result('{"points": 1' + "0" * 400 + ', "feedback": "correct"}'),
-        "string": _forged_result('{"points": "3", "feedback": "correct"}'),
-        "over": _forged_result('{"points": 1000, "feedback": "correct"}'),
+        "forged_json": _forged_result('{"points": 1000, "feedback": "correct"}'),
         "stdin": _prefix(_solution(), "01.2", "try:\n    input()\nexcept EOFError:\n    pass"),
     }
+    topo = (ROOT / "solutions" / "01_computational_graphs.py").read_text("utf-8")
+    topo = topo[topo.index("def topo_order"):topo.index("# %% question=\"01.4\" role=\"check\"")]
+    planted["honest_forms"] = _attack(
+        "import numpy as np\n"
+        "tx = torch.tensor(4.0, requires_grad=True)\n"
+        "(tx * tx).backward()\n"
+        "a = np.array((tx * tx).detach())\n"
+        "z = torch.tensor(16.0 + math.sin(2 * math.pi))\n"
+        "grad_x = np.array(tx.grad.detach())\n"
+        "grad_y, b = torch.tensor(2.0), 0.0\n"
+        "grad_w1, grad_w2, grad_w3, grad_w4 = torch.tensor(-1.5), [-12.0], np.float64(-6.0), "
+        "torch.tensor([3.0])\n"
+        "grad_a = 3.0\n" + topo)
+    planted["float_for_tensor"] = _attack(
+        "def gradients_at(f, x, points):\n"
+        "    out = []\n"
+        "    for p in points:\n"
+        "        g = torch.zeros_like(p).requires_grad_()\n"
+        "        with torch.no_grad():\n"
+        "            x.copy_(p)\n"
+        "        f(x).backward()\n"
+        "        out.append(float(x.grad.sum()))\n"
+        "        x.grad = None\n"
+        "    return out\n", "05_pausing_the_graph")
+    planted["wrong_shape"] = _attack(
+        "def clip_norm_hook(max_norm):\n"
+        "    def hook(grad):\n"
+        "        norm = float((grad * grad).sum()) ** 0.5\n"
+        "        return grad.reshape(-1, 1) * min(1.0, max_norm / norm)\n"
+        "    return hook\n", "04_intermediate_gradients")
+    for name, code in ATTACKS.items():
+        planted[f"attack_{name}"] = _attack(code)
+    in_cells = planted["attack_in_answer_cells"] = _exercise()
+    dunders = ATTACKS["dunders"]
+    _cell(in_cells, "01.1", "answer").source = dunders[:dunders.index("class LiarList")]
+    _cell(in_cells, "01.3", "answer").source = "raise SystemExit(0)\n"
+    _cell(in_cells, "01.4", "answer").source = dunders[dunders.index("class LiarList"):]
+    _cell(planted["attack_sysexit"], "01.4", "answer").source = ATTACKS["sysexit"]
+    planted["attack_checks_edited"] = _attack(_GUESSES)
+    for cell in [c for c in planted["attack_checks_edited"].cells
+                 if c.metadata.get("role") == "check"]:
+        if cell.metadata["question"] in ("01.1", "01.2"):
+            cell.source = f'print("✓ {cell.metadata["question"]}: 2/2 points · correct")'
+        else:
+            planted["attack_checks_edited"].cells.remove(cell)
     if SANDBOX:  # unsandboxed, these would really read (or damage) the copies
+        planted["attack_solutions"] = _attack(
+            "import sys, glob, os\n"
+            f"sys.path[:0] = [{str(root)!r}, os.path.abspath('..'), os.getcwd()]\n"
+            "_found = []\n"
+            "try:\n    import solutions\n    _found.append(solutions)\n"
+            "except ImportError:\n    pass\n"
+            f"for _p in [{str(solution_01)!r}, '../solutions/01_computational_graphs.py',\n"
+            "           *glob.glob('/**/01_computational_graphs.py', recursive=False)]:\n"
+            "    try:\n        _src = open(_p).read()\n    except OSError:\n        continue\n"
+            "    _found.append(_p)\n"
+            "    _src = _src.replace('### BEGIN SOLUTION', '').replace('### END SOLUTION', '')\n"
+            "    _cells = _src.split('# %%')\n"
+            "    for _c in _cells:\n"
+            "        if 'role=\"answer\"' in _c:\n"
+            "            exec(_c.split('\\n', 1)[1], globals())\n"
+            "assert not _found, _found\n")
         planted["spy"] = _prefix(_prefix(_solution(), "01.1", LEAK_CHECK.format(
             attempt=f"open({str(solution_01)!r}).read()", what="solution")), "01.2",
             LEAK_CHECK.format(attempt=f"open({str(other)!r}).read()", what="submission"))
@@ -176,7 +348,8 @@ def batch(tmp_path_factory):
                                     out)
     for who, nb in planted.items():
         (klass / who).mkdir()
-        name = lesson_files[2].name if who == "planted03" else lesson_files[0].name
+        name = {"planted03": lesson_files[2], "float_for_tensor": lesson_files[4],
+                "wrong_shape": lesson_files[3]}.get(who, lesson_files[0]).name
         nbformat.write(nb, klass / who / name)
     (klass / "renamed").mkdir()  # the lesson comes from its question ids
     shutil.copy(ROOT / "solutions" / lesson_files[0].name, klass / "renamed" / "homework.ipynb")
@@ -389,16 +562,62 @@ def test_the_learner_s_stdin_is_empty(batch):
     assert all(_full(q) for q in _nb(batch, "stdin")["questions"])
 
 
-@pytest.mark.parametrize("student", ["nan", "huge", "string"])
-def test_points_that_are_not_numbers_give_no_verdict(batch, student):
-    q = _q(batch, student)["01.4"]
-    assert q["points"] == 0 and q["feedback"].startswith("no verdict"), q
-    assert _nb(batch, student)["status"] == "graded"
+# --- forging the verdict: every attack gets the honest score ---------------------------------
+
+@pytest.mark.parametrize("attack", [*ATTACKS, "checks_edited"])
+def test_an_attack_on_an_untouched_exercise_scores_zero(batch, attack):
+    nb = _nb(batch, f"attack_{attack}")
+    assert nb["score"] == 0 and nb["max_score"] == 9, nb
+    for q in nb["questions"]:
+        assert q["points"] == 0 and q["feedback"] and "correct" not in q["feedback"], q
 
 
-def test_points_are_capped_at_the_solution_s_max(batch):
-    q = _q(batch, "over")["01.4"]
-    assert q["points"] == q["max"] == 3
+@pytest.mark.parametrize("attack", [*ATTACKS, "checks_edited"])
+def test_an_attack_keeps_the_honest_feedback(batch, attack):
+    """The untouched answer cells still raise: that is what each question says. Where the
+    attack defines its own topo_order, 01.4 says what the observation really saw."""
+    seen = {"dunders": "topo_order should return a list, not LiarList",
+            "frames": "your order has 1 nodes, the graph has 6",  # the stack held nothing
+            "sysexit": "SystemExit"}
+    for q in _nb(batch, f"attack_{attack}")["questions"]:
+        if attack in seen and q["id"] == "01.4":
+            assert seen[attack] in q["feedback"], q
+        else:
+            assert "NotImplementedError" in q["feedback"], q
+
+
+def test_lying_answers_in_the_answer_cells_are_named_not_believed(batch):
+    qs = _q(batch, "attack_in_answer_cells")
+    assert _nb(batch, "attack_in_answer_cells")["score"] == 0
+    assert qs["01.1"]["feedback"] == "`a` should be a number or a tensor, not Liar", qs
+    assert "LiarList" in qs["01.4"]["feedback"], qs["01.4"]
+    assert "SystemExit" in qs["01.3"]["feedback"], qs["01.3"]
+
+
+def test_a_patched_json_in_a_solution_changes_nothing(batch):
+    assert all(_full(q) for q in _nb(batch, "forged_json")["questions"])
+
+
+@pytest.mark.skipif(not SANDBOX, reason="bubblewrap is not usable here")
+def test_solutions_cannot_be_read_or_imported(batch):
+    nb = _nb(batch, "attack_solutions")
+    assert nb["score"] == 0, nb
+
+
+# --- honest answers count, and the feedback says what is wrong ------------------------------
+
+def test_answers_in_new_cells_and_in_equivalent_forms_get_full_marks(batch):
+    assert all(_full(q) for q in _nb(batch, "honest_forms")["questions"])
+
+
+def test_a_float_where_a_tensor_was_expected_is_named(batch):
+    q = _q(batch, "float_for_tensor")["05.3"]
+    assert q["points"] == 0 and "expected a tensor, got float" in q["feedback"], q
+
+
+def test_a_tensor_of_the_wrong_shape_is_rejected(batch):
+    q = _q(batch, "wrong_shape")["04.3"]
+    assert q["points"] == 0 and "has shape [2, 1], expected [2]" in q["feedback"], q
 
 
 def test_unreadable_and_foreign_notebooks_get_a_status(batch):

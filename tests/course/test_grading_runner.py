@@ -16,9 +16,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursekit.grading import grader
+from coursekit.grading import grader, plain
 from coursekit.grading.__main__ import size, to_csv
-from coursekit.grading.grader import CHECK_PROBE, clean_points, grade, verdict
+from coursekit.grading.grader import clean_points, grade
 from coursekit.grading.runner import (
     Kernel,
     KernelDied,
@@ -62,12 +62,22 @@ def test_a_probe_runs_in_a_copy_of_the_namespace(kernel):
     assert missing["status"] == "error" and missing["ename"] == "ProbeError"
 
 
-def test_the_check_probe_reports_a_solution_check(kernel):
-    kernel.cell("value = 2.0", 30)
-    check = 'with question("99.1", points=3) as q:\n    q.close("value", value, 2.0)\n'
-    reply = kernel.probe(CHECK_PROBE, {"__check_id__": "99.1", "__check_source__": check}, 60)
-    assert json.loads(reply["result"]) == {"id": "99.1", "points": 3, "max": 3,
-                                           "feedback": "correct"}
+def test_observations_come_back_as_plain_data(kernel):
+    kernel.cell("import torch\nw = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+                "def double(t):\n    return t * 2", 30)
+    reply = kernel.observe({"names": ["w", "nothing"]}, 30)
+    values = json.loads(reply["result"])
+    assert values["nothing"] == {"$": "missing"}
+    assert plain.decode(values["w"]).requires_grad
+    source = "def _probe(v):\n    y = double(torch.tensor(v, requires_grad=True))\n    return y\n"
+    reply = kernel.observe({"source": source, "call": "_probe", "args": [[3.0]], "kwargs": {}}, 30)
+    returned = json.loads(reply["result"])["returned"]
+    assert returned["grad_fn"] == "MulBackward0" and returned["data"] == [6.0]
+    reply = kernel.observe({"source": "def _boom():\n    raise SystemExit(3)\n", "call": "_boom",
+                            "args": [], "kwargs": {}}, 30)
+    raised = json.loads(reply["result"])["raised"]
+    assert raised["type"] == "SystemExit" and raised["builtin"] is True
+    assert kernel.cell("x_after = 1", 30)["status"] == "ok"  # the kernel lives on
 
 
 def test_output_is_capped_and_display_output_dropped(kernel):
@@ -117,16 +127,6 @@ def test_well_formed_replies_are_accepted():
                                          (10 ** 400, None), (None, None), ([1], None)])
 def test_points_are_numbers_capped_at_the_max(value, want):
     assert clean_points(value, 3) == want
-
-
-def test_verdicts_never_trust_the_shape_of_a_result():
-    ok = {"status": "ok"}
-    assert verdict({**ok, "result": "null"}, 2)["feedback"] == "the checks gave no result"
-    assert verdict({**ok, "result": "{bad"}, 2)["feedback"] == "the checks gave no result"
-    for text in ("[]", '"x"', '{"points": 1}', '{"points": 1, "feedback": 2}'):
-        assert verdict({**ok, "result": text}, 2) == {
-            "points": 0, "feedback": "no verdict: the checks' result was malformed"}
-    assert verdict({**ok, "result": '{"points": 9, "feedback": "correct"}'}, 2)["points"] == 2
 
 
 @pytest.mark.parametrize("text, want", [("4G", 4 << 30), ("512M", 512 << 20), ("64K", 65536),
