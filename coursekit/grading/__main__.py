@@ -81,7 +81,12 @@ def submissions(paths: list[str]) -> list[tuple[str, Path]]:
             found.append((p.stem, p))
         else:
             raise UsageError(f"no such file or folder: {p}")
-    return found
+    seen, unique = set(), []
+    for student, nb in found:  # a notebook named twice (a file and its folder) is graded once
+        if nb.resolve() not in seen:
+            seen.add(nb.resolve())
+            unique.append((student, nb))
+    return unique
 
 
 def size(text: str) -> int:
@@ -155,15 +160,19 @@ def _qkey(qid: str):
 
 
 def to_csv(report: dict) -> str:
-    """One row per student: a column per question id, then total, max and status."""
+    """One row per student: a column per question id, then total, max and status.
+
+    A student with two notebooks answering the same question (``01_graphs.ipynb`` and
+    ``01_graphs (1).ipynb``) is never paid twice: that question counts once, with the better
+    of the two scores, and the row's status says ``duplicate`` so the teacher looks."""
     students: dict[str, dict] = {}
     for nb in report["notebooks"]:
-        row = students.setdefault(nb["student"], {"points": {}, "total": 0, "max": 0,
-                                                  "status": []})
+        row = students.setdefault(nb["student"], {"points": {}, "max": {}, "status": []})
         for q in nb["questions"]:
-            row["points"][q["id"]] = row["points"].get(q["id"], 0) + q["points"]
-        row["total"] += nb["score"]
-        row["max"] += nb["max_score"]
+            if q["id"] in row["points"]:
+                row["status"].append("duplicate")
+            row["points"][q["id"]] = max(row["points"].get(q["id"], 0), q["points"])
+            row["max"][q["id"]] = max(row["max"].get(q["id"], 0), q["max"])
         row["status"].append(nb["status"])
     qids = sorted({q for row in students.values() for q in row["points"]}, key=_qkey)
     out = io.StringIO()
@@ -172,7 +181,8 @@ def to_csv(report: dict) -> str:
     for student, row in students.items():
         bad = sorted(set(row["status"]) - {"graded"})
         writer.writerow([student, *(_num(row["points"].get(q, 0)) for q in qids),
-                         _num(row["total"]), _num(row["max"]), " ".join(bad) or "graded"])
+                         _num(sum(row["points"].values())), _num(sum(row["max"].values())),
+                         " ".join(bad) or "graded"])
     return out.getvalue()
 
 

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from coursekit.grading import grader, plain
-from coursekit.grading.__main__ import size, to_csv
+from coursekit.grading.__main__ import size, submissions, to_csv
 from coursekit.grading.grader import clean_points, grade
 from coursekit.grading.runner import (
     Kernel,
@@ -143,6 +143,25 @@ def test_csv_report_merges_a_student_s_notebooks():
              "questions": [{"id": "02.1", "points": 1.5, "max": 2, "feedback": ""}]}
     assert to_csv({"notebooks": [nb, other]}).splitlines() == [
         "student,01.2,01.10,02.1,total,max,status", "ann,0,2,1.5,3.5,7,timeout"]
+
+
+def test_csv_never_pays_a_question_twice():
+    """Two notebooks of one student answering the same questions: each counts once (the
+    better score), and the row says duplicate."""
+    first = {"student": "ann", "status": "graded", "score": 3, "max_score": 5,
+             "questions": [{"id": "01.1", "points": 3, "max": 3, "feedback": ""},
+                           {"id": "01.2", "points": 0, "max": 2, "feedback": ""}]}
+    again = {**first, "score": 2, "questions": [
+        {"id": "01.1", "points": 0, "max": 3, "feedback": ""},
+        {"id": "01.2", "points": 2, "max": 2, "feedback": ""}]}
+    assert to_csv({"notebooks": [first, again]}).splitlines() == [
+        "student,01.1,01.2,total,max,status", "ann,3,2,5,5,duplicate"]
+
+
+def test_a_notebook_named_twice_is_graded_once(tmp_path):
+    nb = tmp_path / "01_computational_graphs.ipynb"
+    nb.write_text("{}")
+    assert submissions([str(nb), str(tmp_path), str(nb)]) == [(nb.stem, nb)]
 
 
 def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
