@@ -318,7 +318,8 @@ def get(name: str, engine: str = "minigrad"):
 
 
 def seed_all(seed: int) -> None:
-    """Seed torch, minigrad and ``same_random``. The engines still draw different numbers."""
+    """Seed torch, minigrad and ``same_random``: from here both engines draw the same numbers
+    (minigrad's generator is torch's), as long as both draw the same things."""
     torch.manual_seed(seed)
     minigrad.manual_seed(seed)
     session().rng = np.random.default_rng(seed)

@@ -174,9 +174,20 @@ w = torch.tensor(2.0)
 # %% [markdown]
 # ## 5. Random numbers
 #
-# `torch.randn` and `minigrad.randn` use different generators, so they give different
-# numbers even with the same seed. Inside `%%both`, use `same_random(*shape)` instead: it
-# returns a NumPy array that is identical in both runs, which you then turn into a tensor.
+# minigrad's random generator is torch's own (the same Mersenne Twister, seeded the same way,
+# and the same recipes for `rand`, `randn`, `randint`, `randperm`), so after the same
+# `manual_seed` both engines draw the same numbers. Each engine keeps its own generator,
+# though, and outside `%%both` only torch draws: so inside a `%%both` cell, seed first.
+
+# %%
+# %%both a
+torch.manual_seed(0)
+a = torch.randn(2, 3)
+print(a)
+
+# %% [markdown]
+# Another way, which needs no seed: `same_random(*shape)` returns a NumPy array that is
+# identical in both runs, which you then turn into a tensor.
 
 # %%
 # %%both data
@@ -265,7 +276,7 @@ print(inspect.getsource(compare.normalize))
 #
 # - Types and names print with a `minigrad.` prefix: `minigrad.float32`, `minigrad.Size`,
 #   and the leaf node's long name `minigrad::autograd::AccumulateGrad`.
-# - Random numbers differ (section 5).
+# - Random numbers are torch's after the same seed (section 5), except in float16.
 # - minigrad runs on the CPU only, with NumPy arrays underneath, and is much slower.
 # - It implements the operations the course uses, not all of torch.
 #
@@ -279,7 +290,7 @@ print(inspect.getsource(compare.normalize))
 # | --- | --- |
 # | `00_welcome` | this page: the two engines, `%%both`, drawing graphs |
 # | `01_computational_graphs` | forward and backward passes, the chain rule, dynamic graphs |
-# | `02_forward_vs_reverse_mode` | both modes by hand and in code, Jacobians, why reverse |
+# | `02_forward_vs_reverse` | both modes by hand and in code, Jacobians, why reverse |
 # | `03_building_the_graph` | `grad_fn`, leaves, `backward()`, `retain_graph`, `.grad` |
 # | `04_intermediate_gradients` | `retain_grad`, the non-leaf `.grad` warning, hooks |
 # | `05_pausing_the_graph` | `no_grad`, `inference_mode`, `.data`, freezing layers |
@@ -298,7 +309,7 @@ print(inspect.getsource(compare.normalize))
 #
 # 1. A `%%both` cell printed its output and a `✓` line. What exactly was compared?
 # 2. Outside `%%both`, is `x` a torch tensor or a minigrad tensor? How do you get the other one?
-# 3. Why should you not call `torch.randn` inside a `%%both` cell?
+# 3. Inside a `%%both` cell, when do the two runs of `torch.randn(3)` print the same numbers?
 # 4. In a drawing, what are the light blue boxes, and which way does the gradient flow
 #    along the arrows?
 #
@@ -309,8 +320,9 @@ print(inspect.getsource(compare.normalize))
 #    backward graph.
 # 2. A torch tensor (torch's results are copied into the notebook); `compare.get("x")` gives
 #    minigrad's.
-# 3. The two engines have different random generators, so the runs would get different
-#    numbers and the check would fail. Use `same_random(...)` and `torch.tensor(...)`.
+# 3. When the cell seeds first (`torch.manual_seed(0)`): minigrad's generator is torch's, so
+#    from the same seed both draw the same numbers; without a seed in the cell, each engine's
+#    generator may be somewhere else. `same_random(...)` with `torch.tensor(...)` also works.
 # 4. Leaf tensors that require gradients. The arrows follow the forward computation; the
 #    gradient flows the other way, from the output back to the leaves.
 #

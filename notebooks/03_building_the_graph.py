@@ -249,7 +249,9 @@ step_through(zs, {"y": ys})
 #
 # `backward()` with no argument starts from the gradient 1, which only makes sense for a
 # single number. For a tensor with several elements, torch asks you to say what to start
-# from (lesson 02 explains this as a vector-Jacobian product):
+# from: a vector `v` shaped like the output, passed as `backward(v)`. Lesson 02 (section 6)
+# started backward from one-hot vectors to get one row of the Jacobian per pass; any other
+# `v` gives the weighted sum of rows $v^\top J$, a vector-Jacobian product. Without it:
 
 # %%
 # %%both

@@ -351,9 +351,25 @@ print(inspect.getsource(minigrad.Tensor.register_hook))
 # Nowhere in this lesson, apart from spelling: minigrad's messages say `minigrad.` where
 # torch's say `torch.`, and torch's non-leaf warning ends with a "(Triggered internally at
 # ...)" note naming a C++ file, which minigrad does not have. The `%%both` check ignores both.
-# Inside, torch keeps the retain step as a special C++ hook on the tensor; minigrad keeps it as
-# a note on the node. The order (your hooks, then retain) is the same.
-#
+# Inside, the two keep the retain step in the same place: torch's `retain_grad` also leaves it
+# on the tensor's `grad_fn` (a "retains grad" hook stored with the node, under the tensor's
+# output number), and the order (your hooks, then retain) is the same. You can see where it
+# lives: an in-place op gives `y` a new `grad_fn`, and the retain step moves to that new node,
+# so `y.grad` is the gradient of the *new* `y` in both engines.
+
+# %%
+# %%both x y
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+y.retain_grad()
+first = y.grad_fn
+y.mul_(3)  # y is now 6x, with a new grad_fn: the retain step moves with it
+print(y.grad_fn is first, y.retains_grad)
+(y * y).sum().backward()
+print(y.grad)  # d(y*y)/dy = 2y for the new y = 6x: [12., 24.]
+print(x.grad)
+
+# %% [markdown]
 # ## Self-check
 #
 # 1. After `z.backward()`, `y.grad` prints `None` with a warning. Name two ways `y` could

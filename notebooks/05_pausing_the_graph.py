@@ -327,8 +327,8 @@ s.sum().backward()
 # constant to autograd: no gradient is computed for it, and the optimiser leaves it alone.
 #
 # Our model is two `Linear` layers with a `tanh` between. `nn.Linear` starts from random
-# weights, and the two engines draw different random numbers, so we set the weights by hand
-# (under `no_grad`, of course).
+# weights; we set them by hand instead (under `no_grad`, of course), so that the numbers
+# below are easy to follow.
 
 # %%
 # %%both loss

@@ -620,8 +620,9 @@ widgets.VBox([widgets.HBox([step_slider, dtype_choice]), view])
 #
 # * minigrad's `gradcheck` implements torch's default "slow mode" only: `fast_mode=True` and the
 #   batched checks raise `NotImplementedError`.
-# * minigrad's random numbers differ from torch's, so a `DataLoader(..., shuffle=True)` visits
-#   the batches in another order on each engine. That is why this lesson does not shuffle.
+# * Random numbers do not differ: minigrad's generator is torch's, so from the same seed a
+#   `DataLoader(..., shuffle=True)` visits the batches in the same order on both engines (this
+#   lesson does not shuffle, to keep the run easy to follow).
 # * Everything else in this lesson (the cut graph and its error, the Function node and its
 #   name, the errors about `save_for_backward` and the number of gradients, gradcheck's report,
 #   the whole training run) is the same on both engines, as the checked cells show. Names print
