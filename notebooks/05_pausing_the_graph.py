@@ -146,7 +146,9 @@ print(torch.is_grad_enabled(), (3 * x).requires_grad)
 # `torch.inference_mode()` stops recording like `no_grad`, and also marks every tensor made
 # inside as an **inference tensor** (`t.is_inference()` is `True`). Torch can then skip some
 # bookkeeping (such as version counters), which makes pure prediction a little faster. The
-# price: inference tensors may not enter the graph later.
+# price comes later, outside inference mode: an inference tensor may not be **saved** for
+# backward, nor changed in place. Where an op does not need to save it, it may still take
+# part in a recorded computation.
 
 # %%
 # %%both x y
@@ -156,8 +158,18 @@ with torch.inference_mode():
 print(y, y.requires_grad, y.is_inference())
 
 # %% [markdown]
-# Using `y` in a recorded computation afterwards fails, because backward would need to keep
-# `y`, and inference tensors cannot be kept:
+# Adding `y` to `x` is recorded as usual: the gradient of a sum does not need `y`'s values,
+# so nothing of `y` is kept.
+
+# %%
+# %%both x
+x.grad = None
+(x + y).sum().backward()
+print(x.grad)
+
+# %% [markdown]
+# Multiplying is different: backward needs `y` to compute `x`'s gradient, so `y` would have
+# to be saved, and inference tensors cannot be saved:
 
 # %%
 # %%both x
@@ -477,7 +489,12 @@ print(inspect.getsource(_core.needs_grad))
 # 4. When something saved for backward shares that memory: through `detach()` the change
 #    bumps the version counter and backward raises; through `.data` it does not, and backward
 #    silently uses the changed values.
-# 5. No: its `.grad` stays `None`, and optimisers skip parameters without a gradient.
+# 5. Not while its `.grad` is `None`: optimisers skip parameters without a gradient. But
+#    freezing does not clear a `.grad` left from earlier steps. With the default
+#    `opt.zero_grad()` (which sets `.grad` to `None`) the layer stays put; with
+#    `zero_grad(set_to_none=False)` its `.grad` is a tensor of zeros, and an optimiser with
+#    momentum (its stored velocity) or weight decay (`weight_decay * p` is added to the
+#    gradient) still moves it. To be sure, set `p.grad = None` when you freeze.
 #
 # </details>
 #

@@ -360,8 +360,11 @@ from minigrad._ops import inplace
 print(inspect.getsource(inplace.check_inplace))
 
 # %% [markdown]
-# (Its first test is about `inference_mode` tensors, lesson 05; its last about the outputs of
-# `unbind`, which torch never lets you change in place.)
+# (Its first test is about `inference_mode` tensors, lesson 05. `check_view_rebase` refuses
+# the views that torch cannot rewrite through `CopySlices` (lesson 08): views made under
+# `no_grad`, the outputs of ops that return several views (`unbind`, `split`, `chunk`) and
+# views returned by a custom Function, but again only while something records: under
+# `no_grad`, or when nothing requires grad, torch lets you change an `unbind` output in place.)
 #
 # Then `apply_inplace` (same file) records the operation's node, writes the new numbers into
 # the same NumPy array, bumps the version counter, and attaches the node as the tensor's new
