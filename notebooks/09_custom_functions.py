@@ -99,8 +99,16 @@ print("grad_fn:", y_str.grad_fn, "  requires_grad:", y_str.requires_grad)
 # %% [markdown]
 # No `grad_fn`: the history has gone. Two things cut it:
 #
-# * putting a one-number tensor into an f-string calls `.item()`, which returns a plain Python
-#   `float`, with no link to `w`. Here is minigrad's `Tensor.__format__`, which does just that:
+# * putting a 0-dim tensor (a single number with no dimensions, like `xi` or `w[0]` here) into an
+#   f-string calls `.item()`, which returns a plain Python `float`, with no link to `w`. Only
+#   0-dim tensors do that: a tensor with a dimension, even holding one number, is written as
+#   its repr, and a format spec such as `:.1f` is refused (next cell). Here is minigrad's
+#   `Tensor.__format__`, which does the same as torch's:
+
+# %%
+# %%both
+print(f"{torch.tensor(1.5)} | {torch.tensor([1.5])} | {torch.tensor(2.25):.1f}")
+print(f"{torch.tensor([1.5]):.1f}")
 
 # %%
 import inspect
