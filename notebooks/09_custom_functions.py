@@ -192,11 +192,17 @@ print("w.grad =", w.grad)
 # * **Static methods, `ctx` first.** `forward(ctx, ...)` and `backward(ctx, ...)` are static:
 #   the Function class is never instantiated. `ctx` is the node itself, a fresh one for every
 #   call, and it carries what forward wants backward to know.
-# * **`ctx.save_for_backward(...)` is for tensors only** (inputs or outputs). Autograd keeps
-#   them safely and checks, when backward reads `ctx.saved_tensors`, that nobody changed them in
-#   place meanwhile (lesson 07's version counters). Passing it a function raises a `TypeError`.
-#   Everything that is not a tensor (our function `fn`, the step `h`) simply becomes an attribute
-#   of `ctx`. torch's own code does the same.
+# * **Every tensor that backward needs goes through `ctx.save_for_backward(...)`**, and only
+#   tensors do (passing it a function raises a `TypeError`). Autograd keeps them safely and
+#   checks, when backward reads `ctx.saved_tensors`, that nobody changed them in place meanwhile
+#   (lesson 07's version counters); saved-tensor hooks see them too. A tensor stored directly as
+#   `ctx.t = t` gets none of that: a later in-place change silently gives a wrong gradient, and
+#   an output stored on its own node keeps itself alive (a memory leak), which is why
+#   [torch's documentation](https://pytorch.org/docs/stable/generated/torch.autograd.function.FunctionCtx.save_for_backward.html)
+#   asks for `save_for_backward`. (An intermediate tensor, neither input nor output, may be
+#   saved too; such a Function may then not support double backward.) Everything that is not a
+#   tensor (our function `fn`, the step `h`) simply becomes an attribute of `ctx`, as in
+#   torch's own code.
 # * **One return value per input of forward**, in order, `ctx` excluded: `fn`, `xs`, `weight`,
 #   `h`. Inputs that are not tensors, or do not need a gradient, get `None`. Only `weight` gets a
 #   gradient here.
