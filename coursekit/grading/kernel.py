@@ -9,9 +9,6 @@ A plain Python process (no Jupyter) that runs a learner's cells with IPython's
   stdout: fd 1 and 2 belong to the learner (the grader drains and caps them).
 * ``{"op": "cell", "id", "source"}`` runs ``source`` in the user namespace and replies
   ``{"id", "status": "ok"}`` or ``{"id", "status": "error", "ename", "evalue"}``.
-* ``{"op": "probe", "id", "source", "bindings"}`` runs ``source`` (plain Python) in a copy of
-  the user namespace plus ``bindings`` and replies ``{"id", "status": "ok", "result": TEXT}``
-  where TEXT is the string the source left in ``__probe_result__``.
 * ``{"op": "observe", "id", "names"}`` replies ``{"id", "status": "ok", "result": TEXT}``, TEXT
   the JSON of ``{name: value}`` for the learner's variables ``names`` (a missing one is
   ``{"$": "missing"}``), each value made plain data by ``coursekit.grading.plain.encode``.
@@ -38,7 +35,7 @@ from traitlets.config import Config
 from coursekit.grading import plain
 
 # Bound now, before any learner code runs: a notebook that patches ``json.dumps`` changes what
-# a probe reports (the grader checks that), never the kernel's own replies.
+# an observation reports (only an answer, compared in the grader), never the kernel's own replies.
 _BUILTINS = builtins
 _DUMPS, _LOADS = json.dumps, json.loads
 _ENCODE, _ENCODE_ERROR = plain.encode, plain.encode_error
@@ -66,21 +63,6 @@ def run_cell(shell: InteractiveShell, source: str) -> dict:
     if result.error_in_exec is not None:
         return _error(result.error_in_exec)
     return {"status": "ok"}
-
-
-def run_probe(shell: InteractiveShell, source: str, bindings: dict) -> dict:
-    namespace = dict(shell.user_ns)
-    namespace.update(bindings)
-    namespace["__builtins__"] = _BUILTINS
-    try:
-        exec(compile(source, "<probe>", "exec"), namespace)
-    except BaseException as exc:  # noqa: BLE001 - SystemExit from a probe is an answer too
-        return _error(exc)
-    result = namespace.get("__probe_result__")
-    if not isinstance(result, str):
-        return {"status": "error", "ename": "ProbeError",
-                "evalue": "the probe left no __probe_result__ text"}
-    return {"status": "ok", "result": result}
 
 
 def run_observe(shell: InteractiveShell, request: dict) -> dict:
@@ -121,10 +103,8 @@ def main() -> None:
         request = _LOADS(line)
         if request["op"] == "cell":
             answer = run_cell(shell, request["source"])
-        elif request["op"] == "observe":
-            answer = run_observe(shell, request)
         else:
-            answer = run_probe(shell, request["source"], request.get("bindings") or {})
+            answer = run_observe(shell, request)
         for stream in (sys.stdout, sys.stderr):  # the learner may have replaced them
             try:
                 stream.flush()

@@ -190,7 +190,7 @@ class Output:
 
 
 class Kernel:
-    """One grading child. ``cell()`` and ``probe()`` return the reply dict or raise
+    """One grading child. ``cell()`` and ``observe()`` return the reply dict or raise
     ``KernelDied`` (after which the child is dead; ``start()`` a new one)."""
 
     def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
@@ -221,7 +221,7 @@ class Kernel:
         self.drainer = threading.Thread(target=self.output.drain, args=(out_r,), daemon=True)
         self.drainer.start()
 
-    def _request(self, request: dict, timeout: float, probe: bool = False) -> dict:
+    def _request(self, request: dict, timeout: float, observation: bool = False) -> dict:
         request["id"] = secrets.token_hex(8)
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
@@ -243,7 +243,7 @@ class Kernel:
             if len(self.buffer) > REPLY_CAP:
                 raise self._died("malformed", "the kernel's reply was too long")
         line, self.buffer = self.buffer.split(b"\n", 1)
-        reply = parse_reply(line, request["id"], probe)
+        reply = parse_reply(line, request["id"], observation)
         if reply is None or self.buffer:
             raise self._died("malformed", "the kernel's reply was malformed")
         return reply
@@ -251,12 +251,8 @@ class Kernel:
     def cell(self, source: str, timeout: float) -> dict:
         return self._request({"op": "cell", "source": source}, timeout)
 
-    def probe(self, source: str, bindings: dict, timeout: float) -> dict:
-        return self._request({"op": "probe", "source": source, "bindings": bindings}, timeout,
-                             probe=True)
-
     def observe(self, request: dict, timeout: float) -> dict:
-        return self._request({"op": "observe", **request}, timeout, probe=True)
+        return self._request({"op": "observe", **request}, timeout, observation=True)
 
     def _death_reason(self) -> str:
         try:
@@ -305,8 +301,8 @@ class Kernel:
         self.process = None
 
 
-def parse_reply(line: bytes, want_id: str, probe: bool = False) -> dict | None:
-    """The reply as a dict with the documented schema (a probe's "ok" carries its "result"
+def parse_reply(line: bytes, want_id: str, observation: bool = False) -> dict | None:
+    """The reply as a dict with the documented schema (an observation's "ok" carries its "result"
     text), or None when anything is off."""
     try:
         reply = json.loads(line.decode("utf-8"))
@@ -316,7 +312,7 @@ def parse_reply(line: bytes, want_id: str, probe: bool = False) -> dict | None:
         return None
     status = reply.get("status")
     if status == "ok":
-        if ("result" in reply or probe) and not isinstance(reply.get("result"), str):
+        if ("result" in reply or observation) and not isinstance(reply.get("result"), str):
             return None
         return reply
     if status == "error" and isinstance(reply.get("ename"), str) \

@@ -192,15 +192,22 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             _tuple_postprocess(_grad_postprocess(res, create_graph), is_inputs_tuple))
 
 
+def _inputs_and_v(inputs, v, create_graph, fn_name):
+    """The inputs as a tuple ready to differentiate, and ``v`` checked against them (``v`` may
+    be None only for a single one-element input), as jvp, vhp and hvp all start."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    if v is not None:
+        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, fn_name)
+    else:
+        _single_element_input(inputs)
+    return is_inputs_tuple, inputs, v
+
+
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), J v)``, by the double-backward trick (see the module docstring)."""
     with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "jvp")
-        else:
-            _single_element_input(inputs)
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "jvp")
         is_outputs_tuple, outputs = _as_tuple(func(*inputs),
                                               "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict=strict)
@@ -229,12 +236,7 @@ def _scalar_function_outputs(func, inputs, strict, fn_name):
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), v^T H)`` for a scalar function: the gradient, differentiated again."""
     with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "vhp")
-        else:
-            _single_element_input(inputs)
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "vhp")
         is_outputs_tuple, outputs = _scalar_function_outputs(func, inputs, strict, "vhp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)
@@ -248,12 +250,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), H v)``: the double-backward trick applied to the gradient."""
     with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "hvp")
-        else:
-            _single_element_input(inputs)
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "hvp")
         is_outputs_tuple, outputs = _scalar_function_outputs(func, inputs, strict, "hvp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)

@@ -52,14 +52,13 @@ def test_cells_share_a_namespace_and_errors_come_back_by_name(kernel):
     assert kernel.cell("x = (", 30)["ename"] == "SyntaxError"
 
 
-def test_a_probe_runs_in_a_copy_of_the_namespace(kernel):
+def test_an_observation_runs_in_a_copy_of_the_namespace(kernel):
     kernel.cell("z = 5", 30)
-    reply = kernel.probe("z = z + k\n__probe_result__ = str(z)", {"k": 2}, 30)
-    assert reply == {"status": "ok", "result": "7", "id": reply["id"]}
-    again = kernel.probe("__probe_result__ = str(z)", {}, 30)
-    assert again["result"] == "5"  # the probe's assignment stayed in its copy
-    missing = kernel.probe("pass", {}, 30)
-    assert missing["status"] == "error" and missing["ename"] == "ProbeError"
+    source = "def bump(k):\n    global z\n    z = z + k\n    return z\n"
+    reply = kernel.observe({"source": source, "call": "bump", "args": [2], "kwargs": {}}, 30)
+    assert json.loads(reply["result"]) == {"returned": 7}
+    again = kernel.observe({"names": ["z"]}, 30)
+    assert json.loads(again["result"]) == {"z": 5}  # the assignment stayed in the copy
 
 
 def test_observations_come_back_as_plain_data(kernel):
@@ -112,8 +111,8 @@ def test_malformed_replies_are_rejected(line):
 
 
 def test_a_probe_reply_must_carry_its_result():
-    assert parse_reply(b'{"id": "A", "status": "ok"}', "A", probe=True) is None
-    assert parse_reply(b'{"id": "A", "status": "ok", "result": "1"}', "A", probe=True)
+    assert parse_reply(b'{"id": "A", "status": "ok"}', "A", observation=True) is None
+    assert parse_reply(b'{"id": "A", "status": "ok", "result": "1"}', "A", observation=True)
 
 
 def test_well_formed_replies_are_accepted():

@@ -2,6 +2,36 @@
 """Small things a learner tries: Size, comparisons with None, float indices, custom Functions,
 warnings."""
 
+# Custom Functions that several snippets below start from (each snippet still runs alone).
+IDENTITY_VIEW = """class Id(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+"""
+DIRTY_DOUBLE = """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return 2 * g
+"""
+DIRTY_PLUS_ONE = """class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+"""
+
 PROBES = [
     "s = torch.ones(2, 3, 4).shape; print(s[1:], type(s[1:]).__name__)",
     "s = torch.ones(2, 3, 4).shape; print(s[0], type(s[0]).__name__)",
@@ -23,14 +53,7 @@ PROBES = [
     "x = torch.ones(2, 3); print(x.T.shape, x.mT.shape)",  # x.T's warn-once: test_warn_once.py
     "x = torch.tensor([1., 2.]); y = torch.tensor(x); print(y)",
     "x = torch.tensor([1., 2.], requires_grad=True); y = torch.tensor(x); print(y)",
-    """class Id(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    IDENTITY_VIEW + """x = torch.ones(3, requires_grad=True).clone()
 y = Id.apply(x)
 print(y.grad_fn)
 y.mul_(2)""",
@@ -55,40 +78,13 @@ x = torch.ones(3, requires_grad=True).clone()
 y = Same.apply(x)
 y.mul_(2)
 print(y.grad_fn)""",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.mul_(2)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return 2 * g
-x = torch.ones(3, requires_grad=True).clone()
+    DIRTY_DOUBLE + """x = torch.ones(3, requires_grad=True).clone()
 y = Dirty.apply(x)
 print(y.grad_fn, y is x)
 y.sum().backward()""",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.mul_(2)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return 2 * g
-x = torch.ones(3, requires_grad=True)
+    DIRTY_DOUBLE + """x = torch.ones(3, requires_grad=True)
 Dirty.apply(x)""",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.mul_(2)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return 2 * g
-x = torch.ones(3, requires_grad=True).clone()
+    DIRTY_DOUBLE + """x = torch.ones(3, requires_grad=True).clone()
 Dirty.apply(x[:2])""",
     """class Forgot(torch.autograd.Function):
     @staticmethod
@@ -125,87 +121,32 @@ print(y.grad_fn, x.grad_fn)""",
     "x = torch.ones(3); print(x[[1.0]] if False else x[[1]])",
     "x = torch.ones(2); print(x == 1, (x == None) is False, x.eq(1))",
     "x = torch.ones(2); print(x.eq(torch.ones(2)), x in [None])",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.add_(1)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    DIRTY_PLUS_ONE + """x = torch.ones(3, requires_grad=True).clone()
 v = x[:2]
 y = Dirty.apply(v)
 print(y.grad_fn, x.grad_fn, y is v)""",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.add_(1)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True)
+    DIRTY_PLUS_ONE + """x = torch.ones(3, requires_grad=True)
 y = Dirty.apply(x[:2])""",
-    """class Dirty(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.add_(1)
-        ctx.mark_dirty(x)
-        return x
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    DIRTY_PLUS_ONE + """x = torch.ones(3, requires_grad=True).clone()
 y = Dirty.apply(x)
 y.mul_(2)
 y.sum().backward()
 print(y.grad_fn)""",
-    """class Id(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3)
+    IDENTITY_VIEW + """x = torch.ones(3)
 y = Id.apply(x)
 y.mul_(2)
 print(y, y.grad_fn)""",
-    """class Id(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    IDENTITY_VIEW + """x = torch.ones(3, requires_grad=True).clone()
 with torch.no_grad():
     y = Id.apply(x)
 y.mul_(2)
 print(y.grad_fn)""",
-    """class Id(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    IDENTITY_VIEW + """x = torch.ones(3, requires_grad=True).clone()
 y = Id.apply(x)
 z = y[:1]
 print(z.grad_fn)
 z.mul_(2)""",
-    """class Id(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-    @staticmethod
-    def backward(ctx, g):
-        return g
-x = torch.ones(3, requires_grad=True).clone()
+    IDENTITY_VIEW + """x = torch.ones(3, requires_grad=True).clone()
 y = Id.apply(x)
 x.mul_(2)
 print(y.grad_fn)""",
