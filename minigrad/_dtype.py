@@ -23,6 +23,11 @@ class dtype:  # noqa: N801 - torch's spelling
         self.legacy_name = legacy_name  # what torch calls the tensor type in messages
 
     @property
+    def scalar_name(self) -> str:
+        """torch's ScalarType name, as its kernel errors print it: 'Float', 'Long', 'Bool'."""
+        return self.legacy_name.removesuffix("Tensor")
+
+    @property
     def itemsize(self) -> int:
         return self.numpy.itemsize
 

@@ -271,7 +271,7 @@ class Tensor:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype "
                     f"'{_CPP_TYPE_NAMES[value.dtype.name]}' to a tensor with grad_dtype "
-                    f"'{self.dtype.legacy_name.removesuffix('Tensor')}'. The gradient must match "
+                    f"'{self.dtype.scalar_name}'. The gradient must match "
                     "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "

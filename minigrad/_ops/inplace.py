@@ -133,8 +133,8 @@ def check_inplace(t: Tensor, inputs=()) -> None:
 
 def _check_cast(t: Tensor, d) -> None:
     if _dtype.category(d) > _dtype.category(t.dtype):
-        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
-                           f"the desired output type {t.dtype.legacy_name.removesuffix('Tensor')}")
+        raise RuntimeError(f"result type {d.scalar_name} can't be cast to "
+                           f"the desired output type {t.dtype.scalar_name}")
 
 
 def apply_inplace(self: Tensor, data, node_cls, inputs, save=None, output_name=None, **attrs):
@@ -228,7 +228,7 @@ def mul_(self, other):
 def div_(self, other):
     if not self.dtype.is_floating_point:
         raise RuntimeError("result type Float can't be cast to the desired output type "
-                           f"{self.dtype.legacy_name.removesuffix('Tensor')}")
+                           f"{self.dtype.scalar_name}")
     return _binary_inplace(self, other, np.true_divide, DivBackward0, save_self=True,
                            save_other=True)
 
@@ -268,7 +268,7 @@ def relu_(self):
 def clamp_(self, min=None, max=None):
     d = result_type(self, *(b for b in (min, max) if b is not None))
     if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
-        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast "
+        raise RuntimeError(f"result type {d.scalar_name} can't be cast "
                            f"to the desired output type {_CPP_TYPE_NAMES[self.dtype.name]}")
     return apply_inplace(self, clip(self._data, min, max), ClampBackward1, (self,),
                          save={"self": _saved_original(self, True)}, min=min, max=max)
@@ -313,7 +313,7 @@ def _check_clamp_cast(self, bound) -> None:
     if isinstance(bound, Tensor):
         _check_cast(self, d)
     elif _dtype.category(d) > _dtype.category(self.dtype):
-        raise RuntimeError(f"result type {d.legacy_name.removesuffix('Tensor')} can't be cast to "
+        raise RuntimeError(f"result type {d.scalar_name} can't be cast to "
                            f"the desired output type {_C_TYPE_NAMES[self.dtype.name]}")
 
 
@@ -406,16 +406,11 @@ class ZeroBackward0(Node):
         return t * 0
 
 
-def _scalar_name(dtype) -> str:
-    """torch's name of a dtype in kernel errors: 'Long', 'Int', 'Bool'..."""
-    return dtype.legacy_name.removesuffix("Tensor")
-
-
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers."""
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
-            f"\"check_uniform_bounds\" not implemented for '{_scalar_name(self.dtype)}'")
+            f"\"check_uniform_bounds\" not implemented for '{self.dtype.scalar_name}'")
     data = _creation._uniform(tuple(self.shape), self.dtype, a, b, generator)
     return apply_inplace(self, data, UniformBackward0, (self,))
 
@@ -424,7 +419,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with numbers drawn from N(mean, std²): torch's generator, so torch's numbers."""
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
-            f"\"normal_kernel_cpu\" not implemented for '{_scalar_name(self.dtype)}'")
+            f"\"normal_kernel_cpu\" not implemented for '{self.dtype.scalar_name}'")
     data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
     return apply_inplace(self, data, NormalBackward0, (self,))
 

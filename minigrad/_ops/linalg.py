@@ -21,7 +21,7 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
 
 
 def _short(d) -> str:
-    return d.legacy_name.removesuffix("Tensor")  # Float, Double, Long...
+    return d.scalar_name  # Float, Double, Long...
 
 
 def dot(input, tensor):

@@ -844,7 +844,7 @@ def round(input, *, decimals=0):
     if not input.dtype.is_floating_point:
         if decimals:
             raise NotImplementedError(f"\"round_cpu\" not implemented for "
-                                      f"'{_short_name(input.dtype)}'")
+                                      f"'{input.dtype.scalar_name}'")
         return Tensor._make(input._data.copy())
     if decimals == 0:
         return record(np.rint(input._data), RoundBackward0, (input,))
@@ -863,15 +863,10 @@ class RoundBackward1(_ZeroGradient):
     """out = round(self, decimals)"""
 
 
-def _short_name(d) -> str:
-    """``torch.int64`` -> ``Long``: the name torch's kernel errors use."""
-    return d.legacy_name.removesuffix("Tensor")
-
-
 def frac(input):
     """``self - trunc(self)``: keeps the sign (``frac(-1.5)`` is ``-0.5``)."""
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_short_name(input.dtype)}'")
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{input.dtype.scalar_name}'")
     x = input._data
     with np.errstate(invalid="ignore"):
         data = x - np.trunc(x)
@@ -1032,7 +1027,7 @@ def lerp_data(input, end, weight):
     if not input.dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_short_name(input.dtype)}'")
+                                  f"'{input.dtype.scalar_name}'")
     a, b = input._data, end._data
     w = weight._data if isinstance(weight, Tensor) else a.dtype.type(weight)
     check_same_shape_broadcast(a, b)

@@ -86,7 +86,7 @@ def _mean(input, dim, keepdim, dtype):
     if not d.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {d.legacy_name.removesuffix('Tensor')}")
+            f"or complex dtype. Got: {d.scalar_name}")
     data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if dim is None:
         return record(np.asarray(data.mean(), dtype=data.dtype), MeanBackward0, (x,),
@@ -486,7 +486,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     p = 2.0 if p in ("fro", None) else float(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {input.dtype.legacy_name.removesuffix('Tensor')}")
+                           f"input. Got {input.dtype.scalar_name}")
     data = input._data if dtype is None else input._data.astype(dtype.numpy)
     dims = _all_dims(dim, data.ndim)
     axis = dims if data.ndim else None
