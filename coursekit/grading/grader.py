@@ -55,10 +55,17 @@ class Check:
     answers: tuple[str, ...] = ()  # the learner's variables the check reads
 
 
+def read_solution(solution: Path):
+    """The solution's jupytext source as a notebook (jupytext parses cell metadata with
+    ``ast.literal_eval``, so under ``trusted.LOCK``)."""
+    with trusted.LOCK:
+        return jupytext.read(solution)
+
+
 def load_setup(solution: Path) -> list[str]:
     """The sources of the solution's code cells that are neither answers nor checks (its
     imports): the trusted check's namespace starts from them."""
-    return [cell.source for cell in jupytext.read(solution).cells
+    return [cell.source for cell in read_solution(solution).cells
             if cell.cell_type == "code" and cell.metadata.get("role") not in ("answer", "check")]
 
 
@@ -84,7 +91,7 @@ def lesson_of(notebook) -> str | None:
 def load_checks(solution: Path) -> list[Check]:
     """The check cells of a solution, in order, hidden tests included."""
     checks = []
-    for cell in jupytext.read(solution).cells:
+    for cell in read_solution(solution).cells:
         meta = cell.metadata
         if cell.cell_type == "code" and meta.get("role") == "check":
             checks.append(Check(meta["question"], meta.get("points", 1), cell.source,

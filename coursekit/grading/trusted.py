@@ -36,7 +36,13 @@ from coursekit.grading import plain
 from coursekit.grading.checks import Question
 from coursekit.grading.runner import KernelDied
 
-_LOCK = threading.Lock()
+# One lock for the grader's threads (``-j N``): checks run one at a time (they patch stdout and
+# warnings), and so does everything that builds Python AST objects (``ast.parse``, also inside
+# jupytext's ``literal_eval``): CPython 3.11 keeps one recursion counter for that per interpreter,
+# so two threads parsing at once can fail with "SystemError: AST constructor recursion depth
+# mismatch" (seen here in a class batch; see python/cpython#106905). Re-entrant: a check's
+# ``q.observe`` parses inside it.
+LOCK = threading.RLock()
 FEEDBACK_CAP = 1000  # characters of feedback kept
 
 
@@ -62,10 +68,16 @@ class Stop(BaseException):  # noqa: N818 - not an error of the check: it ends th
         self.died, self.reason = died, reason
 
 
+def parse(source: str) -> ast.Module:
+    """``ast.parse``, one thread at a time (see ``LOCK``)."""
+    with LOCK:
+        return ast.parse(source)
+
+
 def answers_of(check_source: str) -> tuple[str, ...] | None:
     """The ``answers=`` names of the check's ``question(...)`` call, or None when it names
     none (then the check reads no learner variable)."""
-    for node in ast.walk(ast.parse(check_source)):
+    for node in ast.walk(parse(check_source)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id == "question":
             for keyword in node.keywords:
@@ -80,7 +92,7 @@ def answers_of(check_source: str) -> tuple[str, ...] | None:
 def observation_source(check_source: str, name: str) -> str:
     """The source of the check cell's top-level function ``name`` and of the check cell's other
     top-level functions it calls (transitively), in the cell's order."""
-    tree = ast.parse(check_source)
+    tree = parse(check_source)
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     if name not in functions:
         raise ValueError(f"q.observe needs a top-level function of the check cell, not {name!r}")
@@ -92,8 +104,9 @@ def observation_source(check_source: str, name: str) -> str:
         wanted.add(current)
         todo += [n.id for n in ast.walk(functions[current])
                  if isinstance(n, ast.Name) and n.id in functions]
-    return "\n\n\n".join(ast.unparse(node) for node in tree.body
-                         if isinstance(node, ast.FunctionDef) and node.name in wanted)
+    with LOCK:
+        return "\n\n\n".join(ast.unparse(node) for node in tree.body
+                             if isinstance(node, ast.FunctionDef) and node.name in wanted)
 
 
 def _plain_args(value):
@@ -105,7 +118,7 @@ def _plain_args(value):
 def base_namespace(setup_sources: list[str]) -> dict:
     """The namespace the solution's set-up cells make (imports), for every check of it."""
     namespace: dict = {"__name__": "__check__"}
-    with _LOCK, warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+    with LOCK, warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         for source in setup_sources:
             exec(compile(source, "<solution set-up>", "exec"), namespace)
@@ -162,7 +175,7 @@ def run_check(qid: str, points: float, source: str, base: dict, session) -> dict
             return {"points": 0, "feedback": "no verdict: your answers could not be read"}
     namespace["question"] = question
     waiting = time.monotonic()
-    with _LOCK, warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+    with LOCK, warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         # the time spent waiting for another notebook's checks is not this notebook's
         session.deadline += time.monotonic() - waiting
         warnings.simplefilter("ignore")

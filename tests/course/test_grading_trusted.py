@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from pathlib import Path
 
 import jupytext
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-from coursekit.grading import checks, plain, trusted
+from coursekit.grading import checks, grader, plain, trusted
 from coursekit.grading.markers import to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,3 +185,36 @@ def test_inline_answers_are_seen_as_the_grader_sees_them():
     with pytest.raises(checks.CheckFailed, match="not Liar"):
         q.close("grad_x", Liar(1.0), 8.0)
     q.close("grad_x", np.array(torch.tensor(8.0).detach()), 8.0)  # an honest other form
+
+
+def test_the_grader_threads_build_python_ast_one_at_a_time():
+    """``-j N`` grades notebooks in threads; CPython 3.11 races when two threads build AST objects
+    (a check failed with "SystemError: AST constructor recursion depth mismatch" in a class batch).
+    Every parse in the grader process (check sources, the solution's jupytext cells) waits for
+    ``trusted.LOCK``, which a running check holds."""
+    held, release, done = threading.Event(), threading.Event(), []
+
+    def check_running():
+        with trusted.LOCK:
+            held.set()
+            release.wait(10)
+
+    def parse_while_a_check_runs():
+        trusted.answers_of("with question('01.1', answers=('a',)) as q:\n    pass\n")
+        done.append("answers_of")
+        trusted.observation_source("def _probe():\n    return 1\n", "_probe")
+        done.append("observation_source")
+        grader.load_checks(SOLUTIONS[0])
+        done.append("load_checks")
+
+    holder = threading.Thread(target=check_running)
+    holder.start()
+    assert held.wait(10)
+    parser = threading.Thread(target=parse_while_a_check_runs)
+    parser.start()
+    parser.join(0.5)
+    assert done == []  # still waiting for the check
+    release.set()
+    parser.join(30)
+    holder.join(10)
+    assert done == ["answers_of", "observation_source", "load_checks"]

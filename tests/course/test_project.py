@@ -250,3 +250,21 @@ def test_course_script_and_docs_use_coursekit():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python -m coursekit.compare_hints install" in readme
     assert ".venv/bin/python -m coursekit.grading exercises/" in readme
+
+
+def _map_rows(text: str) -> set[str]:
+    """The lesson names (``NN_slug``) in the first column of a markdown table."""
+    return set(re.findall(r"^(?:# )?\| `(\d\d_\w+)` \|", text, flags=re.M))
+
+
+def test_readme_and_lesson_00_list_every_lesson_and_exercise_once():
+    lessons = {p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    exercises = {p.stem for p in (ROOT / "exercises").glob("[0-9][0-9]_*.ipynb")}
+    readme = (ROOT / "README.md").read_text("utf-8")
+    welcome = (ROOT / "notebooks" / "00_welcome.py").read_text("utf-8")
+    assert _map_rows(readme) == lessons
+    assert _map_rows(welcome) == lessons
+    for name in lessons:
+        assert len(re.findall(rf"^(?:# )?\| `{name}` \|", readme, flags=re.M)) == 1, name
+    for name in exercises:
+        assert f"`exercises/{name}.ipynb`" in readme, name
