@@ -72,6 +72,9 @@ LAB_SETTINGS = {
                                                      "checkForUpdates": False},
 }
 WELCOME_URL = "/lab/tree/notebooks/00_welcome.ipynb"  # what `./course lab` opens
+# `./course lab`'s listing filter (the jupytext twins hidden), read from the script itself
+LAB_HIDE = re.findall(r'"(--ContentsManager\.hide_globs=[^"]+)"',
+                      (ROOT / "course").read_text(encoding="utf-8"))
 SERVER_START_TIMEOUT = 90  # seconds
 RUN_ALL_TIMEOUT = 180  # seconds for one lesson's "Run All"
 SLIDER_TIMEOUT = 30  # seconds for the kernel to redraw after a slider move
@@ -111,6 +114,7 @@ class Lab:
             "--LabApp.expose_app_in_browser=True",
             f"--LabApp.user_settings_dir={settings}",
             f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+            *LAB_HIDE,
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
@@ -339,6 +343,19 @@ def _current_notebook(page):
 
 def test_lessons_are_found():
     assert LESSONS, "no lesson notebooks (notebooks/NN_slug.ipynb) to test in the browser"
+
+
+def test_file_browser_lists_each_lesson_and_exercise_once(lab):
+    """The jupytext twins (``NN_slug.py``) are hidden from the listings `./course lab` serves,
+    yet still there for jupytext, which pairs them with the notebooks."""
+    assert "--ContentsManager.hide_globs=[0-9][0-9]_*.py" in LAB_HIDE
+    for folder in ("notebooks", "solutions", "exercises"):
+        names = [c["name"] for c in lab.api("GET", f"/api/contents/{folder}")["content"]]
+        stems = [n.split(".")[0] for n in names if n[:2].isdigit()]
+        assert stems and len(stems) == len(set(stems)), (folder, names)
+        assert all(n.endswith(".ipynb") for n in names if n[:2].isdigit()), (folder, names)
+    twin = lab.api("GET", "/api/contents/notebooks/01_computational_graphs.py?content=0")
+    assert twin["type"] == "notebook"  # jupytext still reads it as the lesson's twin
 
 
 def test_lab_opens_on_the_welcome_lesson(lab, browser):
