@@ -32,8 +32,8 @@ from coursekit.fold import Block, Blocks, block_nodes, record_modules
 from minigrad import Tensor
 from minigrad.autograd.graph import Node
 
-__all__ = ["Block", "Blocks", "fold_widget", "make_dot", "record_modules", "show",
-           "side_by_side", "stable_ids"]
+__all__ = ["Block", "Blocks", "beside", "fold_widget", "make_dot", "record_modules", "show",
+           "side_by_side", "stable_ids", "structure"]
 
 INSTALL_HINT = (
     "The graphviz 'dot' program was not found, so the graph cannot be rendered. Install it "
@@ -473,15 +473,35 @@ def side_by_side(minigrad_var, torch_var, params=None, torch_params=None, **kwar
 
 
 # --- comparing with torchviz -------------------------------------------------------------------
-_STATEMENT = re.compile(r'^\t(\w+)(?: -> (\w+))?( \[.*)?$', re.S)
+_STATEMENT = re.compile(r'^\t+(\w+)(?: -> (\w+))?( \[.*)?$', re.S)
 
 
 def _statements(dot):
-    """``(tail, head or None, attributes)`` per statement of ``dot``'s body (labels may span
-    lines, so statements are split where a line starts with a tab)."""
+    """``(tail, head or None, attributes)`` per node or edge statement of ``dot``'s body, in
+    frames too (labels may span lines, so statements are split where a line starts with a
+    tab); a frame's bare list of its members is left out."""
     text = "".join(dot.body)
-    return [_STATEMENT.match(chunk).groups() for chunk in re.split(r"\n(?=\t)", text.strip("\n"))
-            if _STATEMENT.match(chunk)]
+    found = (_STATEMENT.match(chunk) for chunk in re.split(r"\n(?=\t)", text.strip("\n")))
+    return [m.groups() for m in found if m and (m.group(2) or m.group(3))]
+
+
+_ID_LINE = re.compile(r"^(\t+)(\w+)(?: -> (\w+))?(?=[ \n]|$)")
+_KEYWORDS = {"subgraph", "graph", "node", "edge"}
+
+
+def _renamed(dot, new):
+    """A copy of ``dot`` with each node id replaced by ``new(id)``."""
+    def line(text):
+        m = _ID_LINE.match(text)
+        if m is None or m.group(2) in _KEYWORDS:
+            return text
+        ids = new(m.group(2)) + (f" -> {new(m.group(3))}" if m.group(3) else "")
+        return m.group(1) + ids + text[m.end():]
+
+    out = graphviz.Digraph(node_attr=dict(dot.node_attr), graph_attr=dict(dot.graph_attr),
+                           format="svg")
+    out.body = [line(text) for text in dot.body]
+    return out
 
 
 def stable_ids(dot, prefix="t"):
@@ -491,13 +511,22 @@ def stable_ids(dot, prefix="t"):
     run; renumbered, its DOT text is the same on every run and can be stored in a notebook.
     """
     ids = {}
+    return _renamed(dot, lambda old: ids.setdefault(old, f"{prefix}{len(ids)}"))
 
-    def new(match):
-        return ids.setdefault(match.group(0), f"{prefix}{len(ids)}")
 
-    out = graphviz.Digraph(node_attr=dict(dot.node_attr), graph_attr=dict(dot.graph_attr),
-                           format="svg")
-    out.body = [re.sub(r"(?<=^\t)\d+|(?<= -> )\d+", new, line) for line in dot.body]
+def beside(**dots):
+    """Finished drawings next to each other in one picture, one frame per keyword argument.
+
+    The keyword is the frame's title (``_`` shown as ``.``: ``coursekit_viz`` reads
+    ``coursekit.viz``); node ids get the frame's number in front, so they never clash.
+    """
+    out = _digraph()
+    for k, (title, dot) in enumerate(dots.items()):
+        with out.subgraph(name=f"cluster_{title}") as sub:
+            sub.attr(label=title.replace("_", "."), fontname="monospace", style="rounded",
+                     color="grey")
+            sub.body += _renamed(dot, lambda old, k=k: f"d{k}_{old}").body
+    _resize(out)
     return out
 
 

@@ -288,3 +288,19 @@ def test_torchviz_merges_a_saved_leaf_with_the_leaf_and_fails_after_backward():
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         torchviz.make_dot(z, params, show_saved=True)
     assert "orange" not in viz.make_dot(z, params, show_saved=True).source
+
+
+@torchviz_warns
+def test_beside_frames_two_drawings_without_clashing_ids():
+    import torchviz
+
+    z, params = torchviz_case()
+    theirs = viz.stable_ids(torchviz.make_dot(z, params))
+    loss, blocks, named = loop_loss(minigrad, steps=3)
+    ours = viz.make_dot(loss, named, fold=blocks, expand=["step 1"])
+    both_src = viz.beside(torchviz=theirs, coursekit_viz=ours).source
+    assert "subgraph cluster_torchviz" in both_src and "label=\"coursekit.viz\"" in both_src
+    ids = [i for i, _ in boxes(viz.beside(torchviz=theirs, coursekit_viz=ours))]
+    assert len(ids) == len({i for i, _ in boxes(theirs)}) + len(boxes(ours))
+    assert re.search(r"\t\td1_\d+\n", both_src)  # a member of the expanded frame, renamed
+    assert viz.structure(viz.stable_ids(ours)) == viz.structure(ours)
