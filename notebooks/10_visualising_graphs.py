@@ -419,6 +419,8 @@ except TypeError as error:
 # slot, next to the node that saved it.
 
 # %%
+mul_node = z.grad_fn.next_functions[0][0].next_functions[0][0]
+print(type(mul_node).__name__, "saved x itself:", mul_node._saved_self is x)
 theirs_saved = viz.stable_ids(torchviz.make_dot(z, params=named, show_saved=True))
 ours_saved = viz.make_dot(z, params=named, show_saved=True)
 viz.show(viz.beside(torchviz=theirs_saved, coursekit_viz=ours_saved))
@@ -444,10 +446,11 @@ print("viz.make_dot after backward: orange boxes?", "orange" in after.source)
 # %% [markdown]
 # ## 8. Folding big graphs
 #
-# A real model's graph has hundreds of boxes. Neither torchviz nor any other drawing tool can
-# fold part of it away, so `viz.make_dot` takes a `fold` argument: a list of **blocks**, each
-# drawn as one khaki box with its name, the number of boxes it hides and the shapes going in
-# and out. `expand=[...]` names the blocks to draw in full, inside a dashed frame.
+# A real model's graph has hundreds of boxes, and torchviz draws every one of them: its
+# `make_dot` has no way to fold part of the graph away. `viz.make_dot` takes a `fold`
+# argument: a list of **blocks**, each drawn as one khaki box with its name, the number of
+# boxes it hides and the shapes going in and out. `expand=[...]` names the blocks to draw in
+# full, inside a dashed frame.
 #
 # `viz.record_modules(model)` records one block per call of each child of a model. Here is a
 # small MLP, `nn.Sequential` of `Linear` and `Tanh` layers, with the same weights on both
@@ -474,7 +477,8 @@ mg_named = dict(mg_model.named_parameters())
 viz.show(viz.make_dot(compare.get("loss"), params=mg_named, fold=mg_layers))
 
 # %% [markdown]
-# Each `Linear` box hides 6 boxes: `AddmmBackward0` (the fused `bias + input @ weight.T`),
+# Each `Linear` box hides 6 boxes: `AddmmBackward0` (the fused `bias + input @ weight.T`, see
+# [`nn.Linear`](https://pytorch.org/docs/stable/generated/torch.nn.Linear.html)),
 # `TBackward0` (the transpose), two `AccumulateGrad` and the two parameters. Expand the
 # middle layer:
 

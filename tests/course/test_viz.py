@@ -193,17 +193,20 @@ def test_folded_dot_is_the_same_for_minigrad_and_torch(name):
     assert "fold0" in sources[0][0] and "cluster_fold1" in sources[0][1]
 
 
+@pytest.mark.parametrize("show_saved", [False, True])
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 @pytest.mark.parametrize("lib", [minigrad, torch], ids=["minigrad", "torch"])
-def test_folding_conserves_boxes_and_expanding_everything_unfolds(name, lib):
+def test_folding_conserves_boxes_and_expanding_everything_unfolds(name, lib, show_saved):
     loss, blocks, params = BUILDERS[name](lib)
-    full = viz.make_dot(loss, params)
-    folded = viz.make_dot(loss, params, fold=blocks)
+    full = viz.make_dot(loss, params, show_saved=show_saved)
+    folded = viz.make_dot(loss, params, show_saved=show_saved, fold=blocks)
     folds = [(i, a) for i, a in boxes(folded) if i.startswith("fold")]
     assert len(folds) == len(blocks)
     counts = [int(re.search(r"\n(\d+) box", a).group(1)) for _, a in folds]
     assert len(boxes(full)) == len(boxes(folded)) - len(folds) + sum(counts)
-    everything = viz.make_dot(loss, params, fold=blocks, expand=blocks.names).source
+    assert ("orange" in folded.source) == (show_saved and name == "mlp")  # Pow saved its input
+    everything = viz.make_dot(loss, params, show_saved=show_saved, fold=blocks,
+                              expand=blocks.names).source
     assert everything != full.source  # the frames are drawn...
     assert without_clusters(everything) == full.source  # ...around the very same drawing
 
