@@ -394,12 +394,15 @@ named = {"x": x, "y": y}  # torch's tensors: torchviz only knows torch
 theirs = viz.stable_ids(torchviz.make_dot(z, params=named))
 ours = viz.make_dot(z, params=named)
 print("same boxes and arrows:", viz.structure(theirs) == viz.structure(ours))
+theirs_attrs = viz.stable_ids(torchviz.make_dot(z, params=named, show_attrs=True))
+ours_attrs = viz.make_dot(z, params=named, show_attrs=True)
+print("with show_attrs=True too:", viz.structure(theirs_attrs) == viz.structure(ours_attrs))
 viz.show(viz.beside(torchviz=theirs, coursekit_viz=ours))
 
 # %% [markdown]
 # `viz.structure` counts each box (its label and colour) and each arrow (which box to which
-# box), ignoring the ids: the two drawings are the same picture. With `show_attrs=True` they
-# are too. Three things differ, though.
+# box), ignoring the ids: the two drawings are the same picture, with `show_attrs=True` as
+# well. Three things differ, though.
 #
 # **1. Values and gradients.** `show_values` is the course's addition; torchviz's `make_dot`
 # has no such argument, so Python refuses the call:
