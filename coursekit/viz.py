@@ -18,15 +18,22 @@ Use it as ``from coursekit import viz``.
 from __future__ import annotations
 
 import html
+import re
 import sys
 import warnings
+from collections import Counter
 
 import graphviz
+import ipywidgets as widgets
 import numpy as np
 from IPython.display import SVG
 
+from coursekit.fold import Block, Blocks, block_nodes, record_modules
 from minigrad import Tensor
 from minigrad.autograd.graph import Node
+
+__all__ = ["Block", "Blocks", "beside", "fold_widget", "make_dot", "record_modules", "show",
+           "side_by_side", "stable_ids", "structure"]
 
 INSTALL_HINT = (
     "The graphviz 'dot' program was not found, so the graph cannot be rendered. Install it "
@@ -39,6 +46,7 @@ INSTALL_HINT = (
 NODE_ATTR = dict(style="filled", shape="box", align="left", fontsize="10", ranksep="0.1",
                  height="0.2", fontname="monospace")
 OUTPUT, BASE, LEAF, SAVED = "darkolivegreen1", "darkolivegreen3", "lightblue", "orange"
+FOLDED = "khaki"
 VALUE_COLOR, GRAD_COLOR = "darkgreen", "blue"
 _INTERNAL = {"next_functions", "needs_input_grad", "variable", "view_fn"}
 
@@ -165,6 +173,7 @@ class GraphWalk:
         self.ids = _Ids(prefix)
         self.nodes, self.edges = [], []
         self.fn_ids = {}
+        self.owner = {}  # id of a leaf or saved-tensor box -> id of the node it hangs from
         self._seen_fns = _Ids()
         self._names = {id(v): k for k, v in self.params.items()}
         self._tensor_of_fn = {}
@@ -254,6 +263,7 @@ class GraphWalk:
             if hasattr(fn, "variable"):
                 leaf = fn.variable
                 self._node(leaf, self._tensor_label(leaf), fillcolor=LEAF)
+                self.owner[self.ids(leaf)] = self.fn_ids[fn]
                 self._edge(leaf, fn)
             if self.show_saved:
                 self._add_saved(fn)
@@ -272,6 +282,7 @@ class GraphWalk:
                 label = f"{name}[{i}]" if isinstance(value, tuple) else name
                 key = ("saved", self.ids(fn), label)  # one box per saved slot
                 self._node(key, self._tensor_label(t, label), fillcolor=SAVED)
+                self.owner[self.ids(key)] = self.ids(fn)
                 self._edge(fn, key, dir="none")
 
 
@@ -321,20 +332,128 @@ def _digraph():
 
 
 def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_chars=50,
-             show_values=False):
+             show_values=False, fold=None, expand=()):
     """The backward graph of ``var`` (a minigrad or torch tensor, or a tuple of them).
 
     Arguments mean what they mean in torchviz: ``params`` names tensors (``dict(x=x)``),
     ``show_attrs`` lists what each node saved, ``show_saved`` draws saved tensors as orange
     boxes. ``show_values=True`` also writes each known tensor's value (green) and gradient
     (blue); intermediate tensors are known when they are named in ``params``.
+    ``fold`` (a list of ``Block``, e.g. from ``record_modules``) draws each block as one khaki
+    box with its name, its number of boxes and its input and output shapes; the blocks named
+    in ``expand`` are drawn in full instead, inside a dashed frame.
     Returns a ``graphviz.Digraph``; ``.source`` is the DOT text.
     """
     walk = GraphWalk(var, params, show_attrs, show_saved, show_values, max_attr_chars)
     dot = _digraph()
-    _fill(dot, walk)
+    if fold is None:
+        _fill(dot, walk)
+        _resize(dot)
+        return dot
+    groups = fold_groups(walk, fold)
+    expand = set(expand)
+    unknown = expand - {b.name for b, _ in groups}
+    if unknown:
+        raise ValueError(f"no block named {sorted(unknown)}; the blocks are "
+                         f"{[b.name for b, _ in groups]}")
+    _fill_folded(dot, walk, groups, expand)
     _resize(dot)
+    for i, (block, nodes) in enumerate(groups):
+        if block.name in expand and nodes:
+            with dot.subgraph(name=f"cluster_fold{i}") as sub:
+                sub.attr(label=block.name, style="dashed", color="grey40", fontname="monospace")
+                for nid, _, _ in walk.nodes:
+                    if nid in nodes:
+                        sub.node(nid)
     return dot
+
+
+# --- folding -----------------------------------------------------------------------------------
+def fold_groups(walk: GraphWalk, blocks) -> list:
+    """``[(block, box ids)]``: the boxes of ``walk`` each block folds (``coursekit.fold``'s rules).
+
+    A block also takes the leaf and saved-tensor boxes hanging from its nodes. A box claimed by
+    two blocks (nested ones) goes to the first.
+    """
+    fns = set(walk.fn_ids.values())
+    children, users = {}, {}
+    for tail, head, _, _ in walk.edges:
+        if tail in fns and head in fns:
+            children.setdefault(head, []).append(tail)
+            users.setdefault(tail, []).append(head)
+    claimed, groups = set(), []
+    for block in blocks:
+        roots = [walk.fn_ids[t.grad_fn] for t in block.outputs if t.grad_fn in walk.fn_ids]
+        stops = [_node_id_of(walk, t) for t in block.inputs]
+        nodes = block_nodes(roots, [s for s in stops if s is not None], children, users)
+        nodes -= claimed
+        nodes |= {box for box, fn in walk.owner.items() if fn in nodes}
+        claimed |= nodes
+        groups.append((block, nodes))
+    return groups
+
+
+def _node_id_of(walk, t):
+    """The id of the node a gradient for ``t`` goes to: its grad_fn, or its AccumulateGrad."""
+    if t.grad_fn is not None:
+        return walk.fn_ids.get(t.grad_fn)
+    box = walk.ids.ids.get(id(t))
+    return walk.owner.get(box)
+
+
+def _block_label(block, count):
+    lines = [block.name, f"{count} box" if count == 1 else f"{count} boxes"]
+    for word, ts in (("in", block.inputs), ("out", block.outputs)):
+        if ts:
+            lines.append(f"{word} " + " ".join(size_to_str(t.size()) for t in ts))
+    return "\n".join(lines)
+
+
+def _fill_folded(graph, walk, groups, expand):
+    """Like ``_fill``, with each folded block's boxes replaced by one box ``fold<i>``.
+
+    The block's box stands where its first box would; edges into and out of it are drawn
+    once each, and edges inside it disappear.
+    """
+    rep = {}
+    for i, (block, nodes) in enumerate(groups):
+        if block.name not in expand:
+            rep.update(dict.fromkeys(nodes, f"fold{i}"))
+    drawn = set()
+    for nid, lines, attrs in walk.nodes:
+        box = rep.get(nid)
+        if box is None:
+            graph.node(nid, _html_label(lines), **attrs)
+        elif box not in drawn:
+            drawn.add(box)
+            block, nodes = groups[int(box[len("fold"):])]
+            graph.node(box, _block_label(block, len(nodes)), fillcolor=FOLDED, shape="box3d")
+    joined = set()
+    for tail, head, attrs, _ in walk.edges:
+        t, h = rep.get(tail, tail), rep.get(head, head)
+        if t == h:
+            continue
+        if (t, h) != (tail, head):
+            if (t, h) in joined:
+                continue
+            joined.add((t, h))
+        graph.edge(t, h, **attrs)
+
+
+def fold_widget(var, blocks, params=None, **kwargs):
+    """A folded drawing with a list to pick the blocks to expand (ctrl/shift-click for more)."""
+    names = [b.name for b in blocks]
+    choose = widgets.SelectMultiple(options=names, rows=min(len(names), 6),
+                                    description="expand")
+    view = widgets.HTML()
+
+    def redraw(change=None):
+        dot = make_dot(var, params, fold=blocks, expand=choose.value, **kwargs)
+        view.value = dot.pipe(format="svg", encoding="utf-8")
+
+    redraw()
+    choose.observe(redraw, names="value")
+    return widgets.VBox([choose, view])
 
 
 def side_by_side(minigrad_var, torch_var, params=None, torch_params=None, **kwargs):
@@ -351,6 +470,77 @@ def side_by_side(minigrad_var, torch_var, params=None, torch_params=None, **kwar
             _fill(sub, walk)
     _resize(dot)
     return dot
+
+
+# --- comparing with torchviz -------------------------------------------------------------------
+_STATEMENT = re.compile(r'^\t+(\w+)(?: -> (\w+))?( \[.*)?$', re.S)
+
+
+def _statements(dot):
+    """``(tail, head or None, attributes)`` per node or edge statement of ``dot``'s body, in
+    frames too (labels may span lines, so statements are split where a line starts with a
+    tab); a frame's bare list of its members is left out."""
+    text = "".join(dot.body)
+    found = (_STATEMENT.match(chunk) for chunk in re.split(r"\n(?=\t)", text.strip("\n")))
+    return [m.groups() for m in found if m and (m.group(2) or m.group(3))]
+
+
+_ID_LINE = re.compile(r"^(\t+)(\w+)(?: -> (\w+))?(?=[ \n]|$)")
+_KEYWORDS = {"subgraph", "graph", "node", "edge"}
+
+
+def _renamed(dot, new):
+    """A copy of ``dot`` with each node id replaced by ``new(id)``."""
+    def line(text):
+        m = _ID_LINE.match(text)
+        if m is None or m.group(2) in _KEYWORDS:
+            return text
+        ids = new(m.group(2)) + (f" -> {new(m.group(3))}" if m.group(3) else "")
+        return m.group(1) + ids + text[m.end():]
+
+    out = graphviz.Digraph(node_attr=dict(dot.node_attr), graph_attr=dict(dot.graph_attr),
+                           format="svg")
+    out.body = [line(text) for text in dot.body]
+    return out
+
+
+def stable_ids(dot, prefix="t"):
+    """A copy of ``dot`` whose node ids are ``t0, t1, ...`` in order of first appearance.
+
+    torchviz names each node by its Python ``id()``, a memory address that changes from run to
+    run; renumbered, its DOT text is the same on every run and can be stored in a notebook.
+    """
+    ids = {}
+    return _renamed(dot, lambda old: ids.setdefault(old, f"{prefix}{len(ids)}"))
+
+
+def beside(**dots):
+    """Finished drawings next to each other in one picture, one frame per keyword argument.
+
+    The keyword is the frame's title (``_`` shown as ``.``: ``coursekit_viz`` reads
+    ``coursekit.viz``); node ids get the frame's number in front, so they never clash.
+    """
+    out = _digraph()
+    for k, (title, dot) in enumerate(dots.items()):
+        with out.subgraph(name=f"cluster_{title}") as sub:
+            sub.attr(label=title.replace("_", "."), fontname="monospace", style="rounded",
+                     color="grey")
+            sub.body += _renamed(dot, lambda old, k=k: f"d{k}_{old}").body
+    _resize(out)
+    return out
+
+
+def structure(dot) -> tuple[Counter, Counter]:
+    """What a drawing shows, whatever its node ids: the boxes (label and colour) and the arrows
+    (from which box to which), each counted. Two drawings with equal structures look alike."""
+    boxes, arrows = {}, Counter()
+    for tail, head, attrs in _statements(dot):
+        if head is None:
+            boxes[tail] = attrs
+    for tail, head, attrs in _statements(dot):
+        if head is not None:
+            arrows[(boxes.get(tail), boxes.get(head), attrs)] += 1
+    return Counter(boxes.values()), arrows
 
 
 def show(dot):

@@ -27,14 +27,19 @@
 #   node kept for backward, `show_values` to write values and gradients on the boxes;
 # * put minigrad's graph next to torch's for the same code and spot a difference;
 # * step through `backward()` in the order the engine really runs the nodes, and see
-#   gradients add up where a tensor was used twice.
+#   gradients add up where a tensor was used twice;
+# * draw the same graph with the real torchviz and say where it differs from `viz.make_dot`;
+# * fold a big graph (one box per layer of a model, or per step of a loop) and expand a block.
 #
-# **Time:** about 25 minutes.
+# **Time:** about 35 minutes.
 #
-# `make_dot` here is the course's own copy of [torchviz](https://github.com/szagoruyko/pytorchviz)'s
-# function, in `coursekit.viz`. It takes the same arguments and draws the same picture, and it
-# works on minigrad tensors *and* torch tensors. It needs the Graphviz `dot` program; without
-# it, `viz.show` prints how to install it and gives you the DOT text instead.
+# `make_dot` here is the course's own drawing function, in `coursekit.viz`. It follows
+# [torchviz](https://github.com/szagoruyko/pytorchviz)'s `make_dot` (same arguments, same
+# colours, same boxes) and works on minigrad tensors *and* torch tensors. Section 7 draws with
+# the real torchviz next to it and shows where the two differ; section 8 shows what torchviz
+# cannot do: fold a big graph into one box per layer or per loop step. It needs the Graphviz
+# `dot` program; without it, `viz.show` prints how to install it and gives you the DOT text
+# instead.
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
@@ -363,6 +368,176 @@ y_slider.observe(redraw, names="value")
 widgets.VBox([widgets.HBox([x_slider, y_slider]), picture])
 
 # %% [markdown]
+# ## 7. The real torchviz, side by side
+#
+# The course environment installs torchviz itself (pinned at version 0.0.3, the latest), so we
+# can compare. We build a fresh `z = (x·y + sin x)²`, then draw torch's `z` twice: once with
+# `torchviz.make_dot`, once with `viz.make_dot`.
+
+# %%
+# %%both x y z
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.tensor(3.0, requires_grad=True)
+z = (x * y + torch.sin(x)) ** 2
+print(z)
+
+# %% [markdown]
+# torchviz names each box after the Python `id()` of its object, a memory address that is
+# different on every run. `viz.stable_ids` renumbers them `t0, t1, ...` in order, so the
+# notebook's stored output stays the same; it changes nothing else. `viz.beside` puts two
+# finished drawings in one picture.
+
+# %%
+import torchviz
+
+named = {"x": x, "y": y}  # torch's tensors: torchviz only knows torch
+theirs = viz.stable_ids(torchviz.make_dot(z, params=named))
+ours = viz.make_dot(z, params=named)
+print("same boxes and arrows:", viz.structure(theirs) == viz.structure(ours))
+theirs_attrs = viz.stable_ids(torchviz.make_dot(z, params=named, show_attrs=True))
+ours_attrs = viz.make_dot(z, params=named, show_attrs=True)
+print("with show_attrs=True too:", viz.structure(theirs_attrs) == viz.structure(ours_attrs))
+viz.show(viz.beside(torchviz=theirs, coursekit_viz=ours))
+
+# %% [markdown]
+# `viz.structure` counts each box (its label and colour) and each arrow (which box to which
+# box), ignoring the ids: the two drawings are the same picture, with `show_attrs=True` as
+# well. Three things differ, though.
+#
+# **1. Values and gradients.** `show_values` is the course's addition; torchviz's `make_dot`
+# has no such argument, so Python refuses the call:
+
+# %%
+try:
+    torchviz.make_dot(z, params=named, show_values=True)
+except TypeError as error:
+    print("TypeError:", error)
+
+# %% [markdown]
+# **2. Saved tensors that are also leaves.** torchviz draws a saved tensor as the box named
+# after its `id()`. When the saved tensor *is* a leaf (here `MulBackward0` saved `x` and `y`,
+# and `SinBackward0` saved `x`), reading it back gives the leaf's own Python object, so
+# torchviz draws no new box: it relabels the leaf's box, and the last label written wins
+# (`x` turns into an orange box named `self`). `viz.make_dot` draws one orange box per saved
+# slot, next to the node that saved it.
+
+# %%
+mul_node = z.grad_fn.next_functions[0][0].next_functions[0][0]
+print(type(mul_node).__name__, "saved x itself:", mul_node._saved_self is x)
+theirs_saved = viz.stable_ids(torchviz.make_dot(z, params=named, show_saved=True))
+ours_saved = viz.make_dot(z, params=named, show_saved=True)
+viz.show(viz.beside(torchviz=theirs_saved, coursekit_viz=ours_saved))
+
+# %% [markdown]
+# **3. After `backward()`.** Backward frees the saved tensors (section 2, and torch's notes on
+# [saved tensors](https://pytorch.org/docs/stable/notes/autograd.html#saved-tensors)). Reading
+# `grad_fn._saved_self` after that raises a `RuntimeError`, and torchviz 0.0.3 reads every
+# `_saved_` attribute without catching it, so `make_dot(..., show_saved=True)` (and
+# `show_attrs=True`) fails with torch's error. Plain `make_dot(z)` still works.
+# `viz.make_dot` catches that error and leaves the freed tensors out.
+
+# %%
+z.backward()
+for option in ("show_saved", "show_attrs"):
+    try:
+        torchviz.make_dot(z, params=named, **{option: True})
+    except RuntimeError as error:
+        print(f"torchviz, {option}=True -> RuntimeError: {str(error)[:95]}...")
+after = viz.make_dot(z, params=named, show_saved=True, show_attrs=True)
+print("viz.make_dot after backward: orange boxes?", "orange" in after.source)
+
+# %% [markdown]
+# ## 8. Folding big graphs
+#
+# A real model's graph has hundreds of boxes, and torchviz draws every one of them: its
+# `make_dot` has no way to fold part of the graph away. `viz.make_dot` takes a `fold`
+# argument: a list of **blocks**, each drawn as one khaki box with its name, the number of
+# boxes it hides and the shapes going in and out. `expand=[...]` names the blocks to draw in
+# full, inside a dashed frame.
+#
+# `viz.record_modules(model)` records one block per call of each child of a model. Here is a
+# small MLP, `nn.Sequential` of `Linear` and `Tanh` layers, with the same weights on both
+# engines:
+
+# %%
+# %%both loss
+from coursekit import viz
+
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(),
+                            torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(same_random(*p.shape)))
+data = torch.tensor(same_random(2, 3))
+with viz.record_modules(model) as layers:
+    loss = model(data).pow(2).mean()
+print(layers.names)
+print(loss)
+
+# %%
+mg_model, mg_layers = compare.get("model"), compare.get("layers")
+mg_named = dict(mg_model.named_parameters())
+viz.show(viz.make_dot(compare.get("loss"), params=mg_named, fold=mg_layers))
+
+# %% [markdown]
+# Each `Linear` box hides 6 boxes: `AddmmBackward0` (the fused `bias + input @ weight.T`, see
+# [`nn.Linear`](https://pytorch.org/docs/stable/generated/torch.nn.Linear.html)),
+# `TBackward0` (the transpose), two `AccumulateGrad` and the two parameters. Expand the
+# middle layer:
+
+# %%
+viz.show(viz.make_dot(compare.get("loss"), params=mg_named, fold=mg_layers,
+                      expand=["2: Linear"]))
+
+# %% [markdown]
+# How does `make_dot` know which boxes a block holds? A block only records the tensors that
+# went in and came out. The boxes it folds are those reachable backward from its outputs, minus
+# those reachable from its inputs (built before it ran), minus any box that something outside
+# the block also uses. The last rule matters for loops, below. The same rules read
+# `next_functions` on both engines, so torch's folded drawing has the same DOT text:
+
+# %%
+from coursekit import fold
+print(inspect.getsource(fold.block_nodes))
+torch_folded = viz.make_dot(loss, params=dict(model.named_parameters()), fold=layers)
+mg_folded = viz.make_dot(compare.get("loss"), params=mg_named, fold=mg_layers)
+print("same DOT text for torch:", torch_folded.source == mg_folded.source)
+
+# %% [markdown]
+# ### A 20-step loop
+#
+# A recurrence `h ← tanh(W h + xₜ)`, run for 20 steps with one weight `W`, is how a small RNN
+# reads a sequence. Record each step as a block with `blocks.add(name, outputs, inputs)`
+# (it returns `outputs`, so it fits inside the loop):
+
+# %%
+# %%both W h
+from coursekit import viz
+
+W = torch.tensor(same_random(3, 3) * 0.5, requires_grad=True)
+xs = torch.tensor(same_random(20, 3))
+h = torch.zeros(3)
+steps = viz.Blocks()
+for t in range(20):
+    h = steps.add(f"step {t}", torch.tanh(W.mv(h) + xs[t]), inputs=h)
+out = h.sum()
+print(out)
+
+# %% [markdown]
+# Unfolded, the graph is a long chain of boxes (the count is printed below). Folded, it has
+# one box per step, and `W` stays outside: all 20 steps use it, so by the third rule it belongs
+# to none of them, and an arrow from its `AccumulateGrad` goes into every step. Pick steps in the list to expand them
+# (ctrl-click or shift-click to pick several):
+
+# %%
+mg_out, mg_steps = compare.get("out"), compare.get("steps")
+mg_W = {"W": compare.get("W")}
+count = sum(viz.structure(viz.make_dot(mg_out, params=mg_W))[0].values())
+folded_count = sum(viz.structure(viz.make_dot(mg_out, params=mg_W, fold=mg_steps))[0].values())
+print(f"boxes: {count} unfolded, {folded_count} folded")
+viz.fold_widget(mg_out, mg_steps, params=mg_W)
+
+# %% [markdown]
 # ## Summary
 #
 # * `make_dot(z)` draws the backward graph of `z`: the output in green, backward nodes in grey,
@@ -375,6 +550,10 @@ widgets.VBox([widgets.HBox([x_slider, y_slider]), picture])
 #   order the engines run the nodes in, and what each node saves.
 # * `BackwardStepper` and `step_through` replay a real backward pass node by node; a leaf
 #   used twice receives the sum of two gradients.
+# * The real torchviz draws the same boxes and arrows, but has no values, merges a saved leaf
+#   into the leaf's box, and fails with `show_saved`/`show_attrs` after `backward()`.
+# * `fold=blocks` draws each block (a layer from `record_modules`, a loop step from
+#   `Blocks.add`) as one box; `expand=[...]` or `fold_widget` opens blocks again.
 #
 # ## Self-check
 #
@@ -421,6 +600,23 @@ widgets.VBox([widgets.HBox([x_slider, y_slider]), picture])
 #
 # `SinBackward0`: among ready nodes, the engine runs the one created last, and `sin` was
 # recorded after the product.
+# </details>
+#
+# 6. `torchviz.make_dot(z, show_saved=True)` worked before `z.backward()` and raises after it.
+#    Why?
+#
+# <details><summary>Answer</summary>
+#
+# `backward()` frees the tensors each node saved. torchviz reads every `_saved_...` attribute,
+# and reading a freed one raises torch's `RuntimeError`; torchviz does not catch it.
+# </details>
+#
+# 7. In the folded 20-step loop, why is `W` not inside `step 0`, although step 0 uses it?
+#
+# <details><summary>Answer</summary>
+#
+# Every step uses `W`. A box that something outside a block also uses is left out of the
+# block, so `W` (and its `AccumulateGrad`) stays in the drawing with an arrow into each step.
 # </details>
 #
 # **Exercises:** `exercises/10_visualising_graphs.ipynb`.

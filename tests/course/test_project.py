@@ -101,6 +101,12 @@ def test_environment_yml_matches_pyproject():
         if name == "python":
             continue
         conda_pins[CONDA_TO_PYPI.get(name, name)] = version
+    # Packages conda-forge lacks are pip-installed there, pinned the same way.
+    for item in pip:
+        if "==" in item:
+            name, version = _parse_pin(item, "==")
+            assert name not in conda_pins, f"{name} is pinned twice in environment.yml"
+            conda_pins[name] = version
 
     assert conda_pins == pyproject_pins
     assert "pip" in conda
