@@ -370,7 +370,8 @@ print("v^T J =", vJ)
 #
 # Forward mode has no nodes to hook: the tangent is computed inside each operation as `f`
 # runs. So there we count how many times `f` runs; each run performs every operation of `f`
-# once, with its tangent.
+# once, with its tangent. How many operations is that? One ordinary run of `f` on an `x` that
+# requires grad records one node per operation: we count those.
 
 # %%
 # %%both counts
@@ -412,28 +413,40 @@ def forward_cost(f, x):
     return len(runs)
 
 
-def layer_of(n, m):
-    W = torch.tensor(same_random(m, n))
-    return lambda x: torch.tanh(W @ x)
+def net_of(n, m):
+    """A small network: n inputs, 3 hidden units, m outputs."""
+    W1, W2 = torch.tensor(same_random(3, n)), torch.tensor(same_random(m, 3))
+    return lambda x: torch.tanh(W2 @ torch.tanh(W1 @ x))
+
+
+def ops_per_run(f, x):
+    """The operations one run of f performs: each records one node when x requires grad."""
+    y = f(x.detach().requires_grad_())
+    return sum(type(node).__name__ != "AccumulateGrad" for node in graph_nodes(y))
 
 
 counts = []
-for n, m in [(8, 1), (1, 8), (4, 4)]:
-    g, x = layer_of(n, m), torch.tensor(same_random(n))
-    passes, node_calls = reverse_cost(g, x)
-    runs = forward_cost(g, x)
-    counts.append([n, m, passes, node_calls, runs])
-    print(f"n={n} inputs, m={m} outputs | reverse: backward passes {passes}, node calls "
-          f"{node_calls:2} | forward: runs of f {runs}")
+for n, m in [(16, 1), (1, 16), (4, 4)]:
+    net, x = net_of(n, m), torch.tensor(same_random(n))
+    passes, node_calls = reverse_cost(net, x)
+    runs, ops = forward_cost(net, x), ops_per_run(net, x)
+    counts.append([n, m, passes, node_calls, runs, ops])
+    print(f"n={n:2} inputs, m={m:2} outputs | reverse: {passes:2} backward passes, "
+          f"{node_calls:2} node calls | forward: {runs:2} runs of f x {ops} ops = {runs * ops:2}")
 
 # %% [markdown]
-# The layer $\tanh(Wx)$ records three nodes (the matrix product, the `tanh`, and the leaf's
-# node; the leaf's node is not called by `grad`, which stops at `x`), so each backward pass
-# costs two node calls here. A loss of many parameters ($m = 1$) needs **one** backward pass,
-# whatever $n$ is; forward mode would run `f` $n$ times. With one input and many outputs it
-# is the other way round. That is why training uses reverse mode: $m = 1$, $n$ in the
-# millions. For a square Jacobian the counts tie, and details decide (reverse mode must keep
-# the forward pass in memory; forward mode keeps nothing).
+# The network records five nodes: four operations (two matrix-vector products, two `tanh`)
+# and the `AccumulateGrad` node of `x`. Each backward pass calls the four operation nodes;
+# the hooks show that `AccumulateGrad` is never called, because `grad` takes the gradient at
+# `x` and returns it instead of storing it. A forward-mode run does the same four operations
+# forwards, each with its tangent.
+#
+# So the totals follow the shape. A loss of many parameters ($m = 1$) needs **one** backward
+# pass, whatever $n$ is, while forward mode would run `f` $n$ times. With one input and many
+# outputs it is the other way round. Training is the first case ($m = 1$, $n$ in the
+# millions), which is why it uses reverse mode. For a square Jacobian the counts tie, and
+# other things decide: reverse mode must keep the forward pass's saved tensors in memory until
+# backward runs; forward mode keeps nothing.
 #
 # ## 7. Look inside minigrad
 #
