@@ -78,6 +78,16 @@ y.backward()
 # With two outputs there is no single answer: do you want the gradient of $y_0$, of $y_1$, of
 # their sum? Torch refuses to guess.
 #
+# "Scalar" here means "one element", not "zero dimensions": an output of shape `(1,)` starts
+# from 1 without complaint.
+
+# %%
+# %%both w
+w = torch.tensor([2.0], requires_grad=True)
+(3 * w).backward()
+print(w.grad)
+
+# %% [markdown]
 # Here is the graph the two outputs share. Backward has to start at the green box with
 # something of `y`'s shape.
 
@@ -144,7 +154,7 @@ f(torch.tensor([1.0, 2.0, 0.5], requires_grad=True)).backward(torch.ones(3))
 # below.
 
 # %% jupyter={"source_hidden": true}
-def jacobian_rows(x1):
+def rows_at(x1):
     """Two backward passes with one-hot v on f at (1, x1, 0.5), in minigrad: J and the graph
     of the last pass (values and gradients)."""
     x = minigrad.tensor([1.0, x1, 0.5], requires_grad=True)
@@ -171,7 +181,7 @@ def table_html(rows):
 
 # %%
 def redraw(change=None):
-    rows, dot = jacobian_rows(x1_slider.value)
+    rows, dot = rows_at(x1_slider.value)
     view.value = table_html(rows) + dot.pipe(format="svg").decode()
 
 
@@ -255,7 +265,8 @@ torch.autograd.grad(y, x, grad_outputs=torch.tensor([0.0, 1.0]))
 # ## 4. The whole Jacobian, row by row
 #
 # One backward pass gives one $v^\top J$. With $v$ one-hot on output $i$, that is row $i$. So
-# $m$ outputs need $m$ passes, all through the same graph (hence `retain_graph=True`):
+# $m$ outputs need $m$ passes, all through the same graph (hence `retain_graph=True`). Lesson
+# 02 wrote this loop to count passes; now you know what each pass computes:
 
 # %%
 # %%both J_rows
