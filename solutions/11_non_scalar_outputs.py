@@ -1,0 +1,281 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercises 11 · Non-scalar outputs
+#
+# Practise lesson 11 (`notebooks/11_non_scalar_outputs.ipynb`): what `backward(gradient=v)`
+# and `torch.autograd.grad` compute and where they put it, Jacobians row by row (reverse
+# mode) and column by column (forward mode), and gradients that must not end up in `.grad`.
+# Each answer cell is followed by a check cell; the questions do not depend on each other.
+
+# %%
+# Run this cell first.
+import torch
+import torch.autograd.forward_ad as fwAD
+
+import minigrad
+from coursekit.grading import question
+
+# %% [markdown]
+# ## 11.1 · Predict: a vector-Jacobian product, returned and stored (2 points)
+#
+# ```python
+# x = torch.tensor([2.0, -1.0], requires_grad=True)
+# y = torch.stack([x[0] ** 2, x[0] * x[1], 3 * x[1]])
+# (g,) = torch.autograd.grad(y, x, grad_outputs=torch.tensor([1.0, 2.0, -1.0]),
+#                            retain_graph=True)
+# y.backward(torch.tensor([1.0, 0.0, 0.0]))
+# ```
+#
+# Without running it: what are the two values of `g`, and of `x.grad` afterwards? (Write the
+# Jacobian of `y` first: one row per output, one column per input.)
+
+# %% question="11.1" role="answer"
+# Answer 11.1
+### BEGIN SOLUTION
+g_values = [2.0, 1.0]
+x_grad_values = [4.0, 0.0]
+### END SOLUTION
+
+# %% question="11.1" role="check" points=2
+with question("11.1", points=2, answers=("g_values", "x_grad_values")) as q:
+    tx = torch.tensor([2.0, -1.0], requires_grad=True)
+    ty = torch.stack([tx[0] ** 2, tx[0] * tx[1], 3 * tx[1]])
+    v = torch.tensor([1.0, 2.0, -1.0])
+    (tg,) = torch.autograd.grad(ty, tx, grad_outputs=v, retain_graph=True)
+    ty.backward(torch.tensor([1.0, 0.0, 0.0]))
+    rows = torch.autograd.functional.jacobian(
+        lambda z: torch.stack([z[0] ** 2, z[0] * z[1], 3 * z[1]]), tx.detach())
+    q.close("g_values", g_values, tg, mistakes=[
+        (rows.sum(0), "that is the sum of the rows (v all ones): weight row i by v[i]"),
+        (rows[0], "that is row 0 alone: with grad_outputs v the result is v^T J, the sum "
+                  "of the rows weighted by v")])
+    q.close("x_grad_values", x_grad_values, tx.grad, mistakes=[
+        (tg + tx.grad, "torch.autograd.grad returns its result and leaves x.grad alone: only "
+                       "the backward call adds into x.grad"),
+        (tg, "torch.autograd.grad leaves x.grad alone; x.grad is what backward with "
+             "v = [1, 0, 0] stored: row 0 of the Jacobian")])
+
+# %% [markdown]
+# ## 11.2 · Implement: a Jacobian row by row (3 points)
+#
+# Write `jacobian_rows(f, x)`: for a function `f` from a 1-D tensor of $n$ numbers to a 1-D
+# tensor of $m$ numbers, return its $m \times n$ Jacobian at `x`, built with one backward pass
+# per output (a one-hot `grad_outputs`, or `gradient`, picks one row). `x` does not require
+# grad when you get it. Do not use `torch.autograd.functional`.
+
+# %% question="11.2" role="answer"
+# Answer 11.2
+def jacobian_rows(f, x):
+    ### BEGIN SOLUTION
+    x = x.detach().requires_grad_()
+    y = f(x)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel())
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, x, grad_outputs=v, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows)
+    ### END SOLUTION
+
+
+# %% question="11.2" role="check" points=3
+def _examples():
+    """The functions the checks of 11.2 and 11.3 use, by name (torch code)."""
+    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    return {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
+            "layer": lambda x: torch.tanh(W @ x)}
+
+
+def _rows_probe(name, values):
+    """jacobian_rows on one of the example functions."""
+    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    fns = {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
+           "layer": lambda x: torch.tanh(W @ x)}
+    return {"J": jacobian_rows(fns[name], torch.tensor(values))}
+
+
+with question("11.2", points=3, answers=()) as q:
+    for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2])):
+        want = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
+        try:
+            seen = q.observe(_rows_probe, name, values)
+        except NotImplementedError:
+            raise
+        except RuntimeError as error:
+            if "second time" in str(error):
+                q.fail("the second backward pass finds the graph freed: pass "
+                       "retain_graph=True to every pass but the last")
+            raise
+        q.need_tensor(f"jacobian_rows for the {name!r} example", seen["J"])
+        m, n = want.shape
+        q.true(tuple(seen["J"].shape) != (n, m) or m == n,
+               f"jacobian_rows has shape {[n, m]}, expected {[m, n]}: one row per OUTPUT, "
+               "stack the rows with torch.stack(rows)")
+        q.close(f"jacobian_rows for the {name!r} example at {values}", seen["J"], want,
+                tensor=True, mistakes=[(want.cumsum(0), "each row also holds the rows before "
+                                        "it: .grad accumulates, so reset x.grad = None before "
+                                        "each backward (or use torch.autograd.grad)")])
+
+# %% [markdown]
+# ## 11.3 · Implement: a Jacobian column by column (2 points)
+#
+# Write `jacobian_columns(f, x)`: the same $m \times n$ Jacobian, built with **forward mode**,
+# one dual pass per input: inside `fwAD.dual_level()`, `fwAD.make_dual(x, u)` with a one-hot
+# tangent `u` on input $j$, then `fwAD.unpack_dual(out).tangent` is column $j$. (`fwAD` is
+# `torch.autograd.forward_ad`, imported in the first cell.)
+
+# %% question="11.3" role="answer"
+# Answer 11.3
+def jacobian_columns(f, x):
+    ### BEGIN SOLUTION
+    columns = []
+    for j in range(x.numel()):
+        u = torch.zeros(x.numel())
+        u[j] = 1.0
+        with fwAD.dual_level():
+            out = f(fwAD.make_dual(x, u))
+            columns.append(fwAD.unpack_dual(out).tangent)
+    return torch.stack(columns, dim=1)
+    ### END SOLUTION
+
+
+# %% question="11.3" role="check" points=2
+def _examples():
+    """The functions the checks of 11.2 and 11.3 use, by name (torch code)."""
+    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    return {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
+            "layer": lambda x: torch.tanh(W @ x)}
+
+
+def _columns_probe(name, values):
+    """jacobian_columns on one of the example functions, and how many times it called f
+    (torch's first forward-AD pass warns about its own jit helpers: silenced)."""
+    import warnings
+
+    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    fns = {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
+           "layer": lambda x: torch.tanh(W @ x)}
+    runs = []
+
+    def counted(z):
+        runs.append(1)
+        return fns[name](z)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        J = jacobian_columns(counted, torch.tensor(values))
+    return {"J": J, "runs": len(runs)}
+
+
+with question("11.3", points=2, answers=()) as q:
+    for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2])):
+        want = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
+        seen = q.observe(_columns_probe, name, values)
+        q.need_tensor(f"jacobian_columns for the {name!r} example", seen["J"])
+        m, n = want.shape
+        q.true(tuple(seen["J"].shape) != (n, m) or m == n,
+               f"jacobian_columns has shape {[n, m]}, expected {[m, n]}: each tangent is a "
+               "column, so stack them side by side: torch.stack(columns, dim=1)")
+        q.true(seen["runs"] == n, f"f ran {seen['runs']} time(s) for {n} inputs: forward "
+               "mode runs f once per input, each time with a one-hot tangent on that input")
+        q.close(f"jacobian_columns for the {name!r} example at {values}", seen["J"], want,
+                tensor=True)
+
+# %% [markdown]
+# ## 11.4 · Debug: gradients that must not land in `.grad` (2 points)
+#
+# `param_grads(loss, params)` should return the gradient of the scalar `loss` with respect to
+# each tensor of the list `params`, as a list of tensors shaped like them, with **zeros** for a
+# parameter `loss` does not use. It must leave every `.grad` as it was (an optimiser may be
+# collecting gradients there). This version breaks both promises:
+#
+# ```python
+# def param_grads(loss, params):
+#     loss.backward()
+#     return [p.grad for p in params]
+# ```
+#
+# Fix it.
+
+# %% question="11.4" role="answer"
+# Answer 11.4
+def param_grads(loss, params):
+    ### BEGIN SOLUTION
+    return list(torch.autograd.grad(loss, params, materialize_grads=True))
+    ### END SOLUTION
+
+
+# %% question="11.4" role="check" points=2
+def _param_grads_probe():
+    """param_grads on a loss of a and b (c unused); a already holds a gradient."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    c = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    a.grad = torch.tensor([10.0, 10.0])
+    loss = (a * b).sum() + b ** 2
+    grads = param_grads(loss, [a, b, c])
+    return {"grads": list(grads) if isinstance(grads, list | tuple) else grads,
+            "a_grad": a.grad, "b_grad": b.grad, "c_grad": c.grad}
+
+
+with question("11.4", points=2, answers=()) as q:
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    want = torch.autograd.grad((a * b).sum() + b ** 2, [a, b])
+    try:
+        seen = q.observe(_param_grads_probe)
+    except NotImplementedError:
+        raise
+    except RuntimeError as error:
+        if "not have been used" in str(error):
+            q.fail("c is not used by the loss, and torch.autograd.grad refuses it: ask for "
+                   "zeros with materialize_grads=True")
+        raise
+    grads = seen["grads"]
+    q.true(isinstance(grads, list) and len(grads) == 3,
+           "param_grads must return a list with one gradient per parameter (3 here)")
+    q.true(seen["b_grad"] is None and seen["c_grad"] is None
+           and torch.equal(seen["a_grad"], torch.tensor([10.0, 10.0])),
+           "param_grads changed the parameters' .grad: backward() adds into .grad; "
+           "torch.autograd.grad returns the gradients and leaves .grad alone")
+    q.close("the gradient for a", grads[0], want[0], tensor=True, mistakes=[
+        (want[0] + 10, "that includes the 10 already in a.grad: backward() accumulates")])
+    q.close("the gradient for b", grads[1], want[1], tensor=True)
+    q.close("the gradient for c (unused)", grads[2], torch.zeros(3), tensor=True, hints={
+        "none": "the spec asks for zeros: materialize_grads=True (allow_unused=True alone "
+                "gives None)"})
+
+# %% [markdown]
+# ## Reflection (not scored)
+#
+# A model maps an image (3072 numbers) to 10 class scores, and you want the full Jacobian of
+# the scores with respect to the image. Which mode do you pick, and how many passes does it
+# take? Which mode does training the same model use, and why is that a different question?
+#
+# ### BEGIN SOLUTION
+# Reverse mode: 10 backward passes (one per score) against 3072 forward-mode passes (one per
+# pixel). Training differentiates one number, the loss, with respect to the parameters: one
+# backward pass, whatever the number of parameters.
+# ### END SOLUTION
+#
+# <details><summary>One possible answer</summary>
+#
+# The Jacobian is 10 × 3072: 10 rows, so 10 reverse passes, while forward mode would need a
+# pass per input, 3072. Training asks for the gradient of a single scalar, so one reverse pass
+# gives it all, which is why training always uses `backward()`.
+# </details>
