@@ -244,11 +244,14 @@ def safe_log(x):
 
 # %% question="14.4" role="check" points=2
 def _safe_log_probe(values):
-    """safe_log(x) and x.grad after backward of the sum."""
+    """safe_log(x), whether it is in the graph, and x.grad after backward of the sum."""
     x = torch.tensor(values, requires_grad=True)
     out = safe_log(x)
-    out.sum().backward()
-    return {"out": out.detach(), "grad": x.grad}
+    seen = {"out": out.detach(), "requires_grad": getattr(out, "requires_grad", False) is True}
+    if seen["requires_grad"]:
+        out.sum().backward()
+        seen["grad"] = x.grad
+    return seen
 
 
 with question("14.4", points=2, answers=()) as q:
@@ -257,7 +260,9 @@ with question("14.4", points=2, answers=()) as q:
     seen = q.observe(_safe_log_probe, values)
     q.close(f"safe_log(x) for x = {values}", seen["out"],
             torch.where(x > 0, x.clamp(min=1e-30).log(), torch.zeros(())), tensor=True)
-    q.true(not torch.isnan(seen["grad"]).any(), "x.grad still has a NaN: where only routes a "
+    q.true(seen["requires_grad"], "safe_log(x) is cut from the graph: no gradient reaches x "
+           "(no detach() or no_grad here; only the input of log needs changing)")
+    q.true(seen["grad"] is not None and not torch.isnan(seen["grad"]).any(), "x.grad still has a NaN: where only routes a "
            "gradient of 0 to the unused log(0), and LogBackward0 computes 0 / 0; give log a "
            "safe input there (an inner torch.where)")
     q.close("x.grad", seen["grad"], torch.where(x > 0, 1 / x, torch.zeros(())), tensor=True,
