@@ -85,13 +85,23 @@ print("add kept:", [name for name in dir(a.grad_fn) if name.startswith("_saved_"
 #   `x` anyway*, but it keeps `x` alive as long as the graph lives.
 # * `exp` kept its output. You get back a tensor with the same values (and memory), but not the
 #   object `e`: a node that held its own output would hold itself (`e.grad_fn` is the node), a
-#   reference cycle, so autograd keeps the output's data and rebuilds a tensor when asked.
+#   reference cycle, so autograd keeps the output packed and unpacks it into a new tensor
+#   when asked (the notes linked above say so too).
 # * `add` kept only `alpha`, the number in `x + alpha * y` (1 here): no tensor.
 #
 # Other operations follow the same logic: `sin` keeps its input ($\cos x$ needs $x$),
 # `tanh`, `sigmoid` and `relu` keep their output ($1 - t^2$, $s(1-s)$, "where was it
-# positive"), `sum` and `mean` keep only shapes. `viz.make_dot(..., show_saved=True)` draws the
-# saved tensors as orange boxes tied to their nodes:
+# positive"), `sum` and `mean` keep only shapes (`self_sym_sizes`), no tensor:
+
+# %%
+# %%both x
+for name, t in [("sin", x.sin()), ("tanh", x.tanh()), ("sigmoid", x.sigmoid()),
+                ("relu", x.relu()), ("sum", x.sum()), ("mean", x.mean())]:
+    print(f"{name:8s}", [field for field in dir(t.grad_fn) if field.startswith("_saved_")])
+
+# %% [markdown]
+# `viz.make_dot(..., show_saved=True)` draws the saved tensors as orange boxes tied to their
+# nodes:
 
 # %%
 # %%both x y z
@@ -149,7 +159,8 @@ loss.grad_fn.next_functions[0][0]._saved_result
 loss.backward()
 
 # %% [markdown]
-# `retain_graph=True` tells backward to keep the saved tensors. Then a second backward works
+# [`retain_graph=True`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
+# tells backward to keep the saved tensors. Then a second backward works
 # (and adds to `.grad` once more, as always), and the saved tensors can still be read. The last
 # backward should leave `retain_graph` out, so the memory is freed.
 
@@ -241,7 +252,7 @@ for depth in (1, 2, 4, 8):
 # * **Half precision**: pack as `float16`, unpack as `float32`. Half the memory, at the price of
 #   a slightly wrong gradient (float16 has about 3 significant digits).
 # * **Outside autograd**: pack as a NumPy copy (a stand-in for writing to disk), unpack with
-#   `torch.from_numpy`. Nothing of the saved tensor remains in autograd's graph; the gradient
+#   [`torch.from_numpy`](https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html). Nothing of the saved tensor remains in autograd's graph; the gradient
 #   is exact.
 
 # %%
@@ -337,7 +348,8 @@ print(torch.allclose(grad_checkpointed, grad_exact))
 #   returns gradients for its inputs; a weight the recomputation reaches "by itself" would get
 #   its gradient only through the recomputed graph, which autograd does not know about when it
 #   plans the backward pass. (torch's own checkpoint has a mode for this; ours keeps it simple.)
-# * `torch.enable_grad()` is needed because backward runs with gradient recording off.
+# * [`torch.enable_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.enable_grad.html)
+#   is needed because backward runs with gradient recording off.
 #
 # ## 5. The `losses.append(loss)` leak
 #
@@ -474,6 +486,7 @@ def redraw(change=None):
     ax.plot(range(1, steps + 1), fixed, "s--", label="history.append(loss.item())")
     ax.set(xlabel="steps", ylabel="saved elements alive", xlim=(0.5, 20.5),
            ylim=(-500, 19000), title=f"{steps} steps: {leak[-1]} vs {fixed[-1]} elements")
+    ax.set_xticks(range(0, 21, 5))
     ax.legend(loc="upper left")
     fig.tight_layout()
     buffer = io.BytesIO()
@@ -498,7 +511,7 @@ widgets.VBox([steps_slider, view])
 #
 # A NaN in a gradient is hard to trace: once one appears, it spreads to everything computed
 # from it, and the `.grad` you look at says nothing about where it started. A classic source is
-# `torch.where` around a function that is undefined somewhere, to "protect" it:
+# [`torch.where`](https://docs.pytorch.org/docs/stable/generated/torch.where.html) around a function that is undefined somewhere, to "protect" it:
 
 # %%
 # %%both x
@@ -584,9 +597,6 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 # * minigrad has no `torch.utils.checkpoint`: section 4 builds the idea by hand.
 # * minigrad's tensors are always on the CPU, so its `save_on_cpu` keeps saved tensors as they
 #   are (torch's copies them to the CPU and back).
-# * When one node saves two tensors, torch calls the pack hook in an order of its own (for
-#   `x * y`, `y` before `x`; for `h @ W`, `W` before `h`), minigrad in the order of the
-#   arguments. This lesson only counts saved tensors, so the order does not show.
 # * minigrad's nodes also keep everything they saved in a dict, `grad_fn._saved`; the
 #   `_saved_<name>` attributes read from it.
 # * Everything else (which op keeps what, the errors, the hooks, anomaly mode's messages and
