@@ -113,6 +113,10 @@ viz.show(viz.make_dot(compare.get("z"), params={"x": compare.get("x"), "y": comp
                       show_saved=True))
 
 # %% [markdown]
+# Four orange boxes: `MulBackward0` keeps `self` and `other` ($x$ and $y$), `ExpBackward0` its
+# `result`, `SinBackward0` its `self` ($x$ again: the same tensor, saved twice, costs its
+# memory once). `AddBackward0` has none.
+#
 # Every `_saved_<name>` has a twin `_raw_saved_<name>`: the `SavedTensor` object itself, the
 # box autograd keeps the tensor in (its `register_hooks` method is the per-tensor version of
 # section 3's hooks).
