@@ -386,7 +386,15 @@ class Node(metaclass=_NodeType):
 
     # --- saved tensors ---------------------------------------------------------------------
     def save(self, tensors: dict) -> None:
-        """Keep tensors for backward; ``None`` values (nothing needed) are skipped."""
+        """Keep tensors for backward; ``None`` values (nothing needed) are skipped.
+
+        Under saved-tensor hooks the order is visible (it is the order of the ``pack_hook``
+        calls): torch's generated nodes save their fields in the order of its field table
+        (``x * y`` packs ``other`` before ``self``), so minigrad follows that table too."""
+        if _hooks_state.stack:
+            order = list(fields_of(type(self)))
+            tensors = dict(sorted(tensors.items(), key=lambda kv: order.index(kv[0])
+                                  if kv[0] in order else len(order)))
         for key, value in tensors.items():
             if value is not None:
                 self._saved[key] = SavedTensor(value)

@@ -306,6 +306,40 @@ def test_saved_tensors_hooks_pack_and_unpack_as_torch():
     both_engines(run)
 
 
+PACK_ORDER_OPS = {
+    "mul": lambda L, a, b, c: a * b,
+    "div": lambda L, a, b, c: a / b,
+    "mm": lambda L, a, b, c: a @ b,
+    "pow": lambda L, a, b, c: a.abs() ** b,
+    "lerp": lambda L, a, b, c: L.lerp(a, b, c),
+    "maximum": lambda L, a, b, c: L.maximum(a, b),
+    "clamp": lambda L, a, b, c: L.clamp(a, b, c),
+    "addmm": lambda L, a, b, c: L.addmm(a, b, c),
+    "mv": lambda L, a, b, c: a.mv(b[0]),
+    "prod": lambda L, a, b, c: a.prod(),
+}
+
+
+@pytest.mark.parametrize("op", PACK_ORDER_OPS)
+def test_pack_hook_sees_a_nodes_tensors_in_torchs_order(op):
+    """When one node saves several tensors, pack_hook is called in torch's order (``a * b``
+    packs ``b`` first): a hook that logs or numbers what it packs sees the same sequence."""
+    def run(L):
+        a, b, c = _x(L, 2, 2, seed=1), _x(L, 2, 2, seed=2), _x(L, 2, 2, seed=3)
+        names = {id(a): "a", id(b): "b", id(c): "c"}
+        log = []
+
+        def pack(t):
+            log.append(names.get(id(t), "result" if t.grad_fn is not None else "other"))
+            return t
+
+        with L.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            PACK_ORDER_OPS[op](L, a, b, c)
+        return log
+
+    both_engines(run)
+
+
 def test_nested_hooks_only_the_innermost_pair_is_used():
     def run(L):
         log = []
