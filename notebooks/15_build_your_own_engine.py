@@ -406,22 +406,25 @@ check("sum(exp(v))", e.data, torch.tensor([0.5, -1.0], dtype=torch.float64).exp(
 
 # %% [markdown]
 # Here is our graph, drawn from `topo_sort` (the drawing code is in the collapsed cell:
-# click it to see it). Each box shows an operation's value and, for leaves, the gradient.
+# click it to see it). Each box shows an operation's value and, for leaves, the gradient
+# (the unnamed leaves are constants).
 # Compare it with torch's graph in section 1: the same operations, plus our constant leaves.
 
 # %% jupyter={"source_hidden": true}
 import graphviz
 
 
-def draw(root):
-    """Our engine's graph as graphviz: leaves blue with their gradient, ops grey."""
+def draw(root, names=None):
+    """Our engine's graph as graphviz: leaves blue with their gradient, ops grey;
+    ``names`` maps some values to the names shown instead of their op."""
+    names = names or {}
     dot = graphviz.Digraph(graph_attr={"rankdir": "BT", "size": "9,9"},
                            node_attr={"shape": "box", "fontname": "monospace", "fontsize": "10"})
     order = topo_sort(root)
     ids = {v: f"v{i}" for i, v in enumerate(order)}
     for v in order:
         text = np.array2string(v.data, precision=3, suppress_small=True)
-        label = f"{v.op}\n{text}"
+        label = f"{names.get(v, v.op)}\n{text}"
         if v.grad is not None:
             label += f"\ngrad {np.array2string(v.grad, precision=3, suppress_small=True)}"
         dot.node(ids[v], label, style="filled",
@@ -432,7 +435,7 @@ def draw(root):
 
 
 # %%
-viz.show(draw(loss))
+viz.show(draw(loss, names={x: "x", W: "W", b: "b"}))
 
 # %% [markdown]
 # ### Try it: move the input
@@ -454,7 +457,7 @@ def redraw(change=None):
     same = np.allclose(s.grad, ts.grad.numpy())
     view.value = (f"<p>s = {s_value:.2f}: our s.grad = {float(s.grad):.5f}, torch's = "
                   f"{ts.grad.item():.5f} {'✓' if same else '✗ DIFFERENT'}</p>"
-                  + draw(L).pipe(format="svg").decode())
+                  + draw(L, names={s: "s"}).pipe(format="svg").decode())
 
 
 s_slider = widgets.FloatSlider(value=0.5, min=-2.0, max=2.0, step=0.25, description="s",
