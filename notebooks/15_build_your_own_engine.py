@@ -406,9 +406,9 @@ check("sum(exp(v))", e.data, torch.tensor([0.5, -1.0], dtype=torch.float64).exp(
 
 # %% [markdown]
 # Here is our graph, drawn from `topo_sort` (the drawing code is in the collapsed cell:
-# click it to see it). Each box shows an operation's value and, for leaves, the gradient
-# (the unnamed leaves are constants).
-# Compare it with torch's graph in section 1: the same operations, plus our constant leaves.
+# click it to see it). Each box shows an operation's value and, for leaves, the gradient.
+# Compare it with torch's graph in section 1: the same operations, wired the same way (our
+# boxes are values; torch's are the backward nodes that made them).
 
 # %% jupyter={"source_hidden": true}
 import graphviz
@@ -442,8 +442,8 @@ viz.show(draw(loss, names={x: "x", W: "W", b: "b"}))
 #
 # The slider sets one input, $s$, of a tiny expression that uses it twice:
 # $L = \tanh(s \cdot w + b) \cdot s$ with $w = 1.5$, $b = -0.5$. Our engine redraws its graph
-# and gradient at every move, and torch's $\frac{dL}{ds}$ (computed in the callback) is shown
-# above it. Watch `s.grad`: it is the sum of the two paths, $\tanh(sw + b)$ through the
+# and gradient at every move (the two unnamed leaves are the constants $w$ and $b$), and
+# torch's $\frac{dL}{ds}$ (computed in the callback) is shown above it. Watch `s.grad`: it is the sum of the two paths, $\tanh(sw + b)$ through the
 # product and $s \cdot w\,(1 - \tanh^2)$ through `tanh`.
 
 # %%
