@@ -1,0 +1,680 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 15 · Capstone: build your own engine
+#
+# You have used autograd for fourteen lessons. Now you write one: a tensor class of your own,
+# wrapping a NumPy array, with a handful of operations, a backward pass and broadcasting, in
+# about a hundred lines. Every step is checked against torch. Then you read minigrad's real
+# engine and see what it adds to yours.
+#
+# **Goals.** After this lesson you can
+#
+# 1. write a value class that records its parents and a local backward function for each
+#    operation (add, mul, sum, exp, tanh, matmul);
+# 2. explain why backward must visit the nodes in a topological order, and count what a naive
+#    recursion does instead;
+# 3. sum a gradient back to the shape of a broadcast input ("unbroadcast");
+# 4. explain why a recursive backward fails on a deep graph, and walk the graph without
+#    recursion;
+# 5. read minigrad's `engine.execute` and name what it adds: dependency counts, a ready queue
+#    ordered by `sequence_nr`, hooks, freeing saved tensors, `retain_graph` and `create_graph`.
+#
+# **Time:** about 40 minutes. Lessons 01-04 (graphs, `grad_fn`, intermediate gradients) come
+# first; lesson 09 (custom Functions) helps.
+
+# %%
+# Run this cell first: it loads both engines and the course tools.
+# %load_ext coursekit.compare
+import numpy as np
+import torch
+import minigrad
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from coursekit import compare, viz
+compare.session(reset=True)
+compare.seed_all(0)
+
+# %% [markdown]
+# ## 1. The target
+#
+# Here is what our engine must reproduce: a small expression with a matrix product, a
+# broadcast bias, `tanh`, a reused input and a sum, differentiated by torch (and by minigrad,
+# which the `%%both` cell compares with torch). We work in float64 so that our NumPy results
+# can be compared with torch's to many digits.
+
+# %%
+# %%both x W b loss
+x = torch.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=torch.float64, requires_grad=True)
+W = torch.tensor([[0.3, -0.2, 0.1], [0.7, 0.4, -0.5]], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([0.1, 0.0, -0.2], dtype=torch.float64, requires_grad=True)
+loss = (torch.tanh(x @ W + b).sum() * x).sum()
+loss.backward()
+print(loss)
+print(W.grad)
+print(b.grad)
+
+# %%
+viz.show(viz.make_dot(compare.get("loss"),
+                      params={"x": compare.get("x"), "W": compare.get("W"), "b": compare.get("b")}))
+
+# %% [markdown]
+# Each box is a node: the backward function of one operation. `x` reaches the loss along two
+# paths (through `MmBackward0` and through the last `MulBackward0`), so its gradient is the sum
+# of two contributions. Keep this picture in mind: our engine will build the same graph.
+#
+# ## 2. A value that remembers where it came from
+#
+# Our class wraps a NumPy array (`data`). A value made by an operation also keeps its
+# `parents` (the values it was computed from) and a `backward_fn`: given the gradient of the
+# loss with respect to this value, it returns one gradient for each parent. This is exactly a
+# torch node's job (lesson 09: one gradient per input). Leaves have no parents; backward stores
+# their gradient in `.grad`.
+
+# %%
+class Value:
+    """A NumPy array that remembers the operation and the values it was computed from."""
+
+    def __init__(self, data, parents=(), op="leaf"):
+        self.data = np.asarray(data, dtype=np.float64)
+        self.grad = None            # filled by backward, for leaves only
+        self.parents = parents      # the Values this one was computed from
+        self.op = op                # the operation's name, for drawings
+        self.backward_fn = None     # grad of self -> one grad per parent
+
+    def __repr__(self):
+        return f"Value({np.array2string(self.data, precision=4)}, op={self.op!r})"
+
+
+def as_value(x):
+    """Plain numbers and arrays become leaves (constants)."""
+    return x if isinstance(x, Value) else Value(x)
+
+
+# %% [markdown]
+# The first two operations. The local rules are the ones you know:
+# $\frac{\partial (a+b)}{\partial a} = 1$ and $\frac{\partial (ab)}{\partial a} = b$, each
+# multiplied by the incoming gradient `g` (the chain rule). The closure keeps `a` and `b`
+# alive, as torch keeps the tensors a node saved.
+
+# %%
+def add(a, b):
+    a, b = as_value(a), as_value(b)
+    out = Value(a.data + b.data, (a, b), "add")
+    out.backward_fn = lambda g: (g, g)
+    return out
+
+
+def mul(a, b):
+    a, b = as_value(a), as_value(b)
+    out = Value(a.data * b.data, (a, b), "mul")
+    out.backward_fn = lambda g: (g * b.data, g * a.data)
+    return out
+
+
+Value.__add__, Value.__radd__ = add, lambda self, other: add(other, self)
+Value.__mul__, Value.__rmul__ = mul, lambda self, other: mul(other, self)
+
+# %% [markdown]
+# To compare with torch we need a small helper that *raises loudly* on any difference, in
+# shape or in value, so a wrong engine can never pass silently:
+
+# %%
+def check(name, ours, theirs):
+    """Raise unless our NumPy array equals torch's tensor (same shape, same values)."""
+    theirs = theirs.detach().numpy()
+    ours = np.asarray(ours)
+    if ours.shape != theirs.shape:
+        raise AssertionError(f"{name}: our shape {ours.shape}, torch's {theirs.shape}")
+    if not np.allclose(ours, theirs, rtol=1e-10, atol=1e-12):
+        raise AssertionError(f"{name}: ours\n{ours}\ntorch's\n{theirs}")
+    print(f"✓ {name} matches torch")
+
+
+# %% [markdown]
+# ## 3. Why backward needs a topological order
+#
+# The simplest backward is a recursion: give each parent its gradient and recurse into it.
+# We count how often each value is visited:
+
+# %%
+def naive_backward(v, grad, visits):
+    """Recurse along every path from v to the leaves (do not do this)."""
+    visits[v] = visits.get(v, 0) + 1
+    if not v.parents:
+        v.grad = grad if v.grad is None else v.grad + grad
+        return
+    for parent, g in zip(v.parents, v.backward_fn(grad)):
+        naive_backward(parent, g, visits)
+
+
+a = Value(3.0)
+b = a + a
+c = b + b
+visits = {}
+naive_backward(c, np.ones(()), visits)
+print("visits: a", visits[a], "times, b", visits[b], "times, c", visits[c], "time")
+print("a.grad =", a.grad)
+
+# %% [markdown]
+# The gradient is right ($c = 4a$), but `a` was visited four times: once per *path* from `c`
+# to `a`. Each doubling doubles the number of paths, so a chain of $n$ doublings visits `a`
+# $2^n$ times, while the graph has only $n + 1$ values:
+
+# %%
+lines = []
+for n in (1, 5, 10, 15):
+    a = Value(1.0)
+    v = a
+    for _ in range(n):
+        v = v + v
+    visits = {}
+    naive_backward(v, np.ones(()), visits)
+    lines.append(f"{n:2d} doublings: {n + 1:2d} values, a visited {visits[a]:6d} times, "
+                 f"a.grad = {a.grad}")
+print("\n".join(lines))
+
+# %% [markdown]
+# Real networks reuse values everywhere (a weight used at every time step, a residual
+# connection), so this blows up. The fix: visit every node **once**, and only after *all* the
+# gradients flowing into it have been added up. An order in which every value comes after
+# the values it was computed from is a **topological order**; backward walks it in reverse.
+#
+# A depth-first search gives one: a value goes into the list after all its parents.
+
+# %%
+def topo_sort(root):
+    """Every Value reachable from root, each after all the Values it was computed from."""
+    order, seen = [], set()
+
+    def visit(v):
+        if v in seen:
+            return
+        seen.add(v)
+        for parent in v.parents:
+            visit(parent)
+        order.append(v)
+
+    visit(root)
+    return order
+
+
+a = Value(3.0)
+b = a + a
+c = b + b
+print([v.op for v in topo_sort(c)])
+
+# %% [markdown]
+# ## 4. The backward loop
+#
+# Walk the order backwards, starting with a gradient of ones at the root (as `loss.backward()`
+# does for a scalar). Gradients for the same value are **added** in a dictionary until the
+# loop reaches that value; then its `backward_fn` runs once and hands gradients to its parents.
+
+# %%
+def backward(root, order=topo_sort):
+    grads = {root: np.ones_like(root.data)}
+    for v in reversed(order(root)):
+        g = grads.pop(v)
+        if not v.parents:                               # a leaf: keep its gradient
+            v.grad = g if v.grad is None else v.grad + g
+            continue
+        for parent, pg in zip(v.parents, v.backward_fn(g)):
+            grads[parent] = grads[parent] + pg if parent in grads else pg
+
+
+Value.backward = backward
+
+a = Value(3.0)
+c = (a + a) + (a + a)
+c.backward()
+ta = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+tc = (ta + ta) + (ta + ta)
+tc.backward()
+check("a.grad", a.grad, ta.grad)
+
+# %% [markdown]
+# Every value reachable from the root is in the order, and every value after its parents, so
+# `grads.pop(v)` always finds a complete gradient. Now a first real check, with same-shaped
+# inputs and a reused value:
+
+# %%
+xs, ys = [[1.0, -2.0], [0.5, 3.0]], [[2.0, 0.5], [-1.0, 4.0]]
+x, y = Value(xs), Value(ys)
+z = x * y + x * x
+z.backward()
+
+tx = torch.tensor(xs, dtype=torch.float64, requires_grad=True)
+ty = torch.tensor(ys, dtype=torch.float64, requires_grad=True)
+tz = tx * ty + tx * tx
+tz.backward(torch.ones_like(tz))
+check("z", z.data, tz)
+check("x.grad", x.grad, tx.grad)
+check("y.grad", y.grad, ty.grad)
+
+# %% [markdown]
+# ## 5. Broadcasting: sum the gradient back
+#
+# NumPy (like torch) broadcasts: `x + b` with `x` of shape `(2, 3)` and `b` of shape `(3,)`
+# adds `b` to every row. Our `add` hands `g`, of shape `(2, 3)`, to `b` too, and the check
+# catches it:
+
+# %%
+xs, bs = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [0.5, -1.0, 2.0]
+x, bias = Value(xs), Value(bs)
+(x + bias).backward()
+tx = torch.tensor(xs, dtype=torch.float64, requires_grad=True)
+tb = torch.tensor(bs, dtype=torch.float64, requires_grad=True)
+(tx + tb).sum().backward()
+try:
+    check("bias.grad", bias.grad, tb.grad)
+except AssertionError as error:
+    print("AssertionError:", error)
+
+# %% [markdown]
+# `b` was used once per row, so (as for any reused value) its gradient is the **sum** of the
+# gradients of its copies: sum `g` over the dimensions that broadcasting added in front, and
+# over the dimensions where `b` had size 1 (keeping them, with `keepdims=True`). That is what
+# gave torch's `b.grad` the shape `(3,)` (section 8 shows where minigrad's engine does it).
+
+# %%
+def unbroadcast(grad, shape):
+    """Sum grad down to shape: undo NumPy's broadcasting."""
+    while grad.ndim > len(shape):                 # dimensions added in front
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):           # dimensions stretched from size 1
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+
+
+def add(a, b):
+    a, b = as_value(a), as_value(b)
+    out = Value(a.data + b.data, (a, b), "add")
+    out.backward_fn = lambda g: (unbroadcast(g, a.data.shape), unbroadcast(g, b.data.shape))
+    return out
+
+
+def mul(a, b):
+    a, b = as_value(a), as_value(b)
+    out = Value(a.data * b.data, (a, b), "mul")
+    out.backward_fn = lambda g: (unbroadcast(g * b.data, a.data.shape),
+                                 unbroadcast(g * a.data, b.data.shape))
+    return out
+
+
+Value.__add__, Value.__mul__ = add, mul  # __radd__/__rmul__ look these names up at call time
+
+# %% [markdown]
+# Both kinds of broadcasting at once: a column `(2, 1)` times a row `(1, 3)`, plus a `(3,)`:
+
+# %%
+cs, rs, bs = [[2.0], [-1.0]], [[1.0, 0.5, -3.0]], [0.5, -1.0, 2.0]
+col, row, bias = Value(cs), Value(rs), Value(bs)
+out = col * row + bias
+out.backward()
+tcol, trow, tbias = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
+                     for v in (cs, rs, bs))
+tout = tcol * trow + tbias
+tout.sum().backward()
+for name, ours, theirs in (("out", out.data, tout), ("col.grad", col.grad, tcol.grad),
+                           ("row.grad", row.grad, trow.grad),
+                           ("bias.grad", bias.grad, tbias.grad)):
+    check(name, ours, theirs)
+
+# %% [markdown]
+# ## 6. Four more operations
+#
+# `sum`, `exp`, `tanh` and the matrix product, each with its local rule:
+#
+# * `sum`: every element contributed once, so each gets the (scalar) gradient:
+#   `broadcast_to(g, shape)`;
+# * `exp`: $\frac{d}{da} e^a = e^a$, the output itself; `tanh`: $1 - \tanh^2 a$, from the
+#   output too (torch's `ExpBackward0` and `TanhBackward0` also save their result, as the
+#   next cell shows);
+# * `matmul` (2-D): for $C = AB$, $\frac{\partial L}{\partial A} = G B^\top$ and
+#   $\frac{\partial L}{\partial B} = A^\top G$.
+
+# %%
+# %%both v
+v = torch.tensor([0.5, -1.0], requires_grad=True)
+print(torch.exp(v).grad_fn._saved_result, torch.tanh(v).grad_fn._saved_result)
+
+# %%
+def sum_(a):
+    out = Value(a.data.sum(), (a,), "sum")
+    out.backward_fn = lambda g: (np.broadcast_to(g, a.data.shape).copy(),)
+    return out
+
+
+def exp(a):
+    e = np.exp(a.data)
+    out = Value(e, (a,), "exp")
+    out.backward_fn = lambda g: (g * e,)
+    return out
+
+
+def tanh(a):
+    t = np.tanh(a.data)
+    out = Value(t, (a,), "tanh")
+    out.backward_fn = lambda g: (g * (1 - t * t),)
+    return out
+
+
+def matmul(a, b):
+    out = Value(a.data @ b.data, (a, b), "matmul")
+    out.backward_fn = lambda g: (g @ b.data.T, a.data.T @ g)
+    return out
+
+
+Value.sum, Value.exp, Value.tanh, Value.__matmul__ = sum_, exp, tanh, matmul
+
+# %% [markdown]
+# That is the whole engine. Now the expression of section 1, on our engine and on torch
+# (computed here, in this cell):
+
+# %%
+xs = [[0.5, -1.0], [2.0, 0.25]]
+Ws = [[0.3, -0.2, 0.1], [0.7, 0.4, -0.5]]
+bs = [0.1, 0.0, -0.2]
+x, W, b = Value(xs), Value(Ws), Value(bs)
+loss = ((x @ W + b).tanh().sum() * x).sum()
+loss.backward()
+
+tx, tW, tb = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (xs, Ws, bs))
+tloss = (torch.tanh(tx @ tW + tb).sum() * tx).sum()
+tloss.backward()
+for name, ours, theirs in (("loss", loss.data, tloss), ("x.grad", x.grad, tx.grad),
+                           ("W.grad", W.grad, tW.grad), ("b.grad", b.grad, tb.grad)):
+    check(name, ours, theirs)
+print("exp:", end=" ")
+e = Value([0.5, -1.0]).exp().sum()
+check("sum(exp(v))", e.data, torch.tensor([0.5, -1.0], dtype=torch.float64).exp().sum())
+
+# %% [markdown]
+# Here is our graph, drawn from `topo_sort` (the drawing code is in the collapsed cell:
+# click it to see it). Each box shows an operation's value and, for leaves, the gradient.
+# Compare it with torch's graph in section 1: the same operations, wired the same way (our
+# boxes are values; torch's are the backward nodes that made them).
+
+# %% jupyter={"source_hidden": true}
+import graphviz
+
+
+def draw(root, names=None):
+    """Our engine's graph as graphviz: leaves blue with their gradient, ops grey;
+    ``names`` maps some values to the names shown instead of their op."""
+    names = names or {}
+    dot = graphviz.Digraph(graph_attr={"rankdir": "BT", "size": "9,9"},
+                           node_attr={"shape": "box", "fontname": "monospace", "fontsize": "10"})
+    order = topo_sort(root)
+    ids = {v: f"v{i}" for i, v in enumerate(order)}
+    for v in order:
+        text = np.array2string(v.data, precision=3, suppress_small=True)
+        label = f"{names.get(v, v.op)}\n{text}"
+        if v.grad is not None:
+            label += f"\ngrad {np.array2string(v.grad, precision=3, suppress_small=True)}"
+        dot.node(ids[v], label, style="filled",
+                 fillcolor="lightblue" if not v.parents else "lightgrey")
+        for parent in v.parents:
+            dot.edge(ids[parent], ids[v])
+    return dot
+
+
+# %%
+viz.show(draw(loss, names={x: "x", W: "W", b: "b"}))
+
+# %% [markdown]
+# ### Try it: move the input
+#
+# The slider sets one input, $s$, of a tiny expression that uses it twice:
+# $L = \tanh(s \cdot w + b) \cdot s$ with $w = 1.5$, $b = -0.5$. Our engine redraws its graph
+# and gradient at every move (the two unnamed leaves are the constants $w$ and $b$), and
+# torch's $\frac{dL}{ds}$ (computed in the callback) is shown above it. Watch `s.grad`: it is the sum of the two paths, $\tanh(sw + b)$ through the
+# product and $s \cdot w\,(1 - \tanh^2)$ through `tanh`.
+
+# %%
+def redraw(change=None):
+    s_value = s_slider.value
+    s = Value(s_value)
+    L = tanh(s * 1.5 + (-0.5)) * s
+    L.backward()
+    ts = torch.tensor(s_value, dtype=torch.float64, requires_grad=True)
+    (torch.tanh(ts * 1.5 - 0.5) * ts).backward()
+    same = np.allclose(s.grad, ts.grad.numpy())
+    view.value = (f"<p>s = {s_value:.2f}: our s.grad = {float(s.grad):.5f}, torch's = "
+                  f"{ts.grad.item():.5f} {'✓' if same else '✗ DIFFERENT'}</p>"
+                  + draw(L, names={s: "s"}).pipe(format="svg").decode())
+
+
+s_slider = widgets.FloatSlider(value=0.5, min=-2.0, max=2.0, step=0.25, description="s",
+                               continuous_update=False)
+view = widgets.HTML()
+s_slider.observe(redraw, names="value")
+redraw()
+widgets.VBox([s_slider, view])
+
+# %% [markdown]
+# ## 7. Deep graphs: recursion runs out
+#
+# `topo_sort` calls itself once per level of the graph. Python stops a recursion at about a
+# thousand nested calls (`sys.getrecursionlimit()`), so a long chain of operations (an RNN
+# unrolled over many steps, for example) breaks it. A chain of 100,000 additions:
+
+# %%
+import sys
+
+x = Value(1.0)
+y = x
+for _ in range(100_000):
+    y = y + 0.001
+try:
+    y.backward()
+except RecursionError as error:
+    print(f"recursion limit: {sys.getrecursionlimit()}\nRecursionError: "
+          + ("our recursive topo_sort went too deep" if "recursion" in str(error) else str(error)))
+
+# %% [markdown]
+# The cure is to keep our own stack instead of Python's. The same depth-first search,
+# iteratively: a value is pushed once to expand it and once more (`done=True`) to be appended
+# after its parents.
+
+# %%
+def topo_sort_iterative(root):
+    """topo_sort without recursion: an explicit stack of (value, done) pairs."""
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+            continue
+        if v in seen:
+            continue
+        seen.add(v)
+        stack.append((v, True))
+        stack.extend((parent, False) for parent in v.parents if parent not in seen)
+    return order
+
+
+def is_topological(order):
+    """Every value once, and after all its parents."""
+    position = {v: i for i, v in enumerate(order)}
+    return len(position) == len(order) and all(
+        position[p] < position[v] for v in order for p in v.parents)
+
+
+print("a valid order for the graph of section 6:", is_topological(topo_sort_iterative(loss)))
+backward(y, order=topo_sort_iterative)
+print("x.grad =", x.grad, "  y =", round(float(y.data), 6))
+
+# %% [markdown]
+# (It visits the parents in another order than the recursive version, so its list can differ:
+# a graph usually has many topological orders, and any of them gives the same gradients.)
+# Our engine also computed gradients for the 100,000 constants `0.001`; torch skips tensors
+# that do not require grad
+# ([autograd mechanics](https://docs.pytorch.org/docs/stable/notes/autograd.html)). torch and
+# minigrad handle the same chain without trouble:
+
+# %%
+# %%both x --no-graph
+x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+y = x
+for _ in range(100_000):
+    y = y + 0.001
+y.backward()
+print(x.grad, round(y.item(), 6))
+
+# %% [markdown]
+# ## 8. Look inside minigrad: the real engine
+#
+# minigrad's backward is `minigrad.autograd.engine.execute`. First, how it finds the order:
+# not with a topological sort, but by counting, for each node, how many edges point into it
+# (its **dependencies**), with an explicit stack like ours:
+
+# %%
+import inspect
+
+from minigrad.autograd import engine
+
+print(inspect.getsource(engine._dependencies))
+
+# %% [markdown]
+# And the loop itself:
+
+# %%
+print(inspect.getsource(engine.execute))
+
+# %% [markdown]
+# Read it next to our `backward`. What it adds:
+#
+# * **Dependency counts instead of a topological sort.** A node is *ready* when its count
+#   drops to 0: every node that feeds it has run, so its gradient is complete. This is
+#   Kahn's algorithm; it needs no list of all nodes in order, only the counts.
+# * **A ready queue ordered by `sequence_nr`.** Every node gets a number when it is created;
+#   among the ready nodes, the heap (`heapq`, see `_Ready.__lt__`) pops the most recent one
+#   first, as torch's engine does (the cells below show it). Any topological order gives
+#   the same gradients; a fixed rule makes the order, and so the order of hooks, predictable.
+# * **Hooks.** `evaluate_function` (below) runs tensor hooks and `retain_grad` before a node
+#   (lesson 04) and node post-hooks after it.
+# * **Freeing saved tensors.** After a node ran, `node.release_variables()` drops what it
+#   saved, unless `retain_graph=True`. Our closures keep everything alive as long as the graph
+#   exists.
+# * **`retain_graph` and `create_graph`.** The whole pass runs under
+#   `set_grad_enabled(task.create_graph)`: with `create_graph=True` the backward operations are
+#   themselves recorded, so the gradient has a graph and can be differentiated again.
+#   Our engine works on bare NumPy arrays, so its gradients can never be differentiated.
+
+# %% [markdown]
+# The order of the ready queue is visible from outside: a pre-hook on each node (lesson 04)
+# records when it runs. `exp` and `sin` both become ready once `AddBackward0` has run; the one
+# created last, `sin`, runs first, on both engines:
+
+# %%
+# %%both x
+x = torch.tensor(1.0, requires_grad=True)
+a = torch.exp(x)      # created first
+b = torch.sin(x)      # created second
+y = a + b
+order = []
+for node in (y.grad_fn, a.grad_fn, b.grad_fn):
+    node.register_prehook(lambda grads, node=node: order.append(node.name()))
+y.backward()
+print(order)
+
+# %% [markdown]
+# Here is `evaluate_function`, which runs one node with its hooks and frees its saved tensors:
+
+# %%
+print(inspect.getsource(engine.evaluate_function))
+
+# %% [markdown]
+# Two of these additions, on both engines. Freeing the saved tensors is why a second backward
+# through the same graph fails (see
+# [`torch.Tensor.backward`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
+# for `retain_graph` and `create_graph`):
+
+# %%
+# %%both x
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.exp(x) * x
+y.backward()
+y.backward()
+
+# %% [markdown]
+# With `create_graph=True` the gradient is a tensor with a `grad_fn`, and differentiating it
+# again gives the second derivative, $\frac{d^2}{dx^2} \sin x = -\sin x$ (here with
+# [`torch.autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html),
+# which returns the gradient instead of storing it in `.grad`):
+
+# %%
+# %%both x dy d2y
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.sin(x)
+(dy,) = torch.autograd.grad(y, x, create_graph=True)
+(d2y,) = torch.autograd.grad(dy, x)
+print(dy, d2y)
+print(torch.cos(x), -torch.sin(x))
+
+# %% [markdown]
+# Finally, the broadcasting rule of section 5 lives in `graph.validate_outputs`, which the
+# engine applies to the result of every node: a gradient whose shape differs from the input's
+# is summed back with `sum_to`, minigrad's `unbroadcast`.
+
+# %%
+print(inspect.getsource(minigrad.autograd.graph.validate_outputs))
+
+# %% [markdown]
+# ## Where our engine and minigrad differ from torch
+#
+# * Our engine gives every leaf a gradient, constants included, and computes the gradient of
+#   every input of every operation; torch (and minigrad) skip inputs that do not require grad.
+# * Our engine works in float64 NumPy arrays only, has no dtypes, no views, no in-place
+#   operations and no version counters (lesson 07), and its gradients have no graph.
+# * minigrad's engine follows torch's: the cells above give the same output, the same errors
+#   and the same gradients on both. Its names print with a `minigrad.` prefix.
+
+# %% [markdown]
+# ## Self-check
+#
+# 1. In `b = a + a; c = b + b; d = c + c`, how many times does `naive_backward` visit `a`?
+#    How many times does `backward` (with `topo_sort`) run each node?
+# 2. Why does `backward` add the gradients for a value in `grads` and wait, instead of
+#    passing each one on as soon as it arrives?
+# 3. `w` has shape `(1, 3)` and `x @ W + w` has shape `(4, 3)`. What does `unbroadcast` do
+#    to the gradient `g` for `w`?
+# 4. Why does our recursive `topo_sort` fail on a chain of 100,000 operations, and what does
+#    minigrad's engine do instead?
+# 5. Name two things minigrad's `execute` does that our `backward` does not.
+#
+# <details><summary>Answers</summary>
+#
+# 1. Eight times (one per path, $2^3$). `backward` runs each node exactly once.
+# 2. A node's backward must get the *total* gradient of its output. Running it on a partial
+#    gradient and again on the rest would repeat all the work behind it, once per path (and
+#    with an engine that adds into `.grad` as it goes, it can give wrong results).
+# 3. It sums `g` over axis 0 with `keepdims=True` (size 1 in `w`, 4 in `g`), giving shape
+#    `(1, 3)`.
+# 4. Each level of the graph is one nested Python call, and Python's recursion limit is about
+#    1000. minigrad walks the graph with an explicit stack (`_dependencies`) and a loop over a
+#    ready queue (`execute`), so depth costs no Python stack.
+# 5. Any two of: dependency counts and a ready queue ordered by `sequence_nr`; tensor hooks,
+#    `retain_grad` and node hooks; freeing saved tensors unless `retain_graph=True`;
+#    recording the backward pass with `create_graph=True`; computing only what `inputs` need.
+#
+# </details>
+#
+# **Exercises:** `exercises/15_build_your_own_engine.ipynb` (topological sort, unbroadcast, a
+# buggy `mul`, and counting paths). This is the last lesson: well done.

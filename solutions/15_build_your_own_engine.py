@@ -1,0 +1,373 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercises 15 · Build your own engine
+#
+# Practise lesson 15 (`notebooks/15_build_your_own_engine.ipynb`): counting the paths a naive
+# recursion follows, a topological sort that survives deep graphs, summing a gradient back to
+# a broadcast shape, and a backward rule with a bug that simple tests miss. Each answer cell is
+# followed by a check cell; the questions do not depend on each other. Every check compares
+# your engine with torch.
+
+# %%
+# Run this cell first.
+import numpy as np
+import torch
+
+import minigrad
+from coursekit.grading import question
+
+# %% [markdown]
+# The engine of the lesson, without a topological sort and without broadcasting (run this
+# cell too; the questions use it). `run_backward(root, order)` is the lesson's backward loop,
+# given the order as a list in which every value comes after its parents.
+
+# %%
+class Value:
+    """A NumPy array that remembers the operation and the values it was computed from."""
+
+    def __init__(self, data, parents=(), op="leaf"):
+        self.data = np.asarray(data, dtype=np.float64)
+        self.grad = None
+        self.parents = parents
+        self.op = op
+        self.backward_fn = None
+
+    def __repr__(self):
+        return f"Value({np.array2string(self.data, precision=4)}, op={self.op!r})"
+
+
+def add(a, b):
+    out = Value(a.data + b.data, (a, b), "add")
+    out.backward_fn = lambda g: (g, g)
+    return out
+
+
+def mul(a, b):
+    out = Value(a.data * b.data, (a, b), "mul")
+    out.backward_fn = lambda g: (g * b.data, g * a.data)
+    return out
+
+
+def tanh(a):
+    t = np.tanh(a.data)
+    out = Value(t, (a,), "tanh")
+    out.backward_fn = lambda g: (g * (1 - t * t),)
+    return out
+
+
+def run_backward(root, order):
+    """Backward along ``order`` (parents before children), from a gradient of ones."""
+    grads = {root: np.ones_like(root.data)}
+    for v in reversed(order):
+        g = grads.pop(v, None)
+        if g is None:
+            continue
+        if not v.parents:
+            v.grad = g if v.grad is None else v.grad + g
+            continue
+        for parent, pg in zip(v.parents, v.backward_fn(g)):
+            grads[parent] = grads[parent] + pg if parent in grads else pg
+
+
+# %% [markdown]
+# ## 15.1 · Predict: how many paths? (2 points)
+#
+# The lesson's naive recursion visits a value once per path from the root to it:
+#
+# ```python
+# def naive_backward(v, grad, visits):
+#     visits[v] = visits.get(v, 0) + 1
+#     if not v.parents:
+#         v.grad = grad if v.grad is None else v.grad + grad
+#         return
+#     for parent, g in zip(v.parents, v.backward_fn(grad)):
+#         naive_backward(parent, g, visits)
+#
+# x = Value(2.0)
+# y = mul(x, x)
+# z = add(mul(y, y), y)
+# visits = {}
+# naive_backward(z, np.ones(()), visits)
+# ```
+#
+# Without running it: how many times is `x` visited (`visits[x]`), and what is `x.grad`
+# afterwards?
+
+# %% question="15.1" role="answer"
+# Answer 15.1: two numbers.
+### BEGIN SOLUTION
+visits_x = 6
+grad_x = 36.0
+### END SOLUTION
+
+# %% question="15.1" role="check" points=2
+def _paths(node, target):
+    """The number of paths from ``node`` to ``target`` in torch's graph."""
+    if node is target:
+        return 1
+    return sum(_paths(n, target) for n, _ in node.next_functions if n is not None)
+
+
+with question("15.1", points=2, answers=("visits_x", "grad_x")) as q:
+    tx = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    ty = tx * tx
+    tz = ty * ty + ty
+    tz.backward()
+    leaf = ty.grad_fn.next_functions[0][0]  # x's AccumulateGrad
+    q.close("visits_x", visits_x, _paths(tz.grad_fn, leaf), mistakes=[
+        (1, "that is what a backward in topological order does; the naive recursion visits x "
+            "once per path from z to x"),
+        (3, "z reaches y along 3 paths (twice through y * y, once directly), and each of "
+            "them reaches x along 2 paths (y = x * x uses x twice): multiply"),
+        (4, "y is used three times in z (twice in y * y, once in the sum)")])
+    q.close("grad_x", grad_x, tx.grad, mistakes=[
+        (32.0, "z = y² + y = x⁴ + x²: the direct path through `+ y` adds 2x = 4"),
+        (6.0, "that is the number of paths; each path carries its own product of local "
+              "derivatives")])
+
+# %% [markdown]
+# ## 15.2 · Implement: a topological sort for deep graphs (3 points)
+#
+# Write `topo_sort(root)`: it returns a list of every `Value` reachable from `root` (through
+# `.parents`), each exactly once, every value **after all its parents** (so `root` is last).
+# It must work on a chain of 5,000 operations, so do not recurse: keep your own stack. The
+# check builds graphs with `add`, `mul` and `tanh`, runs `run_backward(root, topo_sort(root))`
+# and compares the gradients with torch's.
+
+# %% question="15.2" role="answer"
+# Answer 15.2
+def topo_sort(root):
+    ### BEGIN SOLUTION
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+            continue
+        if v in seen:
+            continue
+        seen.add(v)
+        stack.append((v, True))
+        stack.extend((parent, False) for parent in v.parents if parent not in seen)
+    return order
+    ### END SOLUTION
+
+
+# %% question="15.2" role="check" points=3
+GRAPHS = {
+    "diamond": [["x", 0.5], ["w", -1.5], ["y", "mul", "x", "w"], ["z", "add", "y", "x"],
+                ["t", "tanh", "z"], ["out", "mul", "t", "y"]],
+    "reuse": [["a", 0.75], ["b", "add", "a", "a"], ["c", "mul", "b", "b"], ["d", "add", "c", "b"],
+              ["e", "mul", "d", "a"], ["out", "add", "e", "c"]],
+    "late parent": [["p", 1.25], ["q", -0.5], ["r", "add", "p", "q"], ["s", "mul", "r", "p"],
+                    ["u", "tanh", "s"], ["v", "mul", "r", "u"], ["out", "add", "u", "v"]],
+    "chain of 5000": [["x", 0.3]] + [[f"h{i}", "add", f"h{i - 1}" if i else "x", "x"]
+                                      for i in range(5000)] + [["out", "tanh", "h4999"]],
+}
+
+
+def _topo_probe(spec):
+    """topo_sort(out) on a graph built from ``spec``: the labels in the order returned, and
+    the leaves' gradients after run_backward along it."""
+    built = {}
+    for label, *rest in spec:
+        if len(rest) == 1:
+            built[label] = Value(rest[0])
+        else:
+            op, *parents = rest
+            args = [built[p] for p in parents]
+            built[label] = {"add": add, "mul": mul, "tanh": tanh}[op](*args)
+    names = {id(v): label for label, v in built.items()}
+    order = topo_sort(built["out"])
+    if not isinstance(order, list):
+        return {"type": type(order).__name__}
+    labels = [names.get(id(v), "?") for v in order]
+    run_backward(built["out"], order)
+    leaves = [s[0] for s in spec if len(s) == 2]
+    return {"type": "list", "order": labels,
+            "grads": {leaf: built[leaf].grad for leaf in leaves}}
+
+
+def _torch_grads(spec):
+    built, ops = {}, {"add": torch.add, "mul": torch.mul, "tanh": torch.tanh}
+    for label, *rest in spec:
+        if len(rest) == 1:
+            built[label] = torch.tensor(rest[0], dtype=torch.float64, requires_grad=True)
+        else:
+            built[label] = ops[rest[0]](*[built[p] for p in rest[1:]])
+    built["out"].backward()
+    return {s[0]: built[s[0]].grad for s in spec if len(s) == 2}
+
+
+with question("15.2", points=3, answers=()) as q:
+    for name, spec in GRAPHS.items():
+        try:
+            seen = q.observe(_topo_probe, spec)
+        except RecursionError:
+            q.fail(f"topo_sort raised RecursionError on the {name} graph: a chain of 5000 "
+                   "operations is deeper than Python's recursion limit; keep your own stack "
+                   "(a list of values still to visit) instead of calling topo_sort recursively")
+        q.true(seen["type"] == "list", f"topo_sort returned a {seen['type']}, not a list")
+        order, labels = seen["order"], [s[0] for s in spec]
+        q.true("?" not in order, f"{name} graph: topo_sort returned something that is not one "
+               "of the graph's values")
+        q.true(len(order) == len(set(order)), f"{name} graph: some values appear more than "
+               "once in the order: remember which values you have already visited")
+        missing = [lb for lb in labels if lb not in order]
+        q.true(not missing, f"{name} graph: values {missing[:5]} are missing from the order: "
+               "follow .parents from the root down to the leaves")
+        position = {lb: i for i, lb in enumerate(order)}
+        for label, *rest in spec:
+            for parent in rest[1:] if len(rest) > 1 else ():
+                q.true(position[parent] < position[label], f"{name} graph: {label!r} comes "
+                       f"before its parent {parent!r}; a value may only be appended once all "
+                       "its parents are in the list")
+        want = _torch_grads(spec)
+        for leaf, grad in seen["grads"].items():
+            q.close(f"{leaf}.grad ({name} graph)", grad, want[leaf])
+
+# %% [markdown]
+# ## 15.3 · Implement: `unbroadcast` (3 points)
+#
+# When `x` of shape `shape` was broadcast in an operation, the gradient `grad` arriving for it
+# has the (larger) shape of the result. Write `unbroadcast(grad, shape)`: it returns a NumPy
+# array of shape `shape`, the sum of `grad` over every dimension that broadcasting added in
+# front, and over every dimension where `shape` has size 1 (keeping that dimension). For
+# example, `shape` `(2, 1)` and a `grad` of shape `(4, 2, 3)`: sum over the first dimension and
+# over the last one, keeping it, to get shape `(2, 1)`. Do not change `grad` in place.
+
+# %% question="15.3" role="answer"
+# Answer 15.3
+def unbroadcast(grad, shape):
+    ### BEGIN SOLUTION
+    grad = np.asarray(grad)
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+    ### END SOLUTION
+
+
+# %% question="15.3" role="check" points=3
+def _unbroadcast_probe(grad, shape):
+    """unbroadcast(grad, shape) on a float64 array, and that array afterwards."""
+    g = np.array(grad, dtype=np.float64)
+    out = unbroadcast(g, tuple(shape))
+    return {"out": np.asarray(out, dtype=np.float64), "grad": g}
+
+
+def _torch_unbroadcast(grad, shape):
+    """What torch's engine gives x.grad when x of ``shape`` is broadcast to grad's shape."""
+    g = torch.tensor(grad, dtype=torch.float64)
+    x = torch.zeros(shape, dtype=torch.float64, requires_grad=True)
+    (x + torch.zeros(g.shape, dtype=torch.float64)).backward(g)
+    return x.grad
+
+
+with question("15.3", points=3, answers=()) as q:
+    cases = [((2, 3), (3,)), ((2, 3), (2, 1)), ((2, 3), (1, 3)), ((2, 3), (2, 3)),
+             ((2, 3), ()), ((4, 2, 3), (2, 1)), ((3, 4, 2), (4, 1))]
+    for big, shape in cases:
+        grad = (np.arange(np.prod(big), dtype=np.float64).reshape(big) - 3.0).tolist()
+        seen = q.observe(_unbroadcast_probe, grad, list(shape))
+        q.true(np.array_equal(seen["grad"], np.array(grad)), "unbroadcast changed `grad` in "
+               "place: sum into a new array instead")
+        want = _torch_unbroadcast(grad, shape)
+        got = seen["out"]
+        q.true(got.shape == tuple(want.shape), f"unbroadcast(grad of shape {list(big)}, "
+               f"{list(shape)}) has shape {list(got.shape)}, expected {list(shape)}: sum the "
+               "dimensions added in front away, and sum the size-1 dimensions with "
+               "keepdims=True")
+        q.close(f"unbroadcast(grad of shape {list(big)}, {list(shape)})", got, want)
+
+# %% [markdown]
+# ## 15.4 · Debug: a backward rule that simple tests miss (2 points)
+#
+# A colleague wrote another multiplication for the engine, and tested it on `times(x, x)`,
+# where it gives torch's gradient $2x$:
+#
+# ```python
+# def times(a, b):
+#     out = Value(a.data * b.data, (a, b), "mul")
+#     out.backward_fn = lambda g: (g * a.data, g * b.data)
+#     return out
+# ```
+#
+# Find the bug and fix it (same name, same arguments). Why did the test on `times(x, x)`
+# pass?
+
+# %% question="15.4" role="answer"
+# Answer 15.4
+def times(a, b):
+    ### BEGIN SOLUTION
+    out = Value(a.data * b.data, (a, b), "mul")
+    out.backward_fn = lambda g: (g * b.data, g * a.data)
+    return out
+    ### END SOLUTION
+
+
+# %% question="15.4" role="check" points=2
+def _times_probe(a, b, g):
+    """times(Value(a), Value(b)): its value, parents, and backward_fn(g)."""
+    va, vb = Value(a), Value(b)
+    out = times(va, vb)
+    grads = out.backward_fn(np.array(g, dtype=np.float64))
+    parents = ["a" if p is va else "b" if p is vb else "?" for p in out.parents]
+    return {"out": out.data, "parents": parents,
+            "grads": [np.asarray(gr, dtype=np.float64) for gr in grads]}
+
+
+with question("15.4", points=2, answers=()) as q:
+    for a, b, g in (([2.0, -1.0], [0.5, 3.0], [1.0, 1.0]), ([1.5], [-4.0], [2.0]),
+                    ([[1.0, 2.0], [3.0, -2.0]], [[0.5, -1.0], [2.0, 0.25]],
+                     [[1.0, -1.0], [0.5, 2.0]])):
+        ta, tb = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (a, b))
+        tout = ta * tb
+        tout.backward(torch.tensor(g, dtype=torch.float64))
+        seen = q.observe(_times_probe, a, b, g)
+        q.close(f"times({a}, {b})", seen["out"], tout)
+        q.true(seen["parents"] == ["a", "b"], "the result's parents must be (a, b), in that "
+               "order: backward_fn returns one gradient per parent, in the same order")
+        wrong = (torch.tensor(g, dtype=torch.float64) * ta).detach()
+        q.close(f"the gradient for a, times({a}, {b})", seen["grads"][0], ta.grad, mistakes=[
+            (wrong, "a's gradient is g times the *other* factor, b: the two gradients were "
+                    "swapped (with times(x, x) both factors are the same, so the test could "
+                    "not see it)")])
+        q.close(f"the gradient for b, times({a}, {b})", seen["grads"][1], tb.grad)
+
+# %% [markdown]
+# ## Reflection (not scored)
+#
+# Our engine's `backward_fn` closures keep every input array alive for as long as the graph
+# exists. minigrad frees a node's saved tensors as soon as it has run. Why does that matter
+# for training a large network, and what does it cost you?
+#
+# ### BEGIN SOLUTION
+# The saved inputs of every layer are most of the memory a training step uses; freeing each
+# as soon as backward has passed it lets memory fall during backward instead of staying at its
+# peak. The price: the graph can be walked only once, so a second backward needs
+# `retain_graph=True`.
+# ### END SOLUTION
+#
+# <details><summary>One possible answer</summary>
+#
+# Activations saved for backward dominate memory in training; releasing them node by node
+# keeps the peak lower. In exchange, a second backward through the same graph raises an error
+# unless the first one was called with `retain_graph=True`.
+# </details>
