@@ -113,12 +113,25 @@ print("c.grad =", c.grad)
 #
 # The widget builds a batch with `n` rows (move the slider), adds the bias
 # `b = [0.1, -0.2, 0.3]`, squares, and reduces the `(n, 3)` result to one number with `sum` or
-# with `mean` (the drop-down). It redraws the graph with minigrad and prints `b.grad`. With
-# `sum`, each extra row adds one more term to every entry of `b.grad`: the gradient grows with
-# the batch. With `mean`, it stays the same size. Section 3 explains why that matters.
+# with `mean` (the drop-down). It runs minigrad, and shows the `(n, 3)` gradient arriving at
+# `y = x + b` row by row, `b.grad` (its column sums) under it, and the graph. With `sum`, each
+# extra row adds one more row to the sum: the gradient grows with the batch. With `mean`,
+# every row's share shrinks to $1/(3n)$ and `b.grad` stays the same size. Section 3 explains
+# why that matters.
 
 # %% jupyter={"source_hidden": true}
-X_ALL = np.round(np.linspace(-1.0, 1.2, 24).reshape(8, 3), 2)  # up to 8 rows of data
+X_ALL = np.round(0.5 + 0.25 * (np.arange(24).reshape(8, 3) % 5), 2)  # up to 8 rows of data
+
+
+def grad_table(rows, total):
+    """An HTML table: the gradient arriving at y = x + b, row by row, and its column sums."""
+    def tds(values, bold=False):
+        return "".join(f"<td>{'<b>' * bold}{v:.3f}{'</b>' * bold}</td>" for v in values)
+
+    cells = "".join(f"<tr><td>row {i}</td>{tds(r)}</tr>" for i, r in enumerate(rows))
+    last = tds(total, bold=True)
+    return (f"<table style='font-family:monospace'>{cells}"
+            f"<tr style='border-top:1px solid'><td><b>b.grad</b></td>{last}</tr></table>")
 
 
 def draw_bias(change=None):
@@ -126,13 +139,15 @@ def draw_bias(change=None):
     n = int(rows_slider.value)
     xs = minigrad.tensor(X_ALL[:n].tolist())
     bias = minigrad.tensor([0.1, -0.2, 0.3], requires_grad=True)
-    squares = (xs + bias) ** 2
-    loss = squares.sum() if reduction.value == "sum" else squares.mean()
+    y = xs + bias
+    y.retain_grad()
+    loss = (y ** 2).sum() if reduction.value == "sum" else (y ** 2).mean()
     loss.backward()
-    grad = ", ".join(f"{g:.3f}" for g in bias.grad.tolist())
-    dot = viz.make_dot(loss, params={"b": bias, "loss": loss}, show_values=True)
-    view.value = (f"<p>x has {n} row(s); loss = {reduction.value} of (x + b)²: "
-                  f"<b>b.grad = [{grad}]</b></p>" + dot.pipe(format="svg").decode())
+    dot = viz.make_dot(loss, params={"b": bias, "y": y, "loss": loss}, show_values=True)
+    view.value = (f"<p>x has {n} row(s); loss = {reduction.value} of (x + b)². The gradient "
+                  "arriving at y = x + b has one row per row of x; b.grad is its column sum:</p>"
+                  + grad_table(y.grad.tolist(), bias.grad.tolist())
+                  + dot.pipe(format="svg").decode())
 
 
 rows_slider = widgets.FloatSlider(value=4, min=1, max=8, step=1, description="rows n",
@@ -154,6 +169,12 @@ widgets.VBox([widgets.HBox([rows_slider, reduction]), view])
 #   "rows" read the same three numbers. Its node is `ExpandBackward0`.
 # * [`Tensor.repeat`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.repeat.html)
 #   makes a **copy**: four real rows in new memory. Its node is `RepeatBackward0`.
+#
+# Two methods let us look at the memory:
+# [`stride()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.stride.html) says
+# how many elements to jump to reach the next entry along each dimension, and
+# [`untyped_storage()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.untyped_storage.html)
+# is the block of memory the tensor reads (its `nbytes()` and where it starts, `data_ptr()`).
 
 # %%
 # %%both b e r
@@ -300,6 +321,9 @@ print("without keepdim:", sq - sq.mean(dim=1))
 # plain vector of shape `(n,)`. Subtract them and broadcasting makes an `(n, n)` matrix: every
 # prediction against *every* target. The mean of that matrix is a number, so `backward()`
 # runs, and nothing looks wrong, but the value and the gradients are those of another loss.
+# The cell compares it with the right loss, where
+# [`pred.squeeze(1)`](https://docs.pytorch.org/docs/stable/generated/torch.squeeze.html)
+# first drops the size-1 dimension.
 
 # %%
 # %%both pred target
@@ -316,7 +340,7 @@ right.backward()
 print("right loss:", right.item(), " pred.grad:", pred.grad.flatten())
 
 # %% [markdown]
-# Torch's own loss functions notice the mismatch and warn (but still broadcast, and still give
+# Torch's `mse_loss` notices the mismatch and warns (but still broadcasts, and still gives
 # the wrong number). [`nn.functional.mse_loss`](https://docs.pytorch.org/docs/stable/generated/torch.nn.functional.mse_loss.html)
 # is the function behind `nn.MSELoss`:
 
@@ -327,7 +351,9 @@ print(loss)
 
 # %% [markdown]
 # Read that warning as an error. The fix is to give both the same shape, with
-# `pred.squeeze(1)` or `target.unsqueeze(1)` (or `pred.view_as(target)`).
+# `pred.squeeze(1)` or
+# [`target.unsqueeze(1)`](https://docs.pytorch.org/docs/stable/generated/torch.unsqueeze.html)
+# (or `pred.view_as(target)`).
 #
 # ### `backward()` on something that is not a number
 #
