@@ -206,7 +206,7 @@ print("2 * col sums   =", 2 * upstream.sum(dim=0))
 
 # %%
 viz.show(viz.make_dot(compare.get("loss"), params={"b": compare.get("b"), "e": compare.get("e"),
-                                                   "r": compare.get("r")}))
+                                                   "r": compare.get("r")}, show_values=True))
 
 # %% [markdown]
 # `repeat` can also tile along an existing dimension: `b.repeat(2)` is
@@ -247,7 +247,7 @@ print(w.mean().grad_fn.name(), w.grad)
 # %% [markdown]
 # Why care? The learning rate multiplies the gradient. Fit $y = 2x$ with one weight, starting
 # from $w = 0$, using a squared-error loss over a batch of $n$ points, and take one SGD step
-# with learning rate 0.1. With `mean`, the gradient (and the step) hardly depends on $n$. With
+# with learning rate 0.1. With `mean`, the gradient (and the step) does not depend on $n$ here. With
 # `sum`, it is $n$ times larger: a learning rate that works for 4 points throws the weight far
 # past 2 for 400 points.
 
@@ -258,17 +258,17 @@ for n in (4, 40, 400):
     ys = 2 * xs
     for reduce in ("mean", "sum"):
         w = torch.tensor(0.0, requires_grad=True)
-        loss = ((w * xs - ys) ** 2).sum()
-        if reduce == "mean":
-            loss = loss / n
+        squares = (w * xs - ys) ** 2
+        loss = squares.mean() if reduce == "mean" else squares.sum()
         loss.backward()
         print(f"n = {n:3d}  {reduce:4s}: w.grad = {w.grad.item():9.3f}   "
               f"w after one step = {(w - 0.1 * w.grad).item():8.3f}")
 
 # %% [markdown]
-# This is why torch's losses average by default (`reduction="mean"` in
-# [`nn.MSELoss`](https://docs.pytorch.org/docs/stable/generated/torch.nn.MSELoss.html)): the
-# learning rate you found keeps working when you change the batch size. If you switch a loss
+# Torch's losses average by default (`reduction="mean"` in
+# [`nn.MSELoss`](https://docs.pytorch.org/docs/stable/generated/torch.nn.MSELoss.html)), and
+# that is what you want in most training loops: the learning rate you found keeps working when
+# you change the batch size. If you switch a loss
 # from `mean` to `sum`, divide the learning rate by the batch size to take the same steps.
 #
 # ## 4. Reducing along a dimension, and `keepdim`
