@@ -607,8 +607,15 @@ class _Storage:
 
     def __init__(self, t: Tensor):
         base = t._data
-        while isinstance(base.base, np.ndarray):
-            base = base.base
+        while True:
+            parent = base.base
+            if not isinstance(parent, np.ndarray):
+                # as_strided (expand's stride-0 view) hangs the real array on a helper object:
+                # without this step an expanded tensor would seem to own a full-size copy
+                parent = getattr(parent, "base", None)
+            if not isinstance(parent, np.ndarray):
+                break
+            base = parent
         self._array = base
 
     def data_ptr(self) -> int:

@@ -377,3 +377,17 @@ def test_unbind_output_inplace_error():
         a.mul_(2)
 
     assert both(fn)[0] == "RuntimeError"
+
+
+def test_expand_shares_storage_and_repeat_copies():
+    """expand is a stride-0 view of its input's memory (no copy); repeat makes a new tensor."""
+    def fn(lib):
+        b = lib.tensor([1.0, 2.0, 3.0])
+        e, r = b.expand(4, 3), b.repeat(4, 1)
+        sliced = lib.arange(12.0).reshape(4, 3)[1:, ::2].expand(2, 3, 2)
+        return (e.untyped_storage().nbytes(), r.untyped_storage().nbytes(),
+                e.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(),
+                r.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(),
+                sliced.untyped_storage().nbytes(), e.stride(), r.stride())
+
+    both(fn)
