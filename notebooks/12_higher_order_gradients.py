@@ -164,8 +164,8 @@ print(d1.grad_fn.name(), d2.grad_fn.name())
 import base64
 import io
 
-FUNCTIONS = {"tanh(x)": minigrad.tanh, "sin(x)": minigrad.sin,
-             "x**3 - 2x": lambda v: v ** 3 - 2 * v}
+FUNCTIONS = {"tanh(x)": (minigrad.tanh, 1.3), "sin(x)": (minigrad.sin, 1.6),
+             "x**3 - 2x": (lambda v: v ** 3 - 2 * v, 8)}  # the function, and how high to plot
 GRID = np.linspace(-3, 3, 121)
 
 
@@ -179,7 +179,7 @@ def derivatives(fn, values):
 
 
 def redraw(change=None):
-    fn, x0 = FUNCTIONS[function_choice.value], x_slider.value
+    (fn, top), x0 = FUNCTIONS[function_choice.value], x_slider.value
     f, d1, d2 = derivatives(fn, GRID)
     (f0,), (g0,), (h0,) = derivatives(fn, [x0])
     fig, ax = plt.subplots(figsize=(7, 3.8))
@@ -191,7 +191,7 @@ def redraw(change=None):
     ax.plot(GRID[near], g0 + h0 * (GRID[near] - x0), "k--", linewidth=1)
     ax.plot([x0, x0, x0], [f0, g0, h0], "ko")
     ax.axhline(0, color="grey", linewidth=0.5)
-    ax.set(xlabel="x", ylim=(-4, 4), title=f"{function_choice.value} at x = {x0:.2f}")
+    ax.set(xlabel="x", ylim=(-top, top), title=f"{function_choice.value} at x = {x0:.2f}")
     ax.legend(loc="upper left")
     fig.tight_layout()
     buffer = io.BytesIO()
