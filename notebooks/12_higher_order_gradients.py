@@ -266,8 +266,11 @@ print("symmetric:", torch.allclose(H, H.T))
 # $$ \nabla_{\mathbf x}\big(\mathbf g(\mathbf x) \cdot \mathbf v\big) = H\,\mathbf v
 #    \qquad (\mathbf v \text{ held fixed}). $$
 #
-# So one backward gives $\mathbf g$, and a second backward, from the scalar $\mathbf g \cdot
-# \mathbf v$, gives $H\mathbf v$. torch packages this as
+# (Entry $j$ of the left side is $\sum_i v_i\,\partial g_i/\partial x_j$, a row of
+# $\mathbf v^{\mathsf T} H$; that equals $H\mathbf v$ because the Hessian of a twice
+# continuously differentiable $f$ is symmetric.) So one backward gives $\mathbf g$, and a
+# second backward, from the scalar $\mathbf g \cdot \mathbf v$, gives $H\mathbf v$. torch
+# packages it as
 # [`torch.autograd.functional.hvp`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.functional.hvp.html),
 # which returns $f(\mathbf x)$ and $H\mathbf v$. All three agree:
 
@@ -313,14 +316,31 @@ for n in (4, 8):
     print(f"n = {n}: hessian reached x {n_hessian} times, hvp {len(passes)} times")
 
 # %% [markdown]
-# $n + 1$ against $2$. (torch's `hvp` actually runs one more backward that does not reach `x`,
-# so the documentation suggests its twin
-# [`vhp`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.functional.vhp.html),
-# $\mathbf v^{\mathsf T} H$, which is the same vector for a symmetric $H$ and cheaper. The
-# trick above is what `vhp` does.) Each of those passes goes through the graph of
-# $\mathbf g$, which is itself about as big as the forward graph, so in practice an
-# $H\mathbf v$ costs a small constant times one gradient.
+# $n + 1$ against $2$. Each of those passes goes through the graph of $\mathbf g$, which is
+# itself about as big as the forward graph, so in practice an $H\mathbf v$ costs a small
+# constant times one gradient, whatever $n$ is.
 #
+# ### Look inside: `vhp` and `hvp`
+#
+# minigrad's `functional` module is a port of torch's, so its source shows what torch does.
+# `vhp` ($\mathbf v^{\mathsf T} H$) is exactly our trick: one `grad` with `create_graph=True`
+# for `jac`, then one `grad` of `jac` with `v` as its `grad_outputs` (which is the gradient of
+# `jac · v`). `hvp` computes $H\mathbf v$ rather than $\mathbf v^{\mathsf T} H$, which for a
+# general (non-symmetric) matrix would need the transpose: it applies the double-backward trick
+# once more, through a dummy `grad_jac` of zeros, and so runs a third backward (that one does
+# not reach `x`, so our hook did not count it). That is why
+# `hvp`'s documentation (linked above) calls it slower than
+# [`vhp`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.functional.vhp.html),
+# and suggests `vhp` for a twice continuously differentiable function: its Hessian is
+# symmetric, so both give the same vector.
+
+# %%
+import inspect
+from minigrad.autograd import functional
+print(inspect.getsource(functional.vhp))
+print(inspect.getsource(functional.hvp))
+
+# %% [markdown]
 # ## 6. A loss that contains a gradient: the gradient penalty
 #
 # Some losses punish a model for being steep with respect to its *input*: if
