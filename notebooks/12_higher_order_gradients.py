@@ -80,7 +80,7 @@ print(dy_dx, dy_dx.requires_grad, dy_dx.grad_fn)
 #
 # ## 2. The graph of a gradient
 #
-# Let us draw it. Read it from the bottom: the leaf `x` feeds a `PowBackward0` (the
+# Let us draw it. Read it from the top: the leaf `x` feeds a `PowBackward0` (the
 # $x^{2}$ of $3x^2$), then a `MulBackward1` (times the number 3), then the `MulBackward0` that
 # multiplies by the incoming gradient (the seed, 1, which needs no gradient and so has no
 # edge). Why `MulBackward1`? torch's backward formulas are C++ code, and C++ multiplying a
@@ -91,6 +91,12 @@ print(dy_dx, dy_dx.requires_grad, dy_dx.grad_fn)
 viz.show(viz.side_by_side(compare.get("dy_dx"), compare.get("dy_dx", "torch"),
                           params={"x": compare.get("x")},
                           torch_params={"x": compare.get("x", "torch")}))
+
+# %%
+# %%both x dy_dx
+times_three = dy_dx.grad_fn.next_functions[1][0]   # the node below the last MulBackward0
+print("inside backward:", times_three.name(), times_three._saved_other)
+print("in Python:      ", (3 * x).grad_fn.name())
 
 # %% [markdown]
 # This graph is exactly as differentiable as any forward graph: calling `grad` on `dy_dx` walks
@@ -458,9 +464,21 @@ print("gradcheck:", torch.autograd.gradcheck(Cube.apply, (a,)))
 torch.autograd.gradgradcheck(Cube.apply, (a,), (ones,))
 
 # %% [markdown]
-# The numerical column is $6t \cdot 1 = (3, -6)$ on the diagonal; the analytical one is 0.
-# Without the `.detach()` (write `grad_output * 3 * t ** 2`) the check passes.
-#
+# The numerical Jacobian has $6t \cdot 1 = (3, -6)$ on its diagonal; the analytical one is all
+# 0. Without the `.detach()` the backward is made of recorded operations, and the check passes:
+
+# %%
+# %%both a
+class CubeFixed(Cube):
+    @staticmethod
+    def backward(ctx, grad_output):
+        (t,) = ctx.saved_tensors
+        return grad_output * 3 * t ** 2
+
+
+print(torch.autograd.gradgradcheck(CubeFixed.apply, (a,), (ones,)))
+
+# %% [markdown]
 # ## 8. Look inside: one switch
 #
 # How does minigrad record the backward pass? Nodes do not need a second, "recording" version
