@@ -508,11 +508,11 @@ print(inspect.getsource(minigrad._ops.pointwise.PowBackward0.backward))
 #   same node by node (`MulBackward1`, `TanhBackwardBackward0`, the `ViewBackward0` of `mv`'s
 #   backward), and so are the pass counts of `hessian` and `hvp`: minigrad's `functional`
 #   module follows torch's.
-# * Not every op is there yet: for `mean`, `norm`, `softmax`, `mse_loss` and indexing
-#   (`x[1]`, `x[:2]`), the graph of a gradient made with `create_graph=True` has other nodes
-#   than torch's (torch has fused ones such as `SoftmaxBackwardDataBackward0` and
-#   `SliceBackwardBackward0`, or divides by a number with `DivBackward1`). The gradients and
-#   the second derivatives have the same values; only the drawing differs.
+# * Not every op is there yet: for `norm`, `softmax`, `mse_loss` and indexing (`x[1]`,
+#   `x[:2]`), the graph of a gradient made with `create_graph=True` is wired differently from
+#   torch's (which has fused nodes such as `SoftmaxBackwardDataBackward0` and
+#   `SliceBackwardBackward0` for some of them). The gradients and the second derivatives have
+#   the same values; only the drawing differs.
 # * Like its `gradcheck` (lesson 09), minigrad's `gradgradcheck` has only torch's default
 #   slow mode.
 

@@ -1,7 +1,8 @@
 """The graph of a gradient made with ``create_graph=True`` has torch's nodes, node for node.
 
 torch's C++ backward formulas multiply by a number (``exponent * self.pow(exponent - 1)``,
-``2 * result``, ``-2 * output``), which records ``MulBackward1`` (``mul.Scalar``), and
+``2 * result``, ``-2 * output``), which records ``MulBackward1`` (``mul.Scalar``), ``mean``'s
+backward divides by the count (``DivBackward1``), and
 ``mv``'s backward builds ``grad.ger(vec)`` as ``grad.reshape(-1, 1) * vec``. Lesson 12 draws
 and compares these graphs, so minigrad must record the same nodes, with the same saved values.
 """
@@ -22,6 +23,8 @@ GRADIENTS = {
     "tanh_twice": lambda L, x: x.tanh(),  # second order: TanhBackwardBackward0's backward
     "mv_matrix": lambda L, x: (x.reshape(2, 2) @ L.tensor([1.0, -2.0], dtype=L.float64)).tanh(),
     "mv_vector": lambda L, x: (L.tensor([[1.0, 2.0, 0.5, -1.0]], dtype=L.float64) @ x).tanh(),
+    "mean": lambda L, x: x.mean() * x,
+    "mean_dim": lambda L, x: x.reshape(2, 2).mean(1, keepdim=True).tanh(),
     "penalty": lambda L, x: ((x.reshape(2, 2) @ L.tensor([0.5, 1.5], dtype=L.float64)) + 0.5)
     .tanh() ** 2,
 }
@@ -49,16 +52,18 @@ def _gradients(L, name):
 @pytest.mark.parametrize("name", list(GRADIENTS))
 def test_gradient_graph_has_torchs_nodes(name):
     """First and second derivatives: the same graph (node names and edges), the same values,
-    and the same numbers saved by each MulBackward1."""
+    and the same numbers saved by each MulBackward1 and DivBackward1."""
     m1, m2 = _gradients(minigrad, name)
     t1, t2 = _gradients(torch, name)
     for m, t in ((m1, t1), (m2, t2)):
         msig = [(n.replace("minigrad", "torch"), e) for n, e in graph_signature(m.grad_fn)]
         assert msig == graph_signature(t.grad_fn)
         assert_close(m, t)
-        mnodes = [n for n in _walk(m.grad_fn) if type(n).__name__ == "MulBackward1"]
-        tnodes = [n for n in _walk(t.grad_fn) if n.name() == "MulBackward1"]
-        assert [n._saved_other for n in mnodes] == pytest.approx([n._saved_other for n in tnodes])
+        for kind in ("MulBackward1", "DivBackward1"):
+            mnodes = [n for n in _walk(m.grad_fn) if type(n).__name__ == kind]
+            tnodes = [n for n in _walk(t.grad_fn) if n.name() == kind]
+            assert [n._saved_other for n in mnodes] == pytest.approx(
+                [n._saved_other for n in tnodes])
 
 
 def test_mul_backward1_is_differentiable_again():
