@@ -139,8 +139,9 @@ class MvBackward0(Node):
     """out = self @ vec, a matrix times a vector"""
 
     def backward(self, grad):
-        return (grad.unsqueeze(1) * self.saved("vec").unsqueeze(0) if self.needs_input_grad[0]
-                else None,
+        # torch's grad.ger(vec): outer() is grad.reshape(-1, 1) * vec (a ViewBackward0 and a
+        # MulBackward0 in the graph of a gradient made with create_graph)
+        return (grad.reshape(-1, 1) * self.saved("vec") if self.needs_input_grad[0] else None,
                 self.saved("self").t().mv(grad) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_other):

@@ -182,6 +182,24 @@ class MulBackward0(Node):
         return _total(_times(t_self, b), _times(t_other, a))
 
 
+def mul_scalar(input, other):
+    """``input * other`` for a Python number, recorded as torch's ``MulBackward1``: what
+    torch's C++ backward formulas record when they multiply by a number (pow's
+    ``exponent * self.pow(exponent - 1)``), where Python's ``x * 3`` records ``MulBackward0``.
+    It shows in the graph of a gradient made with ``create_graph=True``."""
+    return record(input._data * other, MulBackward1, (input,), other=other)
+
+
+class MulBackward1(Node):
+    """out = self * other, with ``other`` a number"""
+
+    def backward(self, grad):
+        return mul_scalar(grad, self.other)
+
+    def jvp(self, t):
+        return mul_scalar(t, self.other)
+
+
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         a, b, d = operands(input, other)
@@ -295,7 +313,7 @@ class PowBackward0(Node):
         e = self.exponent
         if e == 0:
             return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
-        return grad * (e * self.saved("self") ** (e - 1))
+        return grad * mul_scalar(self.saved("self") ** (e - 1), float(e))
 
     def jvp(self, t):
         e = self.exponent
@@ -378,7 +396,7 @@ class PowBackward2(Node):
         log_base = _log_of_number(self.base)
         if self.base == 0:  # 0 ** e is 0 for e > 0 and 1 for e == 0: flat, so no gradient
             return grad * where(self.saved("exponent") >= 0, 0.0, self.saved("result") * log_base)
-        return grad * (self.saved("result") * log_base)
+        return grad * mul_scalar(self.saved("result"), log_base)
 
     def jvp(self, t):
         return t * 0 if self.base == 0 else t * self.result * _log_of_number(self.base)
@@ -426,7 +444,7 @@ def sqrt(input):
 
 class SqrtBackward0(Node):
     def backward(self, grad):
-        return grad / (2 * self.saved("result"))
+        return grad / mul_scalar(self.saved("result"), 2)  # torch: MulBackward1 for 2 * result
 
     def jvp(self, t):
         return t / (2 * self.result)
@@ -496,7 +514,7 @@ class TanhBackwardBackward0(Node):
     def backward(self, grad):
         y = self.saved("output")
         return (tanh_backward(grad, y) if self.needs_input_grad[0] else None,
-                grad * (-2 * y * self.saved("grad_output")) if self.needs_input_grad[1]
+                grad * (mul_scalar(y, -2) * self.saved("grad_output")) if self.needs_input_grad[1]
                 else None)
 
     def jvp(self, t_grad, t_output):

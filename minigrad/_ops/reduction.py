@@ -16,6 +16,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import quietly, record
 from minigrad._ops.join import stack
+from minigrad._ops.nn_ops import div_by_count
 from minigrad._ops.pointwise import maximum, minimum, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
@@ -99,8 +100,8 @@ def _mean(input, dim, keepdim, dtype):
 
 
 class MeanBackward0(Node):
-    def backward(self, grad):
-        return grad.expand(*self.self_shape) / self.numel
+    def backward(self, grad):  # torch divides by the count: DivBackward1 under create_graph
+        return div_by_count(grad.expand(*self.self_shape), self.numel)
 
     def jvp(self, t):
         return t.mean()
@@ -108,7 +109,7 @@ class MeanBackward0(Node):
 
 class MeanBackward1(Node):
     def backward(self, grad):
-        return _unreduce(grad, self.dim, self.keepdim, self.self_shape) / self.count
+        return div_by_count(_unreduce(grad, self.dim, self.keepdim, self.self_shape), self.count)
 
     def jvp(self, t):
         return t.mean(self.dim, keepdim=self.keepdim)

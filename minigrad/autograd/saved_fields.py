@@ -169,6 +169,7 @@ SAVED_FIELDS = {
     "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": TENSOR},
     "MulBackward0": {"other": TENSOR, "self": TENSOR},
+    "MulBackward1": {"other": _attr("other")},
     "MvBackward0": {"self": TENSOR, "vec": TENSOR},
     "NegBackward0": {},
     "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),

@@ -364,6 +364,9 @@ NOT_PRODUCED_BY_OPS = {
                     "recorded by relu/tanh/sigmoid's backward under create_graph, not by an "
                     "op; test_autograd_api.test_create_graph_gradient_has_torchs_graph checks "
                     "them against torch"),
+    "MulBackward1": "a product with a number, recorded by backward formulas (pow, sqrt, rpow, "
+                    "tanh's backward) under create_graph, as torch's C++ mul.Scalar; Python's "
+                    "x * 3 records MulBackward0; test_double_backward_graphs checks it",
 }
 
 
