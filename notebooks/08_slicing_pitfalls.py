@@ -344,6 +344,39 @@ for engine in ("torch", "minigrad"):
 # backward is. (Your numbers will differ from run to run, and on a busy machine a single point
 # can jump; the shape of the curves will not change.)
 #
+# ### At the original sizes
+#
+# The experiment this lesson follows used 100 pieces of 256×256 numbers (each piece a leaf of
+# shape `(1, 256, 256)` for `cat`, `(256, 256)` for slice assignment) and reported the slice
+# version to be almost 10 times slower, because of its backward. Here is that exact size,
+# backward only, again with the garbage collector paused: the best of two runs for `cat`
+# (the first touches fresh memory), one run for slice assignment. It is the slowest cell of
+# the course (`y` holds 6.5 million numbers, so the `CopySlices` chain copies 655 million, and
+# torch briefly needs almost 3 GB); the cell prints only whether the backward of slice
+# assignment was more than 10 times slower than the backward of `cat`. (Ten times *more*
+# pieces would cost a hundred times more: the copies grow like $n^2$.)
+
+# %%
+def backward_time(T, n, how, data):
+    """Seconds for y.sum().backward(), with y built from n pieces with cat or slices."""
+    z = build(T, n, how, data).sum()
+    gc.disable()
+    start = time.perf_counter()
+    z.backward()
+    elapsed = time.perf_counter() - start
+    gc.enable()
+    return elapsed
+
+
+seed_blocks = np.random.default_rng(1).standard_normal((100, 256, 256)).astype(np.float32)
+for T in (torch, minigrad):
+    cat_b = min(backward_time(T, 100, "cat", seed_blocks) for _ in range(2))
+    slices_b = backward_time(T, 100, "slices", seed_blocks)
+    print(f"{T.__name__:>8}: 100 pieces of 256x256, backward of slice assignment more than "
+          f"10 times slower than backward of cat: {slices_b > 10 * cat_b}")
+del seed_blocks
+
+# %% [markdown]
 # ### Why: look inside `CopySlices`
 #
 # Here is minigrad's `CopySlices` (in `minigrad/autograd/special_nodes.py`). Its `backward`

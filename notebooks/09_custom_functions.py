@@ -378,15 +378,16 @@ print(loss)
 loss.backward()
 
 # %% [markdown]
-# The training loop is the usual one. It records every batch's loss, and after training it
-# measures the loss on the validation set without recording a graph:
+# The training loop is the usual one. It records every batch's loss and the weights at the end
+# of each epoch, and after training it measures the loss on the validation set without
+# recording a graph:
 
 # %%
 # %%both
 def train(model, epochs):
     optimizer = torch.optim.Adam(model.parameters(), lr=0.1)
     criterion = torch.nn.MSELoss()
-    history = []
+    history, weights = [], []
     model.train()
     for epoch in range(epochs):
         for xb, yb in train_loader:
@@ -395,23 +396,29 @@ def train(model, epochs):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+        weights.append(model.weight.detach().clone())
     model.eval()
     with torch.no_grad():
         valid = sum(criterion(model(xb), yb).item() for xb, yb in valid_loader)
-    return torch.tensor(history), valid
+    return torch.tensor(history), valid, torch.stack(weights)
 
 # %% [markdown]
 # Train each model for 40 epochs (800 steps). The original experiment stopped after 20 epochs
 # at $\mathbf w \approx (1.1996, -3.3987)$, off by $4 \cdot 10^{-4}$ and $1.3 \cdot 10^{-3}$ (on its
-# own data); here 40 epochs bring both models to within $10^{-3}$ of the truth.
-# The cell compares the whole loss history and the final weights of both engines:
+# own data). The cell prints where our two models stand after those same 20 epochs (on our
+# data: already $(1.2, -3.4)$ to four decimals), and checks that after 40 epochs both are
+# within $10^{-3}$ of the truth. It compares the whole loss history and the final weights of
+# both engines:
 
 # %%
 # %%both losses_auto losses_fd w_auto w_fd
 auto_model, fd_model = AutogradModel(), StringModel()
-losses_auto, valid_auto = train(auto_model, epochs=40)
-losses_fd, valid_fd = train(fd_model, epochs=40)
+losses_auto, valid_auto, path_auto = train(auto_model, epochs=40)
+losses_fd, valid_fd, path_fd = train(fd_model, epochs=40)
 w_auto, w_fd = auto_model.weight.detach(), fd_model.weight.detach()
+
+for name, path in (("autograd", path_auto), ("string", path_fd)):
+    print(f"{name:>8} model after 20 epochs: w = {[round(v, 4) for v in path[19].tolist()]}")
 
 for name, w_end, valid in (("autograd", w_auto, valid_auto), ("string", w_fd, valid_fd)):
     print(f"{name:>8} model: w = {[round(v, 4) for v in w_end.tolist()]}, "
