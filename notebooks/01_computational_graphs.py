@@ -187,6 +187,55 @@ zs = xs * xs + minigrad.sin(2 * ys)
 step_through(zs, {"x": xs, "y": ys})
 
 # %% [markdown]
+# **Look inside: the engine's loop.** The drawings are pictures of a short loop. Here is the
+# real one, `execute` in `minigrad/autograd/engine.py`, which every `backward()` ends in:
+
+# %%
+from minigrad.autograd import engine
+
+print(inspect.getsource(engine.execute))
+
+# %% [markdown]
+# How to read it:
+#
+# * `ready` holds the nodes whose gradients have all arrived. It is a heap ordered by each
+#   node's creation number, so `heappop` gives the node created **last**: that is why the
+#   `sin` branch ran first above.
+# * `buffers` holds, per node, the gradients sent to it so far; `task.add_gradient` **adds** a
+#   new one to what is there. This is where the two 4s meeting at `x` became 8.
+# * `evaluate_function` runs one node: its hooks, then its `backward` (the local rule you saw
+#   above), and frees what it saved unless `retain_graph=True` (lesson 03).
+# * `deps[nxt]` counts how many gradients node `nxt` still waits for; when it drops to 0 the
+#   node joins `ready`.
+#
+# (The `needed` test skips nodes that lead to no requested input: it only matters for
+# `torch.autograd.grad`, which lesson 02 uses.) torch's engine is C++, with threads and
+# devices, but on the CPU it runs the nodes in this same order. The stepper learns the order
+# from a pre-hook on every node
+# ([`Node.register_prehook`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html)),
+# which the engine calls just before it runs that node; here is that trick on both engines:
+
+# %%
+# %%both
+import math
+
+x = torch.tensor(4.0, requires_grad=True)
+y = torch.tensor(math.pi, requires_grad=True)
+z = x * x + torch.sin(2 * y)
+order, nodes = [], [z.grad_fn]
+for node in nodes:                              # the list grows while we walk it
+    node.register_prehook(lambda grads, node=node: order.append(type(node).__name__))
+    for next_node, _ in node.next_functions:
+        if next_node is not None and next_node not in nodes:
+            nodes.append(next_node)
+z.backward()
+print(order)
+
+# %% [markdown]
+# Six nodes, each run once, in the order the stepper showed. `AccumulateGrad` appears twice:
+# once for `y`, once for `x` (after its two gradients were added).
+
+# %% [markdown]
 # ## 4. A second example: four weights
 #
 # A classic example with a constant input `a = 4` and four weights `w1..w4 = 2, 5, 9, 7`:
