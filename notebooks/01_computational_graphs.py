@@ -24,7 +24,7 @@
 #
 # - Run a forward pass by hand (the value of every node) and a backward pass by hand (the
 #   gradient of the result with respect to every node), then check both against the engines.
-# - Use the chain rule one node at a time, the way `backward()` does.
+# - Use the chain rule one node at a time, the way [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html) does.
 # - See why gradients **add up** when a value is used in more than one place (fan-out).
 # - Tell a **dynamic** graph (PyTorch) from a **static** one.
 #
@@ -108,8 +108,8 @@ viz.show(viz.make_dot(compare.get("z"), params=names(), show_values=True))
 # This agrees with the formulas `∂z/∂x = 2x = 8` and `∂z/∂y = 2 cos(2y) = 2`.
 #
 # `z.backward()` does exactly this. It stores the gradients of the **leaves** (`x` and `y`)
-# in their `.grad`. For the intermediate nodes it normally throws the gradients away once
-# they are used; `retain_grad()` asks it to keep them, so we can print them too (lesson 04
+# in their [`.grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.grad.html). For the intermediate nodes it normally throws the gradients away once
+# they are used; [`retain_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retain_grad.html) asks it to keep them, so we can print them too (lesson 04
 # is about this).
 
 # %%
@@ -209,7 +209,7 @@ print(inspect.getsource(engine.execute))
 #   node joins `ready`.
 #
 # (The `needed` test skips nodes that lead to no requested input: it only matters for
-# `torch.autograd.grad`, which lesson 02 uses.) torch's engine is C++, with threads and
+# [`torch.autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html), which lesson 02 uses.) torch's engine is C++, with threads and
 # devices, but on the CPU it runs the nodes in this same order. The stepper learns the order
 # from a pre-hook on every node
 # ([`Node.register_prehook`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html)),
@@ -357,8 +357,10 @@ viz.show(viz.make_dot(compare.get("q"), params={"q": compare.get("q")}))
 # The sliders set `x` and `y` in `z = x·x + sin(2y)`. Each move runs a forward and a backward
 # pass on minigrad and redraws the graph with the new values (green) and gradients (blue).
 # Check the blue numbers against `∂z/∂x = 2x` and `∂z/∂y = 2 cos(2y)`.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 

@@ -24,11 +24,11 @@
 #
 # * differentiate a small function by hand both ways: forward mode pushes *tangents* from
 #   the inputs, reverse mode pulls *adjoints* from the output;
-# * do the same with the engines: `torch.autograd.forward_ad` for forward mode, `backward()`
+# * do the same with the engines: [`torch.autograd.forward_ad`](https://docs.pytorch.org/docs/stable/autograd.html#forward-mode-automatic-differentiation) for forward mode, [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
 #   for reverse mode;
 # * explain, with the engine's own count of node calls and with timings, why deep learning
 #   uses reverse mode;
-# * build whole Jacobians both ways with `torch.autograd.functional.jacobian`.
+# * build whole Jacobians both ways with [`torch.autograd.functional.jacobian`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.functional.jacobian.html).
 #
 # **Time:** about 35 minutes.
 
@@ -169,7 +169,7 @@ print(f"dz/dx1 = {x1bar:.4f}, dz/dx2 = {x2bar:.4f}")
 # ## 4. Reverse mode with the engines: `backward()`
 #
 # `backward()` is reverse mode. To see the adjoints of the intermediate values too, ask the
-# engine to keep them with `retain_grad()` (lesson 04 covers it): by default only leaves get
+# engine to keep them with [`retain_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retain_grad.html) (lesson 04 covers it): by default only leaves get
 # a `.grad`.
 
 # %%
@@ -181,7 +181,7 @@ print(f"dz/dx1 = {x1.grad.item()}, dz/dx2 = {x2.grad.item()}")
 print(f"adjoints: y1 = {y1.grad.item()}, y2 = {y2.grad.item()}, y3 = {y3.grad.item()}")
 
 # %% [markdown]
-# The same numbers as by hand, and the same on both engines, to the last digit. (`.item()`
+# The same numbers as by hand, and the same on both engines, to the last digit. ([`.item()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.item.html)
 # turns the float32 result into a Python float, which prints all its digits: 0.33239537477493286
 # is the float32 number nearest to the exact $0.3323954139\ldots$; by hand we got only the
 # first four digits.) The drawing now shows each
@@ -207,9 +207,9 @@ w.backward()
 #
 # Forward mode lives in `torch.autograd.forward_ad`. Three functions do it:
 #
-# * `dual_level()`: a `with` block inside which tensors can carry tangents;
-# * `make_dual(x, tangent)`: `x` together with its tangent, a **dual tensor**;
-# * `unpack_dual(t)`: the pair `(primal, tangent)` of any tensor computed from dual tensors.
+# * [`dual_level()`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.dual_level.html): a `with` block inside which tensors can carry tangents;
+# * [`make_dual(x, tangent)`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.make_dual.html): `x` together with its tangent, a **dual tensor**;
+# * [`unpack_dual(t)`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.unpack_dual.html): the pair `(primal, tangent)` of any tensor computed from dual tensors.
 #
 # Every operation on a dual tensor computes the output's value *and* its tangent, in the same
 # pass. No graph is needed, so the inputs need not require grad.
@@ -324,7 +324,7 @@ print(inspect.getsource(forward_grad.propagate))
 #
 # Let us measure instead of counting on paper. The next cell writes both loops out:
 # `jacobian_by_forward` runs one dual pass per input, `jacobian_by_reverse` one
-# `autograd.grad` call per output (the one-hot `grad_outputs` picks the row). To see what the
+# [`autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html) call per output (the one-hot `grad_outputs` picks the row). To see what the
 # engine really does, `jacobian_by_reverse` puts a pre-hook
 # ([`Node.register_prehook`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html))
 # on every node of the graph: the engine calls it each time it is about to run that node, so
@@ -417,8 +417,10 @@ print("reverse-mode node calls, 1 input, m outputs: ", one_input)
 # Counts are not seconds, so here are the seconds too. The next cell times both loops on both
 # engines (the best of five runs per point, since a busy machine adds noise) and plots them.
 # Timings change from run to run, so they go into the plot only.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import time
 
 
@@ -514,9 +516,20 @@ jacobian(layer, torch.tensor([1.0, -1.0, 0.5, 2.0]), strategy="forward-mode")
 # **Where minigrad differs.** minigrad accepts `vectorize=True` but does not batch anything:
 # it simply loops, one pass per input element (forward mode) or per output element (reverse
 # mode), like our functions of section 6. The results are the same; only the speed differs.
-# Its forward AD supports one `dual_level` at a time (torch does not nest them either,
-# yet).
-#
+# Its forward AD supports one `dual_level` at a time, and neither does torch's yet. The two
+# engines word the refusal differently, so this cell runs each one directly instead of through
+# `%%both`:
+
+# %%
+for engine in (torch, minigrad):
+    try:
+        with engine.autograd.forward_ad.dual_level():
+            with engine.autograd.forward_ad.dual_level():
+                pass
+    except RuntimeError as error:
+        print(f"{engine.__name__:>8}: RuntimeError: {error}")
+
+# %% [markdown]
 # ## Summary
 #
 # * Forward mode pushes tangents from the inputs: one pass per input direction gives the

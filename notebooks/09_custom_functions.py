@@ -24,11 +24,11 @@
 # **Goals.** After this lesson you can
 #
 # 1. recognise code that cuts the graph, and read the error `backward()` then gives;
-# 2. write a `torch.autograd.Function` with `forward`/`backward`, use `ctx.save_for_backward`
+# 2. write a [`torch.autograd.Function`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.Function.html) with `forward`/`backward`, use `ctx.save_for_backward`
 #    for tensors and plain `ctx` attributes for everything else, return `None` for inputs that
 #    need no gradient, and call it with `.apply`;
-# 3. check a hand-written backward with `torch.autograd.gradcheck`, and read its failure report;
-# 4. train a model (`nn.Module`, `nn.Parameter`, `Adam`, `MSELoss`, `DataLoader`) whose forward
+# 3. check a hand-written backward with [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html), and read its failure report;
+# 4. train a model ([`nn.Module`](https://docs.pytorch.org/docs/stable/generated/torch.nn.Module.html), [`nn.Parameter`](https://docs.pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html), [`Adam`](https://docs.pytorch.org/docs/stable/generated/torch.optim.Adam.html), [`MSELoss`](https://docs.pytorch.org/docs/stable/generated/torch.nn.MSELoss.html), [`DataLoader`](https://docs.pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader)) whose forward
 #    goes through such a Function, and compare it with the ordinary autograd model;
 # 5. explain why central differences estimate a derivative better than forward differences, and
 #    how the step `h` should be chosen.
@@ -198,7 +198,7 @@ print("w.grad =", w.grad)
 #   (lesson 07's version counters); saved-tensor hooks see them too. A tensor stored directly as
 #   `ctx.t = t` gets none of that: a later in-place change silently gives a wrong gradient, and
 #   an output stored on its own node keeps itself alive (a memory leak), which is why
-#   [torch's documentation](https://pytorch.org/docs/stable/generated/torch.autograd.function.FunctionCtx.save_for_backward.html)
+#   [torch's documentation](https://docs.pytorch.org/docs/stable/generated/torch.autograd.function.FunctionCtx.save_for_backward.html)
 #   asks for `save_for_backward`. (An intermediate tensor, neither input nor output, may be
 #   saved too; such a Function may then not support double backward.) Everything that is not a
 #   tensor (our function `fn`, the step `h`) simply becomes an attribute of `ctx`, as in
@@ -429,8 +429,10 @@ print("both within 1e-3 of true w:",
 # %% [markdown]
 # Both models find $\mathbf w^* = (1.2, -3.4)$. Here are their loss curves, on both engines
 # (four curves: torch solid, minigrad dashed; where two coincide you see only one):
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 curves = {(engine, name): compare.get(name, engine).numpy()
           for engine in ("torch", "minigrad") for name in ("losses_auto", "losses_fd")}
 
@@ -554,8 +556,10 @@ print(torch.autograd.gradcheck(lambda w: GExact.apply(xs64, w), (w64,)))
 # -0.7)$ for many steps and plots the largest error of `w.grad` against the exact gradient
 # $(1.2,\ 11.76)$. Move the step and the dtype: the marked point and the gradients above the plot
 # follow.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import base64
 import io
 
