@@ -367,7 +367,22 @@ print(inspect.getsource(inplace.check_inplace))
 # `no_grad`, the outputs of ops that return several views (`unbind`, `split`, `chunk`) and
 # views returned by a custom Function, but again only while something records: under
 # `no_grad`, or when nothing requires grad, torch lets you change an `unbind` output in place.)
-#
+# Both engines, all three cases:
+
+# %%
+# %%both
+base = torch.tensor([1.0, 2.0, 3.0], requires_grad=True) * 2
+first, second, third = base.unbind()
+with torch.no_grad():
+    first.mul_(10)                  # allowed: nothing is recorded
+print(base)
+plain = torch.tensor([1.0, 2.0, 3.0])
+p0, p1, p2 = plain.unbind()
+p0.mul_(10)                         # allowed: nothing requires grad
+print(plain)
+first.mul_(10)                      # refused: recorded, and base requires grad
+
+# %% [markdown]
 # Then `apply_inplace` (same file) records the operation's node, writes the new numbers into
 # the same NumPy array, bumps the version counter, and attaches the node as the tensor's new
 # `grad_fn`; for a view, `rebase_history` puts the node on the base inside a `CopySlices`
