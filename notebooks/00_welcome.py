@@ -17,7 +17,7 @@
 # # 00 · Welcome: how this course works
 #
 # This course explains how PyTorch's **autograd** works: how a graph is recorded while your
-# code runs, how `backward()` walks it, and why things like `retain_graph`, `no_grad`,
+# code runs, how [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html) walks it, and why things like `retain_graph`, `no_grad`,
 # `detach` or in-place operations behave the way they do. You only need basic PyTorch:
 # making tensors, doing arithmetic on them, calling `backward()`.
 #
@@ -57,8 +57,8 @@ compare.seed_all(0)
 #
 # **torch** is the real PyTorch (version 2.13). **minigrad** is a small autograd engine
 # written for this course in plain Python and NumPy. It has the same names and the same
-# behaviour as torch for everything the course needs: `minigrad.tensor`, `requires_grad`,
-# `grad_fn`, `backward()`, `no_grad()`, `retain_grad()`, custom `Function`s, a little of
+# behaviour as torch for everything the course needs: `minigrad.tensor`, [`requires_grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.requires_grad.html),
+# [`grad_fn`](https://docs.pytorch.org/docs/stable/notes/autograd.html#how-autograd-encodes-the-history), `backward()`, `no_grad()`, `retain_grad()`, custom `Function`s, a little of
 # `nn` and `optim`...
 #
 # Why a second engine? torch's autograd is written in C++, spread over many files. minigrad
@@ -176,7 +176,7 @@ w = torch.tensor(2.0)
 #
 # minigrad's random generator is torch's own (the same Mersenne Twister, seeded the same way,
 # and the same recipes for `rand`, `randn`, `randint`, `randperm`), so after the same
-# `manual_seed` both engines draw the same numbers. Each engine keeps its own generator,
+# [`manual_seed`](https://docs.pytorch.org/docs/stable/generated/torch.manual_seed.html) both engines draw the same numbers. Each engine keeps its own generator,
 # though, and outside `%%both` only torch draws: so inside a `%%both` cell, seed first.
 
 # %%
@@ -237,8 +237,10 @@ viz.show(viz.side_by_side(compare.get("y"), y,
 # because it runs again each time you move the slider; it writes its text and drawing into
 # an HTML box under the slider. Move `x` and watch the value of `f = x³ − 2x` and its
 # gradient `3x² − 2`:
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 

@@ -24,7 +24,7 @@
 #
 # - Run a forward pass by hand (the value of every node) and a backward pass by hand (the
 #   gradient of the result with respect to every node), then check both against the engines.
-# - Use the chain rule one node at a time, the way `backward()` does.
+# - Use the chain rule one node at a time, the way [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html) does.
 # - See why gradients **add up** when a value is used in more than one place (fan-out).
 # - Tell a **dynamic** graph (PyTorch) from a **static** one.
 #
@@ -108,8 +108,8 @@ viz.show(viz.make_dot(compare.get("z"), params=names(), show_values=True))
 # This agrees with the formulas `∂z/∂x = 2x = 8` and `∂z/∂y = 2 cos(2y) = 2`.
 #
 # `z.backward()` does exactly this. It stores the gradients of the **leaves** (`x` and `y`)
-# in their `.grad`. For the intermediate nodes it normally throws the gradients away once
-# they are used; `retain_grad()` asks it to keep them, so we can print them too (lesson 04
+# in their [`.grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.grad.html). For the intermediate nodes it normally throws the gradients away once
+# they are used; [`retain_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retain_grad.html) asks it to keep them, so we can print them too (lesson 04
 # is about this).
 
 # %%
@@ -185,6 +185,55 @@ xs = minigrad.tensor(4.0, requires_grad=True)
 ys = minigrad.tensor(math.pi, requires_grad=True)
 zs = xs * xs + minigrad.sin(2 * ys)
 step_through(zs, {"x": xs, "y": ys})
+
+# %% [markdown]
+# **Look inside: the engine's loop.** The drawings are pictures of a short loop. Here is the
+# real one, `execute` in `minigrad/autograd/engine.py`, which every `backward()` ends in:
+
+# %%
+from minigrad.autograd import engine
+
+print(inspect.getsource(engine.execute))
+
+# %% [markdown]
+# How to read it:
+#
+# * `ready` holds the nodes whose gradients have all arrived. It is a heap ordered by each
+#   node's creation number, so `heappop` gives the node created **last**: that is why the
+#   `sin` branch ran first above.
+# * `buffers` holds, per node, the gradients sent to it so far; `task.add_gradient` **adds** a
+#   new one to what is there. This is where the two 4s meeting at `x` became 8.
+# * `evaluate_function` runs one node: its hooks, then its `backward` (the local rule you saw
+#   above), and frees what it saved unless `retain_graph=True` (lesson 03).
+# * `deps[nxt]` counts how many gradients node `nxt` still waits for; when it drops to 0 the
+#   node joins `ready`.
+#
+# (The `needed` test skips nodes that lead to no requested input: it only matters for
+# [`torch.autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html), which lesson 02 uses.) torch's engine is C++, with threads and
+# devices, but on the CPU it runs the nodes in this same order. The stepper learns the order
+# from a pre-hook on every node
+# ([`Node.register_prehook`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html)),
+# which the engine calls just before it runs that node; here is that trick on both engines:
+
+# %%
+# %%both
+import math
+
+x = torch.tensor(4.0, requires_grad=True)
+y = torch.tensor(math.pi, requires_grad=True)
+z = x * x + torch.sin(2 * y)
+order, nodes = [], [z.grad_fn]
+for node in nodes:                              # the list grows while we walk it
+    node.register_prehook(lambda grads, node=node: order.append(type(node).__name__))
+    for next_node, _ in node.next_functions:
+        if next_node is not None and next_node not in nodes:
+            nodes.append(next_node)
+z.backward()
+print(order)
+
+# %% [markdown]
+# Six nodes, each run once, in the order the stepper showed. `AccumulateGrad` appears twice:
+# once for `y`, once for `x` (after its two gradients were added).
 
 # %% [markdown]
 # ## 4. A second example: four weights
@@ -308,8 +357,10 @@ viz.show(viz.make_dot(compare.get("q"), params={"q": compare.get("q")}))
 # The sliders set `x` and `y` in `z = x·x + sin(2y)`. Each move runs a forward and a backward
 # pass on minigrad and redraws the graph with the new values (green) and gradients (blue).
 # Check the blue numbers against `∂z/∂x = 2x` and `∂z/∂y = 2 cos(2y)`.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 

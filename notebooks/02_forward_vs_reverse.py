@@ -24,10 +24,11 @@
 #
 # * differentiate a small function by hand both ways: forward mode pushes *tangents* from
 #   the inputs, reverse mode pulls *adjoints* from the output;
-# * do the same with the engines: `torch.autograd.forward_ad` for forward mode, `backward()`
+# * do the same with the engines: [`torch.autograd.forward_ad`](https://docs.pytorch.org/docs/stable/autograd.html#forward-mode-automatic-differentiation) for forward mode, [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
 #   for reverse mode;
-# * explain, with a count of passes, why deep learning uses reverse mode;
-# * build whole Jacobians both ways with `torch.autograd.functional.jacobian`.
+# * explain, with the engine's own count of node calls and with timings, why deep learning
+#   uses reverse mode;
+# * build whole Jacobians both ways with [`torch.autograd.functional.jacobian`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.functional.jacobian.html).
 #
 # **Time:** about 35 minutes.
 
@@ -168,7 +169,7 @@ print(f"dz/dx1 = {x1bar:.4f}, dz/dx2 = {x2bar:.4f}")
 # ## 4. Reverse mode with the engines: `backward()`
 #
 # `backward()` is reverse mode. To see the adjoints of the intermediate values too, ask the
-# engine to keep them with `retain_grad()` (lesson 04 covers it): by default only leaves get
+# engine to keep them with [`retain_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retain_grad.html) (lesson 04 covers it): by default only leaves get
 # a `.grad`.
 
 # %%
@@ -176,12 +177,14 @@ print(f"dz/dx1 = {x1bar:.4f}, dz/dx2 = {x2bar:.4f}")
 for t in (y1, y2, y3):
     t.retain_grad()
 z.backward()
-print(f"dz/dx1 = {x1.grad.item():.4f}, dz/dx2 = {x2.grad.item():.4f}")
-print(f"adjoints: y1 = {y1.grad.item():.4f}, y2 = {y2.grad.item():.4f}, "
-      f"y3 = {y3.grad.item():.4f}")
+print(f"dz/dx1 = {x1.grad.item()}, dz/dx2 = {x2.grad.item()}")
+print(f"adjoints: y1 = {y1.grad.item()}, y2 = {y2.grad.item()}, y3 = {y3.grad.item()}")
 
 # %% [markdown]
-# The same numbers as by hand, and the same on both engines. The drawing now shows each
+# The same numbers as by hand, and the same on both engines, to the last digit. ([`.item()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.item.html)
+# turns the float32 result into a Python float, which prints all its digits: 0.33239537477493286
+# is the float32 number nearest to the exact $0.3323954139\ldots$; by hand we got only the
+# first four digits.) The drawing now shows each
 # adjoint in blue next to its value:
 
 # %%
@@ -204,9 +207,9 @@ w.backward()
 #
 # Forward mode lives in `torch.autograd.forward_ad`. Three functions do it:
 #
-# * `dual_level()`: a `with` block inside which tensors can carry tangents;
-# * `make_dual(x, tangent)`: `x` together with its tangent, a **dual tensor**;
-# * `unpack_dual(t)`: the pair `(primal, tangent)` of any tensor computed from dual tensors.
+# * [`dual_level()`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.dual_level.html): a `with` block inside which tensors can carry tangents;
+# * [`make_dual(x, tangent)`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.make_dual.html): `x` together with its tangent, a **dual tensor**;
+# * [`unpack_dual(t)`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.forward_ad.unpack_dual.html): the pair `(primal, tangent)` of any tensor computed from dual tensors.
 #
 # Every operation on a dual tensor computes the output's value *and* its tangent, in the same
 # pass. No graph is needed, so the inputs need not require grad.
@@ -319,12 +322,27 @@ print(inspect.getsource(forward_grad.propagate))
 # costs a small multiple of the forward pass; forward mode would need a pass per parameter.
 # The price of reverse mode is memory: the forward pass must be stored until backward runs.
 #
-# Let us count the passes for real. The next cell writes both loops out: `jacobian_by_forward`
-# runs one dual pass per input, `jacobian_by_reverse` one `autograd.grad` call per output (the
-# one-hot `grad_outputs` picks the row). Both return the Jacobian and the number of passes.
+# Let us measure instead of counting on paper. The next cell writes both loops out:
+# `jacobian_by_forward` runs one dual pass per input, `jacobian_by_reverse` one
+# [`autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html) call per output (the one-hot `grad_outputs` picks the row). To see what the
+# engine really does, `jacobian_by_reverse` puts a pre-hook
+# ([`Node.register_prehook`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html))
+# on every node of the graph: the engine calls it each time it is about to run that node, so
+# the list `calls` is the engine's own record of the backward work, not our guess.
 
 # %%
 # %%both J_rev J_fwd
+def graph_nodes(output):
+    """Every node reachable from output.grad_fn, each once."""
+    nodes, todo = [], [output.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None and node not in nodes:
+            nodes.append(node)
+            todo.extend(next_node for next_node, _ in node.next_functions)
+    return nodes
+
+
 def jacobian_by_forward(f, x):
     columns = []
     for j in range(x.numel()):
@@ -333,19 +351,24 @@ def jacobian_by_forward(f, x):
         with fwAD.dual_level():
             y = f(fwAD.make_dual(x, direction))
             columns.append(fwAD.unpack_dual(y).tangent)
-    return torch.stack(columns, dim=1), x.numel()
+    return torch.stack(columns, dim=1), y.grad_fn
 
 
 def jacobian_by_reverse(f, x):
     x = x.detach().requires_grad_()
     y = f(x)
+    calls = []                                    # one entry per node the engine runs
+    handles = [node.register_prehook(lambda grads, node=node: calls.append(node.name()))
+               for node in graph_nodes(y)]
     rows = []
     for i in range(y.numel()):
         pick = torch.zeros(y.numel())
         pick[i] = 1.0
         (row,) = torch.autograd.grad(y, x, grad_outputs=pick, retain_graph=True)
         rows.append(row)
-    return torch.stack(rows), y.numel()
+    for handle in handles:
+        handle.remove()
+    return torch.stack(rows), calls
 
 
 W = torch.tensor(same_random(3, 4))    # a small layer: 4 inputs, 3 outputs
@@ -356,91 +379,98 @@ def layer(x):
 
 
 x = torch.tensor([1.0, -1.0, 0.5, 2.0])
-J_fwd, passes_fwd = jacobian_by_forward(layer, x)
-J_rev, passes_rev = jacobian_by_reverse(layer, x)
+J_fwd, last_grad_fn = jacobian_by_forward(layer, x)
+J_rev, calls = jacobian_by_reverse(layer, x)
 print(J_rev)
 print("same Jacobian:", torch.allclose(J_fwd, J_rev))
-print("forward-mode passes:", passes_fwd, " reverse-mode passes:", passes_rev)
+print("forward mode: the output of a dual pass has grad_fn", last_grad_fn)
+print(f"reverse mode: {len(calls)} node calls, in order:", calls)
 
 # %% [markdown]
-# Now grow the layer. Left: one output (a loss) and more and more inputs. Right: one input and
-# more and more outputs. The counts come from running the two functions above on minigrad.
+# Forward mode recorded no graph at all (`grad_fn` is `None`): its work is the 4 dual passes
+# themselves, each as long as the forward pass. Reverse mode ran `TanhBackward0` and
+# `MvBackward0` once per output row, 3 times. (`AccumulateGrad`, the node of the leaf `x`, is in
+# the graph but never runs: `autograd.grad` hands the gradient back to us instead of adding it
+# into `x.grad`.)
+#
+# Now grow the layer: one output and more and more inputs, then one input and more and more
+# outputs. Both engines count their node calls:
 
 # %%
-jac_fwd = compare.get("jacobian_by_forward")
-jac_rev = compare.get("jacobian_by_reverse")
-rng = np.random.default_rng(0)
+# %%both
+def tanh_layer(n_in, n_out):
+    weight = torch.tensor(same_random(n_out, n_in))
+    return lambda v: torch.tanh(weight @ v)
 
 
-def count_passes(n_in, n_out):
-    Wk = minigrad.tensor(rng.standard_normal((n_out, n_in)).astype(np.float32))
-    f = lambda v: minigrad.tanh(Wk @ v)  # noqa: E731
-    v = minigrad.tensor(rng.standard_normal(n_in).astype(np.float32))
-    Jf, pf = jac_fwd(f, v)
-    Jr, pr = jac_rev(f, v)
-    assert np.allclose(Jf.numpy(), Jr.numpy(), atol=1e-5)
-    return pf, pr
+widths = [1, 2, 4, 8, 16, 32]
+one_output = [len(jacobian_by_reverse(tanh_layer(n, 1), torch.ones(n))[1]) for n in widths]
+one_input = [len(jacobian_by_reverse(tanh_layer(1, m), torch.ones(1))[1]) for m in widths]
+print("widths:                                 ", widths)
+print("reverse-mode node calls, 1 output, n inputs: ", one_output)
+print("reverse-mode node calls, 1 input, m outputs: ", one_input)
+
+# %% [markdown]
+# With one output, reverse mode runs the same two nodes whatever the number of inputs: one
+# backward pass gives the whole gradient. With $m$ outputs it runs them $m$ times.
+#
+# Counts are not seconds, so here are the seconds too. The next cell times both loops on both
+# engines (the best of five runs per point, since a busy machine adds noise) and plots them.
+# Timings change from run to run, so they go into the plot only.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
+
+# %% jupyter={"source_hidden": true}
+import time
 
 
-sizes = [1, 2, 4, 8, 16, 32, 64]
-by_inputs = [count_passes(n, 1) for n in sizes]
-by_outputs = [count_passes(1, m) for m in sizes]
+def best_time(jacobian_fn, f, x, repeats=5):
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        jacobian_fn(f, x)
+        best = min(best, time.perf_counter() - start)
+    return best
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-for ax, counts, label in ((axes[0], by_inputs, "number of inputs n (one output)"),
-                          (axes[1], by_outputs, "number of outputs m (one input)")):
-    ax.plot(sizes, [c[0] for c in counts], "o-", label="forward mode")
-    ax.plot(sizes, [c[1] for c in counts], "s--", label="reverse mode")
-    ax.set_xlabel(label)
-    ax.set_ylabel("passes for the full Jacobian")
-    ax.legend()
+
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+for ax, shape, label in ((axes[0], lambda k: (k, 1), "number of inputs n (one output)"),
+                         (axes[1], lambda k: (1, k), "number of outputs m (one input)")):
+    for engine, T in (("torch", torch), ("minigrad", minigrad)):
+        by_fwd = compare.get("jacobian_by_forward", engine)
+        by_rev = compare.get("jacobian_by_reverse", engine)
+        rng = np.random.default_rng(0)
+        times = {"forward": [], "reverse": []}
+        for k in widths:
+            n_in, n_out = shape(k)
+            weight = T.tensor(rng.standard_normal((n_out, n_in)).astype(np.float32))
+            f = lambda v, weight=weight, T=T: T.tanh(weight @ v)  # noqa: E731
+            v = T.ones(n_in)
+            times["forward"].append(1000 * best_time(by_fwd, f, v))
+            times["reverse"].append(1000 * best_time(by_rev, f, v))
+        for mode, style in (("forward", "o-"), ("reverse", "s--")):
+            ax.plot(widths, times[mode], style, label=f"{engine}, {mode} mode")
+    ax.set(xlabel=label, ylabel="time for the full Jacobian (ms)")
+    ax.legend(fontsize=8)
 axes[0].set_title("a loss of many parameters: reverse wins")
 axes[1].set_title("many outputs of one input: forward wins")
 fig.tight_layout()
 plt.show()
-print("one output :", by_inputs)
-print("one input  :", by_outputs)
 
 # %% [markdown]
 # ### Try it: choose the shape
 #
 # Move the sliders to set the number of inputs and outputs of the layer `tanh(W x)`. The
-# widget runs both loops on minigrad, checks that the two Jacobians agree, and plots how many
-# passes each mode needed. The cheaper mode is the one whose count is the smaller of $n$ and
-# $m$.
+# widget runs both loops on minigrad, checks that the two Jacobians agree, and shows the
+# measured time of each mode, with reverse mode's node calls as the engine counted them. The
+# cheaper mode is the one whose side of the Jacobian is shorter: $n$ for forward, $m$ for
+# reverse. (The plumbing of the widget is in `coursekit/widgets.py`.)
 
 # %%
-import io
+from coursekit import widgets as course_widgets
 
-
-def passes_png(n_in, n_out):
-    pf, pr = count_passes(n_in, n_out)
-    fig, ax = plt.subplots(figsize=(5, 2.6))
-    bars = ax.barh(["reverse mode", "forward mode"], [pr, pf], color=["tab:orange", "tab:blue"])
-    ax.bar_label(bars)
-    ax.set_xlim(0, 33)
-    ax.set_xlabel("passes")
-    ax.set_title(f"Jacobian {n_out} x {n_in}: "
-                 + ("reverse" if pr < pf else "forward" if pf < pr else "either") + " is cheaper")
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    plt.close(fig)
-    return buffer.getvalue()
-
-
-n_slider = widgets.IntSlider(value=8, min=1, max=32, description="inputs n")
-m_slider = widgets.IntSlider(value=1, min=1, max=32, description="outputs m")
-chart = widgets.Image(value=passes_png(8, 1), format="png")
-
-
-def redraw(change):
-    chart.value = passes_png(n_slider.value, m_slider.value)
-
-
-n_slider.observe(redraw, names="value")
-m_slider.observe(redraw, names="value")
-widgets.VBox([widgets.HBox([n_slider, m_slider]), chart])
+course_widgets.jacobian_cost_widget(compare.get("jacobian_by_forward"),
+                                    compare.get("jacobian_by_reverse"))
 
 # %% [markdown]
 # ## 7. Jacobians with `torch.autograd.functional.jacobian`
@@ -486,9 +516,20 @@ jacobian(layer, torch.tensor([1.0, -1.0, 0.5, 2.0]), strategy="forward-mode")
 # **Where minigrad differs.** minigrad accepts `vectorize=True` but does not batch anything:
 # it simply loops, one pass per input element (forward mode) or per output element (reverse
 # mode), like our functions of section 6. The results are the same; only the speed differs.
-# Its forward AD supports one `dual_level` at a time (torch does not nest them either,
-# yet).
-#
+# Its forward AD supports one `dual_level` at a time, and neither does torch's yet. The two
+# engines word the refusal differently, so this cell runs each one directly instead of through
+# `%%both`:
+
+# %%
+for engine in (torch, minigrad):
+    try:
+        with engine.autograd.forward_ad.dual_level():
+            with engine.autograd.forward_ad.dual_level():
+                pass
+    except RuntimeError as error:
+        print(f"{engine.__name__:>8}: RuntimeError: {error}")
+
+# %% [markdown]
 # ## Summary
 #
 # * Forward mode pushes tangents from the inputs: one pass per input direction gives the

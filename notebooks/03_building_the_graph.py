@@ -17,16 +17,16 @@
 # # 03 · Building the graph: leaves, nodes and `backward()`
 #
 # Lesson 01 drew graphs. This lesson looks at what autograd actually stores while your code
-# runs, and what `backward()` does with it.
+# runs, and what [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html) does with it.
 #
 # **Goals**
 #
-# - Read the five autograd fields of a tensor: `data`, `grad`, `grad_fn`, `is_leaf`,
-#   `requires_grad`.
+# - Read the five autograd fields of a tensor: `data`, [`grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.grad.html), [`grad_fn`](https://docs.pytorch.org/docs/stable/notes/autograd.html#how-autograd-encodes-the-history), [`is_leaf`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.is_leaf.html),
+#   [`requires_grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.requires_grad.html).
 # - See how `requires_grad` spreads from inputs to results, and tell leaves from non-leaves.
-# - Walk the real graph: `grad_fn` objects and their `next_functions`; see where constants go.
+# - Walk the real graph: `grad_fn` objects and their [`next_functions`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.next_functions.html); see where constants go.
 # - Run `backward()`, meet the "backward through the graph a second time" error and
-#   `retain_graph`, and see gradients **accumulate** in `.grad` until you zero them.
+#   [`retain_graph`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html), and see gradients **accumulate** in `.grad` until you zero them.
 #
 # **Time:** about 30 minutes. **You need:** lessons 00 and 01.
 
@@ -70,7 +70,7 @@ print("requires_grad:", v.requires_grad)
 # ## 2. Asking for gradients
 #
 # You can ask for gradients when you make the tensor, or later, by setting the attribute or
-# calling the in-place method `requires_grad_()`:
+# calling the in-place method [`requires_grad_()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.requires_grad_.html):
 
 # %%
 # %%both x y k
@@ -324,7 +324,7 @@ for step in range(3):
 # %% [markdown]
 # The true gradient is `[2, 4]` every time; `.grad` shows the running sum. The sum is even
 # kept in the **same** tensor object, updated in place. Clear it before each backward pass,
-# either in place with `zero_()`, or by setting it to `None` (what `optimizer.zero_grad()`
+# either in place with [`zero_()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.zero_.html), or by setting it to `None` (what [`optimizer.zero_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.optim.Optimizer.zero_grad.html)
 # does by default):
 
 # %%
@@ -354,8 +354,10 @@ print("after w.grad = None:", w.grad)
 # - untick everything: no graph is recorded and `backward()` fails;
 # - tick only `b`: the multiplication is not recorded at all, it is a constant for autograd;
 # - set the count to 3: every `.grad` is three times the true gradient.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 

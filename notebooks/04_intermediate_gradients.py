@@ -16,7 +16,7 @@
 # %% [markdown]
 # # 04 · Intermediate gradients: `retain_grad` and hooks
 #
-# After `backward()`, only the **leaves** of the graph keep their gradient in `.grad`. The
+# After [`backward()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.backward.html), only the **leaves** of the graph keep their gradient in `.grad`. The
 # tensors in the middle (the *intermediate* or *non-leaf* tensors) see a gradient pass through
 # them, and then it is thrown away. This lesson shows how to keep it, and how to look at or
 # change it on its way through.
@@ -24,10 +24,10 @@
 # **Goals.** By the end you can:
 #
 # * explain why a non-leaf tensor's `.grad` is `None`, and recognise the warning torch prints;
-# * keep an intermediate gradient with `retain_grad()` and check it with `retains_grad`;
-# * attach a hook with `register_hook` that prints a gradient, or replaces it, and remove it
+# * keep an intermediate gradient with `retain_grad()` and check it with [`retains_grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retains_grad.html);
+# * attach a hook with [`register_hook`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.register_hook.html) that prints a gradient, or replaces it, and remove it
 #   with `handle.remove()`;
-# * read the few lines of minigrad that implement `retain_grad`.
+# * read the few lines of minigrad that implement [`retain_grad`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.retain_grad.html).
 #
 # **Time:** about 25 minutes. You should know lesson 03 (leaves, `grad_fn`, `backward()`).
 
@@ -137,8 +137,10 @@ viz.show(viz.make_dot(compare.get("z"), params={"x1": compare.get("x1"), "x2": c
 #
 # Move `x1` and `x2`. The widget rebuilds the graph with minigrad, retains the three
 # intermediate gradients and redraws every value (green) and gradient (blue).
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 def draw_example(change=None):
     a = minigrad.tensor(x1_slider.value, requires_grad=True)
     b = minigrad.tensor(x2_slider.value, requires_grad=True)

@@ -23,9 +23,9 @@
 #
 # **Goals.** By the end you can:
 #
-# * turn recording off and on with `torch.no_grad()`, `torch.enable_grad()` and
-#   `torch.set_grad_enabled(mode)`, as blocks and as decorators;
-# * say what `torch.inference_mode()` adds to `no_grad`, and what the old `volatile` flag was;
+# * turn recording off and on with [`torch.no_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.no_grad.html), [`torch.enable_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.enable_grad.html) and
+#   [`torch.set_grad_enabled(mode)`](https://docs.pytorch.org/docs/stable/generated/torch.set_grad_enabled.html), as blocks and as decorators;
+# * say what [`torch.inference_mode()`](https://docs.pytorch.org/docs/stable/generated/torch.inference_mode.html) adds to `no_grad`, and what the old [`volatile`](https://docs.pytorch.org/docs/stable/autograd.html#variable-deprecated) flag was;
 # * reuse one leaf tensor across a loop (change it under `no_grad`, zero its gradient), and know
 #   why `.data` is a riskier way to do the same;
 # * freeze a layer with `requires_grad=False` and see it vanish from the graph;
@@ -144,7 +144,7 @@ print(torch.is_grad_enabled(), (3 * x).requires_grad)
 # ## 3. `inference_mode`: `no_grad` with a stamp
 #
 # `torch.inference_mode()` stops recording like `no_grad`, and also marks every tensor made
-# inside as an **inference tensor** (`t.is_inference()` is `True`). Torch can then skip some
+# inside as an **inference tensor** ([`t.is_inference()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.is_inference.html) is `True`). Torch can then skip some
 # bookkeeping (such as version counters), which makes pure prediction a little faster. The
 # price comes later, outside inference mode: an inference tensor may not be **saved** for
 # backward, nor changed in place. Where an op does not need to save it, it may still take
@@ -338,7 +338,7 @@ s.sum().backward()
 # last ones. To freeze a parameter, set `requires_grad=False` on it. It then becomes a
 # constant to autograd: no gradient is computed for it, and the optimiser leaves it alone.
 #
-# Our model is two `Linear` layers with a `tanh` between. `nn.Linear` starts from random
+# Our model is two `Linear` layers with a `tanh` between. [`nn.Linear`](https://docs.pytorch.org/docs/stable/generated/torch.nn.Linear.html) starts from random
 # weights; we set them by hand instead (under `no_grad`, of course), so that the numbers
 # below are easy to follow.
 
@@ -392,8 +392,10 @@ viz.show(viz.side_by_side(compare.get("loss"), compare.get("loss", "torch"),
 # The widget builds the same little model with minigrad and draws the graph of its loss with
 # values and gradients. Move the input, switch recording off (as if inside `no_grad`), or
 # unfreeze the first layer and watch its parameters join the graph.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 W1 = [[0.5, -0.3], [0.8, 0.2]]
 B1 = [0.2, -0.1]
 W2 = [[1.0, -1.0]]

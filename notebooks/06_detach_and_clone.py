@@ -16,8 +16,8 @@
 # %% [markdown]
 # # 06 · `detach()` and `clone()`
 #
-# Two methods that look alike and do opposite things. `detach()` gives you the **same
-# memory** with the graph cut off; `clone()` gives you **new memory** and stays in the graph.
+# Two methods that look alike and do opposite things. [`detach()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.detach.html) gives you the **same
+# memory** with the graph cut off; [`clone()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.clone.html) gives you **new memory** and stays in the graph.
 # Mixing them up gives gradients that are silently wrong, or arrays that change behind your
 # back. This lesson takes them apart.
 #
@@ -158,8 +158,10 @@ print(x.grad, y.grad)
 #
 # Pick a way and move `x`. The drawing (built with minigrad) shows where the gradient can flow.
 # In C and D, `y` does not even appear: a constant is not part of the backward graph.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 
@@ -256,8 +258,8 @@ z.numpy()
 # arr = t.detach().cpu().clone().numpy()
 # ```
 #
-# * `detach()` leaves the graph (otherwise `numpy()` raises, as above);
-# * `cpu()` brings the values to the computer's main memory: NumPy cannot read a GPU tensor.
+# * `detach()` leaves the graph (otherwise [`numpy()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.numpy.html) raises, as above);
+# * [`cpu()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.cpu.html) brings the values to the computer's main memory: NumPy cannot read a GPU tensor.
 #   For a tensor already on the CPU it returns the tensor itself and costs nothing;
 # * `clone()` makes the array own its memory. Without it, the array and the tensor share
 #   memory, and changing one changes the other;
@@ -282,7 +284,7 @@ safe[1] = -1.0
 print(x, safe)
 
 # %% [markdown]
-# For a single number, `z.item()` gives a plain Python float and works even when `z` requires
+# For a single number, [`z.item()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.item.html) gives a plain Python float and works even when `z` requires
 # grad.
 #
 # ## 5. How detaching changes a gradient
@@ -301,8 +303,8 @@ y3 = torch.sin(y1)
 z = y2 * y3
 z.backward()
 print(f"z = {z.item():.4f}")
-print(f"dz/dx1 = {x1.grad.item():.4f}")
-print(f"dz/dx2 = {x2.grad.item():.4f}")
+print(f"dz/dx1 = {x1.grad.item()}")
+print(f"dz/dx2 = {x2.grad.item()}")
 
 # %% [markdown]
 # The value of $z$ did not change ($\approx 0.6303$), but the gradient went from $+0.3324$
@@ -334,8 +336,10 @@ viz.show(viz.make_dot(compare.get("z"), params={"x1": compare.get("x1"), "x2": c
 #
 # Move $x_1$ and $x_2$, and switch the detach on and off. The graph and the gradients change;
 # the value of $z$ never does.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 def draw_detach(change=None):
     a = minigrad.tensor(x1_slider.value, requires_grad=True)
     b = minigrad.tensor(x2_slider.value, requires_grad=True)

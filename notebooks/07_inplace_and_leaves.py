@@ -26,7 +26,7 @@
 # 1. tell an in-place operation from an ordinary one (same Python object or a new one);
 # 2. explain the error *"a leaf Variable that requires grad is being used in an in-place
 #    operation"* and update weights the allowed way, under `torch.no_grad()`;
-# 3. use in-place operations on intermediate tensors, and read their version counter `_version`;
+# 3. use in-place operations on intermediate tensors, and read their version counter [`_version`](https://docs.pytorch.org/docs/stable/notes/autograd.html#in-place-correctness-checks);
 # 4. explain and fix *"one of the variables needed for gradient computation has been modified by
 #    an inplace operation"*;
 # 5. tell *reassigning* a leaf's name from *modifying* the leaf.
@@ -51,8 +51,8 @@ compare.seed_all(0)
 #
 # In PyTorch these change a tensor in place:
 #
-# * methods whose name ends with an underscore: `add_`, `mul_`, `zero_`, `fill_`, `log_`,
-#   `clamp_`, `copy_`, ...;
+# * methods whose name ends with an underscore: [`add_`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.add_.html), `mul_`, `zero_`, `fill_`, `log_`,
+#   `clamp_`, [`copy_`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.copy_.html), ...;
 # * augmented assignment: `x += 1`, `x *= 2`, `x -= y`, ...;
 # * assignment into an index or a slice: `x[0] = 5` (lesson 08 is about this one).
 #
@@ -122,7 +122,7 @@ x[0] = 5.0
 # ### So how does an optimizer change the weights?
 #
 # Under `torch.no_grad()` nothing is recorded, so there is no history to spoil: in-place changes
-# to a leaf are allowed, and the tensor stays a leaf. This is exactly what `optimizer.step()` does
+# to a leaf are allowed, and the tensor stays a leaf. This is exactly what [`optimizer.step()`](https://docs.pytorch.org/docs/stable/generated/torch.optim.Optimizer.step.html) does
 # inside. Here is gradient descent on `loss = (w - 3)²` by hand, with a learning rate of 0.25:
 
 # %%
@@ -266,8 +266,10 @@ print(x.grad)               # dz/dx = 2h * 2 = 8x
 #
 # Move `x` and pick what happens to `h` *after* `z = (h * h).sum()` was built. The graph shows
 # the values (green) and, when backward succeeds, the gradient (blue) on `x`.
+#
+# *(The next cell's code is folded away, since it is only plumbing: click the three dots to read it.)*
 
-# %%
+# %% jupyter={"source_hidden": true}
 import html
 
 
@@ -365,7 +367,22 @@ print(inspect.getsource(inplace.check_inplace))
 # `no_grad`, the outputs of ops that return several views (`unbind`, `split`, `chunk`) and
 # views returned by a custom Function, but again only while something records: under
 # `no_grad`, or when nothing requires grad, torch lets you change an `unbind` output in place.)
-#
+# Both engines, all three cases:
+
+# %%
+# %%both
+base = torch.tensor([1.0, 2.0, 3.0], requires_grad=True) * 2
+first, second, third = base.unbind()
+with torch.no_grad():
+    first.mul_(10)                  # allowed: nothing is recorded
+print(base)
+plain = torch.tensor([1.0, 2.0, 3.0])
+p0, p1, p2 = plain.unbind()
+p0.mul_(10)                         # allowed: nothing requires grad
+print(plain)
+first.mul_(10)                      # refused: recorded, and base requires grad
+
+# %% [markdown]
 # Then `apply_inplace` (same file) records the operation's node, writes the new numbers into
 # the same NumPy array, bumps the version counter, and attaches the node as the tensor's new
 # `grad_fn`; for a view, `rebase_history` puts the node on the base inside a `CopySlices`
@@ -396,7 +413,9 @@ print(inspect.getsource(SavedTensor.unpack))
 #   messages, and the version numbers match.
 # * Error messages name minigrad's types (`minigrad.FloatTensor`,
 #   `minigrad.autograd.set_detect_anomaly`); the checked cells print torch's spelling.
-# * torch keeps the version counter in C++ and checks it in its C++ engine; minigrad keeps it in
+# * torch keeps the version counter in C++ and checks it in its C++ engine
+#   ([in-place correctness checks](https://docs.pytorch.org/docs/stable/notes/autograd.html#in-place-correctness-checks));
+#   minigrad keeps it in
 #   a small Python object shared by a tensor and its views, so you can read every step above.
 # * Nodes save exactly what torch's save: for `x * 2`, `MulBackward0` keeps only the 2, since
 #   the gradient for `x` needs nothing else (torch's `grad_fn._saved_self` is `None`; minigrad
