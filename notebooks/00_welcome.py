@@ -288,23 +288,27 @@ print(inspect.getsource(compare.normalize))
 # %% [markdown]
 # ## The map of the course
 #
-# | lesson | what you learn |
-# | --- | --- |
-# | `00_welcome` | this page: the two engines, `%%both`, drawing graphs |
-# | `01_computational_graphs` | forward and backward passes, the chain rule, dynamic graphs |
-# | `02_forward_vs_reverse` | both modes by hand and in code, Jacobians, why reverse |
-# | `03_building_the_graph` | `grad_fn`, leaves, `backward()`, `retain_graph`, `.grad` |
-# | `04_intermediate_gradients` | `retain_grad`, the non-leaf `.grad` warning, hooks |
-# | `05_pausing_the_graph` | `no_grad`, `inference_mode`, `.data`, freezing layers |
-# | `06_detach_and_clone` | shared memory, five ways to make `y`, `detach().clone()` |
-# | `07_inplace_and_leaves` | in-place operations, the leaf error, version counters |
-# | `08_slicing_pitfalls` | views, `CopySlices`, the version error, `cat` vs slices |
-# | `09_custom_functions` | `autograd.Function`, `ctx`, `gradcheck`, training models |
-# | `10_visualising_graphs` | `make_dot` options, values on the drawing, stepping |
+# | lesson | what you learn | exercises |
+# | --- | --- | --- |
+# | `00_welcome` | this page: the two engines, `%%both`, drawing graphs | (none) |
+# | `01_computational_graphs` | forward and backward passes, the chain rule, dynamic graphs | `exercises/01_computational_graphs.ipynb` |
+# | `02_forward_vs_reverse` | both modes by hand and in code, Jacobians, why reverse | `exercises/02_forward_vs_reverse.ipynb` |
+# | `03_building_the_graph` | `grad_fn`, leaves, `backward()`, `retain_graph`, `.grad` | `exercises/03_building_the_graph.ipynb` |
+# | `04_intermediate_gradients` | `retain_grad`, the non-leaf `.grad` warning, hooks | `exercises/04_intermediate_gradients.ipynb` |
+# | `05_pausing_the_graph` | `no_grad`, `inference_mode`, `.data`, freezing layers | `exercises/05_pausing_the_graph.ipynb` |
+# | `06_detach_and_clone` | shared memory, five ways to make `y`, `detach().clone()` | `exercises/06_detach_and_clone.ipynb` |
+# | `07_inplace_and_leaves` | in-place operations, the leaf error, version counters | `exercises/07_inplace_and_leaves.ipynb` |
+# | `08_slicing_pitfalls` | views, `CopySlices`, the version error, `cat` vs slices | `exercises/08_slicing_pitfalls.ipynb` |
+# | `09_custom_functions` | `autograd.Function`, `ctx`, `gradcheck`, training models | `exercises/09_custom_functions.ipynb` |
+# | `10_visualising_graphs` | `make_dot` options, values on the drawing, torchviz, folding big graphs | `exercises/10_visualising_graphs.ipynb` |
+# | `11_non_scalar_outputs` | `backward(gradient=v)`, `autograd.grad`, Jacobians row by row and column by column | `exercises/11_non_scalar_outputs.ipynb` |
+# | `12_higher_order_gradients` | `create_graph=True`, second derivatives, Hessian-vector products, a gradient penalty | `exercises/12_higher_order_gradients.ipynb` |
+# | `13_broadcasting_in_backward` | why broadcast gradients are summed, `expand` vs `repeat`, `mean` vs `sum` | `exercises/13_broadcasting_in_backward.ipynb` |
+# | `14_memory_and_debugging` | what nodes save, saved-tensor hooks, checkpointing, leaks, `detect_anomaly` | `exercises/14_memory_and_debugging.ipynb` |
+# | `15_build_your_own_engine` | capstone: write your own small autograd, then read minigrad's engine | `exercises/15_build_your_own_engine.ipynb` |
 #
-# Each lesson has exercises in the `exercises/` folder, with the same number
-# (`exercises/01_computational_graphs.ipynb` goes with lesson 01), and reference solutions in
-# `solutions/`. Try an exercise before you open its solution.
+# Each lesson from 01 on has exercises in the `exercises/` folder, with the same name, and
+# reference solutions in `solutions/`. Try an exercise before you open its solution.
 
 # %% [markdown]
 # ## Self-check

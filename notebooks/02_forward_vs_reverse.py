@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 02 — Forward mode vs reverse mode
+# # 02 · Forward mode vs reverse mode
 #
 # The chain rule can be applied in two orders: from the inputs towards the output (**forward
 # mode**) or from the output back towards the inputs (**reverse mode**). Both give the same

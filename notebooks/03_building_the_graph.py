@@ -251,7 +251,8 @@ step_through(zs, {"y": ys})
 # single number. For a tensor with several elements, torch asks you to say what to start
 # from: a vector `v` shaped like the output, passed as `backward(v)`. Lesson 02 (section 6)
 # started backward from one-hot vectors to get one row of the Jacobian per pass; any other
-# `v` gives the weighted sum of rows $v^\top J$, a vector-Jacobian product. Without it:
+# `v` gives the weighted sum of rows $v^\top J$, a vector-Jacobian product; lesson 11
+# (non-scalar outputs) is all about `backward(gradient=v)`. Without it:
 
 # %%
 # %%both

@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 07 · In-place operations and leaves
+# # 07 · In-place operations and leaves
 #
 # An *in-place* operation changes a tensor's numbers where they already are, instead of making
 # a new tensor. It saves memory, and it is how optimizers update weights. It is also where

@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 08 · Slicing pitfalls
+# # 08 · Slicing pitfalls
 #
 # A slice such as `s[1:3]` or `s[0]` is not a copy: it is a *view*, a second tensor that looks
 # into the same memory. Writing into a slice, `s[1] = ...`, is therefore an in-place operation on

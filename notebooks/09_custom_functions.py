@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 09 · Custom Functions
+# # 09 · Custom Functions
 #
 # Autograd can only differentiate what it sees. If part of your computation happens outside
 # torch (in a string passed to `eval`, in another library, in C code you call), the graph is cut

@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 10 — Visualising graphs
+# # 10 · Visualising graphs
 #
 # Every lesson so far has drawn its graphs. This one is about the drawing tool itself: what
 # each box and arrow means, which options change the picture, and how to watch a backward
@@ -619,4 +619,4 @@ viz.fold_widget(mg_out, mg_steps, params=mg_W)
 # block, so `W` (and its `AccumulateGrad`) stays in the drawing with an arrow into each step.
 # </details>
 #
-# **Exercises:** `exercises/10_visualising_graphs.ipynb`.
+# **Exercises:** `exercises/10_visualising_graphs.ipynb`. Next: lesson 11, non-scalar outputs.

@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 11 · Non-scalar outputs
+# # 11 · Non-scalar outputs
 #
 # So far almost every `backward()` started from a single number, a loss. This lesson is about
 # outputs with several elements: what `backward()` needs to be told before it can start from
@@ -505,4 +505,4 @@ print(inspect.getsource(api._seed_grads))
 #
 # </details>
 #
-# **Exercises:** `exercises/11_non_scalar_outputs.ipynb`.
+# **Exercises:** `exercises/11_non_scalar_outputs.ipynb`. Next: lesson 12, higher-order gradients.

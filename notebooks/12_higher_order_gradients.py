@@ -546,4 +546,4 @@ print(inspect.getsource(minigrad._ops.pointwise.PowBackward0.backward))
 #
 # </details>
 #
-# **Exercises:** `exercises/12_higher_order_gradients.ipynb`.
+# **Exercises:** `exercises/12_higher_order_gradients.ipynb`. Next: lesson 13, broadcasting and reductions in backward.

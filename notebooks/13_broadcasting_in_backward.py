@@ -450,4 +450,4 @@ print(inspect.getsource(shape.ExpandBackward0))
 #
 # </details>
 #
-# **Exercises:** `exercises/13_broadcasting_in_backward.ipynb`.
+# **Exercises:** `exercises/13_broadcasting_in_backward.ipynb`. Next: lesson 14, memory and debugging.

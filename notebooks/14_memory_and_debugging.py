@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 14 · Memory and debugging
+# # 14 · Memory and debugging
 #
 # To run backward, autograd has to keep some tensors from the forward pass: a multiplication
 # needs its inputs again, an exponential its output. Those **saved tensors** are where the
@@ -635,4 +635,4 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 #
 # </details>
 #
-# **Exercises:** `exercises/14_memory_and_debugging.ipynb`.
+# **Exercises:** `exercises/14_memory_and_debugging.ipynb`. Next: lesson 15, the capstone: build your own engine.

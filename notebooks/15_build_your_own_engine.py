@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Lesson 15 · Capstone: build your own engine
+# # 15 · Capstone: build your own engine
 #
 # You have used autograd for fourteen lessons. Now you write one: a tensor class of your own,
 # wrapping a NumPy array, with a handful of operations, a backward pass and broadcasting, in
