@@ -33,11 +33,14 @@ def _source(cell) -> str:
     return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
 
-def test_there_are_exercises_for_lessons_01_03_07():
-    names = {p.stem[:2] for p in SOLUTIONS}
-    assert {"01", "03", "07"} <= names
-    assert {p.stem for p in SOLUTIONS} == {
+def test_every_lesson_from_01_on_has_exercises_with_at_least_three_graded_questions():
+    lessons = {p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")} - {"00_welcome"}
+    assert {p.stem for p in SOLUTIONS} == lessons == {
         p.stem for p in (ROOT / "exercises").glob("[0-9][0-9]_*.ipynb")}
+    counts = {p.stem: sum(c.metadata.get("role") == "check" for c in jupytext.read(p).cells)
+              for p in SOLUTIONS}
+    assert min(counts.values()) >= 3, counts
+    assert sum(counts.values()) >= 55, counts
 
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)
