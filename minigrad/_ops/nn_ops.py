@@ -14,7 +14,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import _short, column_major, mm_mat1_backward, mm_mat2_backward
-from minigrad._ops.pointwise import where
+from minigrad._ops.pointwise import div_scalar, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -263,17 +263,4 @@ class NllLossBackward0(Node):
 def div_by_count(input, count):
     """``input / count`` for a Python number, recorded as torch's ``DivBackward1`` (C++ code
     dividing by a size, as ``cross_entropy`` does for its mean)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        data = input._data / np.asarray(count, dtype=input._data.dtype)
-    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
-                  other=count)
-
-
-class DivBackward1(Node):
-    """out = self / other, with ``other`` a number (torch's C++ code divides by a count)"""
-
-    def backward(self, grad):
-        return grad / self.other
-
-    def jvp(self, t):
-        return t / self.other
+    return div_scalar(input, count)

@@ -96,7 +96,7 @@ class AddBackward0(Node):
     """out = self + alpha * other"""
 
     def backward(self, grad):
-        return grad, (grad * self.alpha if self.alpha != 1 else grad)
+        return grad, (mul_scalar(grad, self.alpha) if self.alpha != 1 else grad)
 
     def jvp(self, t_self, t_other):
         return _total(t_self, t_other if self.alpha == 1 else _times(t_other, self.alpha))
@@ -128,7 +128,7 @@ class SubBackward0(Node):
     """out = self - alpha * other"""
 
     def backward(self, grad):
-        return grad, -grad * self.alpha if self.alpha != 1 else -grad
+        return grad, mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad
 
     def jvp(self, t_self, t_other):
         return _total(t_self, _times(t_other, -self.alpha))
@@ -150,7 +150,7 @@ class RsubBackward0(Node):
     """out = other - alpha * self"""
 
     def backward(self, grad):
-        return -grad * self.alpha if self.alpha != 1 else -grad, grad
+        return mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad, grad
 
     def jvp(self, t_self, t_other):
         return _total(_times(t_self, -self.alpha), t_other)
@@ -160,7 +160,7 @@ class RsubBackward1(Node):
     """out = other - alpha * self, with ``other`` a number"""
 
     def backward(self, grad):
-        return -grad * self.alpha if self.alpha != 1 else -grad
+        return mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad
 
     def jvp(self, t):
         return -t * self.alpha if self.alpha != 1 else -t
@@ -180,6 +180,65 @@ class MulBackward0(Node):
     def jvp(self, t_self, t_other):
         a, b = self.inputs
         return _total(_times(t_self, b), _times(t_other, a))
+
+
+# --- tensor-and-number ops as torch's C++ formulas call them -----------------------------------
+# Python's ``x * 2`` wraps 2 as a 0-d tensor (MulBackward0, edges to x and to nothing), but
+# torch's backward formulas (derivatives.yaml) are C++, where ``grad * 2`` calls the Scalar
+# overload: a node with one edge (MulBackward1, DivBackward1, AddBackward1, SubBackward1).
+# Gradients made with ``create_graph=True`` use these, so that their graphs are torch's; the
+# values are those of the tensor-and-tensor ops.
+def mul_scalar(input, other):
+    """``input * other`` for a number ``other``, recorded as torch's ``mul.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.multiply(a._data, b._data).astype(d.numpy, copy=False), MulBackward1,
+                  (a,), other=other)
+
+
+class MulBackward1(Node):
+    """out = self * other, ``other`` a number"""
+
+    def backward(self, grad):
+        return mul_scalar(grad, self.other)
+
+    def jvp(self, t):
+        return mul_scalar(t, self.other)
+
+
+def sub_scalar(input, other):
+    """``input - other`` for a number ``other``, recorded as torch's ``sub.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.subtract(a._data, b._data).astype(d.numpy, copy=False), SubBackward1,
+                  (a,))
+
+
+class SubBackward1(Node):
+    """out = self - other, ``other`` a number"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
+def div_scalar(input, other):
+    """``input / other`` for a number ``other``, recorded as torch's ``div.Scalar`` (C++ code
+    dividing by a size, as ``mean`` and ``cross_entropy`` do)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        data = input._data / np.asarray(other, dtype=input._data.dtype)
+    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
+                  other=other)
+
+
+class DivBackward1(Node):
+    """out = self / other, ``other`` a number"""
+
+    def backward(self, grad):
+        return div_scalar(grad, self.other)
+
+    def jvp(self, t):
+        return div_scalar(t, self.other)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -295,7 +354,7 @@ class PowBackward0(Node):
         e = self.exponent
         if e == 0:
             return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
-        return grad * (e * self.saved("self") ** (e - 1))
+        return grad * mul_scalar(self.saved("self") ** (e - 1), e)
 
     def jvp(self, t):
         e = self.exponent
@@ -310,7 +369,7 @@ class PowBackward1(Node):
         base, exponent = self.saved("self"), self.saved("exponent")
         g_self = g_exp = None
         if self.needs_input_grad[0]:
-            g_self = where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
+            g_self = where(exponent == 0, 0.0, grad * (exponent * base ** sub_scalar(exponent, 1)))
         if self.needs_input_grad[1]:
             result = self.saved("result")
             g_exp = grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
@@ -378,7 +437,7 @@ class PowBackward2(Node):
         log_base = _log_of_number(self.base)
         if self.base == 0:  # 0 ** e is 0 for e > 0 and 1 for e == 0: flat, so no gradient
             return grad * where(self.saved("exponent") >= 0, 0.0, self.saved("result") * log_base)
-        return grad * (self.saved("result") * log_base)
+        return grad * mul_scalar(self.saved("result"), log_base)
 
     def jvp(self, t):
         return t * 0 if self.base == 0 else t * self.result * _log_of_number(self.base)
@@ -426,7 +485,7 @@ def sqrt(input):
 
 class SqrtBackward0(Node):
     def backward(self, grad):
-        return grad / (2 * self.saved("result"))
+        return grad / mul_scalar(self.saved("result"), 2)
 
     def jvp(self, t):
         return t / (2 * self.result)

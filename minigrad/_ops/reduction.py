@@ -16,7 +16,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import quietly, record
 from minigrad._ops.join import stack
-from minigrad._ops.pointwise import maximum, minimum, where
+from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
@@ -100,7 +100,7 @@ def _mean(input, dim, keepdim, dtype):
 
 class MeanBackward0(Node):
     def backward(self, grad):
-        return grad.expand(*self.self_shape) / self.numel
+        return div_scalar(grad.expand(*self.self_shape), self.numel)
 
     def jvp(self, t):
         return t.mean()
@@ -108,7 +108,7 @@ class MeanBackward0(Node):
 
 class MeanBackward1(Node):
     def backward(self, grad):
-        return _unreduce(grad, self.dim, self.keepdim, self.self_shape) / self.count
+        return div_scalar(_unreduce(grad, self.dim, self.keepdim, self.self_shape), self.count)
 
     def jvp(self, t):
         return t.mean(self.dim, keepdim=self.keepdim)
