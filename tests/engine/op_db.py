@@ -18,7 +18,7 @@ How a sample describes its arguments:
   passed as it is. Tuples and lists are converted element by element.
 
 ``xfail`` maps a check name (``forward``, ``grad_fn``, ``backward``, ``fwad``, ``gradgrad``,
-``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to the reason minigrad
+``gradgrad_graph``, ``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to the reason minigrad
 fails it today. Each becomes a strict xfail: the test turns red once minigrad is fixed, and
 the entry must then be updated.
 """
@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-CHECKS = ("forward", "grad_fn", "backward", "fwad", "gradgrad", "gradcheck", "gradcheck_fwad")
+CHECKS = ("forward", "grad_fn", "backward", "fwad", "gradgrad", "gradgrad_graph", "gradcheck",
+          "gradcheck_fwad")
 
 
 # --- describing samples --------------------------------------------------------------------------
