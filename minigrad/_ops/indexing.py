@@ -39,12 +39,39 @@ class SelectBackward0(Node):
     """out = self[..., index, ...]: the gradient goes back into a zero tensor at ``index``."""
 
     def backward(self, grad):
-        out = grad.new_zeros(self.self_shape)
-        self.view_fn(out).copy_(grad)
-        return out
+        return view_backward(grad, self, self.view_fn, SelectBackwardBackward0)
 
     def jvp(self, t):
         return self.view_fn(t)
+
+
+def view_backward(grad, node, read, node_cls):
+    """torch's select_backward and slice_backward: ``grad`` put into a zero tensor shaped
+    like the view's input, at the place ``read`` reads. An op of its own
+    (SelectBackwardBackward0, SliceBackwardBackward0), so that under ``create_graph`` the
+    gradient's graph is torch's; its own gradient reads that place again."""
+    data = np.zeros(node.self_shape, dtype=grad._data.dtype)
+    read(Tensor._make(data))._data[...] = grad._data  # a NumPy view of ``data``
+    return record(data, node_cls, (grad,), read=read, self_shape=node.self_shape,
+                  **{f: getattr(node, f) for f in node_cls.fields})
+
+
+class SelectBackwardBackward0(Node):
+    """out = select_backward(grad): ``grad`` in a zero tensor at the selected index"""
+
+    fields = ("dim", "index")
+
+    def backward(self, grad):
+        return self.read(grad)
+
+    def jvp(self, t):
+        return view_backward(t, self, self.read, type(self))
+
+
+class SliceBackwardBackward0(SelectBackwardBackward0):
+    """out = slice_backward(grad): ``grad`` in a zero tensor at the slice"""
+
+    fields = ("dim", "start", "end", "step")
 
 
 def slice_dim(input, dim, start, stop, step):
@@ -60,6 +87,9 @@ def slice_dim(input, dim, start, stop, step):
 
 class SliceBackward0(SelectBackward0):
     """out = self[..., start:end:step, ...]"""
+
+    def backward(self, grad):
+        return view_backward(grad, self, self.view_fn, SliceBackwardBackward0)
 
 
 def alias(input):
@@ -128,8 +158,10 @@ class IndexBackward0(Node):
     """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
 
     def backward(self, grad):
+        from minigrad._ops.inplace import index_put_impl  # inplace.py imports this module
+
         check_indices(self)
-        return grad.new_zeros(self.self_shape).index_put(self.index, grad, accumulate=True)
+        return index_put_impl(grad.new_zeros(self.self_shape), self.index, grad)
 
     def jvp(self, t):
         return t[self.index]

@@ -522,13 +522,23 @@ class IndexPutBackward0(Node):
         return t_self.index_put(self.index, t_values, accumulate=self.accumulate)
 
 
-def index_put(input, indices, values, accumulate=False):
+def index_put(input, indices, values, accumulate=False, *, _node_cls=None):
     """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
-    IndexPutBackward0 node, as in torch."""
+    IndexPutBackward0 node, as in torch (IndexPutImplBackward0 for ``index_put_impl``)."""
     values_t = as_tensor_like(values, input.dtype)
-    return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
-                  (input, values_t), save=save_indices(indices), index=indices,
-                  accumulate=accumulate)
+    return record(_put(input._data, indices, values_t._data, accumulate),
+                  _node_cls or IndexPutBackward0, (input, values_t),
+                  save=save_indices(indices), index=indices, accumulate=accumulate)
+
+
+def index_put_impl(input, indices, values):
+    """torch's ``_index_put_impl_`` on a fresh zero tensor, as advanced indexing's backward
+    calls it: ``values`` added at ``indices`` (IndexPutImplBackward0)."""
+    return index_put(input, indices, values, accumulate=True, _node_cls=IndexPutImplBackward0)
+
+
+class IndexPutImplBackward0(IndexPutBackward0):
+    """out = self with ``values`` added at ``index`` (torch's ``_index_put_impl_``)"""
 
 
 

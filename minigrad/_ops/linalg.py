@@ -139,7 +139,7 @@ class MvBackward0(Node):
     """out = self @ vec, a matrix times a vector"""
 
     def backward(self, grad):
-        return (grad.unsqueeze(1) * self.saved("vec").unsqueeze(0) if self.needs_input_grad[0]
+        return (outer(grad, self.saved("vec")) if self.needs_input_grad[0]
                 else None,
                 self.saved("self").t().mv(grad) if self.needs_input_grad[1] else None)
 

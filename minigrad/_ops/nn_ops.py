@@ -14,7 +14,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import _short, column_major, mm_mat1_backward, mm_mat2_backward
-from minigrad._ops.pointwise import div_scalar, where
+from minigrad._ops.pointwise import div_scalar, mul_scalar, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -57,13 +57,13 @@ class AddmmBackward0(Node):
     def backward(self, grad):
         g_self = g_mat1 = g_mat2 = None
         if self.needs_input_grad[0]:
-            g_self = grad * self.beta if self.beta != 1 else grad
+            g_self = mul_scalar(grad, self.beta) if self.beta != 1 else grad
         if self.needs_input_grad[1]:
             g_mat1 = mm_mat1_backward(grad, self.saved("mat2"), self.mat1_column_major)
-            g_mat1 = g_mat1 * self.alpha if self.alpha != 1 else g_mat1
+            g_mat1 = mul_scalar(g_mat1, self.alpha) if self.alpha != 1 else g_mat1
         if self.needs_input_grad[2]:
             g_mat2 = mm_mat2_backward(grad, self.saved("mat1"), self.mat2_column_major)
-            g_mat2 = g_mat2 * self.alpha if self.alpha != 1 else g_mat2
+            g_mat2 = mul_scalar(g_mat2, self.alpha) if self.alpha != 1 else g_mat2
         return g_self, g_mat1, g_mat2
 
     def jvp(self, t_self, t_mat1, t_mat2):

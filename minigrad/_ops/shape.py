@@ -244,19 +244,37 @@ def _squeeze_dims(input, dims, node_cls=None):
                        self_shape=input._data.shape, dims=dims)
 
 
+def _unsqueeze_to(grad, dims, sizes):
+    """torch's unsqueeze_to, squeeze's backward: ``grad`` with each of ``dims`` that had
+    size 1 put back, one ``unsqueeze`` at a time (``grad`` itself when there is none)."""
+    for d, size in enumerate(sizes):
+        if size == 1 and d in dims:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 class SqueezeBackward0(ViewBackward0):
     """squeeze(): every dim of size 1"""
+
+    def backward(self, grad):
+        return _unsqueeze_to(grad, range(len(self.self_shape)), self.self_shape)
 
 
 class SqueezeBackward1(ViewBackward0):
     """squeeze(dim)"""
 
+    def backward(self, grad):
+        return _unsqueeze_to(grad, (self.dim,), self.self_shape)
+
 
 class SqueezeBackward2(ViewBackward0):
     """squeeze(dims), a tuple or list of dims"""
 
+    def backward(self, grad):
+        return _unsqueeze_to(grad, self.dims, self.self_shape)
 
-class SqueezeBackward4(ViewBackward0):
+
+class SqueezeBackward4(SqueezeBackward2):
     """squeeze_(dim), in place (matmul's 1-D @ 2-D)"""
 
 
@@ -313,6 +331,8 @@ def sum_to_size(input, *size):
     shape = input._data.shape
     if tuple(shape) == size:
         return input
+    if not size:  # torch's sum_to: to a 0-d tensor, one sum of everything
+        return input.sum()
     lead = len(shape) - len(size)
     dims = list(range(lead)) + [lead + i for i, s in enumerate(size)
                                 if s == 1 and shape[lead + i] != 1]
