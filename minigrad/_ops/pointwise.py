@@ -972,9 +972,11 @@ class MaximumBackward0(Node):
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
         a_loses, b_loses = (a < b, a > b) if self.sign > 0 else (a > b, a < b)
-        half = where(a == b, grad / 2, grad)
-        return (where(a_loses, 0.0, half) if self.needs_input_grad[0] else None,
-                where(b_loses, 0.0, half) if self.needs_input_grad[1] else None)
+        # torch's where(self == other, grad / 2, grad).masked_fill_(loses, 0)
+        half = where(a == b, div_scalar(grad, 2), grad)
+        return (half.masked_fill(a_loses, 0) if self.needs_input_grad[0] else None,
+                where(a == b, div_scalar(grad, 2), grad).masked_fill(b_loses, 0)
+                if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_other):
         a, b = self.inputs
@@ -1037,9 +1039,8 @@ class ClampMinBackward1(Node):
 
     def backward(self, grad):
         x, lo = self.saved("self"), self.saved("min")
-        keep = x >= lo
-        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
-                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+        return (where(x >= lo, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(x < lo, grad, 0.0) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_min):
         x, lo = self.inputs
@@ -1052,9 +1053,8 @@ class ClampMaxBackward1(Node):
 
     def backward(self, grad):
         x, hi = self.saved("self"), self.saved("max")
-        keep = x <= hi
-        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
-                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+        return (where(x <= hi, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(x > hi, grad, 0.0) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_max):
         x, hi = self.inputs
@@ -1106,8 +1106,8 @@ class LerpBackward0(Node):
 
     def backward(self, grad):
         w = self.weight
-        return (grad * (1 - w) if self.needs_input_grad[0] else None,
-                grad * w if self.needs_input_grad[1] else None)
+        return (mul_scalar(grad, 1 - w) if self.needs_input_grad[0] else None,
+                mul_scalar(grad, w) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_end):
         return _total(_times(t_self, 1 - self.weight), _times(t_end, self.weight))
@@ -1121,7 +1121,8 @@ class LerpBackward1(Node):
         g_w = None
         if self.needs_input_grad[2]:
             g_w = grad * (self.saved("end") - self.saved("self"))
-        return (grad * (1 - w) if self.needs_input_grad[0] else None,
+        one = as_tensor_like(1, w.dtype)  # C++'s 1 - weight: a wrapped number minus a tensor
+        return (grad * sub(one, w) if self.needs_input_grad[0] else None,
                 grad * w if self.needs_input_grad[1] else None, g_w)
 
     def jvp(self, t_self, t_end, t_weight):

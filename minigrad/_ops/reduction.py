@@ -483,11 +483,16 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def _var_backward(node, x, grad):
     """torch's var_backward: ``2 / dof * grad * (x - mean)``; over all elements with
-    dof <= 0, nan where x equals the mean and inf elsewhere."""
-    centered = x - x.mean(node.dim, keepdim=True)
-    if node.all_dims and node.dof <= 0:
-        return grad * where(centered == 0, float("nan"), float("inf"))
-    return _two_over(node.dof) * _restore(grad, node.dim, node.keepdim) * centered
+    dof <= 0, nan where x equals the mean and inf elsewhere. Over all elements the mean is
+    ``x.mean()``; along dims it keeps them, and the gradient gets them back (not for a 1-D
+    input, whose reduced gradient is a 0-d tensor that broadcasts)."""
+    if node.all_dims:
+        if node.dof <= 0:
+            return grad * where(x == x.mean(), float("nan"), float("inf"))
+        return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean())
+    if x.dim() > 1:
+        grad = _restore(grad, node.dim, node.keepdim)
+    return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean(node.dim, keepdim=True))
 
 
 def _two_over(dof) -> float:
@@ -511,8 +516,8 @@ class StdBackward0(Node):
 
     def backward(self, grad):
         result = self.saved("result")
-        return _var_backward(self, self.saved("self"),
-                             where(result == 0, 0.0, grad / (result * 2)))
+        grad_var = (grad / mul_scalar(result, 2)).masked_fill(result == 0, 0)
+        return _var_backward(self, self.saved("self"), grad_var)
 
     def jvp(self, t):
         return where(self.result == 0, 0.0, VarBackward0.jvp(self, t) / (2 * self.result))
@@ -554,18 +559,18 @@ def _norm_backward(x, norm, grad, p, dims):
     """torch's linalg_vector_norm_backward, with ``norm`` and ``grad`` keeping the reduced
     dims. A zero norm gives a zero gradient (the subgradient torch picks)."""
     if p == 1:
-        return x.sign() * grad
+        return x.sgn() * grad
     if p == 2:
-        return grad * where(norm == 0, 0.0, x / norm)
+        return grad * (x / norm).masked_fill(norm == 0, 0)
     if p in (float("inf"), float("-inf")):
         a = x.abs()
         mask = (a == norm) | a.isnan()
-        return x.sign() * ((grad / mask.sum(dims, True)) * mask)
+        return x.sgn() * ((grad / mask.sum(dims, True)) * mask)
     if p < 1:
-        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        scaled = x.sgn() * (x.abs() ** (p - 1)).masked_fill(x == 0, 0)
         return scaled * grad * norm ** (1 - p)
-    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-    return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1))
+    scaled = x.sgn() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0)
 
 
 class LinalgVectorNormBackward0(Node):
@@ -575,9 +580,10 @@ class LinalgVectorNormBackward0(Node):
         if self.ord == 0:  # a count of non-zeros: torch returns no gradient at all
             return None
         x = self.saved("self")
-        norm = _restore(self.saved("result"), self.dim, self.keepdim)
-        return _norm_backward(x, norm, _restore(grad, self.dim, self.keepdim), self.ord,
-                              self.dim)
+        # torch gets the reduced dims back only for a ``dim`` that was given
+        dims = () if self.dim_arg is None or x.dim() == 0 else self.dim
+        norm = _restore(self.saved("result"), dims, self.keepdim)
+        return _norm_backward(x, norm, _restore(grad, dims, self.keepdim), self.ord, self.dim)
 
     def jvp(self, t):
         if self.ord == 0:
