@@ -251,7 +251,7 @@ class ScatterBackward0(Node):
         g_self = g_src = None
         index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, index, grad.new_zeros(index.shape))
+            g_self = grad.scatter(self.dim, index, 0)  # a number: ScatterBackward1, as torch
         if self.needs_input_grad[1]:
             g_src = grad.gather(self.dim, index)
         return g_self, g_src

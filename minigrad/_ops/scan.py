@@ -41,11 +41,6 @@ def cumsum(input, dim, *, dtype=None):
                   dim_arg=dim)
 
 
-def _reversed(t, dim):
-    """``t`` in reverse order along ``dim`` (torch's flip), with minigrad ops."""
-    return stack(list(reversed(t.unbind(dim))), dim)
-
-
 def reversed_cumsum(t, dim):
     """``out[k] = sum(t[k:])`` along ``dim``: cumsum's backward."""
     if t.dim() == 0 or t.shape[dim] == 1:
@@ -53,7 +48,7 @@ def reversed_cumsum(t, dim):
     if fused():
         return Tensor._make(np.ascontiguousarray(np.flip(scan(np.cumsum, np.flip(t._data, dim),
                                                               dim), dim)))
-    return _reversed(_reversed(t, dim).cumsum(dim), dim)
+    return t.flip(dim).cumsum(dim).flip(dim)
 
 
 class CumsumBackward0(Node):

@@ -493,8 +493,7 @@ class RepeatBackward0(Node):
                 dims.append(len(sizes))
                 sizes.append(r)
             sizes.append(s)
-        grad = grad.reshape(*sizes)
-        return grad.sum(dims) if dims else grad
+        return grad.reshape(*sizes).sum(dims) if dims else grad  # as torch: no reshape
 
     def jvp(self, t):
         return t.repeat(*self.repeats)
