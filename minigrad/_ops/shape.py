@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import needs_grad, record, record_view
+from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
 from minigrad._tensor import device as _device
@@ -581,6 +582,10 @@ class DiagonalBackward0(_ViewNode):
     """out = a diagonal of self: the gradient goes back onto that diagonal of zeros."""
 
     def backward(self, grad):
-        out = grad.new_zeros(self.self_shape)
-        self.view_fn(out).copy_(grad)
-        return out
+        return view_backward(grad, self, self.view_fn, DiagonalBackwardBackward0)
+
+
+class DiagonalBackwardBackward0(SelectBackwardBackward0):
+    """out = diagonal_backward(grad): ``grad`` on the diagonal of a zero tensor"""
+
+    fields = ("offset", "dim1_arg", "dim2_arg")

@@ -120,6 +120,8 @@ SAVED_FIELDS = {
                           "offset": _signed("offset"), "self_sym_sizes": _self_sizes},
     "DiagonalBackward0_copy": {"dim1": _const(0), "dim2": _const(1), "offset": _signed("offset"),
                                "self_sym_sizes": _self_sizes},
+    "DiagonalBackwardBackward0": {"dim1": _signed("dim1_arg"), "dim2": _signed("dim2_arg"),
+                                  "offset": _signed("offset")},
     "DivBackward0": {"other": TENSOR, "self": TENSOR},
     "DivBackward1": {"other": _attr("other")},
     "DivBackward2": {"other": NOT_KEPT_TENSOR, "rounding_mode": _attr("rounding_mode"),

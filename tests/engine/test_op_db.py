@@ -396,7 +396,8 @@ NOT_PRODUCED_BY_OPS = {
     **dict.fromkeys(["MulBackward1", "SubBackward1", "SelectBackwardBackward0",
                      "SliceBackwardBackward0", "IndexPutImplBackward0",
                      "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0",
-                     "MseLossBackwardBackward0", "NllLossBackwardBackward0"],
+                     "MseLossBackwardBackward0", "NllLossBackwardBackward0",
+                     "DiagonalBackwardBackward0"],
                     "recorded by backward formulas under create_graph (torch's C++ formulas "
                     "call the tensor-and-number overloads), not by an op; test_gradgrad_graph "
                     "checks them against torch"),
