@@ -432,10 +432,10 @@ class IndexSelectBackward0(Node):
 
     def backward(self, grad):
         index = self.saved("index")
-        if not self.self_shape:  # a 0-d input: its one element was read
-            return grad.reshape(())
-        key = (slice(None),) * self.dim + (index.reshape(-1),)
-        return grad.new_zeros(self.self_shape).index_put(key, grad, accumulate=True)
+        from minigrad._ops.inplace import index_add_into_zeros  # inplace.py imports this module
+
+        return index_add_into_zeros(grad.new_zeros(self.self_shape), self.dim, index, grad,
+                                    self.dim_arg)
 
     def jvp(self, t):
         return t.index_select(self.dim, self.index)
@@ -461,8 +461,9 @@ class MaskedSelectBackward0(Node):
     the broadcast shape; the engine sums it back to self's shape."""
 
     def backward(self, grad):
-        mask = self.saved("mask").expand(*self.shape)
-        return grad.new_zeros(self.shape).index_put((mask,), grad)
+        from minigrad._ops.inplace import masked_scatter_into_zeros  # see IndexBackward0
+
+        return masked_scatter_into_zeros(grad.new_zeros(self.shape), self.saved("mask"), grad)
 
     def jvp(self, t):
         return t.masked_select(self.mask)

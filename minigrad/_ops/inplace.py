@@ -541,6 +541,50 @@ class IndexPutImplBackward0(IndexPutBackward0):
     """out = self with ``values`` added at ``index`` (torch's ``_index_put_impl_``)"""
 
 
+def index_add_into_zeros(zeros, dim, index, source, dim_arg):
+    """torch's ``zeros.index_add_(dim, index, source)``, as index_select's backward calls it:
+    ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
+    key = (slice(None),) * dim + (index.reshape(-1),)
+    target = zeros._data.reshape(1) if zeros.dim() == 0 else zeros._data  # a 0-d input
+    data = _put(target, key, source._data, True).reshape(zeros._data.shape)
+    return record(data, IndexAddBackward0,
+                  (zeros, source), save={"index": index, "source": source}, dim=dim,
+                  dim_arg=dim_arg, alpha=1, source_dim=source.dim())
+
+
+class IndexAddBackward0(Node):
+    """out = self with source's slices added at index along dim: self's gradient passes
+    through, source's is read back at index (index_select)."""
+
+    def backward(self, grad):
+        index, source = self.saved("index"), self.saved("source")
+        g_source = None
+        if self.needs_input_grad[1]:
+            g_source = grad.index_select(self.dim, index).expand_as(source) if source.dim() \
+                else grad.index_select(self.dim, index.squeeze(0))
+        return grad, g_source
+
+
+def masked_scatter_into_zeros(zeros, mask, source):
+    """torch's ``zeros.masked_scatter_(mask, source)``, as masked_select's backward calls it:
+    ``source``'s elements, in order, where ``mask`` is True (MaskedScatterBackward0)."""
+    data = zeros._data.copy()
+    data[np.broadcast_to(mask._data, data.shape)] = source._data
+    return record(data, MaskedScatterBackward0, (zeros, source), save={"mask": mask},
+                  source_shape=source._data.shape)
+
+
+class MaskedScatterBackward0(Node):
+    """out = self with source's elements where mask: self's gradient is zero there, source's
+    is the gradient read back from there (torch's masked_scatter_backward)."""
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        return (grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None,
+                grad.masked_select(mask).view(*self.source_shape)
+                if self.needs_input_grad[1] else None)
+
+
 
 def masked_fill_(self, mask, value):
     """``self`` with ``value`` where ``mask`` is True (the mask broadcasts to ``self``)."""
