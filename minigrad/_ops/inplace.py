@@ -400,7 +400,7 @@ class ZeroBackward0(Node):
     """The old values are gone, so their gradient is zero."""
 
     def backward(self, grad):
-        return grad * 0
+        return grad.new_zeros(grad.shape)  # torch's zeros_like(grad): a constant
 
     def jvp(self, t):
         return t * 0
@@ -449,7 +449,7 @@ class FillBackward3(Node):
     """fill_ with a 0-d tensor: it receives the sum of the gradient."""
 
     def backward(self, grad):
-        return grad * 0, grad.sum()
+        return grad.new_zeros(grad.shape), grad.sum()
 
     def jvp(self, t_self, t_value):
         return None if t_value is None else t_value.expand(*self.result.shape)
@@ -475,7 +475,7 @@ class CopyBackwards(Node):
         return "minigrad::autograd::CopyBackwards"  # hand-written in torch's C++, like CopySlices
 
     def backward(self, grad):
-        return grad * 0, grad
+        return grad.new_zeros(grad.shape), grad
 
     def jvp(self, t_self, t_src):
         if t_src is None:
