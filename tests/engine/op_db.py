@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -1142,3 +1142,23 @@ OPS: list[OpInfo] = [
 
 OPS_BY_NAME = {op.name: op for op in OPS}
 assert len(OPS_BY_NAME) == len(OPS), "duplicate OpInfo names"
+
+
+# --- known differences: the graph of a gradient made with create_graph=True --------------------
+# Strict xfails of test_gradgrad_graph (the values are right: test_gradgrad checks them).
+_COPY_SLICES = ("in-place change of a view: under create_graph torch's CopySlices backward "
+                "reads the view with as_strided + copy_ (AsStridedBackward0, CopyBackwards); "
+                "minigrad's (autograd/special_nodes.py) reapplies the view op")
+_CUMPROD_ZEROS = ("cumprod of an input with zeros: torch's create_graph formula (prod, cumprod, "
+                  "cat, copy_ into select: O(n^2)) is not reproduced; minigrad sums products")
+GRADGRAD_GRAPH_XFAIL = {
+    "stale_view": "a stale view's gradient: torch's AsStridedBackward0 over CopySlices; "
+                  "minigrad's (autograd/views.py) goes through IndexPutBackward0",
+    "setitem_slice": _COPY_SLICES, "inplace_on_view": _COPY_SLICES,
+    "diagonal_inplace": _COPY_SLICES, "indexing_inplace_on_view": _COPY_SLICES,
+    "cumprod": _CUMPROD_ZEROS, "cumsum_cumprod_": _CUMPROD_ZEROS,
+}
+assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
+OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})
+       if op.name in GRADGRAD_GRAPH_XFAIL else op for op in OPS]
+OPS_BY_NAME = {op.name: op for op in OPS}
