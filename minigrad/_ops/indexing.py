@@ -65,7 +65,7 @@ class SelectBackwardBackward0(Node):
         return self.read(grad)
 
     def jvp(self, t):
-        return view_backward(t, self, self.read, type(self))
+        return view_backward(t, self, self.read, self.node_cls)
 
 
 class SliceBackwardBackward0(SelectBackwardBackward0):
@@ -154,12 +154,103 @@ def check_indices(node) -> None:
             node.saved(key)
 
 
+def put(data, indices, values, accumulate):
+    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
+    index = to_numpy_index(indices)
+    out = data.copy()
+    if accumulate:
+        np.add.at(out, index, values)
+    else:
+        out[index] = values
+    return out
+
+
+# --- the ops that backward formulas call: torch's writes into a fresh zero tensor -------------
+# Advanced indexing, index_select and masked_select put their gradient back into zeros with an
+# in-place op of torch's (_index_put_impl_, index_add_, masked_scatter_): recorded here as the
+# same nodes, so that a gradient made with create_graph has torch's graph.
+def index_put_impl(zeros, indices, values):
+    """torch's ``zeros._index_put_impl_(indices, values, accumulate=True)``: advanced
+    indexing's backward (IndexPutImplBackward0)."""
+    return record(put(zeros._data, indices, values._data, True), IndexPutImplBackward0,
+                  (zeros, values), save=save_indices(indices), index=indices, accumulate=True)
+
+
+class IndexPutImplBackward0(Node):
+    """out = self with ``values`` added at ``index``: self's gradient passes through, values'
+    is read back at ``index``."""
+
+    def backward(self, grad):
+        check_indices(self)
+        return grad, grad[self.index] if self.needs_input_grad[1] else None
+
+    def jvp(self, t_self, t_values):
+        x, values = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_values = values.new_zeros(values.shape) if t_values is None else t_values
+        return index_put_impl(t_self, self.index, t_values)
+
+
+def index_add_into_zeros(zeros, dim, index, source, dim_arg):
+    """torch's ``zeros.index_add_(dim, index, source)``, as index_select's backward calls it:
+    ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
+    key = (slice(None),) * dim + (index.reshape(-1),)
+    target = zeros._data.reshape(1) if zeros.dim() == 0 else zeros._data  # a 0-d input
+    data = put(target, key, source._data, True).reshape(zeros._data.shape)
+    return record(data, IndexAddBackward0,
+                  (zeros, source), save={"index": index, "source": source}, dim=dim,
+                  dim_arg=dim_arg, alpha=1, source_dim=source.dim())
+
+
+class IndexAddBackward0(Node):
+    """out = self with source's slices added at index along dim: self's gradient passes
+    through, source's is read back at index (index_select)."""
+
+    def backward(self, grad):
+        index, source = self.saved("index"), self.saved("source")
+        g_source = None
+        if self.needs_input_grad[1]:
+            g_source = grad.index_select(self.dim, index).expand_as(source) if source.dim() \
+                else grad.index_select(self.dim, index.squeeze(0))
+        return grad, g_source
+
+    def jvp(self, t_self, t_source):
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return index_add_into_zeros(t_self, self.dim, self.index, t_source, self.dim_arg)
+
+
+def masked_scatter_into_zeros(zeros, mask, source):
+    """torch's ``zeros.masked_scatter_(mask, source)``, as masked_select's backward calls it:
+    ``source``'s elements, in order, where ``mask`` is True (MaskedScatterBackward0)."""
+    data = zeros._data.copy()
+    data[np.broadcast_to(mask._data, data.shape)] = source._data
+    return record(data, MaskedScatterBackward0, (zeros, source), save={"mask": mask},
+                  source_shape=source._data.shape)
+
+
+class MaskedScatterBackward0(Node):
+    """out = self with source's elements where mask: self's gradient is zero there, source's
+    is the gradient read back from there (torch's masked_scatter_backward)."""
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        return (grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None,
+                grad.masked_select(mask).view(*self.source_shape)
+                if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_source):
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return masked_scatter_into_zeros(t_self, self.mask, t_source)
+
+
 class IndexBackward0(Node):
     """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
 
     def backward(self, grad):
-        from minigrad._ops.inplace import index_put_impl  # inplace.py imports this module
-
         check_indices(self)
         return index_put_impl(grad.new_zeros(self.self_shape), self.index, grad)
 
@@ -432,8 +523,6 @@ class IndexSelectBackward0(Node):
 
     def backward(self, grad):
         index = self.saved("index")
-        from minigrad._ops.inplace import index_add_into_zeros  # inplace.py imports this module
-
         return index_add_into_zeros(grad.new_zeros(self.self_shape), self.dim, index, grad,
                                     self.dim_arg)
 
@@ -461,8 +550,6 @@ class MaskedSelectBackward0(Node):
     the broadcast shape; the engine sums it back to self's shape."""
 
     def backward(self, grad):
-        from minigrad._ops.inplace import masked_scatter_into_zeros  # see IndexBackward0
-
         return masked_scatter_into_zeros(grad.new_zeros(self.shape), self.saved("mask"), grad)
 
     def jvp(self, t):

@@ -29,7 +29,7 @@ from minigrad._ops._core import (
     record,
     result_type,
 )
-from minigrad._ops.indexing import check_indices, save_indices, to_numpy_index
+from minigrad._ops.indexing import check_indices, put, save_indices
 from minigrad._ops.pointwise import (
     AddBackward0,
     CeilBackward0,
@@ -486,20 +486,9 @@ class CopyBackwards(Node):
 def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
     values_t = as_tensor_like(values, self.dtype)
-    data = _put(self._data, indices, values_t._data, accumulate)
+    data = put(self._data, indices, values_t._data, accumulate)
     return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
                          save=save_indices(indices), index=indices, accumulate=accumulate)
-
-
-def _put(data, indices, values, accumulate):
-    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
-    index = to_numpy_index(indices)
-    out = data.copy()
-    if accumulate:
-        np.add.at(out, index, values)
-    else:
-        out[index] = values
-    return out
 
 
 class IndexPutBackward0(Node):
@@ -522,68 +511,13 @@ class IndexPutBackward0(Node):
         return t_self.index_put(self.index, t_values, accumulate=self.accumulate)
 
 
-def index_put(input, indices, values, accumulate=False, *, _node_cls=None):
+def index_put(input, indices, values, accumulate=False):
     """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
-    IndexPutBackward0 node, as in torch (IndexPutImplBackward0 for ``index_put_impl``)."""
+    IndexPutBackward0 node, as in torch."""
     values_t = as_tensor_like(values, input.dtype)
-    return record(_put(input._data, indices, values_t._data, accumulate),
-                  _node_cls or IndexPutBackward0, (input, values_t),
-                  save=save_indices(indices), index=indices, accumulate=accumulate)
-
-
-def index_put_impl(input, indices, values):
-    """torch's ``_index_put_impl_`` on a fresh zero tensor, as advanced indexing's backward
-    calls it: ``values`` added at ``indices`` (IndexPutImplBackward0)."""
-    return index_put(input, indices, values, accumulate=True, _node_cls=IndexPutImplBackward0)
-
-
-class IndexPutImplBackward0(IndexPutBackward0):
-    """out = self with ``values`` added at ``index`` (torch's ``_index_put_impl_``)"""
-
-
-def index_add_into_zeros(zeros, dim, index, source, dim_arg):
-    """torch's ``zeros.index_add_(dim, index, source)``, as index_select's backward calls it:
-    ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
-    key = (slice(None),) * dim + (index.reshape(-1),)
-    target = zeros._data.reshape(1) if zeros.dim() == 0 else zeros._data  # a 0-d input
-    data = _put(target, key, source._data, True).reshape(zeros._data.shape)
-    return record(data, IndexAddBackward0,
-                  (zeros, source), save={"index": index, "source": source}, dim=dim,
-                  dim_arg=dim_arg, alpha=1, source_dim=source.dim())
-
-
-class IndexAddBackward0(Node):
-    """out = self with source's slices added at index along dim: self's gradient passes
-    through, source's is read back at index (index_select)."""
-
-    def backward(self, grad):
-        index, source = self.saved("index"), self.saved("source")
-        g_source = None
-        if self.needs_input_grad[1]:
-            g_source = grad.index_select(self.dim, index).expand_as(source) if source.dim() \
-                else grad.index_select(self.dim, index.squeeze(0))
-        return grad, g_source
-
-
-def masked_scatter_into_zeros(zeros, mask, source):
-    """torch's ``zeros.masked_scatter_(mask, source)``, as masked_select's backward calls it:
-    ``source``'s elements, in order, where ``mask`` is True (MaskedScatterBackward0)."""
-    data = zeros._data.copy()
-    data[np.broadcast_to(mask._data, data.shape)] = source._data
-    return record(data, MaskedScatterBackward0, (zeros, source), save={"mask": mask},
-                  source_shape=source._data.shape)
-
-
-class MaskedScatterBackward0(Node):
-    """out = self with source's elements where mask: self's gradient is zero there, source's
-    is the gradient read back from there (torch's masked_scatter_backward)."""
-
-    def backward(self, grad):
-        mask = self.saved("mask")
-        return (grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None,
-                grad.masked_select(mask).view(*self.source_shape)
-                if self.needs_input_grad[1] else None)
-
+    return record(put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
+                  (input, values_t), save=save_indices(indices), index=indices,
+                  accumulate=accumulate)
 
 
 def masked_fill_(self, mask, value):

@@ -150,6 +150,16 @@ class MseLossBackwardBackward0(Node):
             g_t = -self._double(w * g, target)
         return g_g, g_x, g_t
 
+    def jvp(self, t_g, t_x, t_t):
+        g, x, target = self.inputs
+        out = None if t_g is None else mse_loss_backward(t_g, x, target, self.reduction)
+        if t_x is not None or t_t is not None:
+            t_diff = t_x if t_t is None else (-t_t if t_x is None else t_x - t_t)
+            norm = 2.0 / max(x.numel(), 1) if self.reduction == "mean" else 2.0
+            moved = mul_scalar(t_diff * g, norm)
+            out = moved if out is None else out + moved
+        return out
+
     def _double(self, grad, input):
         out = mul_scalar(grad, 2)
         return div_scalar(out, input.numel()) if self.reduction == "mean" else out
@@ -263,6 +273,17 @@ class SoftmaxBackwardDataBackward0(Node):
                        - g * (y * w).sum(self.dim, keepdim=True))
         return g_g, g_y
 
+    def jvp(self, t_g, t_y):
+        g, y = self.inputs
+        if y.dim() == 0:
+            return y.new_zeros(())
+        out = None if t_g is None else softmax_backward_data(t_g, y, self.dim)
+        if t_y is not None:
+            d = self.dim
+            moved = t_y * (g - (g * y).sum(d, keepdim=True)) - y * (g * t_y).sum(d, keepdim=True)
+            out = moved if out is None else out + moved
+        return out
+
 
 def log_softmax_backward_data(grad_output, output, dim):
     """``grad_output - exp(output) * sum(grad_output, dim)``"""
@@ -288,6 +309,16 @@ class LogSoftmaxBackwardDataBackward0(Node):
         if self.needs_input_grad[1]:
             g_y = -g.sum(self.dim, keepdim=True) * y.exp() * w
         return g_g, g_y
+
+    def jvp(self, t_g, t_y):
+        g, y = self.inputs
+        if y.dim() == 0:
+            return y.new_zeros(())
+        out = None if t_g is None else log_softmax_backward_data(t_g, y, self.dim)
+        if t_y is not None:
+            moved = -(y.exp() * t_y) * g.sum(self.dim, keepdim=True)
+            out = moved if out is None else out + moved
+        return out
 
 
 def nll_loss(input, target, ignore_index=-100, reduction="mean"):
@@ -376,6 +407,9 @@ class NllLossBackwardBackward0(Node):
         if self.needs_input_grad[1]:
             g_self = w.new_zeros(w.shape)
         return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        return None if t_g is None else nll_loss_backward(t_g, self.inputs[1], self)
 
 
 def div_by_count(input, count):
