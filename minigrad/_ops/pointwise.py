@@ -205,6 +205,22 @@ class MulBackward1(Node):
         return mul_scalar(t, self.other)
 
 
+def add_scalar(input, other):
+    """``input + other`` for a number ``other``, recorded as torch's ``add.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.add(a._data, b._data).astype(d.numpy, copy=False), AddBackward1, (a,))
+
+
+class AddBackward1(Node):
+    """out = self + other, ``other`` a number"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
 def sub_scalar(input, other):
     """``input - other`` for a number ``other``, recorded as torch's ``sub.Scalar``."""
     a, b, d = operands(input, other)
@@ -555,7 +571,8 @@ class TanhBackwardBackward0(Node):
     def backward(self, grad):
         y = self.saved("output")
         return (tanh_backward(grad, y) if self.needs_input_grad[0] else None,
-                grad * (-2 * y * self.saved("grad_output")) if self.needs_input_grad[1]
+                grad * (mul_scalar(y, -2) * self.saved("grad_output"))
+                if self.needs_input_grad[1]
                 else None)
 
     def jvp(self, t_grad, t_output):
@@ -596,7 +613,8 @@ class SigmoidBackwardBackward0(Node):
     def backward(self, grad):
         y = self.saved("output")
         return (sigmoid_backward(grad, y) if self.needs_input_grad[0] else None,
-                grad * self.saved("grad_output") * (-2 * y + 1) if self.needs_input_grad[1]
+                grad * self.saved("grad_output") * add_scalar(mul_scalar(y, -2), 1)
+                if self.needs_input_grad[1]
                 else None)
 
     def jvp(self, t_grad, t_output):

@@ -90,6 +90,7 @@ SAVED_FIELDS = {
     "AbsBackward0": {"self": TENSOR},
     "AccumulateGrad": {},
     "AddBackward0": {"alpha": _attr("alpha")},
+    "AddBackward1": {},
     "AddmmBackward0": {"alpha": _attr("alpha"), "beta": _attr("beta"), "mat1": TENSOR,
                        "mat1_sym_sizes": _input_shape(1),
                        "mat1_sym_strides": _strides(1, "mat1_column_major"),

@@ -393,7 +393,7 @@ NOT_PRODUCED_BY_OPS = {
                     "recorded by relu/tanh/sigmoid's backward under create_graph, not by an "
                     "op; test_autograd_api.test_create_graph_gradient_has_torchs_graph checks "
                     "them against torch"),
-    **dict.fromkeys(["MulBackward1", "SubBackward1", "SelectBackwardBackward0",
+    **dict.fromkeys(["MulBackward1", "AddBackward1", "SubBackward1", "SelectBackwardBackward0",
                      "SliceBackwardBackward0", "IndexPutImplBackward0",
                      "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0",
                      "MseLossBackwardBackward0", "NllLossBackwardBackward0",
