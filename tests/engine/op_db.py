@@ -1149,14 +1149,11 @@ assert len(OPS_BY_NAME) == len(OPS), "duplicate OpInfo names"
 _COPY_SLICES = ("in-place change of a view: under create_graph torch's CopySlices backward "
                 "reads the view with as_strided + copy_ (AsStridedBackward0, CopyBackwards); "
                 "minigrad's (autograd/special_nodes.py) reapplies the view op")
-_CUMPROD_ZEROS = ("cumprod of an input with zeros: torch's create_graph formula (prod, cumprod, "
-                  "cat, copy_ into select: O(n^2)) is not reproduced; minigrad sums products")
 GRADGRAD_GRAPH_XFAIL = {
     "stale_view": "a stale view's gradient: torch's AsStridedBackward0 over CopySlices; "
                   "minigrad's (autograd/views.py) goes through IndexPutBackward0",
     "setitem_slice": _COPY_SLICES, "inplace_on_view": _COPY_SLICES,
     "diagonal_inplace": _COPY_SLICES, "indexing_inplace_on_view": _COPY_SLICES,
-    "cumprod": _CUMPROD_ZEROS, "cumsum_cumprod_": _CUMPROD_ZEROS,
 }
 assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
 OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})
