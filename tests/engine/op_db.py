@@ -18,9 +18,9 @@ How a sample describes its arguments:
   passed as it is. Tuples and lists are converted element by element.
 
 ``xfail`` maps a check name (``forward``, ``grad_fn``, ``backward``, ``fwad``, ``gradgrad``,
-``gradgrad_graph``, ``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to the reason minigrad
-fails it today. Each becomes a strict xfail: the test turns red once minigrad is fixed, and
-the entry must then be updated.
+``gradgrad_graph``, ``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to
+the reason minigrad fails it today. Each becomes a strict xfail: the test turns red once
+minigrad is fixed, and the entry must then be updated.
 """
 
 from __future__ import annotations
