@@ -39,12 +39,39 @@ class SelectBackward0(Node):
     """out = self[..., index, ...]: the gradient goes back into a zero tensor at ``index``."""
 
     def backward(self, grad):
-        out = grad.new_zeros(self.self_shape)
-        self.view_fn(out).copy_(grad)
-        return out
+        return view_backward(grad, self, self.view_fn, SelectBackwardBackward0)
 
     def jvp(self, t):
         return self.view_fn(t)
+
+
+def view_backward(grad, node, read, node_cls):
+    """torch's select_backward and slice_backward: ``grad`` put into a zero tensor shaped
+    like the view's input, at the place ``read`` reads. An op of its own
+    (SelectBackwardBackward0, SliceBackwardBackward0), so that under ``create_graph`` the
+    gradient's graph is torch's; its own gradient reads that place again."""
+    data = np.zeros(node.self_shape, dtype=grad._data.dtype)
+    read(Tensor._make(data))._data[...] = grad._data  # a NumPy view of ``data``
+    return record(data, node_cls, (grad,), read=read, self_shape=node.self_shape,
+                  **{f: getattr(node, f) for f in node_cls.fields})
+
+
+class SelectBackwardBackward0(Node):
+    """out = select_backward(grad): ``grad`` in a zero tensor at the selected index"""
+
+    fields = ("dim", "index")
+
+    def backward(self, grad):
+        return self.read(grad)
+
+    def jvp(self, t):
+        return view_backward(t, self, self.read, self.node_cls)
+
+
+class SliceBackwardBackward0(SelectBackwardBackward0):
+    """out = slice_backward(grad): ``grad`` in a zero tensor at the slice"""
+
+    fields = ("dim", "start", "end", "step")
 
 
 def slice_dim(input, dim, start, stop, step):
@@ -60,6 +87,9 @@ def slice_dim(input, dim, start, stop, step):
 
 class SliceBackward0(SelectBackward0):
     """out = self[..., start:end:step, ...]"""
+
+    def backward(self, grad):
+        return view_backward(grad, self, self.view_fn, SliceBackwardBackward0)
 
 
 def alias(input):
@@ -124,12 +154,105 @@ def check_indices(node) -> None:
             node.saved(key)
 
 
+def put(data, indices, values, accumulate):
+    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
+    index = to_numpy_index(indices)
+    out = data.copy()
+    if accumulate:
+        np.add.at(out, index, values)
+    else:
+        out[index] = values
+    return out
+
+
+# --- the ops that backward formulas call: torch's writes into a fresh zero tensor -------------
+# Advanced indexing, index_select and masked_select put their gradient back into zeros with an
+# in-place op of torch's (_index_put_impl_, index_add_, masked_scatter_): recorded here as the
+# same nodes, so that a gradient made with create_graph has torch's graph.
+def index_put_impl(zeros, indices, values):
+    """torch's ``zeros._index_put_impl_(indices, values, accumulate=True)``: advanced
+    indexing's backward (IndexPutImplBackward0)."""
+    return record(put(zeros._data, indices, values._data, True), IndexPutImplBackward0,
+                  (zeros, values), save=save_indices(indices), index=indices, accumulate=True)
+
+
+class IndexPutImplBackward0(Node):
+    """out = self with ``values`` added at ``index``: self's gradient passes through, values'
+    is read back at ``index``."""
+
+    def backward(self, grad):
+        check_indices(self)
+        return grad, grad[self.index] if self.needs_input_grad[1] else None
+
+    def jvp(self, t_self, t_values):
+        x, values = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_values = values.new_zeros(values.shape) if t_values is None else t_values
+        return index_put_impl(t_self, self.index, t_values)
+
+
+def index_add_into_zeros(zeros, dim, index, source, dim_arg):
+    """torch's ``zeros.index_add_(dim, index, source)``, as index_select's backward calls it:
+    ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
+    key = (slice(None),) * dim + (index.reshape(-1),)
+    target = zeros._data.reshape(1) if zeros.dim() == 0 else zeros._data  # a 0-d input
+    data = put(target, key, source._data, True).reshape(zeros._data.shape)
+    return record(data, IndexAddBackward0,
+                  (zeros, source), save={"index": index, "source": source}, dim=dim,
+                  dim_arg=dim_arg, alpha=1, source_dim=source.dim())
+
+
+class IndexAddBackward0(Node):
+    """out = self with source's slices added at index along dim: self's gradient passes
+    through, source's is read back at index (index_select)."""
+
+    def backward(self, grad):
+        index, source = self.saved("index"), self.saved("source")
+        g_source = None
+        if self.needs_input_grad[1]:
+            g_source = grad.index_select(self.dim, index).expand_as(source) if source.dim() \
+                else grad.index_select(self.dim, index.squeeze(0))
+        return grad, g_source
+
+    def jvp(self, t_self, t_source):
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return index_add_into_zeros(t_self, self.dim, self.index, t_source, self.dim_arg)
+
+
+def masked_scatter_into_zeros(zeros, mask, source):
+    """torch's ``zeros.masked_scatter_(mask, source)``, as masked_select's backward calls it:
+    ``source``'s elements, in order, where ``mask`` is True (MaskedScatterBackward0)."""
+    data = zeros._data.copy()
+    data[np.broadcast_to(mask._data, data.shape)] = source._data
+    return record(data, MaskedScatterBackward0, (zeros, source), save={"mask": mask},
+                  source_shape=source._data.shape)
+
+
+class MaskedScatterBackward0(Node):
+    """out = self with source's elements where mask: self's gradient is zero there, source's
+    is the gradient read back from there (torch's masked_scatter_backward)."""
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        return (grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None,
+                grad.masked_select(mask).view(*self.source_shape)
+                if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_source):
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return masked_scatter_into_zeros(t_self, self.mask, t_source)
+
+
 class IndexBackward0(Node):
     """Advanced indexing copies; the gradient is scattered back, adding at repeated indices."""
 
     def backward(self, grad):
         check_indices(self)
-        return grad.new_zeros(self.self_shape).index_put(self.index, grad, accumulate=True)
+        return index_put_impl(grad.new_zeros(self.self_shape), self.index, grad)
 
     def jvp(self, t):
         return t[self.index]
@@ -219,7 +342,7 @@ class ScatterBackward0(Node):
         g_self = g_src = None
         index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, index, grad.new_zeros(index.shape))
+            g_self = grad.scatter(self.dim, index, 0)  # a number: ScatterBackward1, as torch
         if self.needs_input_grad[1]:
             g_src = grad.gather(self.dim, index)
         return g_self, g_src
@@ -400,10 +523,8 @@ class IndexSelectBackward0(Node):
 
     def backward(self, grad):
         index = self.saved("index")
-        if not self.self_shape:  # a 0-d input: its one element was read
-            return grad.reshape(())
-        key = (slice(None),) * self.dim + (index.reshape(-1),)
-        return grad.new_zeros(self.self_shape).index_put(key, grad, accumulate=True)
+        return index_add_into_zeros(grad.new_zeros(self.self_shape), self.dim, index, grad,
+                                    self.dim_arg)
 
     def jvp(self, t):
         return t.index_select(self.dim, self.index)
@@ -429,8 +550,7 @@ class MaskedSelectBackward0(Node):
     the broadcast shape; the engine sums it back to self's shape."""
 
     def backward(self, grad):
-        mask = self.saved("mask").expand(*self.shape)
-        return grad.new_zeros(self.shape).index_put((mask,), grad)
+        return masked_scatter_into_zeros(grad.new_zeros(self.shape), self.saved("mask"), grad)
 
     def jvp(self, t):
         return t.masked_select(self.mask)

@@ -29,7 +29,7 @@ from minigrad._ops._core import (
     record,
     result_type,
 )
-from minigrad._ops.indexing import check_indices, save_indices, to_numpy_index
+from minigrad._ops.indexing import check_indices, put, save_indices
 from minigrad._ops.pointwise import (
     AddBackward0,
     CeilBackward0,
@@ -400,7 +400,7 @@ class ZeroBackward0(Node):
     """The old values are gone, so their gradient is zero."""
 
     def backward(self, grad):
-        return grad * 0
+        return grad.new_zeros(grad.shape)  # torch's zeros_like(grad): a constant
 
     def jvp(self, t):
         return t * 0
@@ -449,7 +449,7 @@ class FillBackward3(Node):
     """fill_ with a 0-d tensor: it receives the sum of the gradient."""
 
     def backward(self, grad):
-        return grad * 0, grad.sum()
+        return grad.new_zeros(grad.shape), grad.sum()
 
     def jvp(self, t_self, t_value):
         return None if t_value is None else t_value.expand(*self.result.shape)
@@ -475,7 +475,7 @@ class CopyBackwards(Node):
         return "minigrad::autograd::CopyBackwards"  # hand-written in torch's C++, like CopySlices
 
     def backward(self, grad):
-        return grad * 0, grad
+        return grad.new_zeros(grad.shape), grad
 
     def jvp(self, t_self, t_src):
         if t_src is None:
@@ -486,20 +486,9 @@ class CopyBackwards(Node):
 def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
     values_t = as_tensor_like(values, self.dtype)
-    data = _put(self._data, indices, values_t._data, accumulate)
+    data = put(self._data, indices, values_t._data, accumulate)
     return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
                          save=save_indices(indices), index=indices, accumulate=accumulate)
-
-
-def _put(data, indices, values, accumulate):
-    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
-    index = to_numpy_index(indices)
-    out = data.copy()
-    if accumulate:
-        np.add.at(out, index, values)
-    else:
-        out[index] = values
-    return out
 
 
 class IndexPutBackward0(Node):
@@ -526,10 +515,9 @@ def index_put(input, indices, values, accumulate=False):
     """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
     IndexPutBackward0 node, as in torch."""
     values_t = as_tensor_like(values, input.dtype)
-    return record(_put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
+    return record(put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
                   (input, values_t), save=save_indices(indices), index=indices,
                   accumulate=accumulate)
-
 
 
 def masked_fill_(self, mask, value):

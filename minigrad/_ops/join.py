@@ -74,8 +74,8 @@ def stack(tensors, dim=0):
 
 
 class StackBackward0(Node):
-    def backward(self, grad):
-        return tuple(grad.unbind(self.dim))
+    def backward(self, grad):  # torch's stack_tensors_backward: one select per input
+        return tuple(grad.select(self.dim, i) for i in range(len(self.next_functions)))
 
     def jvp(self, *tangents):
         return stack(_tangents_or_zeros(self.inputs, tangents), self.dim)

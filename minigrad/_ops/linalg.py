@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
-from minigrad._ops.shape import diagonal_data
+from minigrad._ops.indexing import view_backward
+from minigrad._ops.shape import DiagonalBackwardBackward0, diagonal_data
 from minigrad._tensor import _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -139,9 +140,8 @@ class MvBackward0(Node):
     """out = self @ vec, a matrix times a vector"""
 
     def backward(self, grad):
-        # torch's grad.ger(vec): outer() is grad.reshape(-1, 1) * vec (a ViewBackward0 and a
-        # MulBackward0 in the graph of a gradient made with create_graph)
-        return (grad.reshape(-1, 1) * self.saved("vec") if self.needs_input_grad[0] else None,
+        return (outer(grad, self.saved("vec")) if self.needs_input_grad[0]
+                else None,
                 self.saved("self").t().mv(grad) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_other):
@@ -305,16 +305,16 @@ def diag(input, diagonal=0):
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
     data = diagonal_data(input._data, diagonal, 0, 1).copy()
     return record(data, DiagonalBackward0_copy, (input,), offset=diagonal,
-                  self_shape=input._data.shape)
+                  self_shape=input._data.shape, dim1_arg=0, dim2_arg=1)
 
 
 class DiagonalBackward0_copy(Node):  # noqa: N801 - torch's name
     """out = a copy of a diagonal of self: the gradient goes back onto that diagonal."""
 
     def backward(self, grad):
-        out = grad.new_zeros(self.self_shape)
-        out.diagonal(self.offset).copy_(grad)
-        return out
+        offset = self.offset
+        return view_backward(grad, self, lambda t: t.diagonal(offset),
+                             DiagonalBackwardBackward0)
 
     def jvp(self, t):
         return t.diag(self.offset)

@@ -14,7 +14,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import _short, column_major, mm_mat1_backward, mm_mat2_backward
-from minigrad._ops.pointwise import where
+from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -57,13 +57,13 @@ class AddmmBackward0(Node):
     def backward(self, grad):
         g_self = g_mat1 = g_mat2 = None
         if self.needs_input_grad[0]:
-            g_self = grad * self.beta if self.beta != 1 else grad
+            g_self = mul_scalar(grad, self.beta) if self.beta != 1 else grad
         if self.needs_input_grad[1]:
             g_mat1 = mm_mat1_backward(grad, self.saved("mat2"), self.mat1_column_major)
-            g_mat1 = g_mat1 * self.alpha if self.alpha != 1 else g_mat1
+            g_mat1 = mul_scalar(g_mat1, self.alpha) if self.alpha != 1 else g_mat1
         if self.needs_input_grad[2]:
             g_mat2 = mm_mat2_backward(grad, self.saved("mat1"), self.mat2_column_major)
-            g_mat2 = g_mat2 * self.alpha if self.alpha != 1 else g_mat2
+            g_mat2 = mul_scalar(g_mat2, self.alpha) if self.alpha != 1 else g_mat2
         return g_self, g_mat1, g_mat2
 
     def jvp(self, t_self, t_mat1, t_mat2):
@@ -102,15 +102,67 @@ class MseLossBackward0(Node):
     d/dtarget = -d/dself"""
 
     def backward(self, grad):
-        norm = 2.0 / max(self.numel, 1) if self.reduction == "mean" else 2.0
-        g = norm * (self.saved("self") - self.saved("target")) * grad
-        return g if self.needs_input_grad[0] else None, -g if self.needs_input_grad[1] else None
+        x, target = self.saved("self"), self.saved("target")
+        return (mse_loss_backward(grad, x, target, self.reduction)
+                if self.needs_input_grad[0] else None,
+                mse_loss_backward(grad, target, x, self.reduction)
+                if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_target):
         a, b = self.inputs
         t = 2 * (a - b) * _total([t_self, None if t_target is None else -t_target])
         return t.mean() if self.reduction == "mean" else t.sum() if self.reduction == "sum" \
             else t
+
+
+def mse_loss_backward(grad_output, input, target, reduction):
+    """``norm * (input - target) * grad_output`` (norm 2, or 2 / numel for a mean): mse_loss's
+    backward as the op torch uses (MseLossBackwardBackward0; the target's gradient is this
+    op with ``input`` and ``target`` swapped)."""
+    d = result_type(input, target)
+    numel = input.numel()
+    norm = 2.0 / max(numel, 1) if reduction == "mean" else 2.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = input._data.astype(d.numpy) - target._data.astype(d.numpy)
+        data = np.asarray(norm, dtype=d.numpy) * diff * grad_output._data
+    return record(data.astype(d.numpy, copy=False), MseLossBackwardBackward0,
+                  (grad_output, input, target),
+                  save={"grad_output": grad_output, "self": input, "target": target},
+                  reduction=reduction)
+
+
+class MseLossBackwardBackward0(Node):
+    """out = norm (self - target) g: linear in g; d/dself = norm g, d/dtarget = -norm g
+    (torch's mse_loss_double_backward and mse_loss_double_backward_grad_output)."""
+
+    def backward(self, w):
+        g, x, target = self.saved("grad_output"), self.saved("self"), self.saved("target")
+        g_g = g_x = g_t = None
+        if self.needs_input_grad[0]:
+            if self.reduction == "none":
+                g_g = mse_loss_backward(w, x, target, self.reduction)
+            else:
+                ones = g.new_zeros(g.shape) + 1
+                g_g = (mse_loss_backward(ones, x, target, self.reduction) * w).sum()
+        if self.needs_input_grad[1]:
+            g_x = self._double(w * g, x)
+        if self.needs_input_grad[2]:
+            g_t = -self._double(w * g, target)
+        return g_g, g_x, g_t
+
+    def jvp(self, t_g, t_x, t_t):
+        g, x, target = self.inputs
+        out = None if t_g is None else mse_loss_backward(t_g, x, target, self.reduction)
+        if t_x is not None or t_t is not None:
+            t_diff = t_x if t_t is None else (-t_t if t_x is None else t_x - t_t)
+            norm = 2.0 / max(x.numel(), 1) if self.reduction == "mean" else 2.0
+            moved = mul_scalar(t_diff * g, norm)
+            out = moved if out is None else out + moved
+        return out
+
+    def _double(self, grad, input):
+        out = mul_scalar(grad, 2)
+        return div_scalar(out, input.numel()) if self.reduction == "mean" else out
 
 
 def _reduce(values: np.ndarray, reduction):
@@ -157,10 +209,7 @@ class SoftmaxBackward0(Node):
     """out = exp(self) / sum(exp(self), dim); d/dself = out * (grad - sum(grad * out, dim))"""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if result.dim() == 0:  # softmax of one number is 1, whatever the number
-            return grad * 0
-        return result * (grad - (grad * result).sum(self.dim, keepdim=True))
+        return softmax_backward_data(grad, self.saved("result"), self.dim)
 
     def jvp(self, t):
         if t.dim() == 0:
@@ -185,15 +234,91 @@ class LogSoftmaxBackward0(Node):
     """out = self - log(sum(exp(self), dim)); d/dself = grad - exp(out) * sum(grad, dim)"""
 
     def backward(self, grad):
-        result = self.saved("result")
-        if result.dim() == 0:
-            return grad * 0
-        return grad - result.exp() * grad.sum(self.dim, keepdim=True)
+        return log_softmax_backward_data(grad, self.saved("result"), self.dim)
 
     def jvp(self, t):
         if t.dim() == 0:
             return t * 0
         return t - (t * self.result.exp()).sum(self.dim, keepdim=True)
+
+
+# softmax's and log_softmax's backward are ops of their own in torch (_softmax_backward_data,
+# _log_softmax_backward_data), so a gradient made with create_graph is one node over the
+# upstream gradient and the saved output, whose own backward is the second derivative.
+def softmax_backward_data(grad_output, output, dim):
+    """``output * (grad_output - sum(grad_output * output, dim))``"""
+    g, y = grad_output._data, output._data
+    with np.errstate(invalid="ignore", over="ignore"):
+        # softmax of one number is 1, whatever the number: no gradient
+        data = g * 0 if y.ndim == 0 else y * (g - (g * y).sum(axis=dim, keepdims=True))
+    return record(data.astype(g.dtype, copy=False), SoftmaxBackwardDataBackward0,
+                  (grad_output, output), save={"grad_output": grad_output, "output": output},
+                  dim=dim)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    """out = y (g - sum(g y)): d/dg is softmax's backward again; d/dy is torch's
+    softmax_double_backward, g w - sum(y g) w - g sum(y w) for the incoming gradient w."""
+
+    def backward(self, w):
+        g, y = self.saved("grad_output"), self.saved("output")
+        g_g = g_y = None
+        if self.needs_input_grad[0]:
+            g_g = softmax_backward_data(w, y, self.dim)
+        if self.needs_input_grad[1]:
+            if y.dim() == 0:
+                g_y = w * 0
+            else:
+                g_y = (g * w - (y * g).sum(self.dim, keepdim=True) * w
+                       - g * (y * w).sum(self.dim, keepdim=True))
+        return g_g, g_y
+
+    def jvp(self, t_g, t_y):
+        g, y = self.inputs
+        if y.dim() == 0:
+            return y.new_zeros(())
+        out = None if t_g is None else softmax_backward_data(t_g, y, self.dim)
+        if t_y is not None:
+            d = self.dim
+            moved = t_y * (g - (g * y).sum(d, keepdim=True)) - y * (g * t_y).sum(d, keepdim=True)
+            out = moved if out is None else out + moved
+        return out
+
+
+def log_softmax_backward_data(grad_output, output, dim):
+    """``grad_output - exp(output) * sum(grad_output, dim)``"""
+    g, y = grad_output._data, output._data
+    with np.errstate(invalid="ignore", over="ignore"):
+        data = g * 0 if y.ndim == 0 else g - np_exp(y) * g.sum(axis=dim, keepdims=True)
+    return record(data.astype(g.dtype, copy=False), LogSoftmaxBackwardDataBackward0,
+                  (grad_output, output), save={"grad_output": grad_output, "output": output},
+                  dim=dim)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    """out = g - exp(y) sum(g): d/dg is w - sum(w exp(y)); d/dy is -sum(g) exp(y) w."""
+
+    def backward(self, w):
+        g, y = self.saved("grad_output"), self.saved("output")
+        if y.dim() == 0:
+            return (w * 0 if self.needs_input_grad[0] else None,
+                    w * 0 if self.needs_input_grad[1] else None)
+        g_g = g_y = None
+        if self.needs_input_grad[0]:
+            g_g = w - (w * y.exp()).sum(self.dim, keepdim=True)
+        if self.needs_input_grad[1]:
+            g_y = -g.sum(self.dim, keepdim=True) * y.exp() * w
+        return g_g, g_y
+
+    def jvp(self, t_g, t_y):
+        g, y = self.inputs
+        if y.dim() == 0:
+            return y.new_zeros(())
+        out = None if t_g is None else log_softmax_backward_data(t_g, y, self.dim)
+        if t_y is not None:
+            moved = -(y.exp() * t_y) * g.sum(self.dim, keepdim=True)
+            out = moved if out is None else out + moved
+        return out
 
 
 def nll_loss(input, target, ignore_index=-100, reduction="mean"):
@@ -238,8 +363,9 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
         with np.errstate(invalid="ignore", divide="ignore"):
             data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
-                  mask=Tensor._make(mask.reshape(input.shape)), reduction=reduction,
-                  total_weight=total_weight, ignore_index=ignore_index)
+                  save={"self": input}, mask=Tensor._make(mask.reshape(input.shape)),
+                  reduction=reduction, total_weight=total_weight, ignore_index=ignore_index,
+                  target=target)
 
 
 class NllLossBackward0(Node):
@@ -247,11 +373,7 @@ class NllLossBackward0(Node):
     the gradient is -grad at each picked entry, zero elsewhere."""
 
     def backward(self, grad):
-        if self.reduction == "none":
-            grad = grad.unsqueeze(-1) if grad.dim() else grad  # one row per target
-        elif self.reduction == "mean":
-            grad = grad / self.total_weight
-        return where(self.mask, -grad, 0.0)
+        return nll_loss_backward(grad, self.saved("self"), self)
 
     def jvp(self, t):
         picked = -where(self.mask, t, 0.0)
@@ -260,20 +382,37 @@ class NllLossBackward0(Node):
         return picked.sum() / self.total_weight if self.reduction == "mean" else picked.sum()
 
 
+def nll_loss_backward(grad_output, input, node):
+    """nll_loss's backward, an op of its own as in torch (NllLossBackwardBackward0, over the
+    upstream gradient and the loss's input): ``-grad_output`` at each picked entry."""
+    g = grad_output._data
+    if node.reduction == "none":
+        g = g[..., None] if g.ndim else g  # one row per target
+    elif node.reduction == "mean":
+        g = g / np.asarray(node.total_weight, dtype=g.dtype)
+    data = np.where(node.mask._data, -g, np.asarray(0.0, dtype=g.dtype)).astype(g.dtype)
+    return record(data, NllLossBackwardBackward0, (grad_output, input), mask=node.mask,
+                  reduction=node.reduction, total_weight=node.total_weight,
+                  ignore_index=node.ignore_index, target=node.target)
+
+
+class NllLossBackwardBackward0(Node):
+    """out = nll_loss's gradient: linear in the upstream gradient (its gradient is nll_loss
+    of the incoming one), and constant in the loss's input (a zero gradient, as torch's)."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = nll_loss(w, self.target, self.ignore_index, self.reduction)
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        return None if t_g is None else nll_loss_backward(t_g, self.inputs[1], self)
+
+
 def div_by_count(input, count):
     """``input / count`` for a Python number, recorded as torch's ``DivBackward1`` (C++ code
     dividing by a size, as ``cross_entropy`` does for its mean)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        data = input._data / np.asarray(count, dtype=input._data.dtype)
-    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
-                  other=count)
-
-
-class DivBackward1(Node):
-    """out = self / other, with ``other`` a number (torch's C++ code divides by a count)"""
-
-    def backward(self, grad):
-        return grad / self.other
-
-    def jvp(self, t):
-        return t / self.other
+    return div_scalar(input, count)

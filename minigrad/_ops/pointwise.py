@@ -96,7 +96,7 @@ class AddBackward0(Node):
     """out = self + alpha * other"""
 
     def backward(self, grad):
-        return grad, (grad * self.alpha if self.alpha != 1 else grad)
+        return grad, (mul_scalar(grad, self.alpha) if self.alpha != 1 else grad)
 
     def jvp(self, t_self, t_other):
         return _total(t_self, t_other if self.alpha == 1 else _times(t_other, self.alpha))
@@ -128,7 +128,7 @@ class SubBackward0(Node):
     """out = self - alpha * other"""
 
     def backward(self, grad):
-        return grad, -grad * self.alpha if self.alpha != 1 else -grad
+        return grad, mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad
 
     def jvp(self, t_self, t_other):
         return _total(t_self, _times(t_other, -self.alpha))
@@ -150,7 +150,7 @@ class RsubBackward0(Node):
     """out = other - alpha * self"""
 
     def backward(self, grad):
-        return -grad * self.alpha if self.alpha != 1 else -grad, grad
+        return mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad, grad
 
     def jvp(self, t_self, t_other):
         return _total(_times(t_self, -self.alpha), t_other)
@@ -160,7 +160,7 @@ class RsubBackward1(Node):
     """out = other - alpha * self, with ``other`` a number"""
 
     def backward(self, grad):
-        return -grad * self.alpha if self.alpha != 1 else -grad
+        return mul_scalar(-grad, self.alpha) if self.alpha != 1 else -grad
 
     def jvp(self, t):
         return -t * self.alpha if self.alpha != 1 else -t
@@ -182,22 +182,79 @@ class MulBackward0(Node):
         return _total(_times(t_self, b), _times(t_other, a))
 
 
+# --- tensor-and-number ops as torch's C++ formulas call them -----------------------------------
+# Python's ``x * 2`` wraps 2 as a 0-d tensor (MulBackward0, edges to x and to nothing), but
+# torch's backward formulas (derivatives.yaml) are C++, where ``grad * 2`` calls the Scalar
+# overload: a node with one edge (MulBackward1, DivBackward1, AddBackward1, SubBackward1).
+# Gradients made with ``create_graph=True`` use these, so that their graphs are torch's; the
+# values are those of the tensor-and-tensor ops.
 def mul_scalar(input, other):
-    """``input * other`` for a Python number, recorded as torch's ``MulBackward1``: what
-    torch's C++ backward formulas record when they multiply by a number (pow's
-    ``exponent * self.pow(exponent - 1)``), where Python's ``x * 3`` records ``MulBackward0``.
-    It shows in the graph of a gradient made with ``create_graph=True``."""
-    return record(input._data * other, MulBackward1, (input,), other=other)
+    """``input * other`` for a number ``other``, recorded as torch's ``mul.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.multiply(a._data, b._data).astype(d.numpy, copy=False), MulBackward1,
+                  (a,), other=other)
 
 
 class MulBackward1(Node):
-    """out = self * other, with ``other`` a number"""
+    """out = self * other, ``other`` a number"""
 
     def backward(self, grad):
         return mul_scalar(grad, self.other)
 
     def jvp(self, t):
         return mul_scalar(t, self.other)
+
+
+def add_scalar(input, other):
+    """``input + other`` for a number ``other``, recorded as torch's ``add.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.add(a._data, b._data).astype(d.numpy, copy=False), AddBackward1, (a,))
+
+
+class AddBackward1(Node):
+    """out = self + other, ``other`` a number"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
+def sub_scalar(input, other):
+    """``input - other`` for a number ``other``, recorded as torch's ``sub.Scalar``."""
+    a, b, d = operands(input, other)
+    return record(np.subtract(a._data, b._data).astype(d.numpy, copy=False), SubBackward1,
+                  (a,))
+
+
+class SubBackward1(Node):
+    """out = self - other, ``other`` a number"""
+
+    def backward(self, grad):
+        return grad
+
+    def jvp(self, t):
+        return t
+
+
+def div_scalar(input, other):
+    """``input / other`` for a number ``other``, recorded as torch's ``div.Scalar`` (C++ code
+    dividing by a size, as ``mean`` and ``cross_entropy`` do)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        data = input._data / np.asarray(other, dtype=input._data.dtype)
+    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
+                  other=other)
+
+
+class DivBackward1(Node):
+    """out = self / other, ``other`` a number"""
+
+    def backward(self, grad):
+        return div_scalar(grad, self.other)
+
+    def jvp(self, t):
+        return div_scalar(t, self.other)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -313,7 +370,7 @@ class PowBackward0(Node):
         e = self.exponent
         if e == 0:
             return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
-        return grad * mul_scalar(self.saved("self") ** (e - 1), float(e))
+        return grad * mul_scalar(self.saved("self") ** (e - 1), e)
 
     def jvp(self, t):
         e = self.exponent
@@ -328,7 +385,7 @@ class PowBackward1(Node):
         base, exponent = self.saved("self"), self.saved("exponent")
         g_self = g_exp = None
         if self.needs_input_grad[0]:
-            g_self = where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
+            g_self = where(exponent == 0, 0.0, grad * (exponent * base ** sub_scalar(exponent, 1)))
         if self.needs_input_grad[1]:
             result = self.saved("result")
             g_exp = grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
@@ -444,7 +501,7 @@ def sqrt(input):
 
 class SqrtBackward0(Node):
     def backward(self, grad):
-        return grad / mul_scalar(self.saved("result"), 2)  # torch: MulBackward1 for 2 * result
+        return grad / mul_scalar(self.saved("result"), 2)
 
     def jvp(self, t):
         return t / (2 * self.result)
@@ -514,7 +571,8 @@ class TanhBackwardBackward0(Node):
     def backward(self, grad):
         y = self.saved("output")
         return (tanh_backward(grad, y) if self.needs_input_grad[0] else None,
-                grad * (mul_scalar(y, -2) * self.saved("grad_output")) if self.needs_input_grad[1]
+                grad * (mul_scalar(y, -2) * self.saved("grad_output"))
+                if self.needs_input_grad[1]
                 else None)
 
     def jvp(self, t_grad, t_output):
@@ -555,7 +613,8 @@ class SigmoidBackwardBackward0(Node):
     def backward(self, grad):
         y = self.saved("output")
         return (sigmoid_backward(grad, y) if self.needs_input_grad[0] else None,
-                grad * self.saved("grad_output") * (-2 * y + 1) if self.needs_input_grad[1]
+                grad * self.saved("grad_output") * add_scalar(mul_scalar(y, -2), 1)
+                if self.needs_input_grad[1]
                 else None)
 
     def jvp(self, t_grad, t_output):
@@ -931,9 +990,11 @@ class MaximumBackward0(Node):
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
         a_loses, b_loses = (a < b, a > b) if self.sign > 0 else (a > b, a < b)
-        half = where(a == b, grad / 2, grad)
-        return (where(a_loses, 0.0, half) if self.needs_input_grad[0] else None,
-                where(b_loses, 0.0, half) if self.needs_input_grad[1] else None)
+        # torch's where(self == other, grad / 2, grad).masked_fill_(loses, 0)
+        half = where(a == b, div_scalar(grad, 2), grad)
+        return (half.masked_fill(a_loses, 0) if self.needs_input_grad[0] else None,
+                where(a == b, div_scalar(grad, 2), grad).masked_fill(b_loses, 0)
+                if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_other):
         a, b = self.inputs
@@ -996,9 +1057,8 @@ class ClampMinBackward1(Node):
 
     def backward(self, grad):
         x, lo = self.saved("self"), self.saved("min")
-        keep = x >= lo
-        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
-                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+        return (where(x >= lo, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(x < lo, grad, 0.0) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_min):
         x, lo = self.inputs
@@ -1011,9 +1071,8 @@ class ClampMaxBackward1(Node):
 
     def backward(self, grad):
         x, hi = self.saved("self"), self.saved("max")
-        keep = x <= hi
-        return (where(keep, grad, 0.0) if self.needs_input_grad[0] else None,
-                where(keep, 0.0, grad) if self.needs_input_grad[1] else None)
+        return (where(x <= hi, grad, 0.0) if self.needs_input_grad[0] else None,
+                where(x > hi, grad, 0.0) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_max):
         x, hi = self.inputs
@@ -1065,8 +1124,8 @@ class LerpBackward0(Node):
 
     def backward(self, grad):
         w = self.weight
-        return (grad * (1 - w) if self.needs_input_grad[0] else None,
-                grad * w if self.needs_input_grad[1] else None)
+        return (mul_scalar(grad, 1 - w) if self.needs_input_grad[0] else None,
+                mul_scalar(grad, w) if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_end):
         return _total(_times(t_self, 1 - self.weight), _times(t_end, self.weight))
@@ -1080,7 +1139,8 @@ class LerpBackward1(Node):
         g_w = None
         if self.needs_input_grad[2]:
             g_w = grad * (self.saved("end") - self.saved("self"))
-        return (grad * (1 - w) if self.needs_input_grad[0] else None,
+        one = as_tensor_like(1, w.dtype)  # C++'s 1 - weight: a wrapped number minus a tensor
+        return (grad * sub(one, w) if self.needs_input_grad[0] else None,
                 grad * w if self.needs_input_grad[1] else None, g_w)
 
     def jvp(self, t_self, t_end, t_weight):

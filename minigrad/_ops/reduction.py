@@ -15,9 +15,8 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import quietly, record
-from minigrad._ops.join import stack
-from minigrad._ops.nn_ops import div_by_count
-from minigrad._ops.pointwise import maximum, minimum, where
+from minigrad._ops.join import cat, stack
+from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
@@ -100,8 +99,8 @@ def _mean(input, dim, keepdim, dtype):
 
 
 class MeanBackward0(Node):
-    def backward(self, grad):  # torch divides by the count: DivBackward1 under create_graph
-        return div_by_count(grad.expand(*self.self_shape), self.numel)
+    def backward(self, grad):
+        return div_scalar(grad.expand(*self.self_shape), self.numel)
 
     def jvp(self, t):
         return t.mean()
@@ -109,7 +108,7 @@ class MeanBackward0(Node):
 
 class MeanBackward1(Node):
     def backward(self, grad):
-        return div_by_count(_unreduce(grad, self.dim, self.keepdim, self.self_shape), self.count)
+        return div_scalar(_unreduce(grad, self.dim, self.keepdim, self.self_shape), self.count)
 
     def jvp(self, t):
         return t.mean(self.dim, keepdim=self.keepdim)
@@ -167,7 +166,7 @@ class MaxBackward1(Node):
         """torch's evenly_distribute_backward: a zero tensor filled at the ties, so the
         other elements get +0 whatever the gradient's sign."""
         mask = self.saved("self") == self.saved("result")
-        return where(mask, grad / mask.sum(), 0.0)
+        return grad.new_zeros(mask.shape).masked_fill(mask, grad / mask.sum())
 
     def jvp(self, t):
         """Ties share the tangent evenly, matching the backward's even split."""
@@ -183,10 +182,8 @@ class MaxBackward0(Node):
     """max along ``dim``: the gradient goes to the index that was picked."""
 
     def backward(self, grad):
-        if not self.self_shape:  # a 0-d input: its one element was picked
-            return grad
         idx = self.saved("indices")
-        if not self.keepdim:
+        if not self.keepdim and self.self_shape:  # a 0-d input: nothing to unsqueeze
             grad, idx = grad.unsqueeze(self.dim), idx.unsqueeze(self.dim)
         return grad.new_zeros(self.self_shape).scatter(self.dim, idx, grad)
 
@@ -229,9 +226,14 @@ class ProdBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
-        if not grad_mode.is_grad_enabled() and np.count_nonzero(x._data == 0) > 1:
+        if x.dim() == 0:
+            return grad
+        zeros = np.count_nonzero(x._data == 0)
+        if zeros == 0:
+            return grad * (self.saved("result") / x)
+        if not grad_mode.is_grad_enabled() and zeros > 1:
             return x.new_zeros(x.shape)  # torch's shortcut: every gradient is +0
-        return grad * _others_product(x.reshape(-1), self.saved("result"), 0).view_as(x)
+        return _prod_safe_zeros(grad, x.contiguous().view(-1), 0).view_as(x)
 
     def jvp(self, t):
         x = self.inputs[0]
@@ -243,15 +245,36 @@ class ProdBackward1(Node):
 
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
-        if x.dim() and not self.keepdim:
+        if x.dim() == 0:
+            return grad
+        if not self.keepdim:
             grad, result = grad.unsqueeze(self.dim), result.unsqueeze(self.dim)
-        return grad * _others_product(x, result, self.dim)
+        if not (x._data == 0).any():
+            return grad * (result / x)
+        return _prod_safe_zeros(grad, x, self.dim)
 
     def jvp(self, t):
         x, result = self.inputs[0], self.result
         if x.dim() and not self.keepdim:
             result = result.unsqueeze(self.dim)
         return (t * _others_product(x, result, self.dim)).sum(self.dim, keepdim=self.keepdim)
+
+
+def _prod_safe_zeros(grad, x, dim):
+    """torch's prod_safe_zeros_backward: ``grad`` times, for each element along ``dim``, the
+    product of the elements before it and of those after it (running products: cumprod),
+    which never divides by a zero element."""
+    if x.numel() == 0:
+        return grad.expand_as(x)
+    n = x.shape[dim]
+    if n == 1:
+        return grad
+    ones_shape = list(x.shape)
+    ones_shape[dim] = 1
+    ones = grad.new_zeros(ones_shape) + 1
+    before = cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = cat([ones, x.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return grad * (before * after)
 
 
 def _others_product(x, result, dim):
@@ -287,6 +310,22 @@ def _restore(t, dims, keepdim):
     return t
 
 
+def _restore_by_reshape(t, node):
+    """``_restore`` as torch's restore_reduced_dims does it: one reshape (amax's formula),
+    where other formulas unsqueeze dim by dim. torch reads the dims as given: a 0-d input
+    reduced over dim 0 gives a gradient of shape (1,), which the engine sums back to ()."""
+    if node.keepdim:
+        return t
+    dims = node.dim
+    if not node.inputs_ndim and node.dim_arg is not None:  # a 0-d input: the dims as given
+        dims = (node.dim_arg,) if isinstance(node.dim_arg, int) else tuple(node.dim_arg)
+        dims = tuple(d % len(dims) for d in dims)
+    shape, sizes = [], iter(t.shape)
+    for i in range(t.dim() + len(dims)):
+        shape.append(1 if i in dims else next(sizes))
+    return t.reshape(*shape)
+
+
 def amax(input, dim=(), keepdim=False):
     return _amaxmin(input, dim, keepdim, np.max, AmaxBackward0, "amax")
 
@@ -303,7 +342,8 @@ def _amaxmin(input, dim, keepdim, np_reduce, node_cls, name):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     out = np_reduce(data, axis=dims, keepdims=keepdim) if data.ndim else data.copy()
     return record(np.asarray(out, dtype=data.dtype), node_cls, (input,), save={"self": input},
-                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim)
+                  output_name="result", dim=dims, keepdim=keepdim, dim_arg=dim,
+                  inputs_ndim=data.ndim)
 
 
 class AmaxBackward0(Node):
@@ -311,8 +351,8 @@ class AmaxBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
-        mask = x == _restore(self.saved("result"), self.dim, self.keepdim)
-        return (_restore(grad, self.dim, self.keepdim) / mask.sum(self.dim, True)) * mask
+        mask = _restore_by_reshape(self.saved("result"), self) == x
+        return (_restore_by_reshape(grad, self) / mask.sum(self.dim, True)) * mask
 
     def jvp(self, t):
         x = self.inputs[0]
@@ -443,11 +483,16 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def _var_backward(node, x, grad):
     """torch's var_backward: ``2 / dof * grad * (x - mean)``; over all elements with
-    dof <= 0, nan where x equals the mean and inf elsewhere."""
-    centered = x - x.mean(node.dim, keepdim=True)
-    if node.all_dims and node.dof <= 0:
-        return grad * where(centered == 0, float("nan"), float("inf"))
-    return _two_over(node.dof) * _restore(grad, node.dim, node.keepdim) * centered
+    dof <= 0, nan where x equals the mean and inf elsewhere. Over all elements the mean is
+    ``x.mean()``; along dims it keeps them, and the gradient gets them back (not for a 1-D
+    input, whose reduced gradient is a 0-d tensor that broadcasts)."""
+    if node.all_dims:
+        if node.dof <= 0:
+            return grad * where(x == x.mean(), float("nan"), float("inf"))
+        return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean())
+    if x.dim() > 1:
+        grad = _restore(grad, node.dim, node.keepdim)
+    return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean(node.dim, keepdim=True))
 
 
 def _two_over(dof) -> float:
@@ -471,8 +516,8 @@ class StdBackward0(Node):
 
     def backward(self, grad):
         result = self.saved("result")
-        return _var_backward(self, self.saved("self"),
-                             where(result == 0, 0.0, grad / (result * 2)))
+        grad_var = (grad / mul_scalar(result, 2)).masked_fill(result == 0, 0)
+        return _var_backward(self, self.saved("self"), grad_var)
 
     def jvp(self, t):
         return where(self.result == 0, 0.0, VarBackward0.jvp(self, t) / (2 * self.result))
@@ -514,18 +559,18 @@ def _norm_backward(x, norm, grad, p, dims):
     """torch's linalg_vector_norm_backward, with ``norm`` and ``grad`` keeping the reduced
     dims. A zero norm gives a zero gradient (the subgradient torch picks)."""
     if p == 1:
-        return x.sign() * grad
+        return x.sgn() * grad
     if p == 2:
-        return grad * where(norm == 0, 0.0, x / norm)
+        return grad * (x / norm).masked_fill(norm == 0, 0)
     if p in (float("inf"), float("-inf")):
         a = x.abs()
         mask = (a == norm) | a.isnan()
-        return x.sign() * ((grad / mask.sum(dims, True)) * mask)
+        return x.sgn() * ((grad / mask.sum(dims, True)) * mask)
     if p < 1:
-        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        scaled = x.sgn() * (x.abs() ** (p - 1)).masked_fill(x == 0, 0)
         return scaled * grad * norm ** (1 - p)
-    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-    return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1))
+    scaled = x.sgn() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0)
 
 
 class LinalgVectorNormBackward0(Node):
@@ -535,9 +580,10 @@ class LinalgVectorNormBackward0(Node):
         if self.ord == 0:  # a count of non-zeros: torch returns no gradient at all
             return None
         x = self.saved("self")
-        norm = _restore(self.saved("result"), self.dim, self.keepdim)
-        return _norm_backward(x, norm, _restore(grad, self.dim, self.keepdim), self.ord,
-                              self.dim)
+        # torch gets the reduced dims back only for a ``dim`` that was given
+        dims = () if self.dim_arg is None or x.dim() == 0 else self.dim
+        norm = _restore(self.saved("result"), dims, self.keepdim)
+        return _norm_backward(x, norm, _restore(grad, dims, self.keepdim), self.ord, self.dim)
 
     def jvp(self, t):
         if self.ord == 0:

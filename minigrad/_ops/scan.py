@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import fused, record
-from minigrad._ops.join import stack
+from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 
@@ -41,11 +42,6 @@ def cumsum(input, dim, *, dtype=None):
                   dim_arg=dim)
 
 
-def _reversed(t, dim):
-    """``t`` in reverse order along ``dim`` (torch's flip), with minigrad ops."""
-    return stack(list(reversed(t.unbind(dim))), dim)
-
-
 def reversed_cumsum(t, dim):
     """``out[k] = sum(t[k:])`` along ``dim``: cumsum's backward."""
     if t.dim() == 0 or t.shape[dim] == 1:
@@ -53,7 +49,7 @@ def reversed_cumsum(t, dim):
     if fused():
         return Tensor._make(np.ascontiguousarray(np.flip(scan(np.cumsum, np.flip(t._data, dim),
                                                               dim), dim)))
-    return _reversed(_reversed(t, dim).cumsum(dim), dim)
+    return t.flip(dim).cumsum(dim).flip(dim)
 
 
 class CumsumBackward0(Node):
@@ -97,6 +93,8 @@ class CumprodBackward0(Node):
             return grad
         if not (x._data == 0).any():
             return reversed_cumsum(self.saved("result") * grad, d) / x
+        if grad_mode.is_grad_enabled():  # create_graph: torch's differentiable formula
+            return _cumprod_backward_with_zeros(grad, x, d)
         table, g = _leave_one_out(x, d), grad.unbind(d)
         return stack([_sum(g[k + j] * p for j, p in enumerate(row))
                       for k, row in enumerate(table)], d)
@@ -110,6 +108,29 @@ class CumprodBackward0(Node):
         table, ts = _leave_one_out(x, d), t.unbind(d)
         n = len(ts)
         return stack([_sum(ts[k] * table[k][i - k] for k in range(i + 1)) for i in range(n)], d)
+
+
+def _cumprod_backward_with_zeros(grad, x, d):
+    """torch's cumprod_backward under grad mode (create_graph) when an input is 0: for each k,
+    the products of the inputs up to i that leave x[k] out, written into a zero tensor slice
+    by slice (``copy_``), so that the gradient can be differentiated again."""
+    n = x.shape[d]
+    grad_input = grad.new_zeros(x.shape)
+    ones_shape = list(x.shape)
+    ones_shape[d] = 1
+    ones = grad.new_zeros(ones_shape) + 1
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, x.narrow(d, 1, n - 1).cumprod(d)], d)
+        elif k == n - 1:
+            omitted = x.narrow(d, 0, k).prod(d, keepdim=True)
+        else:
+            until = x.narrow(d, 0, k).prod(d, keepdim=True)
+            after = x.narrow(d, k + 1, n - k - 1).cumprod(d)
+            omitted = cat([until, until.expand_as(after) * after], d)
+        # grad[k:] along d, a SliceBackward0 even for k = 0 (narrow would skip a full slice)
+        grad_input.select(d, k).copy_((grad._slice(d, k, None, None) * omitted).sum(d))
+    return grad_input
 
 
 def _sum(terms):

@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import needs_grad, record, record_view
+from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
 from minigrad._tensor import device as _device
@@ -244,19 +245,37 @@ def _squeeze_dims(input, dims, node_cls=None):
                        self_shape=input._data.shape, dims=dims)
 
 
+def _unsqueeze_to(grad, dims, sizes):
+    """torch's unsqueeze_to, squeeze's backward: ``grad`` with each of ``dims`` that had
+    size 1 put back, one ``unsqueeze`` at a time (``grad`` itself when there is none)."""
+    for d, size in enumerate(sizes):
+        if size == 1 and d in dims:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 class SqueezeBackward0(ViewBackward0):
     """squeeze(): every dim of size 1"""
+
+    def backward(self, grad):
+        return _unsqueeze_to(grad, range(len(self.self_shape)), self.self_shape)
 
 
 class SqueezeBackward1(ViewBackward0):
     """squeeze(dim)"""
 
+    def backward(self, grad):
+        return _unsqueeze_to(grad, (self.dim,), self.self_shape)
+
 
 class SqueezeBackward2(ViewBackward0):
     """squeeze(dims), a tuple or list of dims"""
 
+    def backward(self, grad):
+        return _unsqueeze_to(grad, self.dims, self.self_shape)
 
-class SqueezeBackward4(ViewBackward0):
+
+class SqueezeBackward4(SqueezeBackward2):
     """squeeze_(dim), in place (matmul's 1-D @ 2-D)"""
 
 
@@ -313,6 +332,8 @@ def sum_to_size(input, *size):
     shape = input._data.shape
     if tuple(shape) == size:
         return input
+    if not size:  # torch's sum_to: to a 0-d tensor, one sum of everything
+        return input.sum()
     lead = len(shape) - len(size)
     dims = list(range(lead)) + [lead + i for i, s in enumerate(size)
                                 if s == 1 and shape[lead + i] != 1]
@@ -473,8 +494,7 @@ class RepeatBackward0(Node):
                 dims.append(len(sizes))
                 sizes.append(r)
             sizes.append(s)
-        grad = grad.reshape(*sizes)
-        return grad.sum(dims) if dims else grad
+        return grad.reshape(*sizes).sum(dims) if dims else grad  # as torch: no reshape
 
     def jvp(self, t):
         return t.repeat(*self.repeats)
@@ -562,6 +582,10 @@ class DiagonalBackward0(_ViewNode):
     """out = a diagonal of self: the gradient goes back onto that diagonal of zeros."""
 
     def backward(self, grad):
-        out = grad.new_zeros(self.self_shape)
-        self.view_fn(out).copy_(grad)
-        return out
+        return view_backward(grad, self, self.view_fn, DiagonalBackwardBackward0)
+
+
+class DiagonalBackwardBackward0(SelectBackwardBackward0):
+    """out = diagonal_backward(grad): ``grad`` on the diagonal of a zero tensor"""
+
+    fields = ("offset", "dim1_arg", "dim2_arg")

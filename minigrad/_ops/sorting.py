@@ -86,9 +86,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's k
 class SortBackward0(Node):
     """out = self's values at ``indices``: the gradient goes back there, zeros elsewhere."""
 
-    def backward(self, grad):
-        if not self.self_shape:
-            return grad
+    def backward(self, grad):  # a 0-d input too: torch scatters its one value back
         indices = self.saved("indices")
         return grad.new_zeros(self.self_shape).scatter(self.dim, indices, grad)
 

@@ -18,21 +18,22 @@ How a sample describes its arguments:
   passed as it is. Tuples and lists are converted element by element.
 
 ``xfail`` maps a check name (``forward``, ``grad_fn``, ``backward``, ``fwad``, ``gradgrad``,
-``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to the reason minigrad
-fails it today. Each becomes a strict xfail: the test turns red once minigrad is fixed, and
-the entry must then be updated.
+``gradgrad_graph``, ``gradcheck``, ``gradcheck_fwad``; ``"check:float32"`` for one dtype) to
+the reason minigrad fails it today. Each becomes a strict xfail: the test turns red once
+minigrad is fixed, and the entry must then be updated.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-CHECKS = ("forward", "grad_fn", "backward", "fwad", "gradgrad", "gradcheck", "gradcheck_fwad")
+CHECKS = ("forward", "grad_fn", "backward", "fwad", "gradgrad", "gradgrad_graph", "gradcheck",
+          "gradcheck_fwad")
 
 
 # --- describing samples --------------------------------------------------------------------------
@@ -1141,3 +1142,20 @@ OPS: list[OpInfo] = [
 
 OPS_BY_NAME = {op.name: op for op in OPS}
 assert len(OPS_BY_NAME) == len(OPS), "duplicate OpInfo names"
+
+
+# --- known differences: the graph of a gradient made with create_graph=True --------------------
+# Strict xfails of test_gradgrad_graph (the values are right: test_gradgrad checks them).
+_COPY_SLICES = ("in-place change of a view: under create_graph torch's CopySlices backward "
+                "reads the view with as_strided + copy_ (AsStridedBackward0, CopyBackwards); "
+                "minigrad's (autograd/special_nodes.py) reapplies the view op")
+GRADGRAD_GRAPH_XFAIL = {
+    "stale_view": "a stale view's gradient: torch's AsStridedBackward0 over CopySlices; "
+                  "minigrad's (autograd/views.py) goes through IndexPutBackward0",
+    "setitem_slice": _COPY_SLICES, "inplace_on_view": _COPY_SLICES,
+    "diagonal_inplace": _COPY_SLICES, "indexing_inplace_on_view": _COPY_SLICES,
+}
+assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
+OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})
+       if op.name in GRADGRAD_GRAPH_XFAIL else op for op in OPS]
+OPS_BY_NAME = {op.name: op for op in OPS}

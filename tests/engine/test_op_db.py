@@ -10,6 +10,8 @@ For each entry, each sample and each dtype, torch computes the expected answer a
 * ``fwad``: forward-mode AD with random tangents (``make_dual``/``unpack_dual``);
 * ``gradgrad``: gradients made with ``create_graph=True``, then the gradient of
   ``sum(grad * random weights)`` with respect to the inputs and the upstream gradients;
+* ``gradgrad_graph``: the graph of each gradient made with ``create_graph=True`` (node names
+  and edges, as ``grad_fn``), built by the backward formulas as torch's are;
 * ``gradcheck`` and ``gradcheck_fwad``: minigrad's own ``gradcheck`` (reverse mode, then
   forward mode) against finite differences, in float64.
 
@@ -153,7 +155,7 @@ def params(check: str, dtypes=DTYPES):
     for entry in OPS:
         if check.startswith("gradcheck") and entry.no_gradcheck:
             continue  # finite differences cannot check it (the reason is in the entry)
-        if check == "gradgrad" and not entry.supports_gradgrad:
+        if check.startswith("gradgrad") and not entry.supports_gradgrad:
             continue  # torch itself cannot differentiate it twice
         for dtype in dtypes:
             marks = []
@@ -310,6 +312,33 @@ def test_gradgrad(entry, dtype):
     for_each_sample(entry, dtype, check)
 
 
+@pytest.mark.parametrize("entry,dtype", params("gradgrad_graph", ("float64",)))
+def test_gradgrad_graph(entry, dtype):
+    """A gradient made with ``create_graph=True`` is a graph of torch's nodes, as torch's
+    backward formulas (derivatives.yaml) compose them: a learner who draws it, or walks its
+    ``next_functions``, sees what torch shows."""
+    def check(i, sample):
+        m_outs, m_in = call(minigrad, entry, sample, dtype)
+        t_outs, t_in = call(torch, entry, sample, dtype)
+        diff = differentiable(t_outs)
+        if not diff:
+            return
+        vs = [random_like(rng(entry, i, "gradgrad"), t_outs[k]) for k in diff]
+
+        def firsts(lib, outs, inputs):
+            v = [lib.tensor(x).requires_grad_() for x in vs]
+            return lib.autograd.grad([outs[k] for k in diff], inputs, v, create_graph=True,
+                                     allow_unused=True)
+
+        for j, (m, t) in enumerate(zip(firsts(minigrad, m_outs, m_in),
+                                       firsts(torch, t_outs, t_in))):
+            t_graph = None if t is None or t.grad_fn is None else graph_signature(t.grad_fn)
+            m_graph = None if m is None or m.grad_fn is None else graph_signature(m.grad_fn)
+            assert m_graph == t_graph, f"gradient of input {j}:\n {m_graph}\nvs torch\n {t_graph}"
+
+    for_each_sample(entry, dtype, check)
+
+
 def minigrad_function(entry, sample):
     """``(func, leaves)`` for gradcheck: ``func(*leaves)`` runs the entry in float64."""
     _, _, leaves = build(minigrad, sample, "float64", requires_grad)
@@ -364,9 +393,15 @@ NOT_PRODUCED_BY_OPS = {
                     "recorded by relu/tanh/sigmoid's backward under create_graph, not by an "
                     "op; test_autograd_api.test_create_graph_gradient_has_torchs_graph checks "
                     "them against torch"),
-    "MulBackward1": "a product with a number, recorded by backward formulas (pow, sqrt, rpow, "
-                    "tanh's backward) under create_graph, as torch's C++ mul.Scalar; Python's "
-                    "x * 3 records MulBackward0; test_double_backward_graphs checks it",
+    **dict.fromkeys(["MulBackward1", "AddBackward1", "SubBackward1", "SelectBackwardBackward0",
+                     "SliceBackwardBackward0", "IndexPutImplBackward0",
+                     "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0",
+                     "MseLossBackwardBackward0", "NllLossBackwardBackward0",
+                     "DiagonalBackwardBackward0", "IndexAddBackward0",
+                     "MaskedScatterBackward0"],
+                    "recorded by backward formulas under create_graph (torch's C++ formulas "
+                    "call the tensor-and-number overloads), not by an op; test_gradgrad_graph "
+                    "checks them against torch"),
 }
 
 
