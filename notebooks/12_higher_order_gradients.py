@@ -508,11 +508,12 @@ print(inspect.getsource(minigrad._ops.pointwise.PowBackward0.backward))
 #   same node by node (`MulBackward1`, `TanhBackwardBackward0`, the `ViewBackward0` of `mv`'s
 #   backward), and so are the pass counts of `hessian` and `hvp`: minigrad's `functional`
 #   module follows torch's.
-# * Not every op is there yet: for `norm`, `softmax`, `mse_loss` and indexing (`x[1]`,
-#   `x[:2]`), the graph of a gradient made with `create_graph=True` is wired differently from
-#   torch's (which has fused nodes such as `SoftmaxBackwardDataBackward0` and
-#   `SliceBackwardBackward0` for some of them). The gradients and the second derivatives have
-#   the same values; only the drawing differs.
+# * Not every op is there yet: the graph of a gradient made with `create_graph=True` is
+#   torch's for every op in minigrad's op database except an in-place change of a view
+#   (`y = x * 1; y[:2] = ...`, then a second derivative through it). There
+#   torch's `CopySlices` reads the view back with `as_strided` and `copy_`, and minigrad's
+#   re-applies the view op: the values and second derivatives are the same, only the drawing
+#   differs.
 # * Like its `gradcheck` (lesson 09), minigrad's `gradgradcheck` has only torch's default
 #   slow mode.
 
