@@ -277,8 +277,8 @@ widgets.VBox([pieces_slider, view])
 # Each point is the best of five runs, which filters out most of the noise of a busy machine;
 # the two ways take turns, so both meet the same load; and, as `timeit` does, Python's garbage
 # collector is paused while we time. This cell runs each engine directly, not through `%%both`:
-# timings differ on every run, so they only go into the plot, and the cell prints only the
-# conclusion.
+# timings differ on every run, so they only go into the plot (the title of its backward panel
+# gives the ratio at the largest `n`), and nothing timed is printed.
 
 # %%
 import gc
@@ -330,7 +330,10 @@ for T in (torch, minigrad):
 torch.set_num_threads(threads)
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-for ax, k, title in ((axes[0], 0, "forward (build y)"), (axes[1], 1, "backward")):
+ratios = ", ".join(f"{engine} {times[(engine, 'slices')][-1][1] / times[(engine, 'cat')][-1][1]:.0f}x"
+                   for engine in ("torch", "minigrad"))
+for ax, k, title in ((axes[0], 0, "forward (build y)"),
+                     (axes[1], 1, f"backward (n = {sizes[-1]}: slices / cat = {ratios})")):
     for (engine, how), ts in times.items():
         ax.plot(sizes, [1000 * t[k] for t in ts], marker="o",
                 linestyle="-" if how == "slices" else "--", label=f"{engine}, {how}")
@@ -338,11 +341,6 @@ for ax, k, title in ((axes[0], 0, "forward (build y)"), (axes[1], 1, "backward")
     ax.legend()
 plt.tight_layout()
 plt.show()
-
-for engine in ("torch", "minigrad"):
-    cat_b, slices_b = times[(engine, "cat")][-1][1], times[(engine, "slices")][-1][1]
-    print(f"{engine:>8}: with n = {sizes[-1]}, the backward of slice assignment is more than "
-          f"3 times slower than the backward of cat: {slices_b > 3 * cat_b}")
 
 # %% [markdown]
 # Both panels share one time axis. On the right, the slice-assignment curves bend upward while
@@ -360,9 +358,9 @@ for engine in ("torch", "minigrad"):
 # first backward of this size is slow, as it sets itself up), the best of three runs for `cat`
 # and one run for slice assignment. It is the slowest cell of
 # the course (`y` holds 6.5 million numbers, so the `CopySlices` chain copies 655 million, and
-# torch briefly needs almost 3 GB); the cell prints only whether the backward of slice
-# assignment was more than 10 times slower than the backward of `cat`. (Ten times *more*
-# pieces would cost a hundred times more: the copies grow like $n^2$.)
+# torch briefly needs almost 3 GB). The measured times go into a bar chart, with the ratio over
+# each engine's pair of bars; they change from run to run, so nothing timed is printed. (Ten
+# times *more* pieces would cost a hundred times more: the copies grow like $n^2$.)
 
 # %%
 def backward_time(T, n, how, data):
@@ -377,13 +375,21 @@ def backward_time(T, n, how, data):
 
 
 seed_blocks = np.random.default_rng(1).standard_normal((100, 256, 256)).astype(np.float32)
+seed_times = {}
 for T in (torch, minigrad):
     backward_time(T, 100, "cat", seed_blocks)          # a first run, untimed: warms up
     cat_b = min(backward_time(T, 100, "cat", seed_blocks) for _ in range(3))
-    slices_b = backward_time(T, 100, "slices", seed_blocks)
-    print(f"{T.__name__:>8}: 100 pieces of 256x256, backward of slice assignment more than "
-          f"10 times slower than backward of cat: {slices_b > 10 * cat_b}")
+    seed_times[T.__name__] = (cat_b, backward_time(T, 100, "slices", seed_blocks))
 del seed_blocks
+
+fig, ax = plt.subplots(figsize=(7, 3.5))
+for k, (engine, (cat_b, slices_b)) in enumerate(seed_times.items()):
+    ax.bar([3 * k, 3 * k + 1], [1000 * cat_b, 1000 * slices_b], color=["C0", "C1"])
+    ax.text(3 * k + 1, 1000 * slices_b, f"{slices_b / cat_b:.0f}x", ha="center", va="bottom")
+ax.set_xticks([0, 1, 3, 4], ["torch\ncat", "torch\nslices", "minigrad\ncat", "minigrad\nslices"])
+ax.set(ylabel="backward time (ms)", title="100 pieces of 256x256: backward of y.sum()")
+plt.tight_layout()
+plt.show()
 
 # %% [markdown]
 # ### Why: look inside `CopySlices`
