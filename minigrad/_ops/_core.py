@@ -116,7 +116,10 @@ def needs_grad(inputs) -> bool:
 
 def cross_save(a, b, a_key: str = "self", b_key: str = "other") -> dict:
     """What a product saves: each factor only if the *other* one needs a gradient, because
-    d(a*b)/da = b and d(a*b)/db = a. torch saves exactly these, no more."""
+    d(a*b)/da = b and d(a*b)/db = a. torch saves exactly these, no more. (Nothing when grad
+    mode is off, as in every backward formula: nothing will be recorded.)"""
+    if not grad_mode._state.enabled:
+        return None
     return {a_key: a if isinstance(b, Tensor) and b.requires_grad else None,
             b_key: b if isinstance(a, Tensor) and a.requires_grad else None}
 

@@ -83,7 +83,9 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     a, b, d = operands(a, b)
     if a._data.shape != b._data.shape:
         check_same_shape_broadcast(a._data, b._data)
-    data = quietly(np_fn, a._data, b._data).astype(d.numpy, copy=False)
+    data = quietly(np_fn, a._data, b._data)
+    if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
+        data = data.astype(d.numpy)
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
