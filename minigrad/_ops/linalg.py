@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
+from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, record
 from minigrad._ops.shape import diagonal_data
-from minigrad._tensor import _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 # The C++ element type names torch's mm prints in its dtype message.
@@ -62,6 +62,9 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
     for a column-major mat1 as ``(mat2 @ grad.T).T``. Same numbers, but a gradient laid out
     like its input reaches ``.grad`` without a slow transposing copy (``nn.Linear``'s
     ``x @ w.t()``: after ``TBackward0`` the weight's gradient comes out contiguous)."""
+    if fused():  # the same products on the arrays: no view or mm op to record
+        g, m = grad._data, mat2._data
+        return Tensor._make((m @ g.T).T if mat1_column_major else g @ m.T)
     if mat1_column_major:
         return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())
@@ -69,6 +72,9 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
 
 def mm_mat2_backward(grad, mat1, mat2_column_major: bool):
     """d(mat1 @ mat2)/dmat2 = mat1.T @ grad, in mat2's layout (see ``mm_mat1_backward``)."""
+    if fused():
+        g, m = grad._data, mat1._data
+        return Tensor._make((g.T @ m).T if mat2_column_major else m.T @ g)
     if mat2_column_major:
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)

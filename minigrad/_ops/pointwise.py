@@ -22,6 +22,7 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     cross_save,
+    fused,
     is_scalar,
     operands,
     quietly,
@@ -86,6 +87,8 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     data = quietly(np_fn, a._data, b._data)
     if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
         data = data.astype(d.numpy)
+    if fused():  # nothing to record (a backward formula's op, say): skip record's checks
+        return Tensor._make(np.asarray(data))
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
@@ -562,7 +565,9 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    data = clip(input._data, 0, None)
+    # clip(x, 0, None) in one pass: NumPy's maximum keeps its second argument on a tie, so
+    # -0. stays -0. as in torch, and a NaN stays NaN
+    data = np.maximum(0, input._data, dtype=input._data.dtype)
     return record(data, ReluBackward0, (input,), output_name="result")
 
 
