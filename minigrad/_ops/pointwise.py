@@ -585,9 +585,14 @@ class ReluBackward0(Node):
 def threshold_backward(grad_output, input, threshold):
     """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
     in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
-    data = np.where(input._data <= threshold, 0, grad_output._data)
-    return record(data.astype(grad_output._data.dtype, copy=False), ThresholdBackwardBackward0,
-                  (grad_output, input), save={"self": input}, threshold=threshold)
+    g = grad_output._data
+    data = np.where(input._data <= threshold, g.dtype.type(0), g)  # a typed zero: no cast
+    if data.dtype != g.dtype:
+        data = data.astype(g.dtype)
+    if fused():  # relu's backward without create_graph: nothing to record
+        return Tensor._make(data)
+    return record(data, ThresholdBackwardBackward0, (grad_output, input),
+                  save={"self": input}, threshold=threshold)
 
 
 class ThresholdBackwardBackward0(Node):
