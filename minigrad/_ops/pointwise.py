@@ -491,6 +491,8 @@ class TanhBackward0(Node):
 def tanh_backward(grad_output, output):
     """``grad_output * (1 - output^2)``: tanh's backward as the single op torch uses."""
     g, y = grad_output._data, output._data
+    if fused():  # tanh's backward without create_graph: nothing to record
+        return Tensor._make(np.asarray(g * _one_minus_square(y)))
     return record(g * _one_minus_square(y), TanhBackwardBackward0, (grad_output, output),
                   save={"grad_output": grad_output, "output": output})
 
