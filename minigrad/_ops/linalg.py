@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, record
+from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, quietly, record
 from minigrad._ops.shape import diagonal_data
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -102,8 +102,7 @@ def mm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
-    with np.errstate(invalid="ignore", over="ignore"):
-        data = input._data @ mat2._data
+    data = quietly(np.matmul, input._data, mat2._data)  # inf * 0 is nan, silently
     return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"),
                   self_column_major=column_major(input), mat2_column_major=column_major(mat2))
