@@ -165,11 +165,9 @@ class Tensor:
     # in slots; the ones most tensors never change (only leaves get a ``.grad``, only views a
     # base, only tensors changed in place a version counter...) are class attributes below,
     # which a tensor shadows in its ``__dict__`` on first assignment.
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_is_inference", "__weakref__",
-                 "__dict__")
-    _output_nr = 0  # which output of ``_grad_fn`` this tensor is
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_counter",
+                 "_is_inference", "__weakref__", "__dict__")
     _grad = None
-    _counter = None  # the version counter, made on first use (see _version_counter)
     _base = None  # for a view: the tensor it looks into; see autograd/views.py
     _view_fn = None
     _view_version = 0
@@ -192,6 +190,8 @@ class Tensor:
         t._data = data
         t._requires_grad = False
         t._grad_fn = None
+        t._output_nr = 0  # which output of ``_grad_fn`` this tensor is
+        t._counter = None  # the version counter, made on first use (see _version_counter)
         t._is_inference = grad_mode._state.inference
 
     @classmethod
@@ -200,6 +200,8 @@ class Tensor:
         t._data = data  # Tensor._init, written out: this runs for every result
         t._requires_grad = False
         t._grad_fn = None
+        t._output_nr = 0
+        t._counter = None
         t._is_inference = grad_mode._state.inference
         return t
 
