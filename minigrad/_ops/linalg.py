@@ -62,9 +62,13 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
     for a column-major mat1 as ``(mat2 @ grad.T).T``. Same numbers, but a gradient laid out
     like its input reaches ``.grad`` without a slow transposing copy (``nn.Linear``'s
     ``x @ w.t()``: after ``TBackward0`` the weight's gradient comes out contiguous)."""
-    if fused():  # the same products on the arrays: no view or mm op to record
+    if fused():
+        # the same products on the arrays, with no op to record; the result is still a t()
+        # view where torch's is
         g, m = grad._data, mat2._data
-        return Tensor._make((m @ g.T).T if mat1_column_major else g @ m.T)
+        if mat1_column_major:
+            return Tensor._make(quietly(np.matmul, m, g.T)).t()
+        return Tensor._make(quietly(np.matmul, g, m.T))
     if mat1_column_major:
         return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())
@@ -74,7 +78,9 @@ def mm_mat2_backward(grad, mat1, mat2_column_major: bool):
     """d(mat1 @ mat2)/dmat2 = mat1.T @ grad, in mat2's layout (see ``mm_mat1_backward``)."""
     if fused():
         g, m = grad._data, mat1._data
-        return Tensor._make((g.T @ m).T if mat2_column_major else m.T @ g)
+        if mat2_column_major:
+            return Tensor._make(quietly(np.matmul, g.T, m)).t()
+        return Tensor._make(quietly(np.matmul, m.T, g))
     if mat2_column_major:
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
