@@ -280,8 +280,7 @@ def pow(input, exponent):
         d = result_type(input, exponent)
         if not d.is_floating_point and d is not _dtype.bool and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            data = _power(input._data.astype(d.numpy, copy=False), exponent)
+        data = quietly(_power, input._data.astype(d.numpy, copy=False), exponent)
         return record(data.astype(d.numpy, copy=False), PowBackward0, (input,),
                       save={"self": input}, exponent=exponent)
     a, b, d = operands(input, exponent)

@@ -32,8 +32,7 @@ def _dims(dim, ndim):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently as in torch
-        return _sum(input, dim, keepdim, dtype)
+    return quietly(_sum, input, dim, keepdim, dtype)  # inf - inf is nan, silently as in torch
 
 
 def _sum(input, dim, keepdim, dtype):
@@ -76,8 +75,7 @@ def _unreduce(grad, dims, keepdim, shape):
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    with np.errstate(invalid="ignore", over="ignore"):
-        return _mean(input, dim, keepdim, dtype)
+    return quietly(_mean, input, dim, keepdim, dtype)
 
 
 def _mean(input, dim, keepdim, dtype):
