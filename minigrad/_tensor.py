@@ -161,13 +161,13 @@ class Tensor:
     # NumPy defers to the tensor's reflected operators: np.float64(2) * x is x.__rmul__
     __array_priority__ = 1000
 
-    # Every op makes a tensor, so making one must be cheap. The fields every tensor sets live
-    # in slots; the ones most tensors never change (only leaves get a ``.grad``, only views a
-    # base, only tensors changed in place a version counter...) are class attributes below,
-    # which a tensor shadows in its ``__dict__`` on first assignment.
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_counter",
+    # Every op makes a tensor, so making one must be cheap. The fields every tensor sets, or
+    # that autograd sets on most of them, live in slots (``_grad`` too: coursekit's grading
+    # reads it through the slot's descriptor). The ones only a view, a leaf that requires
+    # grad or a tensor with hooks sets are class attributes below, which such a tensor
+    # shadows in its ``__dict__`` on first assignment.
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
                  "_is_inference", "__weakref__", "__dict__")
-    _grad = None
     _base = None  # for a view: the tensor it looks into; see autograd/views.py
     _view_fn = None
     _view_version = 0
@@ -191,6 +191,7 @@ class Tensor:
         t._requires_grad = False
         t._grad_fn = None
         t._output_nr = 0  # which output of ``_grad_fn`` this tensor is
+        t._grad = None
         t._counter = None  # the version counter, made on first use (see _version_counter)
         t._is_inference = grad_mode._state.inference
 
@@ -201,6 +202,7 @@ class Tensor:
         t._requires_grad = False
         t._grad_fn = None
         t._output_nr = 0
+        t._grad = None
         t._counter = None
         t._is_inference = grad_mode._state.inference
         return t
