@@ -162,10 +162,10 @@ class Tensor:
     __array_priority__ = 1000
 
     # Every op makes a tensor, so making one must be cheap. The fields every tensor sets, or
-    # that autograd sets on most of them, live in slots (``_grad`` too: coursekit's grading
-    # reads it through the slot's descriptor). The ones only a view, a leaf that requires
-    # grad or a tensor with hooks sets are class attributes below, which such a tensor
-    # shadows in its ``__dict__`` on first assignment.
+    # that autograd sets on most of them, live in slots (``_grad`` too: tools may read it
+    # through the slot's descriptor, which no subclass can override). The ones only a view, a
+    # leaf that requires grad or a tensor with hooks sets are class attributes below, which
+    # such a tensor shadows in its ``__dict__`` on first assignment.
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
                  "_is_inference", "__weakref__", "__dict__")
     _base = None  # for a view: the tensor it looks into; see autograd/views.py
