@@ -161,11 +161,20 @@ class Tensor:
     # NumPy defers to the tensor's reflected operators: np.float64(2) * x is x.__rmul__
     __array_priority__ = 1000
 
-    __slots__ = (
-        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
-        "_base", "_view_fn", "_view_version", "_retains_grad", "_accumulator",
-        "_post_accumulate_hooks", "_is_inference", "_creation_meta", "__weakref__", "__dict__",
-    )
+    # Every op makes a tensor, so making one must be cheap. The fields every tensor sets, or
+    # that autograd sets on most of them, live in slots (``_grad`` too: tools may read it
+    # through the slot's descriptor, which no subclass can override). The ones only a view, a
+    # leaf that requires grad or a tensor with hooks sets are class attributes below, which
+    # such a tensor shadows in its ``__dict__`` on first assignment.
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_counter",
+                 "_is_inference", "__weakref__", "__dict__")
+    _base = None  # for a view: the tensor it looks into; see autograd/views.py
+    _view_fn = None
+    _view_version = 0
+    _creation_meta = None  # for a view: how it was made
+    _retains_grad = False
+    _accumulator = None  # a leaf's AccumulateGrad node, see _grad_accumulator
+    _post_accumulate_hooks = None
 
     def __init__(self, *args):
         """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
@@ -181,22 +190,21 @@ class Tensor:
         t._data = data
         t._requires_grad = False
         t._grad_fn = None
-        t._output_nr = 0
+        t._output_nr = 0  # which output of ``_grad_fn`` this tensor is
         t._grad = None
         t._counter = None  # the version counter, made on first use (see _version_counter)
-        t._base = None
-        t._view_fn = None
-        t._view_version = 0
-        t._retains_grad = False
-        t._accumulator = None
-        t._post_accumulate_hooks = None
         t._is_inference = grad_mode._state.inference
-        t._creation_meta = None  # for a view: how it was made, see autograd/views.py
 
     @classmethod
     def _make(cls, data: np.ndarray) -> Tensor:
         t = object.__new__(Tensor)
-        Tensor._init(t, data)
+        t._data = data  # Tensor._init, written out: this runs for every result
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._counter = None
+        t._is_inference = grad_mode._state.inference
         return t
 
     def _attach(self, node, output_nr: int = 0) -> None:

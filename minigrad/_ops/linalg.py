@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import check_same_shape_broadcast, cross_save, record
+from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, quietly, record
 from minigrad._ops.indexing import view_backward
 from minigrad._ops.shape import DiagonalBackwardBackward0, diagonal_data
-from minigrad._tensor import _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 # The C++ element type names torch's mm prints in its dtype message.
@@ -63,6 +63,13 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
     for a column-major mat1 as ``(mat2 @ grad.T).T``. Same numbers, but a gradient laid out
     like its input reaches ``.grad`` without a slow transposing copy (``nn.Linear``'s
     ``x @ w.t()``: after ``TBackward0`` the weight's gradient comes out contiguous)."""
+    if fused():
+        # the same products on the arrays, with no op to record; the result is still a t()
+        # view where torch's is
+        g, m = grad._data, mat2._data
+        if mat1_column_major:
+            return Tensor._make(quietly(np.matmul, m, g.T)).t()
+        return Tensor._make(quietly(np.matmul, g, m.T))
     if mat1_column_major:
         return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())
@@ -70,6 +77,11 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
 
 def mm_mat2_backward(grad, mat1, mat2_column_major: bool):
     """d(mat1 @ mat2)/dmat2 = mat1.T @ grad, in mat2's layout (see ``mm_mat1_backward``)."""
+    if fused():
+        g, m = grad._data, mat1._data
+        if mat2_column_major:
+            return Tensor._make(quietly(np.matmul, g.T, m)).t()
+        return Tensor._make(quietly(np.matmul, m.T, g))
     if mat2_column_major:
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
@@ -97,8 +109,7 @@ def mm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
-    with np.errstate(invalid="ignore", over="ignore"):
-        data = input._data @ mat2._data
+    data = quietly(np.matmul, input._data, mat2._data)  # inf * 0 is nan, silently
     return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"),
                   self_column_major=column_major(input), mat2_column_major=column_major(mat2))

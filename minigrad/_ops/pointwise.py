@@ -22,6 +22,7 @@ from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     cross_save,
+    fused,
     is_scalar,
     operands,
     quietly,
@@ -83,7 +84,11 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     a, b, d = operands(a, b)
     if a._data.shape != b._data.shape:
         check_same_shape_broadcast(a._data, b._data)
-    data = quietly(np_fn, a._data, b._data).astype(d.numpy, copy=False)
+    data = quietly(np_fn, a._data, b._data)
+    if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
+        data = data.astype(d.numpy)
+    if fused():  # nothing to record (a backward formula's op, say): skip record's checks
+        return Tensor._make(np.asarray(data))
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
@@ -350,8 +355,7 @@ def pow(input, exponent):
         d = result_type(input, exponent)
         if not d.is_floating_point and d is not _dtype.bool and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            data = _power(input._data.astype(d.numpy, copy=False), exponent)
+        data = quietly(_power, input._data.astype(d.numpy, copy=False), exponent)
         return record(data.astype(d.numpy, copy=False), PowBackward0, (input,),
                       save={"self": input}, exponent=exponent)
     a, b, d = operands(input, exponent)
@@ -370,7 +374,13 @@ class PowBackward0(Node):
         e = self.exponent
         if e == 0:
             return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
-        return grad * mul_scalar(self.saved("self") ** (e - 1), e)
+        x = self.saved("self")
+        if fused() and grad._data.dtype == x._data.dtype and x.is_floating_point():
+            # the same three ops on the arrays: x ** (e - 1), times e, times grad
+            power = _power(x._data, e - 1).astype(x._data.dtype, copy=False)
+            factor = quietly(np.multiply, np.asarray(e, dtype=x._data.dtype), power)
+            return Tensor._make(np.asarray(quietly(np.multiply, grad._data, factor)))
+        return grad * mul_scalar(x ** (e - 1), e)
 
     def jvp(self, t):
         e = self.exponent
@@ -561,6 +571,8 @@ class TanhBackward0(Node):
 def tanh_backward(grad_output, output):
     """``grad_output * (1 - output^2)``: tanh's backward as the single op torch uses."""
     g, y = grad_output._data, output._data
+    if fused():  # tanh's backward without create_graph: nothing to record
+        return Tensor._make(np.asarray(g * _one_minus_square(y)))
     return record(g * _one_minus_square(y), TanhBackwardBackward0, (grad_output, output),
                   save={"grad_output": grad_output, "output": output})
 
@@ -637,7 +649,9 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    data = clip(input._data, 0, None)
+    # clip(x, 0, None) in one pass: NumPy's maximum keeps its second argument on a tie, so
+    # -0. stays -0. as in torch, and a NaN stays NaN
+    data = np.maximum(0, input._data, dtype=input._data.dtype)
     return record(data, ReluBackward0, (input,), output_name="result")
 
 
@@ -655,9 +669,14 @@ class ReluBackward0(Node):
 def threshold_backward(grad_output, input, threshold):
     """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
     in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
-    data = np.where(input._data <= threshold, 0, grad_output._data)
-    return record(data.astype(grad_output._data.dtype, copy=False), ThresholdBackwardBackward0,
-                  (grad_output, input), save={"self": input}, threshold=threshold)
+    g = grad_output._data
+    data = np.where(input._data <= threshold, g.dtype.type(0), g)  # a typed zero: no cast
+    if data.dtype != g.dtype:
+        data = data.astype(g.dtype)
+    if fused():  # relu's backward without create_graph: nothing to record
+        return Tensor._make(data)
+    return record(data, ThresholdBackwardBackward0, (grad_output, input),
+                  save={"self": input}, threshold=threshold)
 
 
 class ThresholdBackwardBackward0(Node):

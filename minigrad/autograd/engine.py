@@ -146,6 +146,15 @@ def execute(task: GraphTask) -> dict:
 def evaluate_function(task: GraphTask, node, grads):
     """Run one node: pre-hooks, capture, the node itself, post-hooks, then free what it
     saved (unless ``retain_graph``). Returns one gradient per ``next_functions`` entry."""
+    if (task.inputs is None and len(grads) == 1 and grads[0] is not None
+            and not (node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks
+                     or node._post_hooks or anomaly_mode._state.enabled)):
+        # The common case, taken first since it runs for every node: one gradient, no hooks,
+        # nothing to capture, no anomaly mode. It does what the general path below does then.
+        outputs = validate_outputs(node, node.apply(grads[0]))
+        if not task.retain_graph:
+            node.release_variables()
+        return outputs
     # grad() does not run AccumulateGrad nodes, so their own hooks do not run (tensor hooks,
     # which belong to the leaf, do), as in torch.
     skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)

@@ -342,7 +342,9 @@ class Node(metaclass=_NodeType):
     def __init__(self, inputs=()):
         edges, needs, metas = [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
-            edge = edge_of(t)
+            # edge_of(t), written out for the usual input: a non-view with a grad_fn
+            fn = t._grad_fn
+            edge = (fn, t._output_nr) if fn is not None and t._base is None else edge_of(t)
             edges.append(edge)
             if edge[0] is None:  # a constant: no gradient flows there
                 needs.append(False)
@@ -351,7 +353,8 @@ class Node(metaclass=_NodeType):
                 needs.append(True)
                 # shape and NumPy dtype of the input: the engine sums broadcast gradients
                 # back to that shape and casts them to that dtype, as torch's engine does.
-                metas.append((t._data.shape, t._data.dtype))
+                data = t._data
+                metas.append((data.shape, data.dtype))
         self.next_functions = tuple(edges)
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(metas)

@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
-from minigrad.autograd import grad_mode
+import numpy as np
+
+from minigrad.autograd import forward_grad, grad_mode
 from minigrad.autograd.graph import Node, validate_outputs
 
 
@@ -47,6 +49,10 @@ def accumulate_into(variable, grad) -> None:
     if variable._grad is None:
         if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
             variable._grad = variable.new_zeros(variable.shape).copy_(grad)
+        elif forward_grad._state.level is None:
+            # grad.detach().clone() on the array, as nothing records here (``_make`` gives a
+            # plain Tensor even for a Parameter)
+            variable._grad = variable._make(np.array(grad._data, order="C"))
         else:
             variable._grad = grad.detach().clone()
     elif grad_mode.is_grad_enabled():
