@@ -12,7 +12,6 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from numpy._core import _ufunc_config
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
@@ -88,14 +87,19 @@ def operands(a, b):
 
 # NumPy's error state lives in a context variable; ``np.errstate`` rebuilds its value on every
 # entry, which costs more than a small op itself. ``quietly`` sets a value made once instead.
-# (NumPy keeps this variable private, but the pinned NumPy 2.4 is the only one minigrad runs on.)
-_ERRSTATE = _ufunc_config._extobj_contextvar
-_IGNORE_ALL = _ufunc_config._make_extobj(all="ignore")
+# NumPy keeps this variable private (the course pins NumPy 2.4); with a NumPy that lacks it,
+# ``quietly`` falls back to ``np.errstate``: the same result, only slower.
+_ufunc_config = getattr(getattr(np, "_core", None), "_ufunc_config", None)
+_ERRSTATE = getattr(_ufunc_config, "_extobj_contextvar", None)
+_IGNORE_ALL = _ufunc_config._make_extobj(all="ignore") if _ERRSTATE is not None else None
 
 
 def quietly(fn, *args):
     """``fn(*args)`` without NumPy's floating-point warnings: inf and nan are values here, as
     in torch (what ``with np.errstate(all="ignore")`` does, at a third of its cost)."""
+    if _ERRSTATE is None:
+        with np.errstate(all="ignore"):
+            return fn(*args)
     token = _ERRSTATE.set(_IGNORE_ALL)
     try:
         return fn(*args)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from torch_compare import normalize_text as norm
 
 import minigrad
+from minigrad._ops import _core
 
 # torch computes inf and nan silently; NumPy's RuntimeWarnings must not leak from minigrad.
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -458,3 +459,21 @@ def test_linspace_bit_for_bit(start, end, steps, dtype):
 @pytest.mark.parametrize("dtype", [None, "int64", "int32", "float64"])
 def test_arange_dtype_inference_and_errors(args, dtype):
     identical_factory("arange", args, dtype)
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["numpy-context-variable", "np.errstate"])
+def test_quietly_ignores_floating_point_errors_with_or_without_numpys_private_state(
+        monkeypatch, fast):
+    """``_core.quietly`` sets NumPy's private error-state variable (cheap); without it, it falls
+    back to ``np.errstate``. Either way: torch's values (inf, nan), no NumPy warning, and the
+    caller's error state untouched."""
+    if not fast:
+        monkeypatch.setattr(_core, "_ERRSTATE", None)
+    with np.errstate(all="raise"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = _core.quietly(np.divide, np.array([1.0, 0.0, -1.0]), np.array([0.0, 0.0, 0.0]))
+        with pytest.raises(FloatingPointError):
+            np.divide(np.array([1.0]), np.array([0.0]))
+    t = torch.tensor([1.0, 0.0, -1.0], dtype=torch.float64) / 0.0
+    np.testing.assert_array_equal(out, t.numpy())
