@@ -374,6 +374,9 @@ class PowBackward0(Node):
         e = self.exponent
         if e == 0:
             return grad.new_zeros(grad.shape)  # torch's zeros_like: +0, whatever grad's sign
+        # torch's pow_backward takes the exponent as a double (exponent.toDouble()), so under
+        # create_graph its nodes save 3.0 and 2.0 for x ** 3, not 3 and 2
+        e = float(e)
         x = self.saved("self")
         if fused() and grad._data.dtype == x._data.dtype and x.is_floating_point():
             # the same three ops on the arrays: x ** (e - 1), times e, times grad
