@@ -430,7 +430,7 @@ viz.show(viz.beside(torchviz=theirs_saved, coursekit_viz=ours_saved))
 
 # %% [markdown]
 # **3. After `backward()`.** Backward frees the saved tensors (section 2, and torch's notes on
-# [saved tensors](https://pytorch.org/docs/stable/notes/autograd.html#saved-tensors)). Reading
+# [saved tensors](https://docs.pytorch.org/docs/stable/notes/autograd.html#saved-tensors)). Reading
 # `grad_fn._saved_self` after that raises a `RuntimeError`, and torchviz 0.0.3 reads every
 # `_saved_` attribute without catching it, so `make_dot(..., show_saved=True)` (and
 # `show_attrs=True`) fails with torch's error. Plain `make_dot(z)` still works.
@@ -481,7 +481,7 @@ viz.show(viz.make_dot(compare.get("loss"), params=mg_named, fold=mg_layers))
 
 # %% [markdown]
 # Each `Linear` box hides 6 boxes: `AddmmBackward0` (the fused `bias + input @ weight.T`, see
-# [`nn.Linear`](https://pytorch.org/docs/stable/generated/torch.nn.Linear.html)),
+# [`nn.Linear`](https://docs.pytorch.org/docs/stable/generated/torch.nn.Linear.html)),
 # `TBackward0` (the transpose), two `AccumulateGrad` and the two parameters. Expand the
 # middle layer:
 

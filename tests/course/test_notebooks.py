@@ -7,6 +7,7 @@ a cell never executed, or output that would differ on the next run.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -83,3 +84,35 @@ def test_lesson_has_a_widget_and_exercises(notebook):
     assert nb["metadata"].get("widgets"), "widget state is not saved in the notebook"
     text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert re.search(r"exercises/\d\d_", text), "the lesson does not point to its exercises"
+
+
+def _torch_object(dotted: str):
+    """The object a torch docs page documents, ``torch.autograd.gradcheck.gradcheck`` included
+    (the module ``torch.autograd.gradcheck``, shadowed on ``torch.autograd`` by its function)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):  # the longest importable module, then attributes
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name)
+        return obj
+    raise ImportError(dotted)
+
+
+DOCS_LINK = re.compile(r"https://(?:docs\.)?pytorch\.org/docs/[^\s)>\"'`]+")
+
+
+def test_every_torch_docs_link_names_a_real_torch_api():
+    """The lessons link each torch API to its docs page (``generated/torch.X.html`` or an
+    anchor ``#torch.X``); with no network here, the page is checked by its name: ``torch.X``
+    must exist in the pinned torch. All links use the docs' own host."""
+    sources = [*LESSONS, *sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py"))]
+    links = {link for p in sources for link in DOCS_LINK.findall(p.read_text("utf-8"))}
+    assert len(links) > 50
+    for link in sorted(links):
+        assert link.startswith("https://docs.pytorch.org/docs/stable/"), link
+        named = re.findall(r"generated/(torch[\w.]+?)\.html|#(torch\.[\w.]+)$", link)
+        for dotted in [a or b for a, b in named]:
+            _torch_object(dotted)  # raises for a name torch does not have
