@@ -676,5 +676,6 @@ print(inspect.getsource(minigrad.autograd.graph.validate_outputs))
 #
 # </details>
 #
-# **Exercises:** `exercises/15_build_your_own_engine.ipynb` (topological sort, unbroadcast, a
-# buggy `mul`, and counting paths). This is the last lesson: well done.
+# **Exercises:** `exercises/15_build_your_own_engine.ipynb` (counting paths, the engine's
+# order from dependency counts, unbroadcast, and a buggy `mul`). This is the last lesson: well
+# done.

@@ -17,10 +17,10 @@
 # # Exercises 15 · Build your own engine
 #
 # Practise lesson 15 (`notebooks/15_build_your_own_engine.ipynb`): counting the paths a naive
-# recursion follows, a topological sort that survives deep graphs, summing a gradient back to
-# a broadcast shape, and a backward rule with a bug that simple tests miss. Each answer cell is
-# followed by a check cell; the questions do not depend on each other. Every check compares
-# your engine with torch.
+# recursion follows, the engine's backward order built from dependency counts (deep graphs
+# included), summing a gradient back to a broadcast shape, and a backward rule with a bug that
+# simple tests miss. Each answer cell is followed by a check cell; the questions do not depend
+# on each other. Every check compares your engine with torch.
 
 # %%
 # Run this cell first.
@@ -140,29 +140,41 @@ with question("15.1", points=2, answers=("visits_x", "grad_x")) as q:
               "derivatives")])
 
 # %% [markdown]
-# ## 15.2 · Implement: a topological sort for deep graphs (3 points)
+# ## 15.2 · Implement: the engine's order, with dependency counts (3 points)
 #
-# Write `topo_sort(root)`: it returns a list of every `Value` reachable from `root` (through
-# `.parents`), each exactly once, every value **after all its parents** (so `root` is last).
-# It must work on a chain of 5,000 operations, so do not recurse: keep your own stack. The
-# check builds graphs with `add`, `mul` and `tanh`, runs `run_backward(root, topo_sort(root))`
-# and compares the gradients with torch's.
+# The lesson's `topo_sort_iterative` walks the graph depth first. minigrad's engine (and
+# torch's) orders the backward pass another way: it first counts, for every value, how many
+# times it is used as a parent (its *dependencies*, as `engine._dependencies` does), then runs a
+# value only once every value that uses it has run, lowering its parents' counts as it goes (a
+# ready list, Kahn's algorithm).
+#
+# Write `backward_order(root)` that way: a list of every `Value` reachable from `root`
+# (through `.parents`), each exactly once, **`root` first** and every value **before all its
+# parents**, the order in which a backward pass can run them. A value used twice by the same
+# child (`a + a`) counts twice. It must work on a chain of 5,000 operations, so do not recurse.
+# The check runs `run_backward(root, backward_order(root)[::-1])` and compares the gradients
+# with torch's.
 
 # %% question="15.2" role="answer"
 # Answer 15.2
-def topo_sort(root):
+def backward_order(root):
     ### BEGIN SOLUTION
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        v, done = stack.pop()
-        if done:
-            order.append(v)
-            continue
-        if v in seen:
-            continue
-        seen.add(v)
-        stack.append((v, True))
-        stack.extend((parent, False) for parent in v.parents if parent not in seen)
+    uses, stack, seen = {}, [root], {root}
+    while stack:  # one walk: how many times each value is used as a parent
+        v = stack.pop()
+        for parent in v.parents:
+            uses[parent] = uses.get(parent, 0) + 1
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    order, ready = [], [root]
+    while ready:
+        v = ready.pop()
+        order.append(v)
+        for parent in v.parents:
+            uses[parent] -= 1
+            if uses[parent] == 0:  # every value that uses it has run
+                ready.append(parent)
     return order
     ### END SOLUTION
 
@@ -175,14 +187,16 @@ GRAPHS = {
               ["e", "mul", "d", "a"], ["out", "add", "e", "c"]],
     "late parent": [["p", 1.25], ["q", -0.5], ["r", "add", "p", "q"], ["s", "mul", "r", "p"],
                     ["u", "tanh", "s"], ["v", "mul", "r", "u"], ["out", "add", "u", "v"]],
+    "double use": [["x", 0.5], ["y", 1.5], ["d", "mul", "x", "y"], ["c", "add", "x", "x"],
+                   ["out", "mul", "d", "c"]],
     "chain of 5000": [["x", 0.3]] + [[f"h{i}", "add", f"h{i - 1}" if i else "x", "x"]
                                       for i in range(5000)] + [["out", "tanh", "h4999"]],
 }
 
 
-def _topo_probe(spec):
-    """topo_sort(out) on a graph built from ``spec``: the labels in the order returned, and
-    the leaves' gradients after run_backward along it."""
+def _order_probe(spec):
+    """backward_order(out) on a graph built from ``spec``: the labels in the order returned,
+    and the leaves' gradients after run_backward along it (reversed: parents first)."""
     built = {}
     for label, *rest in spec:
         if len(rest) == 1:
@@ -192,11 +206,12 @@ def _topo_probe(spec):
             args = [built[p] for p in parents]
             built[label] = {"add": add, "mul": mul, "tanh": tanh}[op](*args)
     names = {id(v): label for label, v in built.items()}
-    order = topo_sort(built["out"])
+    order = backward_order(built["out"])
     if not isinstance(order, list):
         return {"type": type(order).__name__}
     labels = [names.get(id(v), "?") for v in order]
-    run_backward(built["out"], order)
+    if len(labels) == len(set(labels)) and "?" not in labels:
+        run_backward(built["out"], order[::-1])
     leaves = [s[0] for s in spec if len(s) == 2]
     return {"type": "list", "order": labels,
             "grads": {leaf: built[leaf].grad for leaf in leaves}}
@@ -216,26 +231,29 @@ def _torch_grads(spec):
 with question("15.2", points=3, answers=()) as q:
     for name, spec in GRAPHS.items():
         try:
-            seen = q.observe(_topo_probe, spec)
+            seen = q.observe(_order_probe, spec)
         except RecursionError:
-            q.fail(f"topo_sort raised RecursionError on the {name} graph: a chain of 5000 "
+            q.fail(f"backward_order raised RecursionError on the {name} graph: a chain of 5000 "
                    "operations is deeper than Python's recursion limit; keep your own stack "
-                   "(a list of values still to visit) instead of calling topo_sort recursively")
-        q.true(seen["type"] == "list", f"topo_sort returned a {seen['type']}, not a list")
+                   "or ready list instead of calling a function recursively")
+        q.true(seen["type"] == "list", f"backward_order returned a {seen['type']}, not a list")
         order, labels = seen["order"], [s[0] for s in spec]
-        q.true("?" not in order, f"{name} graph: topo_sort returned something that is not one "
-               "of the graph's values")
+        q.true("?" not in order, f"{name} graph: backward_order returned something that is "
+               "not one of the graph's values")
         q.true(len(order) == len(set(order)), f"{name} graph: some values appear more than "
-               "once in the order: remember which values you have already visited")
+               "once in the order: a value becomes ready once, when its count reaches 0")
         missing = [lb for lb in labels if lb not in order]
         q.true(not missing, f"{name} graph: values {missing[:5]} are missing from the order: "
-               "follow .parents from the root down to the leaves")
+               "count the uses of every value reachable through .parents (a value used twice "
+               "by one child, as in a + a, counts twice)")
+        q.true(order[0] == "out", f"{name} graph: the order starts with {order[0]!r}; the root "
+               "comes first, as in a backward pass")
         position = {lb: i for i, lb in enumerate(order)}
         for label, *rest in spec:
             for parent in rest[1:] if len(rest) > 1 else ():
-                q.true(position[parent] < position[label], f"{name} graph: {label!r} comes "
-                       f"before its parent {parent!r}; a value may only be appended once all "
-                       "its parents are in the list")
+                q.true(position[label] < position[parent], f"{name} graph: {parent!r} comes "
+                       f"before {label!r}, which uses it; a value is ready only once every "
+                       "value that uses it has run")
         want = _torch_grads(spec)
         for leaf, grad in seen["grads"].items():
             q.close(f"{leaf}.grad ({name} graph)", grad, want[leaf])
