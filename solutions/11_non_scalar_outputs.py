@@ -70,12 +70,15 @@ with question("11.1", points=2, answers=("g_values", "x_grad_values")) as q:
              "v = [1, 0, 0] stored: row 0 of the Jacobian")])
 
 # %% [markdown]
-# ## 11.2 · Implement: a Jacobian row by row (3 points)
+# ## 11.2 · Implement: a Jacobian row by row, for any shapes (3 points)
 #
-# Write `jacobian_rows(f, x)`: for a function `f` from a 1-D tensor of $n$ numbers to a 1-D
-# tensor of $m$ numbers, return its $m \times n$ Jacobian at `x`, built with one backward pass
-# per output (a one-hot `grad_outputs`, or `gradient`, picks one row). `x` does not require
-# grad when you get it. Do not use `torch.autograd.functional`.
+# The lesson's `jacobian_by_rows` handles a function from a 1-D tensor to a 1-D tensor. Write
+# `jacobian_rows(f, x)` for tensors of **any** shapes, as `torch.autograd.functional.jacobian`
+# does: when `x` has shape $(a, b)$ and `f(x)` has shape $(c, d)$, the result has shape
+# $(c, d, a, b)$, and its entry `[i, j, k, l]` is $\partial y_{ij} / \partial x_{kl}$. Build it with
+# one backward pass per output element (a one-hot `grad_outputs`, shaped like the output, picks
+# one of them). `x` does not require grad when you get it. Do not use
+# `torch.autograd.functional`.
 
 # %% question="11.2" role="answer"
 # Answer 11.2
@@ -87,9 +90,9 @@ def jacobian_rows(f, x):
     for i in range(y.numel()):
         v = torch.zeros(y.numel())
         v[i] = 1.0
-        (row,) = torch.autograd.grad(y, x, grad_outputs=v, retain_graph=True)
+        (row,) = torch.autograd.grad(y, x, grad_outputs=v.reshape(y.shape), retain_graph=True)
         rows.append(row)
-    return torch.stack(rows)
+    return torch.stack(rows).reshape(*y.shape, *x.shape)
     ### END SOLUTION
 
 
@@ -105,13 +108,30 @@ def _rows_probe(name, values):
     """jacobian_rows on one of the example functions."""
     W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
     fns = {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
-           "layer": lambda x: torch.tanh(W @ x)}
+           "layer": lambda x: torch.tanh(W @ x),
+           "matrix in": lambda x: torch.stack([(x * x).sum(), x[0, 1] * x[1, 0], x.trace()]),
+           "matrix out": lambda x: torch.outer(x, x[:2]).sin()}
     return {"J": jacobian_rows(fns[name], torch.tensor(values))}
 
 
+def values_shape(values):
+    """The shape of the nested list ``values``."""
+    return tuple(torch.tensor(values).shape)
+
+
+def _row_examples():
+    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    return {**_examples(),
+            "matrix in": lambda x: torch.stack([(x * x).sum(), x[0, 1] * x[1, 0], x.trace()]),
+            "matrix out": lambda x: torch.outer(x, x[:2]).sin(),
+            "layer": lambda x: torch.tanh(W @ x)}
+
+
 with question("11.2", points=3, answers=()) as q:
-    for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2])):
-        want = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
+    for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2]),
+                         ("matrix in", [[0.5, -1.0], [2.0, 0.25]]),
+                         ("matrix out", [0.3, -0.7, 1.1])):
+        want = torch.autograd.functional.jacobian(_row_examples()[name], torch.tensor(values))
         try:
             seen = q.observe(_rows_probe, name, values)
         except NotImplementedError:
@@ -120,16 +140,27 @@ with question("11.2", points=3, answers=()) as q:
             if "second time" in str(error):
                 q.fail("the second backward pass finds the graph freed: pass "
                        "retain_graph=True to every pass but the last")
+            if "Mismatch in shape" in str(error):
+                q.fail(f"for the {name!r} example: grad_outputs must have the output's shape: "
+                       "make the one-hot vector, then .reshape(y.shape)")
             raise
         q.need_tensor(f"jacobian_rows for the {name!r} example", seen["J"])
-        m, n = want.shape
-        q.true(tuple(seen["J"].shape) != (n, m) or m == n,
-               f"jacobian_rows has shape {[n, m]}, expected {[m, n]}: one row per OUTPUT, "
-               "stack the rows with torch.stack(rows)")
+        got = tuple(seen["J"].shape)
+        q.true(got == tuple(want.shape) or len(got) != 2 or want.dim() == 2,
+               f"for the {name!r} example jacobian_rows has shape {list(got)}, expected "
+               f"{list(want.shape)} (the output's shape, then x's): reshape the stacked rows "
+               "to (*y.shape, *x.shape)")
+        if want.dim() == 2:
+            m, n = want.shape
+            q.true(got != (n, m) or m == n,
+                   f"jacobian_rows has shape {[n, m]}, expected {[m, n]}: one row per OUTPUT, "
+                   "stack the rows with torch.stack(rows)")
+        flat = want.reshape(-1, *values_shape(values))
         q.close(f"jacobian_rows for the {name!r} example at {values}", seen["J"], want,
-                tensor=True, mistakes=[(want.cumsum(0), "each row also holds the rows before "
-                                        "it: .grad accumulates, so reset x.grad = None before "
-                                        "each backward (or use torch.autograd.grad)")])
+                tensor=True, mistakes=[(flat.cumsum(0).reshape(want.shape),
+                                        "each row also holds the rows before it: .grad "
+                                        "accumulates, so reset x.grad = None before each "
+                                        "backward (or use torch.autograd.grad)")])
 
 # %% [markdown]
 # ## 11.3 · Implement: a Jacobian column by column (2 points)
