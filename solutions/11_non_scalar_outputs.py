@@ -18,7 +18,8 @@
 #
 # Practise lesson 11 (`notebooks/11_non_scalar_outputs.ipynb`): what `backward(gradient=v)`
 # and `torch.autograd.grad` compute and where they put it, Jacobians row by row (reverse
-# mode) and column by column (forward mode), and gradients that must not end up in `.grad`.
+# mode) for any shapes, derivatives along chosen directions (forward mode), and gradients that
+# must not end up in `.grad`.
 # Each answer cell is followed by a check cell; the questions do not depend on each other.
 
 # %%
@@ -163,23 +164,25 @@ with question("11.2", points=3, answers=()) as q:
                                         "backward (or use torch.autograd.grad)")])
 
 # %% [markdown]
-# ## 11.3 · Implement: a Jacobian column by column (2 points)
+# ## 11.3 · Implement: derivatives along chosen directions (2 points)
 #
-# Write `jacobian_columns(f, x)`: the same $m \times n$ Jacobian, built with **forward mode**,
-# one dual pass per input: inside `fwAD.dual_level()`, `fwAD.make_dual(x, u)` with a one-hot
-# tangent `u` on input $j$, then `fwAD.unpack_dual(out).tangent` is column $j$. (`fwAD` is
-# `torch.autograd.forward_ad`, imported in the first cell.)
+# Forward mode does not need one-hot tangents: one dual pass with tangent $u$ gives $J u$, the
+# derivative of every output along the direction $u$ in input space (the lesson's
+# `jacobian_by_columns` is the special case of the $n$ one-hot directions). Write
+# `directional_derivatives(f, x, U)`: `x` is a 1-D tensor of $n$ numbers, `U` an $n \times k$
+# tensor whose columns are $k$ directions, `f` maps `x` to a 1-D tensor of $m$ numbers; return
+# the $m \times k$ tensor $J U$, column $j$ being $J$ times column $j$ of `U`. Use **forward
+# mode**, exactly one dual pass per direction (not one per input), and never build $J$ itself.
+# (`fwAD` is `torch.autograd.forward_ad`, imported in the first cell.)
 
 # %% question="11.3" role="answer"
 # Answer 11.3
-def jacobian_columns(f, x):
+def directional_derivatives(f, x, U):
     ### BEGIN SOLUTION
     columns = []
-    for j in range(x.numel()):
-        u = torch.zeros(x.numel())
-        u[j] = 1.0
+    for j in range(U.shape[1]):
         with fwAD.dual_level():
-            out = f(fwAD.make_dual(x, u))
+            out = f(fwAD.make_dual(x, U[:, j]))
             columns.append(fwAD.unpack_dual(out).tangent)
     return torch.stack(columns, dim=1)
     ### END SOLUTION
@@ -193,9 +196,9 @@ def _examples():
             "layer": lambda x: torch.tanh(W @ x)}
 
 
-def _columns_probe(name, values):
-    """jacobian_columns on one of the example functions, and how many times it called f
-    (torch's first forward-AD pass warns about its own jit helpers: silenced)."""
+def _directions_probe(name, values, directions):
+    """directional_derivatives on one of the example functions, and how many times it called
+    f (torch's first forward-AD pass warns about its own jit helpers: silenced)."""
     import warnings
 
     W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
@@ -209,23 +212,31 @@ def _columns_probe(name, values):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        J = jacobian_columns(counted, torch.tensor(values))
-    return {"J": J, "runs": len(runs)}
+        JU = directional_derivatives(counted, torch.tensor(values), torch.tensor(directions))
+    return {"JU": JU, "runs": len(runs)}
 
 
 with question("11.3", points=2, answers=()) as q:
-    for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2])):
-        want = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
-        seen = q.observe(_columns_probe, name, values)
-        q.need_tensor(f"jacobian_columns for the {name!r} example", seen["J"])
-        m, n = want.shape
-        q.true(tuple(seen["J"].shape) != (n, m) or m == n,
-               f"jacobian_columns has shape {[n, m]}, expected {[m, n]}: each tangent is a "
-               "column, so stack them side by side: torch.stack(columns, dim=1)")
-        q.true(seen["runs"] == n, f"f ran {seen['runs']} time(s) for {n} inputs: forward "
-               "mode runs f once per input, each time with a one-hot tangent on that input")
-        q.close(f"jacobian_columns for the {name!r} example at {values}", seen["J"], want,
-                tensor=True)
+    for name, values, directions in (
+            ("mix", [1.0, 2.0, 0.5], [[1.0, 0.5], [-2.0, 0.0], [0.5, 3.0]]),
+            ("layer", [0.3, -0.2], [[1.0, 0.0, 2.0], [1.0, 1.0, -1.0]])):
+        J = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
+        U = torch.tensor(directions)
+        want = J @ U
+        seen = q.observe(_directions_probe, name, values, directions)
+        q.need_tensor(f"directional_derivatives for the {name!r} example", seen["JU"])
+        m, k = want.shape
+        n = U.shape[0]
+        q.true(tuple(seen["JU"].shape) != (k, m) or m == k,
+               f"directional_derivatives has shape {[k, m]}, expected {[m, k]}: each tangent "
+               "is a column, so stack them side by side: torch.stack(columns, dim=1)")
+        q.true(seen["runs"] != n or n == k, f"f ran {n} times, once per input: that builds "
+               "the whole Jacobian first; one dual pass per direction (column of U) is enough")
+        q.true(seen["runs"] == k, f"f ran {seen['runs']} time(s) for {k} directions: forward "
+               "mode runs f once per direction, with that direction as the tangent")
+        q.close(f"directional_derivatives for the {name!r} example at {values}", seen["JU"],
+                want, tensor=True, mistakes=[(want.T, "that is (J U) transposed: each "
+                                              "tangent is a column")] if m == k else [])
 
 # %% [markdown]
 # ## 11.4 · Debug: gradients that must not land in `.grad` (2 points)
