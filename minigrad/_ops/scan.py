@@ -56,7 +56,7 @@ class CumsumBackward0(Node):
     """out[i] = sum(self[:i + 1]) along dim"""
 
     def backward(self, grad):
-        return reversed_cumsum(grad, self.dim)
+        return reversed_cumsum(grad, self.dim_arg)  # the dim as given, as torch passes it
 
     def jvp(self, t):
         return t.cumsum(self.dim)
