@@ -48,7 +48,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             "mat2": mat2 if mat1.requires_grad else None}
     return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
                   (input, mat1, mat2), save=save, beta=beta, alpha=alpha,
-                  mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2))
+                  mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2),
+                  operand_shapes=(mat1._data.shape, mat2._data.shape))
 
 
 class AddmmBackward0(Node):

@@ -44,14 +44,19 @@ def _input_shape(i):
     return get
 
 
-def _strides(i, column_major_attr):
+def _operand_sizes(k):
+    """mm's and addmm's ``k``-th matrix's sizes: torch keeps them even for a constant one."""
+    return lambda n: tuple(n.operand_shapes[k])
+
+
+def _strides(i, k, column_major_attr):
     """A matrix input's strides, as torch saved them: minigrad knows only whether the
-    operand was column-major (a transposed matrix), which fixes them for a 2-D operand."""
+    operand was column-major (a transposed matrix), which fixes them for a 2-D operand.
+    torch keeps them only for an input that needs a gradient (else an empty list)."""
     def get(n):
-        shape = _input_shape(i)(n)
-        if shape is None:
-            return None
-        rows, cols = shape
+        if n._input_meta[i] is None:
+            return ()
+        rows, cols = n.operand_shapes[k]
         return (1, rows) if getattr(n, column_major_attr) else (cols, 1)
 
     return get
@@ -85,6 +90,9 @@ def _dims_arg(n):
     return _signed("dim_arg")(n) if dims is None or isinstance(dims, tuple | list) else \
         (_c_int(dims),)
 _keepdim = _attr("keepdim")
+# nll_loss's optional class weights: minigrad takes none (F.nll_loss refuses one), so the
+# saved tensor is always torch's "no tensor", None (a TENSOR field never saved)
+_NO_WEIGHT = TENSOR
 
 SAVED_FIELDS = {
     "AbsBackward0": {"self": TENSOR},
@@ -92,10 +100,10 @@ SAVED_FIELDS = {
     "AddBackward0": {"alpha": _attr("alpha")},
     "AddBackward1": {},
     "AddmmBackward0": {"alpha": _attr("alpha"), "beta": _attr("beta"), "mat1": TENSOR,
-                       "mat1_sym_sizes": _input_shape(1),
-                       "mat1_sym_strides": _strides(1, "mat1_column_major"),
-                       "mat2": TENSOR, "mat2_sym_sizes": _input_shape(2),
-                       "mat2_sym_strides": _strides(2, "mat2_column_major")},
+                       "mat1_sym_sizes": _operand_sizes(0),
+                       "mat1_sym_strides": _strides(1, 0, "mat1_column_major"),
+                       "mat2": TENSOR, "mat2_sym_sizes": _operand_sizes(1),
+                       "mat2_sym_strides": _strides(2, 1, "mat2_column_major")},
     "AliasBackward0": {},
     "AmaxBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "AminBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
@@ -171,10 +179,10 @@ SAVED_FIELDS = {
                      "self_sym_sizes": _self_sizes},
     "MinBackward1": {"result": TENSOR, "self": TENSOR},
     "MinimumBackward0": {"other": TENSOR, "self": TENSOR},
-    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _input_shape(1),
-                    "mat2_sym_strides": _strides(1, "mat2_column_major"), "self": TENSOR,
-                    "self_sym_sizes": _input_shape(0),
-                    "self_sym_strides": _strides(0, "self_column_major")},
+    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _operand_sizes(1),
+                    "mat2_sym_strides": _strides(1, 1, "mat2_column_major"), "self": TENSOR,
+                    "self_sym_sizes": _operand_sizes(0),
+                    "self_sym_strides": _strides(0, 0, "self_column_major")},
     "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": TENSOR},
     "MseLossBackwardBackward0": {"grad_output": TENSOR,
@@ -187,10 +195,10 @@ SAVED_FIELDS = {
     "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
                          "reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": NOT_KEPT_TENSOR, "total_weight": NOT_KEPT_TENSOR,
-                         "weight": NOT_KEPT_TENSOR},
+                         "weight": _NO_WEIGHT},
     "NllLossBackwardBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
                                  "reduction": lambda n: _REDUCTION[n.reduction],
-                                 "target": NOT_KEPT_TENSOR, "weight": NOT_KEPT_TENSOR},
+                                 "target": NOT_KEPT_TENSOR, "weight": _NO_WEIGHT},
     "NotImplemented": {},
     "PermuteBackward0": {"dims": _attr("dims")},
     "PowBackward0": {"exponent": _attr("exponent"), "self": TENSOR},

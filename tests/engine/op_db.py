@@ -1154,19 +1154,6 @@ GRADGRAD_GRAPH_XFAIL = {
                   "minigrad's (autograd/views.py) goes through IndexPutBackward0",
     "setitem_slice": _COPY_SLICES, "inplace_on_view": _COPY_SLICES,
     "diagonal_inplace": _COPY_SLICES, "indexing_inplace_on_view": _COPY_SLICES,
-    # the graph matches; a number a node saves does not
-    **dict.fromkeys(("mm", "matmul", "linear"),
-                    "saved numbers: torch's MmBackward0 keeps a constant operand's sizes (and "
-                    "strides as ()); minigrad's input metadata has none for it, so None"),
-    **dict.fromkeys(("nll_loss", "cross_entropy", "nn_cross_entropy_loss"),
-                    "saved numbers: torch's NllLossBackwardBackward0 shows _saved_weight None "
-                    "without a weight; minigrad does not keep weight (reading it raises)"),
-    **dict.fromkeys(("cumprod", "cumsum_cumprod_"),
-                    "saved numbers: torch's cumprod backward slices with no end (_saved_end "
-                    "None); minigrad's formula passes the end"),
-    **dict.fromkeys(("diag", "diag_method", "diag_embed"),
-                    "saved numbers: torch's diag_embed backward calls diagonal(offset, -2, -1) "
-                    "with its dims as given; minigrad's passes them wrapped"),
 }
 assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
 OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})
