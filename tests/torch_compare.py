@@ -113,6 +113,36 @@ def graph_signature(fn) -> list:
     return out
 
 
+def walk_graph(node, seen=None):
+    """Every node reachable from ``node``, once each, in a fixed order."""
+    seen = [] if seen is None else seen
+    if node is not None and node not in seen:
+        seen.append(node)
+        for nxt, _ in node.next_functions:
+            walk_graph(nxt, seen)
+    return seen
+
+
+def saved_numbers(node) -> dict:
+    """The node's saved non-tensor fields (numbers, sizes, flags) as their reprs: ``3.0`` and
+    ``3`` print differently, so a learner reading ``_saved_other`` sees torch's type too."""
+    found = {}
+    for name in dir(node):
+        if name.startswith("_saved_"):
+            try:
+                value = getattr(node, name)
+            except RuntimeError:  # a freed saved tensor
+                continue
+            except AttributeError:  # minigrad's NOT_KEPT: missing here, so a number differs
+                continue
+            if isinstance(value, tuple) and not all(v is None or isinstance(v, int | float)
+                                                    for v in value):
+                continue  # a list of tensors (``_saved_indices``), not numbers
+            if value is None or isinstance(value, bool | int | float | tuple | str):
+                found[name] = repr(value)
+    return found
+
+
 def assert_same_graph(m, t) -> None:
     """``m.grad_fn`` and ``t.grad_fn`` have the same node names, edges and sharing."""
     assert (m.grad_fn is None) == (t.grad_fn is None), \

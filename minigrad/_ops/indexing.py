@@ -32,7 +32,7 @@ def select(input, dim, index, *, _from_getitem=False):
     i = index % size
     data = input._data[(slice(None),) * d + (i, Ellipsis)]  # the Ellipsis keeps a 0-d view
     return record_view(input, data, SelectBackward0, lambda t: t.select(d, i),
-                       self_shape=input._data.shape, dim=d, index=index)
+                       self_shape=input._data.shape, dim=d, dim_arg=dim, index=index)
 
 
 class SelectBackward0(Node):
@@ -59,7 +59,7 @@ def view_backward(grad, node, read, node_cls):
 class SelectBackwardBackward0(Node):
     """out = select_backward(grad): ``grad`` in a zero tensor at the selected index"""
 
-    fields = ("dim", "index")
+    fields = ("dim_arg", "index")
 
     def backward(self, grad):
         return self.read(grad)
@@ -71,18 +71,28 @@ class SelectBackwardBackward0(Node):
 class SliceBackwardBackward0(SelectBackwardBackward0):
     """out = slice_backward(grad): ``grad`` in a zero tensor at the slice"""
 
-    fields = ("dim", "start", "end", "step")
+    fields = ("dim_arg", "start", "end", "step")
+
+
+def _stop(index: slice):
+    """A Python slice's end as torch's indexing passes it to ``slice``: an omitted end is
+    INT64_MAX there (``x[1:]``), while torch's own formulas pass none (``_saved_end`` None)."""
+    return 2**63 - 1 if index.stop is None else index.stop
 
 
 def slice_dim(input, dim, start, stop, step):
+    """torch's ``slice`` op: ``dim`` as given (narrow passes -1 through), ``stop`` None for
+    a formula's open end."""
     if step is not None and step <= 0:
         raise ValueError("step must be greater than zero")
+    d = _wrap_dim(dim, input.dim())
     s = slice(start, stop, step)
-    index = (slice(None),) * dim + (s,)
+    index = (slice(None),) * d + (s,)
     return record_view(input, input._data[index], SliceBackward0,
-                       lambda t: t._slice(dim, start, stop, step),
-                       self_shape=input._data.shape, dim=dim, start=0 if start is None else start,
-                       end=2**63 - 1 if stop is None else stop, step=1 if step is None else step)
+                       lambda t: t._slice(d, start, stop, step),
+                       self_shape=input._data.shape, dim=d, dim_arg=dim,
+                       start=0 if start is None else start, end=stop,
+                       step=1 if step is None else step)
 
 
 class SliceBackward0(SelectBackward0):
@@ -135,7 +145,7 @@ def getitem(input, index):
         return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
                       index=index, self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
-        return slice_dim(input, 0, index.start, index.stop, index.step)
+        return slice_dim(input, 0, index.start, _stop(index), index.step)
     out = _basic(input, items)
     return alias(input) if out is input else out
 
@@ -273,7 +283,7 @@ def _basic(input, items):
             dim += 1
         elif isinstance(i, slice):
             if not _is_full(i, out._data.shape[dim]):
-                out = slice_dim(out, dim, i.start, i.stop, i.step)
+                out = slice_dim(out, dim, i.start, _stop(i), i.step)
             dim += 1
         else:
             out = select(out, dim, int(i), _from_getitem=True)
@@ -342,9 +352,10 @@ class ScatterBackward0(Node):
         g_self = g_src = None
         index = self.saved("index")
         if self.needs_input_grad[0]:
-            g_self = grad.scatter(self.dim, index, 0)  # a number: ScatterBackward1, as torch
+            # a number: ScatterBackward1, as torch; the dim as given, as torch passes it
+            g_self = grad.scatter(self.dim_arg, index, 0)
         if self.needs_input_grad[1]:
-            g_src = grad.gather(self.dim, index)
+            g_src = grad.gather(self.dim_arg, index)
         return g_self, g_src
 
     def jvp(self, t_self, t_src):
@@ -439,7 +450,7 @@ class GatherBackward0(Node):
 
     def backward(self, grad):
         index = self.saved("index")
-        return grad.new_zeros(self.self_shape).scatter_add(self.dim, index, grad)
+        return grad.new_zeros(self.self_shape).scatter_add(self.dim_arg, index, grad)
 
     def jvp(self, t):
         return t.gather(self.dim, self.index)
@@ -460,7 +471,8 @@ class ScatterAddBackward0(Node):
     """out = self + src added at index: self gets the gradient, src reads it back (gather)."""
 
     def backward(self, grad):
-        g_src = grad.gather(self.dim, self.saved("index")) if self.needs_input_grad[1] else None
+        g_src = grad.gather(self.dim_arg, self.saved("index")) if self.needs_input_grad[1] \
+            else None
         return grad if self.needs_input_grad[0] else None, g_src
 
     def jvp(self, t_self, t_src):
@@ -491,7 +503,7 @@ class ScatterBackward1(Node):
     """out = self with a number put at index: no gradient flows where it landed."""
 
     def backward(self, grad):
-        return grad.scatter(self.dim, self.saved("index"), 0)
+        return grad.scatter(self.dim_arg, self.saved("index"), 0)
 
     def jvp(self, t):
         return t.scatter(self.dim, self.index, 0)

@@ -380,7 +380,8 @@ def _scan_(self, dim, dtype, np_fn, node_cls, **save):
         raise RuntimeError(f"Bad in-place call: input tensor dtype {names[self.dtype.name]} and "
                            f"output tensor dtype {names[dtype.name]} should match")
     d = _wrap_dim(dim, self.dim())
-    return apply_inplace(self, scan(np_fn, self._data, d), node_cls, (self,), dim=d, **save)
+    return apply_inplace(self, scan(np_fn, self._data, d), node_cls, (self,), dim=d,
+                         dim_arg=dim, **save)
 
 
 def cumsum_(self, dim, *, dtype=None):

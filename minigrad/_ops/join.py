@@ -70,12 +70,12 @@ def stack(tensors, dim=0):
                                f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}")
     dtype = result_type(*tensors)
     data = np.stack([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
-    return record(data, StackBackward0, tuple(tensors), dim=d)
+    return record(data, StackBackward0, tuple(tensors), dim=d, dim_arg=dim)
 
 
 class StackBackward0(Node):
     def backward(self, grad):  # torch's stack_tensors_backward: one select per input
-        return tuple(grad.select(self.dim, i) for i in range(len(self.next_functions)))
+        return tuple(grad.select(self.dim_arg, i) for i in range(len(self.next_functions)))
 
     def jvp(self, *tangents):
         return stack(_tangents_or_zeros(self.inputs, tangents), self.dim)

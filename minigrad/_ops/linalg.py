@@ -112,7 +112,8 @@ def mm(input, mat2):
     data = quietly(np.matmul, input._data, mat2._data)  # inf * 0 is nan, silently
     return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"),
-                  self_column_major=column_major(input), mat2_column_major=column_major(mat2))
+                  self_column_major=column_major(input), mat2_column_major=column_major(mat2),
+                  operand_shapes=(input._data.shape, mat2._data.shape))
 
 
 class MmBackward0(Node):
@@ -301,7 +302,8 @@ class DiagEmbedBackward0(Node):
     """out = self laid on a diagonal: the gradient is read back from that diagonal."""
 
     def backward(self, grad):
-        return grad.diagonal(self.offset, self.dim1, self.dim2)
+        # the dims as given (-2, -1 by default), as torch's formula passes them
+        return grad.diagonal(self.offset, self.dim1_arg, self.dim2_arg)
 
     def jvp(self, t):
         return t.diag_embed(self.offset, self.dim1, self.dim2)

@@ -48,7 +48,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             "mat2": mat2 if mat1.requires_grad else None}
     return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
                   (input, mat1, mat2), save=save, beta=beta, alpha=alpha,
-                  mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2))
+                  mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2),
+                  operand_shapes=(mat1._data.shape, mat2._data.shape))
 
 
 class AddmmBackward0(Node):
@@ -202,14 +203,16 @@ def softmax(input, dim, dtype=None):
         with np.errstate(invalid="ignore", over="ignore"):
             e = np.exp(_shifted(x, d))
             data = e / e.sum(axis=d, keepdims=True)
-    return record(data, SoftmaxBackward0, (input,), output_name="result", dim=d)
+    return record(data, SoftmaxBackward0, (input,), output_name="result", dim=d,
+                  dim_arg=d if dim is None else dim)
 
 
 class SoftmaxBackward0(Node):
     """out = exp(self) / sum(exp(self), dim); d/dself = out * (grad - sum(grad * out, dim))"""
 
     def backward(self, grad):
-        return softmax_backward_data(grad, self.saved("result"), self.dim)
+        # the dim as given (-1 stays -1), as torch's formula passes it
+        return softmax_backward_data(grad, self.saved("result"), self.dim_arg)
 
     def jvp(self, t):
         if t.dim() == 0:
@@ -227,14 +230,15 @@ def log_softmax(input, dim, dtype=None):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             z = _shifted(x, d)
             data = z - np.log(np.exp(z).sum(axis=d, keepdims=True))
-    return record(data, LogSoftmaxBackward0, (input,), output_name="result", dim=d)
+    return record(data, LogSoftmaxBackward0, (input,), output_name="result", dim=d,
+                  dim_arg=d if dim is None else dim)
 
 
 class LogSoftmaxBackward0(Node):
     """out = self - log(sum(exp(self), dim)); d/dself = grad - exp(out) * sum(grad, dim)"""
 
     def backward(self, grad):
-        return log_softmax_backward_data(grad, self.saved("result"), self.dim)
+        return log_softmax_backward_data(grad, self.saved("result"), self.dim_arg)
 
     def jvp(self, t):
         if t.dim() == 0:

@@ -92,7 +92,7 @@ def _mean(input, dim, keepdim, dtype):
     dims = _dims(dim, data.ndim)
     out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     count = int(np.prod([data.shape[d] for d in dims]))
-    return record(out, MeanBackward1, (x,), self_shape=data.shape, dim=dims,
+    return record(out, MeanBackward1, (x,), self_shape=data.shape, dim=dims, dim_arg=dim,
                   keepdim=keepdim, count=count)
 
 
@@ -142,7 +142,7 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     if not keepdim and data.ndim:
         values, idx = values.squeeze(d), idx.squeeze(d)
     indices = Tensor._make(idx.astype(np.int64))
-    out = record(values, dim_node, (input,), save={"indices": indices}, dim=d,
+    out = record(values, dim_node, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  keepdim=keepdim, self_shape=data.shape)
     result = MaxResult((out, indices))
     result._name = name
@@ -183,11 +183,11 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(Node):
     """max along ``dim``: the gradient goes to the index that was picked."""
 
-    def backward(self, grad):
-        idx = self.saved("indices")
+    def backward(self, grad):  # the dim as given (-1 stays -1), as torch's formula passes it
+        idx, d = self.saved("indices"), self.dim_arg
         if not self.keepdim and self.self_shape:  # a 0-d input: nothing to unsqueeze
-            grad, idx = grad.unsqueeze(self.dim), idx.unsqueeze(self.dim)
-        return grad.new_zeros(self.self_shape).scatter(self.dim, idx, grad)
+            grad, idx = grad.unsqueeze(d), idx.unsqueeze(d)
+        return grad.new_zeros(self.self_shape).scatter(d, idx, grad)
 
     def jvp(self, t):
         """The tangent at the index that was picked."""
@@ -220,7 +220,7 @@ def prod(input, dim=None, keepdim=False):
     d = _wrap_dim(dim, data.ndim)
     out = data.prod(axis=d, keepdims=keepdim) if data.ndim else data.copy()
     return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
-                  dim=d, keepdim=keepdim)
+                  dim=d, dim_arg=dim, keepdim=keepdim)
 
 
 class ProdBackward0(Node):
@@ -494,7 +494,8 @@ def _var_backward(node, x, grad):
         return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean())
     if x.dim() > 1:
         grad = _restore(grad, node.dim, node.keepdim)
-    return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean(node.dim, keepdim=True))
+    # the dims as given (order and signs), as torch's formula passes them to mean
+    return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean(node.dim_arg, keepdim=True))
 
 
 def _two_over(dof) -> float:
@@ -531,7 +532,10 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     other number."""
     if p == "nuc":
         raise NotImplementedError("minigrad has no nuclear norm (it needs an SVD)")
-    p = 2.0 if p in ("fro", None) else float(p)
+    # torch keeps the order as a C++ Scalar: an int stays an int (``_saved_ord`` shows 2, and
+    # 'fro' is the int 2), a float stays a float; the formulas below only need its value.
+    ord_arg = 2 if p in ("fro", None) else p
+    p = float(ord_arg)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype.scalar_name}")
@@ -554,7 +558,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
             out = np.power(np.power(a, p).sum(axis=axis, keepdims=keepdim), 1 / p)
     return record(np.asarray(out, dtype=data.dtype), LinalgVectorNormBackward0, (input,),
                   save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
-                  dim_arg=dim)
+                  dim_arg=dim, ord_arg=ord_arg)
 
 
 def _norm_backward(x, norm, grad, p, dims):

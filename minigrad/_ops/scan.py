@@ -56,7 +56,7 @@ class CumsumBackward0(Node):
     """out[i] = sum(self[:i + 1]) along dim"""
 
     def backward(self, grad):
-        return reversed_cumsum(grad, self.dim)
+        return reversed_cumsum(grad, self.dim_arg)  # the dim as given, as torch passes it
 
     def jvp(self, t):
         return t.cumsum(self.dim)
@@ -121,14 +121,15 @@ def _cumprod_backward_with_zeros(grad, x, d):
     ones = grad.new_zeros(ones_shape) + 1
     for k in range(n):
         if k == 0:
-            omitted = cat([ones, x.narrow(d, 1, n - 1).cumprod(d)], d)
+            omitted = cat([ones, x._slice(d, 1, None, None).cumprod(d)], d)
         elif k == n - 1:
-            omitted = x.narrow(d, 0, k).prod(d, keepdim=True)
+            omitted = x._slice(d, 0, k, None).prod(d, keepdim=True)
         else:
-            until = x.narrow(d, 0, k).prod(d, keepdim=True)
-            after = x.narrow(d, k + 1, n - k - 1).cumprod(d)
+            until = x._slice(d, 0, k, None).prod(d, keepdim=True)
+            after = x._slice(d, k + 1, None, None).cumprod(d)
             omitted = cat([until, until.expand_as(after) * after], d)
-        # grad[k:] along d, a SliceBackward0 even for k = 0 (narrow would skip a full slice)
+        # torch's slices: x.slice(d, k + 1) has no end (_saved_end None); grad[k:] along d is
+        # a SliceBackward0 even for k = 0 (narrow would skip a full slice)
         grad_input.select(d, k).copy_((grad._slice(d, k, None, None) * omitted).sum(d))
     return grad_input
 

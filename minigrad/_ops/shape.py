@@ -183,12 +183,12 @@ def transpose(input, dim0, dim1):
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
     data = np.swapaxes(input._data, d0, d1)
     return record_view(input, data, TransposeBackward0, lambda x: x.transpose(d0, d1),
-                       dim0=d0, dim1=d1)
+                       dim0=d0, dim1=d1, dim0_arg=dim0, dim1_arg=dim1)
 
 
 class TransposeBackward0(_ViewNode):
-    def backward(self, grad):
-        return grad.transpose(self.dim0, self.dim1)
+    def backward(self, grad):  # the dims as given, as torch's formula passes them
+        return grad.transpose(self.dim0_arg, self.dim1_arg)
 
 
 def permute(input, *dims):
@@ -212,12 +212,13 @@ class PermuteBackward0(_ViewNode):
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input.dim() + 1)
     data = np.expand_dims(input._data, d)
-    return record_view(input, data, UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d)
+    return record_view(input, data, UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d,
+                       dim_arg=dim)
 
 
 class UnsqueezeBackward0(_ViewNode):
-    def backward(self, grad):
-        return grad.squeeze(self.dim)
+    def backward(self, grad):  # the dim as given, as torch's formula passes it
+        return grad.squeeze(self.dim_arg)
 
 
 def squeeze(input, dim=None):
@@ -231,7 +232,7 @@ def squeeze(input, dim=None):
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
     return record_view(input, data, SqueezeBackward1, lambda x: x.squeeze(d),
-                       self_shape=input._data.shape, dim=d)
+                       self_shape=input._data.shape, dim=d, dim_arg=dim)
 
 
 def _squeeze_dims(input, dims, node_cls=None):
@@ -342,9 +343,11 @@ def sum_to_size(input, *size):
 
 
 def narrow(input, dim, start, length):
+    """torch's narrow: ``slice(dim, start, start + length)`` with ``dim`` as given and a
+    negative ``start`` counted from the end."""
     d = _wrap_dim(dim, input.dim())
-    index = (slice(None),) * d + (slice(start, start + length),)
-    return input[index]
+    start = start + input._data.shape[d] if start < 0 else start
+    return input._slice(dim, start, start + length, 1)
 
 
 def unbind(input, dim=0):
@@ -354,7 +357,7 @@ def unbind(input, dim=0):
             for i in range(input._data.shape[d])]
     if outs and outs[0]._data.dtype.kind == "f":
         if needs_grad((input,)):
-            graph.record(UnbindBackward0, (input,), outs, dim=d)
+            graph.record(UnbindBackward0, (input,), outs, dim=d, dim_arg=dim)
         if forward_grad._state.level is not None:
             forward_grad.propagate(outs, UnbindBackward0, (input,), None, {"dim": d})
     for i, o in enumerate(outs):
@@ -366,8 +369,8 @@ def unbind(input, dim=0):
 class UnbindBackward0(Node):
     """Several outputs, one per slice along ``dim``: stack their gradients back."""
 
-    def backward(self, *grads):
-        return stack(grads, self.dim)
+    def backward(self, *grads):  # the dim as given, as torch's formula passes it
+        return stack(grads, self.dim_arg)
 
     def jvp(self, t):
         return t.unbind(self.dim)
@@ -519,8 +522,8 @@ def flip(input, *dim_args, dims=None):
 
 
 class FlipBackward0(Node):
-    def backward(self, grad):
-        return grad.flip(self.dims)
+    def backward(self, grad):  # the dims as given, as torch's formula passes them
+        return grad.flip(self.dims_arg)
 
     def jvp(self, t):
         return t.flip(self.dims)
@@ -545,7 +548,9 @@ def roll(input, shifts, dims=None):
 
 class RollBackward0(Node):
     def backward(self, grad):
-        return grad.roll(tuple(-s for s in self.shifts), self.dims or None)
+        # torch's formula: both lists reversed, the shifts negated, the dims as given
+        return grad.roll(tuple(-s for s in reversed(self.shifts)),
+                         tuple(reversed(self.dims_arg)) or None)
 
     def jvp(self, t):
         return t.roll(self.shifts, self.dims or None)

@@ -88,7 +88,8 @@ class SortBackward0(Node):
 
     def backward(self, grad):  # a 0-d input too: torch scatters its one value back
         indices = self.saved("indices")
-        return grad.new_zeros(self.self_shape).scatter(self.dim, indices, grad)
+        # the dim as given (-1 stays -1), as torch's formula passes it
+        return grad.new_zeros(self.self_shape).scatter(self.dim_arg, indices, grad)
 
     def jvp(self, t):
         return t if not self.self_shape else t.gather(self.dim, self.indices)

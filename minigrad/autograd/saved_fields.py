@@ -44,14 +44,19 @@ def _input_shape(i):
     return get
 
 
-def _strides(i, column_major_attr):
+def _operand_sizes(k):
+    """mm's and addmm's ``k``-th matrix's sizes: torch keeps them even for a constant one."""
+    return lambda n: tuple(n.operand_shapes[k])
+
+
+def _strides(i, k, column_major_attr):
     """A matrix input's strides, as torch saved them: minigrad knows only whether the
-    operand was column-major (a transposed matrix), which fixes them for a 2-D operand."""
+    operand was column-major (a transposed matrix), which fixes them for a 2-D operand.
+    torch keeps them only for an input that needs a gradient (else an empty list)."""
     def get(n):
-        shape = _input_shape(i)(n)
-        if shape is None:
-            return None
-        rows, cols = shape
+        if n._input_meta[i] is None:
+            return ()
+        rows, cols = n.operand_shapes[k]
         return (1, rows) if getattr(n, column_major_attr) else (cols, 1)
 
     return get
@@ -85,6 +90,9 @@ def _dims_arg(n):
     return _signed("dim_arg")(n) if dims is None or isinstance(dims, tuple | list) else \
         (_c_int(dims),)
 _keepdim = _attr("keepdim")
+# nll_loss's optional class weights: minigrad takes none (F.nll_loss refuses one), so the
+# saved tensor is always torch's "no tensor", None (a TENSOR field never saved)
+_NO_WEIGHT = TENSOR
 
 SAVED_FIELDS = {
     "AbsBackward0": {"self": TENSOR},
@@ -92,10 +100,10 @@ SAVED_FIELDS = {
     "AddBackward0": {"alpha": _attr("alpha")},
     "AddBackward1": {},
     "AddmmBackward0": {"alpha": _attr("alpha"), "beta": _attr("beta"), "mat1": TENSOR,
-                       "mat1_sym_sizes": _input_shape(1),
-                       "mat1_sym_strides": _strides(1, "mat1_column_major"),
-                       "mat2": TENSOR, "mat2_sym_sizes": _input_shape(2),
-                       "mat2_sym_strides": _strides(2, "mat2_column_major")},
+                       "mat1_sym_sizes": _operand_sizes(0),
+                       "mat1_sym_strides": _strides(1, 0, "mat1_column_major"),
+                       "mat2": TENSOR, "mat2_sym_sizes": _operand_sizes(1),
+                       "mat2_sym_strides": _strides(2, 1, "mat2_column_major")},
     "AliasBackward0": {},
     "AmaxBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "AminBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
@@ -148,32 +156,33 @@ SAVED_FIELDS = {
     "IndexSelectBackward0": {"dim": _dim_arg, "index": TENSOR, "self_sym_sizes": _self_sizes},
     "LerpBackward0": {"weight": _attr("weight")},
     "LerpBackward1": {"end": TENSOR, "self": TENSOR, "weight": TENSOR},
-    "LinalgVectorNormBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "ord": _attr("ord"),
+    "LinalgVectorNormBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "ord": _attr("ord_arg"),
                                   "result": TENSOR, "self": TENSOR},
     "LogBackward0": {"self": TENSOR},
-    "LogSoftmaxBackward0": {"dim": _dim, "result": TENSOR},
-    "LogSoftmaxBackwardDataBackward0": {"dim": _dim, "grad_output": TENSOR, "output": TENSOR},
+    "LogSoftmaxBackward0": {"dim": _dim_arg, "result": TENSOR},
+    "LogSoftmaxBackwardDataBackward0": {"dim": _signed("dim"), "grad_output": TENSOR,
+                                        "output": TENSOR},
     "LogsumexpBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "MaskedFillBackward0": {"mask": TENSOR},
     "MaskedFillBackward1": {"mask": TENSOR},
     "MaskedScatterBackward0": {"mask": TENSOR, "source_sym_sizes": _attr("source_shape")},
     "MaskedSelectBackward0": {"mask": TENSOR, "self": NOT_KEPT_TENSOR},
-    "MaxBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+    "MaxBackward0": {"dim": _dim_arg, "indices": TENSOR, "keepdim": _keepdim,
                      "self_sym_sizes": _self_sizes},
     "MaxBackward1": {"result": TENSOR, "self": TENSOR},
     "MaximumBackward0": {"other": TENSOR, "self": TENSOR},
     "MeanBackward0": {"self_sym_numel": _attr("numel"), "self_sym_sizes": _self_sizes},
-    "MeanBackward1": {"dim": _dim, "keepdim": _keepdim,
+    "MeanBackward1": {"dim": _dims_arg, "keepdim": _keepdim,
                       "self_sym_numel": lambda n: math.prod(n.self_shape),
                       "self_sym_sizes": _self_sizes},
-    "MinBackward0": {"dim": _dim, "indices": TENSOR, "keepdim": _keepdim,
+    "MinBackward0": {"dim": _dim_arg, "indices": TENSOR, "keepdim": _keepdim,
                      "self_sym_sizes": _self_sizes},
     "MinBackward1": {"result": TENSOR, "self": TENSOR},
     "MinimumBackward0": {"other": TENSOR, "self": TENSOR},
-    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _input_shape(1),
-                    "mat2_sym_strides": _strides(1, "mat2_column_major"), "self": TENSOR,
-                    "self_sym_sizes": _input_shape(0),
-                    "self_sym_strides": _strides(0, "self_column_major")},
+    "MmBackward0": {"mat2": TENSOR, "mat2_sym_sizes": _operand_sizes(1),
+                    "mat2_sym_strides": _strides(1, 1, "mat2_column_major"), "self": TENSOR,
+                    "self_sym_sizes": _operand_sizes(0),
+                    "self_sym_strides": _strides(0, 0, "self_column_major")},
     "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": TENSOR},
     "MseLossBackwardBackward0": {"grad_output": TENSOR,
@@ -186,17 +195,17 @@ SAVED_FIELDS = {
     "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
                          "reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": NOT_KEPT_TENSOR, "total_weight": NOT_KEPT_TENSOR,
-                         "weight": NOT_KEPT_TENSOR},
+                         "weight": _NO_WEIGHT},
     "NllLossBackwardBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
                                  "reduction": lambda n: _REDUCTION[n.reduction],
-                                 "target": NOT_KEPT_TENSOR, "weight": NOT_KEPT_TENSOR},
+                                 "target": NOT_KEPT_TENSOR, "weight": _NO_WEIGHT},
     "NotImplemented": {},
     "PermuteBackward0": {"dims": _attr("dims")},
     "PowBackward0": {"exponent": _attr("exponent"), "self": TENSOR},
     "PowBackward1": {"exponent": TENSOR, "result": TENSOR, "self": TENSOR},
     "PowBackward2": {"exponent": TENSOR, "result": TENSOR, "self": _attr("base")},
     "ProdBackward0": {"result": TENSOR, "self": TENSOR},
-    "ProdBackward1": {"dim": _dim, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
+    "ProdBackward1": {"dim": _dim_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "ReciprocalBackward0": {"result": TENSOR},
     "ReluBackward0": {"result": TENSOR},
     "RemainderBackward0": {},
@@ -211,20 +220,22 @@ SAVED_FIELDS = {
     "ScatterAddBackward0": {"dim": _dim_arg, "index": TENSOR},
     "ScatterBackward0": {"dim": _dim_arg, "index": TENSOR},
     "ScatterBackward1": {"dim": _dim_arg, "index": TENSOR},
-    "SelectBackward0": {"dim": _dim, "index": lambda n: _c_int(n.index),
+    "SelectBackward0": {"dim": _dim_arg, "index": lambda n: _c_int(n.index),
                         "self_sym_sizes": _self_sizes},
-    "SelectBackwardBackward0": {"dim": _dim, "index": lambda n: _c_int(n.index)},
+    "SelectBackwardBackward0": {"dim": _dim_arg, "index": lambda n: _c_int(n.index)},
     "SgnBackward0": {"result": TENSOR, "self": TENSOR},
     "SigmoidBackward0": {"result": TENSOR},
     "SigmoidBackwardBackward0": {"grad_output": TENSOR, "output": TENSOR},
     "SignBackward0": {},
     "SinBackward0": {"self": TENSOR},
-    "SliceBackward0": {"dim": _dim, "end": lambda n: _c_int(n.end), "self_sym_sizes": _self_sizes,
+    "SliceBackward0": {"dim": _dim_arg, "end": lambda n: _c_int(n.end),
+                       "self_sym_sizes": _self_sizes,
                        "start": lambda n: _c_int(n.start), "step": _attr("step")},
-    "SliceBackwardBackward0": {"dim": _dim, "end": lambda n: _c_int(n.end),
+    "SliceBackwardBackward0": {"dim": _dim_arg, "end": lambda n: _c_int(n.end),
                                "start": lambda n: _c_int(n.start), "step": _attr("step")},
-    "SoftmaxBackward0": {"dim": _dim, "result": TENSOR},
-    "SoftmaxBackwardDataBackward0": {"dim": _dim, "grad_output": TENSOR, "output": TENSOR},
+    "SoftmaxBackward0": {"dim": _dim_arg, "result": TENSOR},
+    "SoftmaxBackwardDataBackward0": {"dim": _signed("dim"), "grad_output": TENSOR,
+                                     "output": TENSOR},
     "SortBackward0": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
     "SortBackward1": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
     "SplitBackward0": {"dim": _dim_arg, "self_sym_sizes": _input_shape(0),
@@ -233,10 +244,10 @@ SAVED_FIELDS = {
                                 "split_sizes": lambda n: tuple(n.split_sizes)},
     "SqrtBackward0": {"result": TENSOR},
     "SqueezeBackward0": {"self_sym_sizes": _self_sizes},
-    "SqueezeBackward1": {"dim": _dim, "self_sym_sizes": _self_sizes},
+    "SqueezeBackward1": {"dim": _dim_arg, "self_sym_sizes": _self_sizes},
     "SqueezeBackward2": {"dim": _attr("dims"), "self_sym_sizes": _self_sizes},
     "SqueezeBackward4": {"dim": lambda n: n.dims[0], "self_sym_sizes": _self_sizes},
-    "StackBackward0": {"dim": _dim},
+    "StackBackward0": {"dim": _dim_arg},
     "StdBackward0": {"correction": _attr("correction"), "dim": _dims_arg, "keepdim": _keepdim,
                      "result": TENSOR, "self": TENSOR},
     "SubBackward0": {"alpha": _attr("alpha")},
@@ -249,13 +260,13 @@ SAVED_FIELDS = {
     "ThresholdBackwardBackward0": {"self": TENSOR, "threshold": _attr("threshold")},
     "ToCopyBackward0": {},
     "TopkBackward0": {"dim": _dim_arg, "indices": TENSOR, "self_sym_sizes": _self_sizes},
-    "TransposeBackward0": {"dim0": _attr("dim0"), "dim1": _attr("dim1")},
+    "TransposeBackward0": {"dim0": _signed("dim0_arg"), "dim1": _signed("dim1_arg")},
     "TrilBackward0": {"diagonal": _signed("diagonal")},
     "TriuBackward0": {"diagonal": _signed("diagonal")},
     "TruncBackward0": {},
-    "UnbindBackward0": {"dim": _dim},
+    "UnbindBackward0": {"dim": _dim_arg},
     "UnsafeViewBackward0": {"self_sym_sizes": _self_sizes},
-    "UnsqueezeBackward0": {"dim": _dim},
+    "UnsqueezeBackward0": {"dim": _dim_arg},
     "VarBackward0": {"correction": _attr("correction"), "dim": _dims_arg, "keepdim": _keepdim,
                      "self": TENSOR},
     "ViewBackward0": {"self_sym_sizes": _self_sizes},

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import minigrad
-from tests.torch_compare import assert_close, graph_signature
+from tests.torch_compare import assert_close, graph_signature, saved_numbers, walk_graph
 
 GRADIENTS = {
     "pow": lambda L, x: x ** 3,
@@ -28,16 +28,6 @@ GRADIENTS = {
     "penalty": lambda L, x: ((x.reshape(2, 2) @ L.tensor([0.5, 1.5], dtype=L.float64)) + 0.5)
     .tanh() ** 2,
 }
-
-
-def _walk(node, seen=None):
-    """Every node reachable from ``node``, once each, in a fixed order."""
-    seen = [] if seen is None else seen
-    if node is not None and node not in seen:
-        seen.append(node)
-        for nxt, _ in node.next_functions:
-            _walk(nxt, seen)
-    return seen
 
 
 def _gradients(L, name):
@@ -59,23 +49,8 @@ def test_gradient_graph_has_torchs_nodes(name):
         msig = [(n.replace("minigrad", "torch"), e) for n, e in graph_signature(m.grad_fn)]
         assert msig == graph_signature(t.grad_fn)
         assert_close(m, t)
-        for mnode, tnode in zip(_walk(m.grad_fn), _walk(t.grad_fn), strict=True):
-            assert _saved_numbers(mnode) == _saved_numbers(tnode), tnode.name()
-
-
-def _saved_numbers(node) -> dict:
-    """The node's saved non-tensor fields (numbers, sizes, flags) as their reprs: ``3.0`` and
-    ``3`` print differently, so a learner reading ``_saved_other`` sees torch's type too."""
-    found = {}
-    for name in dir(node):
-        if name.startswith("_saved_"):
-            try:
-                value = getattr(node, name)
-            except RuntimeError:  # a freed saved tensor
-                continue
-            if value is None or isinstance(value, bool | int | float | tuple | str):
-                found[name] = repr(value)
-    return found
+        for mnode, tnode in zip(walk_graph(m.grad_fn), walk_graph(t.grad_fn), strict=True):
+            assert saved_numbers(mnode) == saved_numbers(tnode), tnode.name()
 
 
 def test_mul_backward1_is_differentiable_again():

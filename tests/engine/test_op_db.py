@@ -11,7 +11,8 @@ For each entry, each sample and each dtype, torch computes the expected answer a
 * ``gradgrad``: gradients made with ``create_graph=True``, then the gradient of
   ``sum(grad * random weights)`` with respect to the inputs and the upstream gradients;
 * ``gradgrad_graph``: the graph of each gradient made with ``create_graph=True`` (node names
-  and edges, as ``grad_fn``), built by the backward formulas as torch's are;
+  and edges, as ``grad_fn``, and the numbers each node saves), built by the backward formulas
+  as torch's are;
 * ``gradcheck`` and ``gradcheck_fwad``: minigrad's own ``gradcheck`` (reverse mode, then
   forward mode) against finite differences, in float64.
 
@@ -30,7 +31,7 @@ import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as tfw
-from torch_compare import graph_signature
+from torch_compare import graph_signature, saved_numbers, walk_graph
 from torch_compare import normalize_text as norm
 
 import minigrad
@@ -335,6 +336,11 @@ def test_gradgrad_graph(entry, dtype):
             t_graph = None if t is None or t.grad_fn is None else graph_signature(t.grad_fn)
             m_graph = None if m is None or m.grad_fn is None else graph_signature(m.grad_fn)
             assert m_graph == t_graph, f"gradient of input {j}:\n {m_graph}\nvs torch\n {t_graph}"
+            if t_graph is not None:
+                # The numbers each node saves (dims, sizes, scalars), by repr: 2 and 2.0 differ.
+                for mnode, tnode in zip(walk_graph(m.grad_fn), walk_graph(t.grad_fn), strict=True):
+                    assert saved_numbers(mnode) == saved_numbers(tnode), \
+                        f"gradient of input {j}, node {tnode.name()}"
 
     for_each_sample(entry, dtype, check)
 
