@@ -69,6 +69,18 @@ def propagate(outputs, node_cls, inputs, save, attrs) -> None:
     for out, tangent in zip(outputs, result):
         if tangent is not None:
             set_tangent(out, tangent)
+            _keep_in_saved_output(out)
+
+
+def _keep_in_saved_output(out) -> None:
+    """An op that saved its own output for backward (exp, tanh...) keeps the output's tangent
+    with it, as torch saves outputs after their forward gradient is set: a gradient computed
+    with ``create_graph`` inside the level then has its own tangent (forward-over-reverse)."""
+    fn = out._grad_fn
+    if fn is not None:
+        for saved in fn._saved.values():
+            if saved.is_output and saved.data is out._data:
+                saved.fw_grad = out._fw_grad
 
 
 def propagate_inplace(self, old, node_cls, inputs, save, attrs) -> None:

@@ -117,7 +117,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version", "counter", "is_output", "view_grad_fn",
-                 "tensor_type", "packed", "unpack_hook", "grad_edge")
+                 "tensor_type", "packed", "unpack_hook", "grad_edge", "fw_grad")
 
     def __init__(self, tensor, is_output: bool = False):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
@@ -141,6 +141,7 @@ class SavedTensor:
         self.data = tensor._data if is_output else None
         self.tensor_type = type(tensor) if is_output else None
         self.unpack_hook = self.packed = self.grad_edge = None
+        self.fw_grad = None  # an output's (level, tangent), set by forward_grad.propagate
         if _hooks_state.stack:
             self._pack(tensor, *_hooks_state.stack[-1])
 
@@ -149,7 +150,7 @@ class SavedTensor:
         """What torch's ``_raw_saved_*`` gives for a field the node did not need to save."""
         s = cls.__new__(cls)
         s.tensor = s.data = s.counter = s.tensor_type = s.view_grad_fn = None
-        s.packed = s.unpack_hook = s.grad_edge = None
+        s.packed = s.unpack_hook = s.grad_edge = s.fw_grad = None
         s.version, s.is_output = 0, False
         return s
 
@@ -201,6 +202,8 @@ class SavedTensor:
             out = self.tensor_type._make(self.data)
             out._version_counter = self.counter
             out._attach(node)
+            if self.fw_grad is not None:
+                out._fw_grad = self.fw_grad
             return out
         return self.tensor
 
@@ -224,7 +227,7 @@ class SavedTensor:
 
     def release(self) -> None:
         self.tensor = self.data = self.counter = self.tensor_type = self.version = None
-        self.packed = self.unpack_hook = self.grad_edge = None
+        self.packed = self.unpack_hook = self.grad_edge = self.fw_grad = None
 
 
 class saved_tensors_hooks:  # noqa: N801 - torch's spelling

@@ -231,3 +231,34 @@ def test_custom_function_jvp_and_missing_jvp():
 
     assert_close(run(minigrad, True), run(torch, True))
     assert_same_error(lambda: run(minigrad, False), lambda: run(torch, False))
+
+
+FORWARD_OVER_REVERSE = {
+    "exp": lambda x: x.exp(),
+    "tanh": lambda x: x.tanh(),
+    "sigmoid": lambda x: x.sigmoid(),
+    "relu": lambda x: x.relu(),
+    "sqrt": lambda x: (x * x + 1).sqrt(),
+    "softmax": lambda x: x.softmax(0) * x,
+    "log_softmax": lambda x: x.log_softmax(0) * x,
+    "pow": lambda x: x ** 3,
+    "sin_mul": lambda x: x.sin() * x,
+}
+
+
+@pytest.mark.parametrize("name", list(FORWARD_OVER_REVERSE))
+def test_forward_over_reverse_tangent_of_a_gradient(name):
+    """A gradient made with ``create_graph`` inside a dual level has a tangent, the second
+    derivative along the tangent, as in torch; an op that saved its own output (exp, tanh,
+    softmax...) keeps the output's tangent with it."""
+    got = {}
+    for lib in (torch, minigrad):
+        fw = lib.autograd.forward_ad
+        x0 = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        with fw.dual_level():
+            x = fw.make_dual(x0, lib.tensor([1.0, 2.0, -0.5], dtype=lib.float64))
+            (g,) = lib.autograd.grad(FORWARD_OVER_REVERSE[name](x).sum(), x, create_graph=True)
+            tangent = fw.unpack_dual(g).tangent
+            got[lib] = None if tangent is None else tangent.detach().numpy()
+    assert got[minigrad] is not None and got[torch] is not None
+    np.testing.assert_allclose(got[minigrad], got[torch], rtol=1e-12, atol=1e-12)
