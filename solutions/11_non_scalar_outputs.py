@@ -107,12 +107,7 @@ def _examples():
 
 def _rows_probe(name, values):
     """jacobian_rows on one of the example functions."""
-    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
-    fns = {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
-           "layer": lambda x: torch.tanh(W @ x),
-           "matrix in": lambda x: torch.stack([(x * x).sum(), x[0, 1] * x[1, 0], x.trace()]),
-           "matrix out": lambda x: torch.outer(x, x[:2]).sin()}
-    return {"J": jacobian_rows(fns[name], torch.tensor(values))}
+    return {"J": jacobian_rows(_row_examples()[name], torch.tensor(values))}
 
 
 def values_shape(values):
@@ -121,11 +116,10 @@ def values_shape(values):
 
 
 def _row_examples():
-    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    """11.2's functions: 11.3's, and two with a matrix input or output."""
     return {**_examples(),
             "matrix in": lambda x: torch.stack([(x * x).sum(), x[0, 1] * x[1, 0], x.trace()]),
-            "matrix out": lambda x: torch.outer(x, x[:2]).sin(),
-            "layer": lambda x: torch.tanh(W @ x)}
+            "matrix out": lambda x: torch.outer(x, x[:2]).sin()}
 
 
 with question("11.2", points=3, answers=()) as q:
@@ -201,14 +195,11 @@ def _directions_probe(name, values, directions):
     f (torch's first forward-AD pass warns about its own jit helpers: silenced)."""
     import warnings
 
-    W = torch.tensor([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
-    fns = {"mix": lambda x: torch.stack([x[0] * x[1], x[1] * torch.sin(x[2])]),
-           "layer": lambda x: torch.tanh(W @ x)}
     runs = []
 
     def counted(z):
         runs.append(1)
-        return fns[name](z)
+        return _examples()[name](z)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
