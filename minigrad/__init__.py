@@ -16,7 +16,7 @@ from __future__ import annotations
 # package, each module finds what it imports. A plain ``import`` line stays first when imports
 # are sorted. ``_ops`` binds the ops to Tensor as methods (``x.exp()``, ``x + y``).
 import minigrad.autograd
-from minigrad import _ops  # noqa: F401
+from minigrad import _left_out, _ops  # noqa: F401
 from minigrad._creation import (
     Generator,
     arange,
@@ -219,22 +219,6 @@ def is_tensor(obj) -> bool:  # noqa: A001
 del annotations
 
 
-# Parts of torch that minigrad leaves out on purpose: asking for one says so, and what to use.
-_LEFT_OUT = {
-    "func": "minigrad does not implement torch.func (functorch transforms: grad, vjp, jacrev, "
-            "vmap...); use minigrad.autograd.grad or minigrad.autograd.functional (vjp, jvp, "
-            "jacobian, hessian, hvp, vhp) instead",
-    "vmap": "minigrad does not implement torch.vmap (functorch's batching transform); loop over "
-            "the batch, or use minigrad.autograd.functional.jacobian for Jacobians",
-    "compile": "minigrad does not implement torch.compile: minigrad only runs eagerly; call "
-               "the function or module directly",
-    "jit": "minigrad does not implement torch.jit (TorchScript tracing and scripting): minigrad "
-           "only runs eagerly; call the function or module directly",
-}
-
-
 def __getattr__(name):
-    """Only reached for names minigrad does not define (PEP 562)."""
-    if name in _LEFT_OUT:
-        raise AttributeError(_LEFT_OUT[name])
-    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")
+    """Only reached for names minigrad does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

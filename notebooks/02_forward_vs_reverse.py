@@ -516,18 +516,14 @@ jacobian(layer, torch.tensor([1.0, -1.0, 0.5, 2.0]), strategy="forward-mode")
 # **Where minigrad differs.** minigrad accepts `vectorize=True` but does not batch anything:
 # it simply loops, one pass per input element (forward mode) or per output element (reverse
 # mode), like our functions of section 6. The results are the same; only the speed differs.
-# Its forward AD supports one `dual_level` at a time, and neither does torch's yet. The two
-# engines word the refusal differently, so this cell runs each one directly instead of through
-# `%%both`:
+# Like torch's, its forward AD supports one `dual_level` at a time, and both refuse a nested
+# one with the same error:
 
 # %%
-for engine in (torch, minigrad):
-    try:
-        with engine.autograd.forward_ad.dual_level():
-            with engine.autograd.forward_ad.dual_level():
-                pass
-    except RuntimeError as error:
-        print(f"{engine.__name__:>8}: RuntimeError: {error}")
+# %%both
+with torch.autograd.forward_ad.dual_level():
+    with torch.autograd.forward_ad.dual_level():
+        pass
 
 # %% [markdown]
 # ## Summary

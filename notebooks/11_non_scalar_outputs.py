@@ -192,9 +192,10 @@ redraw()
 widgets.VBox([x1_slider, view])
 
 # %% [markdown]
-# Three entries move with $x_1$ (the ones with $x_1$ or $\sin x_2$ in them, as the formula
-# says); $J_{00} = x_1$ changes sign with it, $J_{01} = x_0$ never changes, and $J_{02}$ stays
-# 0 because $y_0$ does not use $x_2$.
+# Two entries move with $x_1$, the two with $x_1$ in their formula: $J_{00} = x_1$, which
+# changes sign with it, and $J_{12} = x_1 \cos x_2$. The others stay put: $J_{01} = x_0$ and
+# $J_{11} = \sin x_2$ do not involve $x_1$, and $J_{02}$ stays 0 because $y_0$ does not use
+# $x_2$.
 #
 # ## 3. `torch.autograd.grad`: the same pass, returned instead of stored
 #
@@ -479,7 +480,6 @@ print(inspect.getsource(api._seed_grads))
 #
 # * `vectorize=True` is accepted by minigrad's `jacobian`, with the same results, but it does
 #   not batch anything: minigrad has no `vmap`, so it runs the same loop.
-# * minigrad's forward AD supports one `dual_level` at a time.
 # * Everything printed in this lesson, errors included, is the same in both engines (apart
 #   from the `minigrad.` prefix); the `%%both` cells check it.
 #

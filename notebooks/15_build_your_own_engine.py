@@ -663,8 +663,10 @@ print(inspect.getsource(minigrad.autograd.graph.validate_outputs))
 #
 # 1. Eight times (one per path, $2^3$). `backward` runs each node exactly once.
 # 2. A node's backward must get the *total* gradient of its output. Running it on a partial
-#    gradient and again on the rest would repeat all the work behind it, once per path (and
-#    with an engine that adds into `.grad` as it goes, it can give wrong results).
+#    gradient and again on the rest would repeat all the work behind it, once per path (the
+#    sums come out right, as section 3 shows, but the work grows like the number of paths), and
+#    anything that looks at a node's gradient on the way, such as a hook, would see only part
+#    of it.
 # 3. It sums `g` over axis 0 with `keepdims=True` (size 1 in `w`, 4 in `g`), giving shape
 #    `(1, 3)`.
 # 4. Each level of the graph is one nested Python call, and Python's recursion limit is about

@@ -27,8 +27,8 @@ _ids = itertools.count()
 
 def enter_dual_level() -> int:
     if _state.level is not None:
-        raise RuntimeError("minigrad supports a single dual level at a time (nested forward "
-                           "AD levels are not implemented)")
+        # torch has one forward-AD level too, and refuses a second with these words.
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _state.level = next(_ids)
     return _state.level
 

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from minigrad import _left_out
 from minigrad._ops import nn_ops
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad.autograd import forward_grad
@@ -151,3 +152,8 @@ def _unsupported(**options):
     for name, value in options.items():
         if value is not None:
             raise NotImplementedError(f"minigrad's nn.functional does not support {name}")
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

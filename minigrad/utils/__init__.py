@@ -1,5 +1,11 @@
 """``minigrad.utils``: helpers around the engine (datasets and loaders in ``data``)."""
 
+from minigrad import _left_out
 from minigrad.utils import data
 
 __all__ = ["data"]
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

@@ -3,12 +3,15 @@ inference tensors meeting autograd, and the parts of torch minigrad leaves out o
 
 from __future__ import annotations
 
+import importlib
+import re
 import warnings
 
 import pytest
 import torch
 
 import minigrad
+from minigrad import _left_out
 from tests.torch_compare import assert_close, graph_signature
 from tests.torch_compare import both_engines as both
 
@@ -156,12 +159,31 @@ def test_inside_inference_mode():
 
 # --- what minigrad leaves out on purpose -----------------------------------------------------
 
-@pytest.mark.parametrize("name", ["func", "vmap", "compile", "jit"])
-def test_left_out_parts_raise_one_clear_error(name):
-    assert hasattr(torch, name)
-    with pytest.raises(AttributeError, match=f"minigrad does not implement torch.{name}"):
-        getattr(minigrad, name)
-    assert not hasattr(minigrad, name)
+@pytest.mark.parametrize("package, name", [(package, name)
+                                            for package, names in _left_out.LEFT_OUT.items()
+                                            for name in names])
+def test_left_out_parts_raise_one_clear_error(package, name):
+    """Every name listed as left out exists in torch (so the message names a real API) and
+    raises minigrad's one clear error, naming torch's API."""
+    torch_package = importlib.import_module("torch" + package[len("minigrad"):])
+    assert hasattr(torch_package, name)
+    module = importlib.import_module(package)
+    torch_name = f"torch{package[len('minigrad'):]}.{name}"
+    expected = rf"^minigrad does not implement {re.escape(torch_name)}: "
+    with pytest.raises(AttributeError, match=expected):
+        getattr(module, name)
+    assert not hasattr(module, name)
+
+
+@pytest.mark.parametrize("package", sorted(_left_out.LEFT_OUT))
+def test_other_unknown_names_get_torchs_wording(package):
+    module = importlib.import_module(package)
+    torch_package = importlib.import_module("torch" + package[len("minigrad"):])
+    for lib_module, lib in ((module, "minigrad"), (torch_package, "torch")):
+        with pytest.raises(AttributeError) as caught:
+            lib_module.no_such_name  # noqa: B018
+        assert str(caught.value).replace(lib, "LIB") == (
+            f"module '{package.replace('minigrad', 'LIB')}' has no attribute 'no_such_name'")
 
 
 def test_unknown_attribute_error_is_torchs():
