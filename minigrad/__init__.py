@@ -207,7 +207,7 @@ multiply, subtract, divide, negative = mul, sub, div, neg
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
     ByteTensor, BoolTensor = (_legacy_type(d) for d in (
         float32, float64, float16, int64, int32, int16, int8, uint8, bool))
-from minigrad import cuda, nn, optim, utils  # noqa: E402  (they use the names above)
+from minigrad import cuda, nn, optim, return_types, utils  # noqa: E402  (they use the names above)
 
 __version__ = "0.1.0"
 

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, return_types
 from minigrad._ops._core import fused, quietly, record
 from minigrad._ops.join import cat, stack
 from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
@@ -116,17 +116,6 @@ class MeanBackward1(Node):
         return t.mean(self.dim, keepdim=self.keepdim)
 
 
-class MaxResult(tuple):
-    """``values, indices`` as torch's named tuple ``torch.return_types.max``."""
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self) -> str:
-        return (f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\n"
-                f"indices={self[1]!r})")
-
-
 def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     data = input._data
     if dim is None:
@@ -144,9 +133,7 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     indices = Tensor._make(idx.astype(np.int64))
     out = record(values, dim_node, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  keepdim=keepdim, self_shape=data.shape)
-    result = MaxResult((out, indices))
-    result._name = name
-    return result
+    return getattr(return_types, name)((out, indices))
 
 
 def max(input, dim=None, keepdim=False):

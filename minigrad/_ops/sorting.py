@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import return_types
 from minigrad._ops._core import record
-from minigrad._ops.reduction import MaxResult
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
-
-
-def _result(name, values, indices):
-    result = MaxResult((values, indices))
-    result._name = name
-    return result
 
 
 def _order(data, d, descending):
@@ -58,7 +52,7 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     node_cls = SortBackward0 if stable is _NOT_GIVEN else SortBackward1
     out = record(values, node_cls, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  self_shape=data.shape)
-    return _result("sort", out, indices)
+    return return_types.sort((out, indices))
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's keyword
@@ -80,7 +74,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's k
     indices = Tensor._make(idx)
     out = record(values, TopkBackward0, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  self_shape=data.shape)
-    return _result("topk", out, indices)
+    return return_types.topk((out, indices))
 
 
 class SortBackward0(Node):

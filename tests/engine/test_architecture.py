@@ -1,11 +1,14 @@
 """The house rules of ARCHITECTURE.md, checked on the code: imports at module top, no import
-circle between minigrad's modules, and every op's node with its forward-mode rule."""
+circle between minigrad's modules, every op's node with its forward-mode rule, and every API a
+message names exists."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import pathlib
+import re
 
 import minigrad
 from minigrad._ops import _core
@@ -107,3 +110,49 @@ def test_special_nodes_are_apart_from_the_op_formulas():
         assert cls.__module__ == "minigrad.autograd.special_nodes"
     assert all(c.__module__.startswith(("minigrad._ops.", "minigrad.autograd.views"))
                for c in _op_nodes())
+
+
+# A dotted torch or minigrad name inside a string (not in a URL, where "/" precedes it).
+_API_NAME = re.compile(r"(?<![/\w.])(torch|minigrad)((?:\.[A-Za-z_]\w*)+)")
+# Names in messages that are not meant to be looked up, each with the reason.
+_NOT_AN_API = {
+    "minigrad._C._autograd.SavedTensor": "SavedTensor's repr, spelled as torch's class path",
+}
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    obj = importlib.import_module(parts[0])
+    for i, part in enumerate(parts[1:], 1):
+        if hasattr(obj, part):
+            obj = getattr(obj, part)
+            continue
+        try:
+            obj = importlib.import_module(".".join(parts[:i + 1]))
+        except ImportError:
+            return False
+    return True
+
+
+def _docstring_ids(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                yield id(first.value)
+
+
+def test_every_api_a_message_names_exists():
+    """An error, a warning or a repr that names ``torch.X`` or ``minigrad.X`` points at
+    something a learner can type: the name resolves in torch or in minigrad."""
+    missing = []
+    for module, _path, tree in _modules():
+        docstrings = set(_docstring_ids(tree))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docstrings):
+                for match in _API_NAME.finditer(node.value):
+                    name = match.group(0)
+                    if name not in _NOT_AN_API and not _resolves(name):
+                        missing.append(f"{module}:{node.lineno}: {name}")
+    assert not missing, "messages name APIs that do not exist:\n" + "\n".join(missing)
