@@ -31,7 +31,7 @@ LEFT_OUT = {
                   "this code with torch",
         "fft": "minigrad has no Fourier transforms; run this code with torch",
         "special": "use the tensor functions minigrad has (exp, log, sigmoid, tanh, ...)",
-        "distributions": "draw numbers with minigrad.rand, randn, randint or normal_, which "
+        "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",
         "sparse_coo_tensor": "minigrad has dense tensors only",
     },
