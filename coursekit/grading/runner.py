@@ -9,10 +9,15 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
   keeping at most ``output_cap`` bytes and dropping the rest;
 * enforces the time limits itself (a learner can block signals): when a reply does not come in
   time, the child's whole process group gets SIGKILL;
-* limits the child's address space (RLIMIT_AS) before it starts;
-* runs the child inside bubblewrap when it works (``sandbox_available()``): read-only root,
-  no network, private /tmp, a scratch folder as the only writable place, and empty tmpfs over
-  the folders the learner must not see (solutions, submissions, reports, home folders).
+* limits the child's address space (RLIMIT_AS) and the size of a file it writes
+  (RLIMIT_FSIZE) before it starts, and makes the grader's own process non-dumpable
+  (``protect_grader``) so a child of the same user cannot read or write it through ``/proc``;
+* runs the child inside bubblewrap when it works (``sandbox_available()``): an empty root with
+  only the system folders, the Python installation and the two packages bound read-only (no
+  view of the solutions, the course's other files, other submissions, reports or home folders,
+  wherever they are), no network, its own process namespace (it cannot signal the grader), a
+  size-limited private /tmp, and a size-limited private scratch folder, holding a copy of the
+  notebook, as the only writable place.
 """
 
 from __future__ import annotations
@@ -93,18 +98,10 @@ def _python_paths() -> set[Path]:
     return {Path(p).resolve() for p in named} | {Path(os.path.abspath(p)) for p in named}
 
 
-def _readable_paths() -> list[Path]:
-    """What the child must still see read-only inside the sandbox: the Python installation and
-    site-packages (torch...), and the coursekit and minigrad package folders."""
-    paths = _python_paths()
-    paths |= {Path(p).resolve() for p in sys.path if p and Path(p).is_dir()}
-    paths |= set(package_folders())
-    return sorted(paths, key=lambda p: len(p.parts))
-
-
 def _essential_paths() -> list[Path]:
-    """The Python installation, site-packages and the coursekit and minigrad package folders
-    (not the course's root, which may hold the solutions)."""
+    """What the child must see read-only inside the sandbox: the Python installation,
+    site-packages (torch...) and the coursekit and minigrad package folders; not the course's
+    root, which may hold the solutions, nor the folders on the grader's own import path."""
     prefixes = _python_paths()
     return sorted(prefixes | set(package_folders()) | {
         Path(p).resolve() for p in sys.path
@@ -112,31 +109,45 @@ def _essential_paths() -> list[Path]:
         key=lambda p: len(p.parts))
 
 
-def home_folders() -> list[Path]:
-    found = {Path(p) for p in ("/home", "/root", "/Users") if Path(p).is_dir()}
-    try:
-        found.add(Path.home().resolve())
-    except RuntimeError:
-        pass
-    return sorted(found)
+# The system folders the sandbox shows (read-only): programs, shared libraries and their
+# configuration. Nothing else of the machine is mounted (no /home, /root, /srv, /work, /opt...):
+# a copy of the solutions, a git history or another submission anywhere else stays invisible.
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+SANDBOX_TMP_SIZE = 256 << 20  # bytes: the sandbox's private /tmp (a tmpfs, so memory)
+SCRATCH_SIZE = 256 << 20  # bytes: the sandbox's private scratch folder (a tmpfs too)
+MAX_FILE_SIZE = 256 << 20  # bytes: RLIMIT_FSIZE, so an unsandboxed learner cannot fill a disk
 
 
 def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def bwrap_command(scratch: Path, hidden: list[Path]) -> list[str]:
-    """bubblewrap's arguments, in mount order: home folders become empty tmpfs; the Python
-    installation, site-packages and the packages are bound back read-only; then the ``hidden``
-    folders become empty tmpfs (over anything bound before: solutions under the course's root
-    stay hidden); then the Python installation and the packages are bound again where a hidden
-    folder held them; last, the scratch folder, the only writable place."""
-    cmd = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
-           "--proc", "/proc", "--tmpfs", "/tmp"]
+def _system_mounts() -> list[str]:
+    """The system folders as they are here: a symlink (``/bin -> usr/bin`` on merged-/usr
+    systems) stays a symlink, a folder is bound read-only."""
+    cmd = []
+    for name in SYSTEM_FOLDERS:
+        path = Path(name)
+        if path.is_symlink():
+            cmd += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            cmd += ["--ro-bind", name, name]
+    return cmd
+
+
+def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | None = None) \
+        -> list[str]:
+    """bubblewrap's arguments, in mount order. The sandbox's root is empty: only the system
+    folders, the Python installation, site-packages and the two packages are bound (read-only),
+    so nothing else of the machine is visible. Then the ``hidden`` folders become empty tmpfs
+    (over anything bound before: solutions inside a bound folder stay hidden), and the Python
+    installation and the packages are bound again where a hidden folder held them. Last, the
+    scratch folder, the only writable place: a size-limited tmpfs at the scratch folder's path
+    holding copies of ``files`` (name -> an open file descriptor to copy from)."""
+    cmd = [shutil.which("bwrap") or "bwrap", *_system_mounts(), "--dev", "/dev",
+           "--proc", "/proc", "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/tmp"]
     hidden = sorted({Path(h).resolve() for h in hidden} - {Path("/")}, key=lambda p: len(p.parts))
-    for folder in home_folders():
-        cmd += ["--tmpfs", str(folder)]
-    for path in _readable_paths():
+    for path in _essential_paths():
         cmd += ["--ro-bind", str(path), str(path)]
     for folder in hidden:
         if folder.is_dir():
@@ -145,12 +156,26 @@ def bwrap_command(scratch: Path, hidden: list[Path]) -> list[str]:
         if any(_inside(path, folder) for folder in hidden) \
                 and not any(_inside(folder, path) for folder in hidden):
             cmd += ["--ro-bind", str(path), str(path)]
-    cmd += ["--bind", str(scratch), str(scratch), "--unshare-all", "--die-with-parent",
-            "--new-session", "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
+    cmd += ["--size", str(SCRATCH_SIZE), "--tmpfs", str(scratch)]
+    for name, fd in (files or {}).items():
+        cmd += ["--file", str(fd), str(scratch / name)]
+    cmd += ["--unshare-all", "--die-with-parent", "--new-session", "--chdir", str(scratch),
+            "--setenv", "HOME", str(scratch)]
     return cmd
 
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+
+
+def protect_grader() -> None:
+    """Make the grader's own process non-dumpable (Linux): its ``/proc/PID/mem``, ``fd/``,
+    ``environ`` then belong to root and no process of the same user may ptrace it. Unsandboxed,
+    the learner's code runs as the grader's user and could otherwise write forged lines into
+    the grader's stdout (``/proc/PPID/fd/1``), into another kernel's request pipe, or patch the
+    grader's memory. (The learner's child is dumpable again: ``execve`` resets the flag.)"""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _limit_memory(memory: int):
@@ -162,6 +187,7 @@ def _limit_memory(memory: int):
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_SIZE, MAX_FILE_SIZE))
     return preexec
 
 
@@ -199,6 +225,7 @@ class Kernel:
         self.output = Output(limits.output_cap)
 
     def start(self) -> None:
+        protect_grader()
         reply_r, reply_w = os.pipe()
         out_r, out_w = os.pipe()
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.scratch),
@@ -207,16 +234,19 @@ class Kernel:
                "IPYTHONDIR": str(self.scratch / ".ipython"), "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "LANG": "C.UTF-8", "TMPDIR": str(self.scratch)}
         cmd = [sys.executable, "-m", "coursekit.grading.kernel", str(reply_w)]
+        files = {}  # sandboxed: the scratch folder's files, copied into the sandbox's own
         if self.sandbox:
-            cmd = [*bwrap_command(self.scratch, self.hidden), *cmd]
+            files = {p.name: os.open(p, os.O_RDONLY) for p in sorted(self.scratch.iterdir())
+                     if p.is_file() and not p.is_symlink()}
+            cmd = [*bwrap_command(self.scratch, self.hidden, files), *cmd]
         try:
             self.process = subprocess.Popen(
-                cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(reply_w,),
-                cwd=self.scratch, env=env, start_new_session=True,
-                preexec_fn=_limit_memory(self.limits.memory))
+                cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w,
+                pass_fds=(reply_w, *files.values()), cwd=self.scratch, env=env,
+                start_new_session=True, preexec_fn=_limit_memory(self.limits.memory))
         finally:
-            os.close(reply_w)
-            os.close(out_w)
+            for fd in (reply_w, out_w, *files.values()):
+                os.close(fd)
         self.reply_fd, self.buffer = reply_r, b""
         self.drainer = threading.Thread(target=self.output.drain, args=(out_r,), daemon=True)
         self.drainer.start()

@@ -23,6 +23,7 @@ from coursekit.grading.runner import (
     Kernel,
     KernelDied,
     Limits,
+    _inside,
     bwrap_command,
     package_folders,
     parse_reply,
@@ -176,7 +177,19 @@ def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
     rebind = max(i for i, m in enumerate(mounts) if m == ("--ro-bind", str(coursekit_folder)))
     assert hide_root < hide_solutions  # the shorter path first
     assert rebind > hide_solutions
-    assert mounts[-1] == ("--bind", str(tmp_path))
+    assert mounts[-1] == ("--tmpfs", str(tmp_path))  # the scratch folder, size-limited
+    assert cmd[cmd.index("--tmpfs", cmd.index(str(root / "solutions"))) - 2] == "--size"
+
+
+def test_the_sandbox_shows_only_the_system_python_and_packages(tmp_path):
+    """An allow-list, not a deny-list: the machine's root is never bound, so a copy of the
+    solutions (another checkout, a git history, a backup) anywhere else is out of sight."""
+    cmd = bwrap_command(tmp_path, [])
+    bound = {cmd[i + 1] for i in range(len(cmd) - 1) if cmd[i] in ("--ro-bind", "--bind")}
+    assert "/" not in bound and "/home" not in bound and "/root" not in bound
+    assert str(ROOT) not in bound and str(ROOT / "solutions") not in bound
+    assert {str(p) for p in package_folders()} <= bound
+    assert not any(_inside(ROOT / "solutions", Path(p)) for p in bound)
 
 
 def _answers_prefixed(tmp_path, code, first=1):
