@@ -27,7 +27,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from coursekit.grading.grader import DEFAULT_TIMEOUT, GRADER_VERSION, Result, grade
+from coursekit.grading.grader import (
+    DEFAULT_TIMEOUT,
+    GRADER_VERSION,
+    Result,
+    grade,
+    printable,
+)
 from coursekit.grading.runner import (
     DEFAULT_MEMORY,
     DEFAULT_NOTEBOOK_TIMEOUT,
@@ -83,8 +89,9 @@ def submissions(paths: list[str]) -> list[tuple[str, Path]]:
             raise UsageError(f"no such file or folder: {p}")
     seen, unique = set(), []
     for student, nb in found:  # a notebook named twice (a file and its folder) is graded once
-        if nb.resolve() not in seen:
-            seen.add(nb.resolve())
+        key = nb.parent.resolve() / nb.name  # not through a symlinked file: a student's link to
+        if key not in seen:                  # another's notebook must not hide theirs
+            seen.add(key)
             unique.append((student, nb))
     return unique
 
@@ -124,7 +131,7 @@ def table(result: dict) -> str:
             for q in result["questions"]]
     head = ("question", "points", "max", "feedback")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
-    lines = [result["notebook"]]
+    lines = [printable(result["notebook"])]
     for row in [head, *rows]:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row[:3], widths))
                      + "  " + row[3])
@@ -142,7 +149,7 @@ def sandbox_line(sandboxed: bool) -> str:
 
 def summary(report: dict) -> str:
     """The terminal summary: one line per notebook, then the totals."""
-    rows = [(n["student"], Path(n["notebook"]).name, n["status"],
+    rows = [(printable(n["student"]), printable(Path(n["notebook"]).name), n["status"],
              f"{_num(n['score'])}/{_num(n['max_score'])}") for n in report["notebooks"]]
     head = ("student", "notebook", "status", "points")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
@@ -205,12 +212,12 @@ class Progress:
         with self.lock:
             self.done += 1
             if self.tty:
-                self._bar(result["student"])
+                self._bar(printable(result["student"]))
                 if self.done == self.total:
                     sys.stderr.write("\n")
             else:
-                print(f"[{self.done}/{self.total}] {result['student']} "
-                      f"{Path(result['notebook']).name}: {result['status']} "
+                print(f"[{self.done}/{self.total}] {printable(result['student'])} "
+                      f"{printable(Path(result['notebook']).name)}: {result['status']} "
                       f"{_num(result['score'])}/{_num(result['max_score'])}",
                       file=sys.stderr, flush=True)
 

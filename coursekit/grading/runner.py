@@ -113,7 +113,7 @@ def _essential_paths() -> list[Path]:
 # configuration. Nothing else of the machine is mounted (no /home, /root, /srv, /work, /opt...):
 # a copy of the solutions, a git history or another submission anywhere else stays invisible.
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
-SANDBOX_TMP_SIZE = 256 << 20  # bytes: the sandbox's private /tmp (a tmpfs, so memory)
+SANDBOX_TMP_SIZE = 64 << 20  # bytes: the sandbox's private /tmp and /dev/shm (tmpfs: memory)
 SCRATCH_SIZE = 256 << 20  # bytes: the sandbox's private scratch folder (a tmpfs too)
 MAX_FILE_SIZE = 256 << 20  # bytes: RLIMIT_FSIZE, so an unsandboxed learner cannot fill a disk
 
@@ -141,26 +141,32 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
     folders, the Python installation, site-packages and the two packages are bound (read-only),
     so nothing else of the machine is visible. Then the ``hidden`` folders become empty tmpfs
     (over anything bound before: solutions inside a bound folder stay hidden), and the Python
-    installation and the packages are bound again where a hidden folder held them. Last, the
-    scratch folder, the only writable place: a size-limited tmpfs at the scratch folder's path
-    holding copies of ``files`` (name -> an open file descriptor to copy from)."""
+    installation and the packages are bound again where a hidden folder held them; then the
+    hidden folders are made read-only. Last, the scratch folder: a size-limited tmpfs at the
+    scratch folder's path holding copies of ``files`` (name -> an open file descriptor to copy
+    from). It is the only writable place, with the size-limited private /tmp and /dev/shm:
+    bwrap's own root and /dev are made read-only (tmpfs there would fill the memory)."""
     cmd = [shutil.which("bwrap") or "bwrap", *_system_mounts(), "--dev", "/dev",
+           "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
            "--proc", "/proc", "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/tmp"]
     hidden = sorted({Path(h).resolve() for h in hidden} - {Path("/")}, key=lambda p: len(p.parts))
     for path in _essential_paths():
         cmd += ["--ro-bind", str(path), str(path)]
-    for folder in hidden:
+    for folder in hidden:  # tiny: only mount points are made there
         if folder.is_dir():
-            cmd += ["--tmpfs", str(folder)]
+            cmd += ["--size", str(1 << 20), "--tmpfs", str(folder)]
     for path in _essential_paths():
         if any(_inside(path, folder) for folder in hidden) \
                 and not any(_inside(folder, path) for folder in hidden):
             cmd += ["--ro-bind", str(path), str(path)]
+    for folder in hidden:  # empty and read-only: writing there fails as it would outside
+        if folder.is_dir() and not _inside(Path(scratch).resolve(), folder):
+            cmd += ["--remount-ro", str(folder)]
     cmd += ["--size", str(SCRATCH_SIZE), "--tmpfs", str(scratch)]
     for name, fd in (files or {}).items():
         cmd += ["--file", str(fd), str(scratch / name)]
-    cmd += ["--unshare-all", "--die-with-parent", "--new-session", "--chdir", str(scratch),
-            "--setenv", "HOME", str(scratch)]
+    cmd += ["--remount-ro", "/", "--unshare-all", "--die-with-parent", "--new-session",
+            "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
     return cmd
 
 
