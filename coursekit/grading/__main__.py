@@ -142,7 +142,8 @@ def table(result: dict) -> str:
 
 def sandbox_line(sandboxed: bool) -> str:
     if sandboxed:
-        return "sandbox: on (bubblewrap: read-only system, no network, solutions hidden)"
+        return ("sandbox: on (bubblewrap: only the system and Python visible, read-only; "
+                "no network; solutions and submissions out of sight)")
     return ("NOT SANDBOXED: bubblewrap is missing or refused here, so the notebooks ran in "
             "separate processes on temporary copies, with the learner's full file access")
 

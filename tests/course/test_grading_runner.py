@@ -222,3 +222,11 @@ def test_restarts_are_bounded(tmp_path, monkeypatch):
     assert [q["feedback"] for q in result.questions] == [
         "your answer cell crashed the kernel: the kernel exited (status 1)"] * 2 + [
         "not graded: the kernel exited (status 1)"] * 2
+
+
+def test_the_grader_process_is_not_dumpable_once_a_kernel_started(kernel):
+    """Unsandboxed, a learner's process of the same user could otherwise write into the
+    grader's stdout through /proc/PPID/fd/1 or patch its memory (/proc/PPID/mem, ptrace)."""
+    import ctypes
+    pr_get_dumpable = 3
+    assert ctypes.CDLL(None).prctl(pr_get_dumpable, 0, 0, 0, 0) == 0
