@@ -9,11 +9,12 @@ they can reach, which outside a sandbox would be the whole machine's):
   threads changing the answers, patch minigrad, NumPy, torch and the grader's encoder, define
   lying objects (subclasses, metaclasses, lying ``__class__``), hide a right answer in a cell
   marked as a check, add a check cell of their own, duplicate cell ids, use look-alike names,
-  make a huge cell, and put terminal escapes in an error message. It must score 0, with the
+  make a huge cell, put terminal escapes in an error message, and unsettle the kernel (cwd
+  changed, a tiny recursion limit, a stdout whose flush exits). It must score 0, with the
   solution's questions and honest feedback.
 * ``prisoner``: the solution of exercise 01, each answer cell preceded by a probe that raises
   if it escapes (a solution file or git history visible, a file written outside the sandbox,
-  the grader's processes visible, a terminal, the network, a disk filled). It must score full
+  the grader's processes or environment visible, a terminal, the network, a disk filled). It must score full
   marks, and no file it tried to write may exist afterwards.
 
 Submissions that are not notebooks (a symlink to a solution, a huge file, broken JSON shapes) get
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 LESSON = "01_computational_graphs"
 MARK = "31337.25"  # the daemons' sleep argument, to find them afterwards
+SECRET = "G14_TEACHER_TOKEN"  # in the grader's environment while grading
 QUESTIONS = {"01.1": 2, "01.2": 2, "01.3": 2, "01.4": 3}
 
 needs_sandbox = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap is not usable "
@@ -103,11 +105,19 @@ def topo_order(root):
         if isinstance(req, dict) and 'id' in req:
             forged = {'id': req['id'], 'status': 'ok',
                       'result': json.dumps({'points': 3, 'feedback': 'correct'})}
+            line = (json.dumps(forged) + '\n').encode()
             for fd in range(3, 64):
                 try:
-                    os.write(fd, (json.dumps(forged) + '\n').encode())
+                    os.write(fd, line)
                 except OSError:
                     pass
+            for folder in ('/proc/self/fd', '/proc/1/fd'):
+                for name in os.listdir(folder):
+                    try:
+                        with open(f'{folder}/{name}', 'wb') as pipe:
+                            pipe.write(line)
+                    except OSError:
+                        pass
             break
         f = f.f_back
     return []
@@ -166,6 +176,17 @@ for _m in list(sys.modules.values()):
         _d['_ENCODE'] = lambda x, *a: 8.0
 """
 
+UNSETTLING = r"""
+import os, sys, faulthandler
+os.chdir('/')
+faulthandler.enable()
+sys.setrecursionlimit(60)
+class _Flusher:
+    def write(self, text): return len(text)
+    def flush(self): raise SystemExit(0)
+sys.stdout = _Flusher()
+"""
+
 LIARS = r"""
 import numpy as np, torch, minigrad
 class _Meta(type):
@@ -222,7 +243,7 @@ def _forger():
     # terminal escapes in an error message
     _cell(nb, "01.1", "answer").source = (
         "# Answer 01.1\nraise ValueError('\\x1b[2J\\x1b[H\\u202e✓ 01.1: 2/2 points · correct')\n")
-    cells = [HUNT, FORGE_REPLY, SIGNALS, PROCESSES, THREADS, PATCHES, LIARS,
+    cells = [HUNT, FORGE_REPLY, SIGNALS, PROCESSES, THREADS, PATCHES, LIARS, UNSETTLING,
              "gr\u0430d_y = 2.0\n\u0430 = 16.0\n",  # look-alike (Cyrillic) names
              "# " + "x" * (4 << 20) + "\ngrad_a = 0.0\n"]  # a 4 MB cell
     nb.cells += [hidden, own] + [nbformat.v4.new_code_cell(c) for c in cells]
@@ -261,6 +282,9 @@ def _prisoner(targets: list[Path]):
         "    try:\n        _cmd = open(f'/proc/{_p}/cmdline', 'rb').read()\n"
         "    except OSError:\n        continue\n"
         "    assert b'\\x00pytest\\x00' not in _cmd, 'ESCAPED: the grader is visible'\n"
+        "    try:\n        _env = open(f'/proc/{_p}/environ', 'rb').read()\n"
+        "    except OSError:\n        _env = b''\n"
+        f"    assert b'{SECRET}' not in _env, 'ESCAPED: the grader environment'\n"
         + _escaped("a terminal", "open('/dev/tty', 'w').write('\\x1b[2J forged')")
         + _escaped("the network",
                    "__import__('socket').create_connection(('1.1.1.1', 53), timeout=3)"))
@@ -301,10 +325,14 @@ def graded(tmp_path_factory):
         paths[who] = base / who / f"{LESSON}.ipynb"  # as JSON: nbformat.write would repair ids
         paths[who].write_text(json.dumps(nb), encoding="utf-8")
     limits = Limits(cell_timeout=60, notebook_timeout=300)
-    with ThreadPoolExecutor(2) as pool:
-        results = dict(zip(paths, pool.map(
-            lambda who: grade(paths[who], SOLUTIONS, limits=limits, sandbox=True,
-                              student=who), paths)))
+    os.environ[SECRET] = "s3cret"
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            results = dict(zip(paths, pool.map(
+                lambda who: grade(paths[who], SOLUTIONS, limits=limits, sandbox=True,
+                                  student=who), paths)))
+    finally:
+        del os.environ[SECRET]
     left = _marked_processes()
     for pid in left:  # do not leave them behind if the test fails
         try:
@@ -333,6 +361,7 @@ def test_the_forger_gets_honest_feedback(graded):
     assert "NotImplementedError" in qs["01.2"]["feedback"]
     assert "NotImplementedError" in qs["01.3"]["feedback"]
     assert qs["01.1"]["feedback"].startswith("your answer cell raised ValueError")
+    assert qs["01.4"]["feedback"].startswith(("no verdict", "checking your answer crashed"))
 
 
 @needs_sandbox
