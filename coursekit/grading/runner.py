@@ -12,6 +12,8 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
 * limits the child's address space (RLIMIT_AS) and the size of a file it writes
   (RLIMIT_FSIZE) before it starts, and makes the grader's own process non-dumpable
   (``protect_grader``) so a child of the same user cannot read or write it through ``/proc``;
+* where it may (``pids_cgroup``), puts each child in a cgroup of its own that caps its tasks
+  (a fork bomb stops there) and through which every process it started is killed with it;
 * runs the child inside bubblewrap when it works (``sandbox_available()``): an empty root with
   only the system folders, the Python installation and the two packages bound read-only (no
   view of the solutions, the course's other files, other submissions, reports or home folders,
@@ -184,17 +186,86 @@ def protect_grader() -> None:
         ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def _limit_memory(memory: int):
+MAX_TASKS = 512  # processes and threads of one kernel, where a pids cgroup can be made
+
+
+@cache
+def pids_cgroup() -> Path | None:
+    """The grader's own folder in the cgroup-v1 ``pids`` hierarchy when it may make cgroups
+    there (usually as root), else None. Each kernel then gets a cgroup of its own with at most
+    ``MAX_TASKS`` tasks: a fork bomb stops there instead of taking every process id of the
+    machine (RLIMIT_NPROC would not: the kernel ignores it for root), and every process the
+    learner's code started, a daemon in its own session included, is found and killed."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) == 3 and "pids" in parts[1].split(","):
+            folder = Path("/sys/fs/cgroup/pids") / parts[2].lstrip("/")
+            if (folder / "cgroup.procs").is_file() and os.access(folder, os.W_OK):
+                return folder
+    return None
+
+
+def _child_limits(memory: int, cgroup: Path | None):
+    """The child's set-up between fork and exec: die with the grader, join its cgroup, and the
+    resource limits."""
     libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None
+    procs = None if cgroup is None else str(cgroup / "cgroup.procs")
 
     def preexec():
         if libc is not None:  # unsandboxed too, the child dies with the grader
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if procs is not None:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode())
+            finally:
+                os.close(fd)
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_SIZE, MAX_FILE_SIZE))
     return preexec
+
+
+def _new_cgroup() -> Path | None:
+    parent = pids_cgroup()
+    if parent is None:
+        return None
+    folder = parent / f"minigrad-grade-{secrets.token_hex(6)}"
+    try:
+        folder.mkdir()
+        (folder / "pids.max").write_text(str(MAX_TASKS))
+    except OSError:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+        return None
+    return folder
+
+
+def _empty_cgroup(folder: Path) -> None:
+    """SIGKILL every process left in the kernel's cgroup, then remove it."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            pids = (folder / "cgroup.procs").read_text().split()
+        except OSError:
+            return
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, ValueError):
+                pass
+        try:
+            folder.rmdir()
+            return
+        except OSError:
+            time.sleep(0.05)
 
 
 @dataclass
@@ -228,6 +299,7 @@ class Kernel:
     def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
         self.scratch, self.hidden, self.limits, self.sandbox = scratch, hidden, limits, sandbox
         self.process = None
+        self.cgroup: Path | None = None
         self.output = Output(limits.output_cap)
 
     def start(self) -> None:
@@ -236,10 +308,14 @@ class Kernel:
         out_r, out_w = os.pipe()
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.scratch),
                "PYTHONPATH": os.pathsep.join(map(str, import_roots())),
+               # PYTHONSAFEPATH: the scratch folder (the cwd) is not on the import path, so a
+               # module the learner's code wrote there cannot replace the kernel on a restart
+               "PYTHONSAFEPATH": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "MPLBACKEND": "Agg",
                "IPYTHONDIR": str(self.scratch / ".ipython"), "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "LANG": "C.UTF-8", "TMPDIR": str(self.scratch)}
         cmd = [sys.executable, "-m", "coursekit.grading.kernel", str(reply_w)]
+        self.cgroup = _new_cgroup()
         files = {}  # sandboxed: the scratch folder's files, copied into the sandbox's own
         if self.sandbox:
             files = {p.name: os.open(p, os.O_RDONLY) for p in sorted(self.scratch.iterdir())
@@ -249,7 +325,13 @@ class Kernel:
             self.process = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w,
                 pass_fds=(reply_w, *files.values()), cwd=self.scratch, env=env,
-                start_new_session=True, preexec_fn=_limit_memory(self.limits.memory))
+                start_new_session=True,
+                preexec_fn=_child_limits(self.limits.memory, self.cgroup))
+        except BaseException:
+            if self.cgroup is not None:
+                _empty_cgroup(self.cgroup)
+                self.cgroup = None
+            raise
         finally:
             for fd in (reply_w, out_w, *files.values()):
                 os.close(fd)
@@ -313,7 +395,8 @@ class Kernel:
         return KernelDied(kind, reason)
 
     def kill(self) -> None:
-        """SIGKILL the child's process group (bwrap's --die-with-parent takes the rest)."""
+        """SIGKILL the child's process group (bwrap's --die-with-parent takes the rest) and
+        every process left in its cgroup."""
         if self.process is None:
             return
         try:
@@ -324,6 +407,9 @@ class Kernel:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
+        if self.cgroup is not None:  # whatever the learner's code started, daemons included
+            _empty_cgroup(self.cgroup)
+            self.cgroup = None
         for closing in (self.process.stdin,):
             try:
                 closing.close()

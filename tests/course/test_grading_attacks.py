@@ -14,8 +14,8 @@ they can reach, which outside a sandbox would be the whole machine's):
   solution's questions and honest feedback.
 * ``prisoner``: the solution of exercise 01, each answer cell preceded by a probe that raises
   if it escapes (a solution file or git history visible, a file written outside the sandbox,
-  the grader's processes or environment visible, a terminal, the network, a disk filled). It must score full
-  marks, and no file it tried to write may exist afterwards.
+  the grader's processes or environment visible, a terminal, the network, a disk filled). It
+  must score full marks, and no file it tried to write may exist afterwards.
 
 Submissions that are not notebooks (a symlink to a solution, a huge file, broken JSON shapes) get
 "unreadable" without starting a kernel.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import tempfile
 import time
@@ -20,6 +21,7 @@ from coursekit.grading import grader, plain
 from coursekit.grading.__main__ import size, submissions, to_csv
 from coursekit.grading.grader import clean_points, grade
 from coursekit.grading.runner import (
+    MAX_TASKS,
     Kernel,
     KernelDied,
     Limits,
@@ -27,6 +29,7 @@ from coursekit.grading.runner import (
     bwrap_command,
     package_folders,
     parse_reply,
+    pids_cgroup,
     sandbox_available,
 )
 
@@ -230,3 +233,72 @@ def test_the_grader_process_is_not_dumpable_once_a_kernel_started(kernel):
     import ctypes
     pr_get_dumpable = 3
     assert ctypes.CDLL(None).prctl(pr_get_dumpable, 0, 0, 0, 0) == 0
+
+
+needs_cgroup = pytest.mark.skipif(pids_cgroup() is None,
+                                  reason="no writable cgroup-v1 pids hierarchy here")
+
+
+def _processes_with(mark: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if mark.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+@needs_cgroup
+@pytest.mark.parametrize("sandbox", [False, True] if sandbox_available() else [False])
+def test_forks_are_capped_and_daemons_die_with_the_kernel(tmp_path, sandbox):
+    """A (bounded) fork bomb stops at MAX_TASKS, and a daemon in a session of its own, which
+    the process group kill misses unsandboxed, is killed with the kernel all the same."""
+    mark = f"4242.{int(sandbox)}5"
+    k = Kernel(tmp_path, [], Limits(), sandbox)
+    k.start()
+    k.cell("pass", 60)
+    reply = k.cell(
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        os.execvp('sleep', ['sleep', '{mark}'])\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "forked = 0\n"
+        f"for _ in range({MAX_TASKS + 100}):\n"
+        "    try:\n"
+        "        if os.fork() == 0:\n"
+        "            time.sleep(120)\n"
+        "            os._exit(0)\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    forked += 1\n"
+        f"assert forked < {MAX_TASKS}, forked\n", 60)
+    assert reply["status"] == "ok", reply
+    assert _processes_with(mark)
+    cgroup = k.cgroup
+    assert cgroup.parent == pids_cgroup()
+    k.kill()
+    assert _processes_with(mark) == []
+    assert not cgroup.exists()
+
+
+def test_a_module_written_to_the_scratch_folder_cannot_replace_the_kernel(tmp_path):
+    """Unsandboxed, the scratch folder outlives a restart: a planted coursekit package there
+    must not be what the next kernel imports."""
+    k = Kernel(tmp_path, [], Limits(), False)
+    k.start()
+    k.cell("pass", 60)
+    k.cell("import os\nos.makedirs('coursekit/grading', exist_ok=True)\n"
+           "for f in ('coursekit/__init__.py', 'coursekit/grading/__init__.py'):\n"
+           "    open(f, 'w').close()\n"
+           "open('coursekit/grading/kernel.py', 'w').write('import os\\nos._exit(7)')\n", 60)
+    k.kill()
+    k.start()
+    try:
+        assert k.cell("import sys\nassert '' not in sys.path", 60)["status"] == "ok"
+    finally:
+        k.kill()
