@@ -17,8 +17,9 @@ they can reach, which outside a sandbox would be the whole machine's):
   the grader's processes or environment visible, a terminal, the network, a disk filled). It
   must score full marks, and no file it tried to write may exist afterwards.
 
-Submissions that are not notebooks (a symlink to a solution, a huge file, broken JSON shapes) get
-"unreadable" without starting a kernel.
+A third, ``bomber``, runs a fork bomb (where the kernel's tasks are capped by a cgroup) and keeps
+its full marks. Submissions that are not notebooks (a symlink to a solution, a huge file,
+broken JSON shapes) get "unreadable" without starting a kernel.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import pytest
 
 from coursekit.grading import grader
 from coursekit.grading.grader import grade, printable
-from coursekit.grading.runner import Limits, sandbox_available
+from coursekit.grading.runner import Limits, pids_cgroup, sandbox_available
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -319,8 +320,13 @@ def graded(tmp_path_factory):
     base = tmp_path_factory.mktemp("attacks")
     targets = [SOLUTIONS / "g14-pwned.py", ROOT / "coursekit" / "g14-pwned.py",
                base / "prisoner" / "pwned", ROOT / "g14-pwned"]
+    bomber = _solution()  # a fork bomb in a cell of its own: only graded where it is capped
+    bomber.cells.insert(3, nbformat.v4.new_code_cell("import os\nwhile True:\n    os.fork()\n"))
+    planted = [("forger", _forger()), ("prisoner", _prisoner(targets))]
+    if pids_cgroup() is not None:
+        planted.append(("bomber", bomber))
     paths = {}
-    for who, nb in (("forger", _forger()), ("prisoner", _prisoner(targets))):
+    for who, nb in planted:
         (base / who).mkdir()
         paths[who] = base / who / f"{LESSON}.ipynb"  # as JSON: nbformat.write would repair ids
         paths[who].write_text(json.dumps(nb), encoding="utf-8")
@@ -329,8 +335,8 @@ def graded(tmp_path_factory):
     try:
         with ThreadPoolExecutor(2) as pool:
             results = dict(zip(paths, pool.map(
-                lambda who: grade(paths[who], SOLUTIONS, limits=limits, sandbox=True,
-                                  student=who), paths)))
+                lambda who: grade(paths[who], SOLUTIONS, sandbox=True, student=who, limits=(
+                    Limits(cell_timeout=10) if who == "bomber" else limits)), paths)))
     finally:
         del os.environ[SECRET]
     left = _marked_processes()
@@ -444,3 +450,13 @@ def test_a_student_s_link_to_another_s_notebook_does_not_hide_it(tmp_path):
     shutil.copy(SOLUTIONS / f"{LESSON}.ipynb", real)
     (tmp_path / "ann" / f"{LESSON}.ipynb").symlink_to(real)
     assert [s for s, _ in submissions([str(tmp_path)])] == ["ann", "bob"]
+
+
+@needs_sandbox
+@pytest.mark.skipif(pids_cgroup() is None, reason="no cgroup to cap a fork bomb here")
+def test_a_fork_bomb_is_capped_and_costs_only_time(graded):
+    """``while True: os.fork()`` stops at the kernel's cgroup cap; its cell times out, the
+    kernel is restarted and every answer still counts."""
+    result = graded["results"]["bomber"]
+    assert result.status == "timeout", result.questions
+    assert all(q["feedback"] == "correct" for q in result.questions), result.questions
