@@ -12,8 +12,9 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
 * limits the child's address space (RLIMIT_AS) and the size of a file it writes
   (RLIMIT_FSIZE) before it starts, and makes the grader's own process non-dumpable
   (``protect_grader``) so a child of the same user cannot read or write it through ``/proc``;
-* where it may (``pids_cgroup``), puts each child in a cgroup of its own that caps its tasks
-  (a fork bomb stops there) and through which every process it started is killed with it;
+* where it may (``cgroup_parents``), puts each child in cgroups of its own that cap its tasks
+  (a fork bomb stops there) and the memory of all its processes together, and through which
+  every process it started is killed with it;
 * runs the child inside bubblewrap when it works (``sandbox_available()``): an empty root with
   only the system folders, the Python installation and the two packages bound read-only (no
   view of the solutions, the course's other files, other submissions, reports or home folders,
@@ -187,39 +188,49 @@ def protect_grader() -> None:
 
 
 MAX_TASKS = 512  # processes and threads of one kernel, where a pids cgroup can be made
+# cgroup-v1 controllers a kernel gets a cgroup of, and the file holding each one's limit
+CGROUP_LIMITS = {"pids": "pids.max", "memory": "memory.limit_in_bytes"}
 
 
 @cache
-def pids_cgroup() -> Path | None:
-    """The grader's own folder in the cgroup-v1 ``pids`` hierarchy when it may make cgroups
-    there (usually as root), else None. Each kernel then gets a cgroup of its own with at most
-    ``MAX_TASKS`` tasks: a fork bomb stops there instead of taking every process id of the
-    machine (RLIMIT_NPROC would not: the kernel ignores it for root), and every process the
-    learner's code started, a daemon in its own session included, is found and killed."""
+def cgroup_parents() -> dict[str, Path]:
+    """For each controller of ``CGROUP_LIMITS``, the grader's own folder in that cgroup-v1
+    hierarchy, when it may make cgroups there (usually as root). Each kernel then gets a cgroup
+    of its own in each: ``pids`` caps its tasks at ``MAX_TASKS`` (a fork bomb stops there
+    instead of taking every process id of the machine; RLIMIT_NPROC would not, the kernel
+    ignores it for root) and lists every process the learner's code started, a daemon in its
+    own session included, to kill it; ``memory`` caps the memory of all its processes together
+    (and its tmpfs) at the memory limit, where RLIMIT_AS caps each process alone."""
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
-        return None
+        return {}
+    found = {}
     for line in lines:
         parts = line.split(":", 2)
-        if len(parts) == 3 and "pids" in parts[1].split(","):
-            folder = Path("/sys/fs/cgroup/pids") / parts[2].lstrip("/")
-            if (folder / "cgroup.procs").is_file() and os.access(folder, os.W_OK):
-                return folder
-    return None
+        for controller in CGROUP_LIMITS:
+            if len(parts) == 3 and controller in parts[1].split(","):
+                folder = Path("/sys/fs/cgroup", controller, parts[2].lstrip("/"))
+                if (folder / "cgroup.procs").is_file() and os.access(folder, os.W_OK):
+                    found[controller] = folder
+    return found
 
 
-def _child_limits(memory: int, cgroup: Path | None):
-    """The child's set-up between fork and exec: die with the grader, join its cgroup, and the
+def pids_cgroup() -> Path | None:
+    return cgroup_parents().get("pids")
+
+
+def _child_limits(memory: int, cgroups: dict[str, Path]):
+    """The child's set-up between fork and exec: die with the grader, join its cgroups, and the
     resource limits."""
     libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None
-    procs = None if cgroup is None else str(cgroup / "cgroup.procs")
+    procs = [str(folder / "cgroup.procs") for folder in cgroups.values()]
 
     def preexec():
         if libc is not None:  # unsandboxed too, the child dies with the grader
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if procs is not None:
-            fd = os.open(procs, os.O_WRONLY)
+        for path in procs:
+            fd = os.open(path, os.O_WRONLY)
             try:
                 os.write(fd, str(os.getpid()).encode())
             finally:
@@ -231,41 +242,54 @@ def _child_limits(memory: int, cgroup: Path | None):
     return preexec
 
 
-def _new_cgroup() -> Path | None:
-    parent = pids_cgroup()
-    if parent is None:
-        return None
-    folder = parent / f"minigrad-grade-{secrets.token_hex(6)}"
+def _new_cgroups(memory: int) -> dict[str, Path]:
+    """A cgroup of the kernel's own under each of ``cgroup_parents()``, with its limit."""
+    made = {}
+    name = f"minigrad-grade-{secrets.token_hex(6)}"
+    limits = {"pids": MAX_TASKS, "memory": memory}
+    for controller, parent in cgroup_parents().items():
+        if not limits[controller]:
+            continue
+        folder = parent / name
+        try:
+            folder.mkdir()
+            made[controller] = folder
+            (folder / CGROUP_LIMITS[controller]).write_text(str(limits[controller]))
+        except OSError:
+            _empty_cgroups(made)
+            return {}
+    return made
+
+
+def _out_of_memory(cgroups: dict[str, Path]) -> bool:
+    """Whether the kernel's memory cgroup had a process killed for memory."""
+    folder = cgroups.get("memory")
     try:
-        folder.mkdir()
-        (folder / "pids.max").write_text(str(MAX_TASKS))
+        lines = (folder / "memory.oom_control").read_text().splitlines() if folder else []
     except OSError:
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
-        return None
-    return folder
+        return False
+    return any(line.split()[0] == "oom_kill" and int(line.split()[1]) > 0 for line in lines)
 
 
-def _empty_cgroup(folder: Path) -> None:
-    """SIGKILL every process left in the kernel's cgroup, then remove it."""
+def _empty_cgroups(cgroups: dict[str, Path]) -> None:
+    """SIGKILL every process left in the kernel's cgroups, then remove them."""
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            pids = (folder / "cgroup.procs").read_text().split()
-        except OSError:
-            return
-        for pid in pids:
+    for folder in cgroups.values():
+        while time.monotonic() < deadline:
             try:
-                os.kill(int(pid), signal.SIGKILL)
-            except (ProcessLookupError, PermissionError, ValueError):
-                pass
-        try:
-            folder.rmdir()
-            return
-        except OSError:
-            time.sleep(0.05)
+                pids = (folder / "cgroup.procs").read_text().split()
+            except OSError:
+                break
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError, ValueError):
+                    pass
+            try:
+                folder.rmdir()
+                break
+            except OSError:
+                time.sleep(0.05)
 
 
 @dataclass
@@ -299,7 +323,7 @@ class Kernel:
     def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
         self.scratch, self.hidden, self.limits, self.sandbox = scratch, hidden, limits, sandbox
         self.process = None
-        self.cgroup: Path | None = None
+        self.cgroups: dict[str, Path] = {}
         self.output = Output(limits.output_cap)
 
     def start(self) -> None:
@@ -315,7 +339,7 @@ class Kernel:
                "IPYTHONDIR": str(self.scratch / ".ipython"), "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "LANG": "C.UTF-8", "TMPDIR": str(self.scratch)}
         cmd = [sys.executable, "-m", "coursekit.grading.kernel", str(reply_w)]
-        self.cgroup = _new_cgroup()
+        self.cgroups = _new_cgroups(self.limits.memory)
         files = {}  # sandboxed: the scratch folder's files, copied into the sandbox's own
         if self.sandbox:
             files = {p.name: os.open(p, os.O_RDONLY) for p in sorted(self.scratch.iterdir())
@@ -326,11 +350,10 @@ class Kernel:
                 cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w,
                 pass_fds=(reply_w, *files.values()), cwd=self.scratch, env=env,
                 start_new_session=True,
-                preexec_fn=_child_limits(self.limits.memory, self.cgroup))
+                preexec_fn=_child_limits(self.limits.memory, self.cgroups))
         except BaseException:
-            if self.cgroup is not None:
-                _empty_cgroup(self.cgroup)
-                self.cgroup = None
+            _empty_cgroups(self.cgroups)
+            self.cgroups = {}
             raise
         finally:
             for fd in (reply_w, out_w, *files.values()):
@@ -391,6 +414,8 @@ class Kernel:
                 sig = code - 128
                 name = signal.Signals(sig).name if sig in signal.valid_signals() else sig
                 reason = f"the kernel died ({name})"
+            if _out_of_memory(self.cgroups):
+                reason = f"the kernel ran out of memory ({reason.removeprefix('the kernel ')})"
         self.kill()
         return KernelDied(kind, reason)
 
@@ -407,9 +432,8 @@ class Kernel:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        if self.cgroup is not None:  # whatever the learner's code started, daemons included
-            _empty_cgroup(self.cgroup)
-            self.cgroup = None
+        _empty_cgroups(self.cgroups)  # whatever the learner's code started, daemons included
+        self.cgroups = {}
         for closing in (self.process.stdin,):
             try:
                 closing.close()

@@ -27,6 +27,7 @@ from coursekit.grading.runner import (
     Limits,
     _inside,
     bwrap_command,
+    cgroup_parents,
     package_folders,
     parse_reply,
     pids_cgroup,
@@ -279,11 +280,38 @@ def test_forks_are_capped_and_daemons_die_with_the_kernel(tmp_path, sandbox):
         f"assert forked < {MAX_TASKS}, forked\n", 60)
     assert reply["status"] == "ok", reply
     assert _processes_with(mark)
-    cgroup = k.cgroup
-    assert cgroup.parent == pids_cgroup()
+    cgroups = dict(k.cgroups)
+    assert cgroups["pids"].parent == pids_cgroup()
     k.kill()
     assert _processes_with(mark) == []
-    assert not cgroup.exists()
+    assert not any(folder.exists() for folder in cgroups.values())
+
+
+@pytest.mark.skipif("memory" not in cgroup_parents(), reason="no writable memory cgroup here")
+def test_the_memory_limit_holds_for_all_the_kernel_s_processes_together(tmp_path):
+    """Three children of 1.2 GB each, every one within the 3 GB address-space limit: together
+    they pass the kernel's memory cgroup limit, and the kernel's own OOM killer stops them."""
+    k = Kernel(tmp_path, [], Limits(memory=3 << 30), False)
+    k.start()
+    k.cell("pass", 60)
+    try:
+        reply = k.cell(
+            "import os, time\n"
+            "kids = []\n"
+            "for _ in range(3):\n"
+            "    pid = os.fork()\n"
+            "    if pid == 0:\n"
+            "        block = b'x' * (1200 << 20)\n"
+            "        time.sleep(10)\n"
+            "        os._exit(0)\n"
+            "    kids.append(pid)\n"
+            "killed = sum(os.WIFSIGNALED(s) for s in (os.waitpid(p, 0)[1] for p in kids))\n"
+            "assert killed, 'all three children lived'\n", 60)
+        assert reply["status"] == "ok", reply
+    except KernelDied as died:  # the OOM killer chose the kernel itself
+        assert died.reason.startswith("the kernel ran out of memory"), died.reason
+    finally:
+        k.kill()
 
 
 def test_a_module_written_to_the_scratch_folder_cannot_replace_the_kernel(tmp_path):
