@@ -168,8 +168,11 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
     cmd += ["--size", str(SCRATCH_SIZE), "--tmpfs", str(scratch)]
     for name, fd in (files or {}).items():
         cmd += ["--file", str(fd), str(scratch / name)]
-    cmd += ["--remount-ro", "/", "--unshare-all", "--die-with-parent", "--new-session",
-            "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
+    # --cap-drop ALL: bwrap started by root keeps every capability inside its namespaces, and
+    # with CAP_SYS_ADMIN there the learner's code could remount the read-only binds writable
+    # and write to the host (the grader's own code, the Python installation)
+    cmd += ["--remount-ro", "/", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
+            "--new-session", "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
     return cmd
 
 

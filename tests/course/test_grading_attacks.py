@@ -273,8 +273,15 @@ def _prisoner(targets: list[Path]):
         "        if _f.startswith('01_') and _f.endswith(('.py', '.ipynb')):\n"
         "            _text = open(os.path.join(_root, _f), encoding='utf-8').read()\n"
         "            assert 'BEGIN SOLUTION' not in _text, ('ESCAPED', _root, _f)\n")
-    writes = "".join(_escaped(f"wrote {t}", f"open({str(t)!r}, 'x').write('pwned')")
-                     for t in targets)
+    remounts = ("import subprocess\n"  # with capabilities in the sandbox, these would work
+                "for _cmd in (['mount', '-o', 'remount,rw', '/'],\n"
+                f"             ['umount', {str(SOLUTIONS)!r}],\n"
+                + "".join(f"             ['mount', '-o', 'remount,rw,bind', {str(t.parent)!r}],\n"
+                          for t in targets)
+                + "             ):\n"
+                "    subprocess.run(_cmd, capture_output=True)\n")
+    writes = remounts + "".join(
+        _escaped(f"wrote {t}", f"open({str(t)!r}, 'x').write('pwned')") for t in targets)
     sees_grader = (
         "import os\n"
         "_pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"

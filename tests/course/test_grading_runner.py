@@ -330,3 +330,28 @@ def test_a_module_written_to_the_scratch_folder_cannot_replace_the_kernel(tmp_pa
         assert k.cell("import sys\nassert '' not in sys.path", 60)["status"] == "ok"
     finally:
         k.kill()
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="bubblewrap is not usable here")
+def test_the_sandboxed_kernel_has_no_capabilities(tmp_path):
+    """bwrap started by root keeps every capability unless told otherwise: with them the
+    learner's code remounted a read-only bind writable and wrote into the grader's package."""
+    target = package_folders()[0] / "g14-escaped"
+    k = Kernel(tmp_path, [], Limits(), True)
+    k.start()
+    try:
+        k.cell("pass", 60)
+        reply = k.cell(
+            "import subprocess\n"
+            "assert open('/proc/self/status').read().split('CapEff:')[1].split()[0] == "
+            "'0' * 16\n"
+            f"subprocess.run(['mount', '-o', 'remount,rw,bind', {str(target.parent)!r}])\n"
+            "try:\n"
+            f"    open({str(target)!r}, 'x').close()\n"
+            "except OSError:\n"
+            "    pass\n", 60)
+        assert reply["status"] == "ok", reply
+        assert not target.exists()
+    finally:
+        k.kill()
+        target.unlink(missing_ok=True)
