@@ -167,6 +167,13 @@ def _qkey(qid: str):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", qid)]
 
 
+def _cell_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: a student id (a file or folder name the student
+    may choose) starting with ``=``, ``+``, ``-`` or ``@`` would be run as a formula when the
+    teacher opens the CSV, so it gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def to_csv(report: dict) -> str:
     """One row per student: a column per question id, then total, max and status.
 
@@ -188,7 +195,7 @@ def to_csv(report: dict) -> str:
     writer.writerow(["student", *qids, "total", "max", "status"])
     for student, row in students.items():
         bad = sorted(set(row["status"]) - {"graded"})
-        writer.writerow([student, *(_num(row["points"].get(q, 0)) for q in qids),
+        writer.writerow([_cell_text(student), *(_num(row["points"].get(q, 0)) for q in qids),
                          _num(sum(row["points"].values())), _num(sum(row["max"].values())),
                          " ".join(bad) or "graded"])
     return out.getvalue()

@@ -355,3 +355,11 @@ def test_the_sandboxed_kernel_has_no_capabilities(tmp_path):
     finally:
         k.kill()
         target.unlink(missing_ok=True)
+
+
+def test_a_student_id_is_never_a_spreadsheet_formula():
+    nb = {"student": "=HYPERLINK(\"http://x\",\"9/9\")", "status": "graded", "score": 0,
+          "max_score": 2, "questions": [{"id": "01.1", "points": 0, "max": 2, "feedback": ""}]}
+    rows = to_csv({"notebooks": [nb, {**nb, "student": "@SUM(1)"}, {**nb, "student": "ann"}]})
+    assert [line.split(",")[0] for line in rows.splitlines()[1:]] == [
+        '"\'=HYPERLINK(""http://x""', "'@SUM(1)", "ann"]
