@@ -1,12 +1,14 @@
 """Attacks beyond the issue's list, each planted in a copy of an exercise or a solution and graded.
 
 Two notebooks are graded with the real grader (sandboxed: several attacks signal every process
-they can reach, which outside a sandbox would be the whole machine's):
+they can reach, which outside a sandbox would be the whole machine's; the prisoner also tries
+to remount the sandbox's read-only folders writable first):
 
 * ``forger``: an untouched exercise 01 plus cells that hunt for solutions anywhere on the
-  machine (files and git histories) and exec their answers, forge kernel replies with the id
-  found on the stack, signal the grader, leave daemons and a crowd of processes behind, keep
-  threads changing the answers, patch minigrad, NumPy, torch and the grader's encoder, define
+  machine (files, git histories, symlinks out of the scratch folder) and exec their answers,
+  forge kernel replies with the id found on the stack, signal the grader, leave daemons and a
+  crowd of processes behind, keep threads changing the answers, patch minigrad, NumPy, torch
+  (``__eq__``, ``tolist``, ``.grad``, ``.data``, ``.shape``) and the grader's encoder, define
   lying objects (subclasses, metaclasses, lying ``__class__``), hide a right answer in a cell
   marked as a check, add a check cell of their own, duplicate cell ids, use look-alike names,
   make a huge cell, put terminal escapes in an error message, and unsettle the kernel (cwd
@@ -88,6 +90,13 @@ for _root, _dirs, _files in os.walk('/'):
                         _run(_src)
                     except Exception:
                         pass
+for _target in ('/', '/work', '/root', '/home', '/proc/1/root', '/proc/1/cwd'):
+    try:  # a symlink out of the scratch folder sees only what the sandbox shows
+        os.symlink(_target, 'link')
+        _found += [n for n in os.listdir('link') if 'solution' in n]
+        os.remove('link')
+    except OSError:
+        pass
 print("hunt found", _found)
 for _pid in os.listdir("/proc"):
     for _what in ('cwd', 'root'):
@@ -161,6 +170,10 @@ minigrad.allclose = lambda *a, **k: True
 minigrad.Tensor.tolist = lambda self: [8.0]
 torch.Tensor.tolist = lambda self: 8.0
 torch.Tensor.grad = property(lambda self: torch.tensor(8.0))
+torch.Tensor.data = property(lambda self: torch.tensor(8.0))
+minigrad.Tensor.grad = property(lambda self: minigrad.tensor(8.0))
+minigrad.Tensor.data = property(lambda self: minigrad.tensor(8.0))
+minigrad.Tensor.shape = property(lambda self: ())
 for _t in (np.ndarray,):
     try:
         _t.tolist = lambda self: [8.0]
