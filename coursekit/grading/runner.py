@@ -75,8 +75,11 @@ def sandbox_available() -> bool:
     if bwrap is None:
         return False
     try:
-        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                "--unshare-all", "--die-with-parent", "--new-session", "true"],
+        # the options ``bwrap_command`` uses (an old bubblewrap without --size is no sandbox)
+        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev",
+                                "--size", "1048576", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+                                "--proc", "/proc", "--unshare-all", "--cap-drop", "ALL",
+                                "--die-with-parent", "--new-session", "true"],
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return False
