@@ -25,6 +25,7 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
@@ -250,6 +251,7 @@ def _child_limits(memory: int, cgroups: dict[str, Path]):
 
 def _new_cgroups(memory: int) -> dict[str, Path]:
     """A cgroup of the kernel's own under each of ``cgroup_parents()``, with its limit."""
+    _remove_left()
     made = {}
     name = f"minigrad-grade-{secrets.token_hex(6)}"
     limits = {"pids": MAX_TASKS, "memory": memory}
@@ -277,11 +279,16 @@ def _out_of_memory(cgroups: dict[str, Path]) -> bool:
     return any(line.split()[0] == "oom_kill" and int(line.split()[1]) > 0 for line in lines)
 
 
-def _empty_cgroups(cgroups: dict[str, Path]) -> None:
-    """SIGKILL every process left in the kernel's cgroups, then remove them."""
-    deadline = time.monotonic() + 5
+_LEFT: list[Path] = []  # cgroups that were still busy when their kernel was killed
+
+
+def _empty_cgroups(cgroups: dict[str, Path], wait: float = 20.0) -> None:
+    """SIGKILL every process left in the kernel's cgroups, then remove them. Hundreds of dying
+    processes (a fork bomb) can take seconds; a cgroup still busy after ``wait`` seconds is
+    removed later (at the next kernel's start, or when the grader exits)."""
+    deadline = time.monotonic() + wait
     for folder in cgroups.values():
-        while time.monotonic() < deadline:
+        while True:
             try:
                 pids = (folder / "cgroup.procs").read_text().split()
             except OSError:
@@ -295,7 +302,24 @@ def _empty_cgroups(cgroups: dict[str, Path]) -> None:
                 folder.rmdir()
                 break
             except OSError:
+                if time.monotonic() > deadline:
+                    _LEFT.append(folder)
+                    break
                 time.sleep(0.05)
+
+
+def _remove_left() -> None:
+    for folder in list(_LEFT):
+        try:
+            folder.rmdir()
+            _LEFT.remove(folder)
+        except FileNotFoundError:
+            _LEFT.remove(folder)
+        except OSError:
+            pass
+
+
+atexit.register(_remove_left)
 
 
 @dataclass
