@@ -98,6 +98,17 @@ def main() -> None:
     os.close(null)
     os.set_inheritable(reply.fileno(), False)
     os.set_inheritable(requests.fileno(), False)
+
+    def not_the_kernel():
+        """In a process the learner's code forks (``os.fork``, a fork bomb) the grader's pipes
+        become /dev/null: a copy of the kernel that returns to this loop must not read the
+        grader's requests or answer them (the grader would take its replies for the kernel's)."""
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (reply.fileno(), requests.fileno()):
+            os.dup2(null, fd)
+        os.close(null)
+
+    os.register_at_fork(after_in_child=not_the_kernel)
     shell = _shell()
     for line in requests:
         request = _LOADS(line)

@@ -363,3 +363,22 @@ def test_a_student_id_is_never_a_spreadsheet_formula():
     rows = to_csv({"notebooks": [nb, {**nb, "student": "@SUM(1)"}, {**nb, "student": "ann"}]})
     assert [line.split(",")[0] for line in rows.splitlines()[1:]] == [
         '"\'=HYPERLINK(""http://x""', "'@SUM(1)", "ann"]
+
+
+@pytest.mark.parametrize("sandbox", [False, True] if sandbox_available() else [False])
+def test_a_forked_copy_of_the_kernel_never_answers_the_grader(tmp_path, sandbox):
+    """``os.fork()`` in a cell: both copies go on running the kernel's loop. Only the real one
+    may read the grader's requests and answer them, or grading would follow whichever copy
+    answered first (a fork bomb's scores changed from run to run)."""
+    k = Kernel(tmp_path, [], Limits(), sandbox)
+    k.start()
+    try:
+        k.cell("pass", 60)
+        assert k.cell("import os\nparent = os.getpid()\nos.fork()", 60)["status"] == "ok"
+        for i in range(5):
+            k.cell(f"x{i} = {i}", 60)
+            reply = k.observe({"source": "def _pid():\n    return os.getpid() == parent\n",
+                               "call": "_pid", "args": [], "kwargs": {}}, 60)
+            assert json.loads(reply["result"]) == {"returned": True}
+    finally:
+        k.kill()
