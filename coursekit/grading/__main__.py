@@ -27,7 +27,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from coursekit.grading.grader import DEFAULT_TIMEOUT, GRADER_VERSION, Result, grade
+from coursekit.grading.grader import (
+    DEFAULT_TIMEOUT,
+    GRADER_VERSION,
+    Result,
+    grade,
+    printable,
+)
 from coursekit.grading.runner import (
     DEFAULT_MEMORY,
     DEFAULT_NOTEBOOK_TIMEOUT,
@@ -83,8 +89,9 @@ def submissions(paths: list[str]) -> list[tuple[str, Path]]:
             raise UsageError(f"no such file or folder: {p}")
     seen, unique = set(), []
     for student, nb in found:  # a notebook named twice (a file and its folder) is graded once
-        if nb.resolve() not in seen:
-            seen.add(nb.resolve())
+        key = nb.parent.resolve() / nb.name  # not through a symlinked file: a student's link to
+        if key not in seen:                  # another's notebook must not hide theirs
+            seen.add(key)
             unique.append((student, nb))
     return unique
 
@@ -124,7 +131,7 @@ def table(result: dict) -> str:
             for q in result["questions"]]
     head = ("question", "points", "max", "feedback")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
-    lines = [result["notebook"]]
+    lines = [printable(result["notebook"])]
     for row in [head, *rows]:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row[:3], widths))
                      + "  " + row[3])
@@ -135,14 +142,15 @@ def table(result: dict) -> str:
 
 def sandbox_line(sandboxed: bool) -> str:
     if sandboxed:
-        return "sandbox: on (bubblewrap: read-only system, no network, solutions hidden)"
+        return ("sandbox: on (bubblewrap: only the system and Python visible, read-only; "
+                "no network; solutions and submissions out of sight)")
     return ("NOT SANDBOXED: bubblewrap is missing or refused here, so the notebooks ran in "
             "separate processes on temporary copies, with the learner's full file access")
 
 
 def summary(report: dict) -> str:
     """The terminal summary: one line per notebook, then the totals."""
-    rows = [(n["student"], Path(n["notebook"]).name, n["status"],
+    rows = [(printable(n["student"]), printable(Path(n["notebook"]).name), n["status"],
              f"{_num(n['score'])}/{_num(n['max_score'])}") for n in report["notebooks"]]
     head = ("student", "notebook", "status", "points")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
@@ -157,6 +165,13 @@ def summary(report: dict) -> str:
 
 def _qkey(qid: str):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", qid)]
+
+
+def _cell_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: a student id (a file or folder name the student
+    may choose) starting with ``=``, ``+``, ``-`` or ``@`` would be run as a formula when the
+    teacher opens the CSV, so it gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def to_csv(report: dict) -> str:
@@ -180,7 +195,7 @@ def to_csv(report: dict) -> str:
     writer.writerow(["student", *qids, "total", "max", "status"])
     for student, row in students.items():
         bad = sorted(set(row["status"]) - {"graded"})
-        writer.writerow([student, *(_num(row["points"].get(q, 0)) for q in qids),
+        writer.writerow([_cell_text(student), *(_num(row["points"].get(q, 0)) for q in qids),
                          _num(sum(row["points"].values())), _num(sum(row["max"].values())),
                          " ".join(bad) or "graded"])
     return out.getvalue()
@@ -205,12 +220,12 @@ class Progress:
         with self.lock:
             self.done += 1
             if self.tty:
-                self._bar(result["student"])
+                self._bar(printable(result["student"]))
                 if self.done == self.total:
                     sys.stderr.write("\n")
             else:
-                print(f"[{self.done}/{self.total}] {result['student']} "
-                      f"{Path(result['notebook']).name}: {result['status']} "
+                print(f"[{self.done}/{self.total}] {printable(result['student'])} "
+                      f"{printable(Path(result['notebook']).name)}: {result['status']} "
                       f"{_num(result['score'])}/{_num(result['max_score'])}",
                       file=sys.stderr, flush=True)
 

@@ -78,7 +78,8 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
     ``hints`` maps a mistake's name to its explanation; the mistakes recognised are
     ``"double"``/``"half"`` (off by a factor 2), ``"negated"``, ``"zero"`` and ``"none"``.
     ``mistakes`` lists ``(wrong value, explanation)`` pairs for mistakes known in advance.
-    ``reveal=False`` (a "predict the value" question) never prints the expected value.
+    ``reveal=False`` (a "predict the value" question) never prints the expected value, nor how
+    the answer relates to it ("twice the right value" would give it away): only the idea.
     ``tensor=True``: ``got`` must be a tensor (an implementation's result), of ``want``'s shape
     and (when ``want`` is a tensor) dtype.
     Numbers, lists, arrays and tensors are otherwise equivalent forms of an answer; a tensor or
@@ -111,8 +112,9 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
     for key, factor, words in (("double", 2.0, "twice"), ("half", 0.5, "half"),
                                ("negated", -1.0, "minus")):
         if np.any(w != 0) and np.allclose(g, factor * w, rtol=rtol, atol=atol):
-            right = f" ({_fmt(w)})" if reveal else ""
-            return f"your `{name}` is {words} the right value{right}" + (
+            if not reveal:  # "half the right value" would give the value away: only the idea
+                return f"your `{name}` ({_fmt(g)}) is not right: " + hints.get(key, REVISIT)
+            return f"your `{name}` is {words} the right value ({_fmt(w)})" + (
                 f": {hints[key]}" if key in hints else "")
     if np.all(g == 0) and "zero" in hints:
         return f"your `{name}` is zero: {hints['zero']}"
@@ -156,7 +158,9 @@ class Question:
             except Exception as error:  # noqa: BLE001 - the learner's error is an observation
                 outcome = {"raised": plain.encode_error(error)}
         if "raised" in outcome:
-            raise plain.rebuild_error(outcome["raised"])
+            error = plain.rebuild_error(outcome["raised"])
+            error.observed_input = _inputs(args, kwargs)  # for ``explain``, if uncaught
+            raise error
         return plain.decode(outcome["returned"])
 
     def more_when_graded(self) -> None:
@@ -217,7 +221,19 @@ def explain(error: BaseException) -> str:
         return f"{error}: run your answer cell (and the cells above it) first"
     if isinstance(error, plain.DecodeError):
         return "no verdict: what your code returned could not be read"
-    return f"checking your answer raised {type(error).__name__}: {error}"
+    name = error.type_name if isinstance(error, plain.LearnerError) else type(error).__name__
+    message = error.message if isinstance(error, plain.LearnerError) else str(error)
+    inputs = getattr(error, "observed_input", None)
+    if inputs is not None:  # the learner's code raised it, called by the check on these inputs
+        return f"your code raised {name}: {message} (called by the check with {inputs})"
+    return f"checking your answer raised {name}: {message}"
+
+
+def _inputs(args, kwargs) -> str:
+    """The check's plain inputs of an observation, short, for feedback."""
+    shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    text = ", ".join(shown) or "no arguments"
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _num(x) -> str:

@@ -24,10 +24,13 @@ How it stays fair:
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 import tempfile
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +48,7 @@ MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions 
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
+MAX_NOTEBOOK_BYTES = 32 << 20  # a larger submission is "unreadable" (the grader parses it whole)
 
 
 @dataclass
@@ -125,6 +129,33 @@ def feedback_for_error(ename: str, evalue: str, where: str) -> str:
     return f"{where} raised {ename}: {evalue}"
 
 
+
+
+def printable(text: str) -> str:
+    """``text`` without control or format characters (shown as ``\\x1b``, ``\\u202e``...):
+    feedback quotes the learner's error messages and file names, and a terminal escape sequence
+    or a right-to-left override in them could rewrite the teacher's summary on screen."""
+    return "".join(c if unicodedata.category(c)[0] != "C" else
+                   (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in text)
+
+
+class NotANotebook(ValueError):
+    """A submission refused before parsing; the message says why."""
+
+
+def read_submission(path: Path) -> bytes:
+    """The submitted file's bytes: a regular file (a symlink is refused, so a "submission"
+    pointing at the solutions is not graded as one) of at most ``MAX_NOTEBOOK_BYTES``."""
+    if Path(path).is_symlink():
+        raise NotANotebook("a symbolic link, not a file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise NotANotebook("not a regular file")
+        data = file.read(MAX_NOTEBOOK_BYTES + 1)
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise NotANotebook(f"larger than {MAX_NOTEBOOK_BYTES >> 20} MB")
+    return data
 
 
 def _now() -> str:
@@ -269,10 +300,12 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     sandbox = sandbox_available() if sandbox is None else sandbox
     result = Result(student or path.stem, str(path), started=_now(), sandboxed=sandbox)
     try:
-        data = path.read_bytes()
+        data = read_submission(path)
         learner = read_notebook(data)
     except Exception as error:  # noqa: BLE001 - any unreadable file is a status, not a crash
-        learner, data, unreadable = None, b"", f"unreadable notebook: {type(error).__name__}"
+        why = f" ({error})" if isinstance(error, NotANotebook) else ""
+        learner, data = None, b""
+        unreadable = f"unreadable notebook: {type(error).__name__}{why}"
     solution = solution_for(path, solutions, lesson or (lesson_of(learner) if learner else None))
     if learner is None or solution is None:
         result.status = "unreadable"
@@ -360,7 +393,7 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     for qid, check in checks.items():
         found = results.get(qid, {"points": 0, "feedback": missing})
         result.questions.append({"id": qid, "points": found["points"], "max": check.points,
-                                 "feedback": found["feedback"]})
+                                 "feedback": printable(found["feedback"])})
     if "crashed" in session.events or "malformed" in session.events:
         result.status = "crashed"
     elif "timeout" in session.events:

@@ -6,7 +6,8 @@ A plain Python process (no Jupyter) that runs a learner's cells with IPython's
 * Requests arrive as JSON lines on stdin, which is then moved to a private fd: the learner's
   code sees an empty stdin, so ``input()`` cannot swallow the grader's requests.
 * Replies go, one JSON line each, to ``REPLY_FD`` (a pipe passed with ``pass_fds``), never to
-  stdout: fd 1 and 2 belong to the learner (the grader drains and caps them).
+  stdout: fd 1 and 2 belong to the learner (the grader drains and caps them). A process the
+  learner's code forks sees /dev/null in place of both pipes (``os.register_at_fork``).
 * ``{"op": "cell", "id", "source"}`` runs ``source`` in the user namespace and replies
   ``{"id", "status": "ok"}`` or ``{"id", "status": "error", "ename", "evalue"}``.
 * ``{"op": "observe", "id", "names"}`` replies ``{"id", "status": "ok", "result": TEXT}``, TEXT
@@ -98,6 +99,17 @@ def main() -> None:
     os.close(null)
     os.set_inheritable(reply.fileno(), False)
     os.set_inheritable(requests.fileno(), False)
+
+    def not_the_kernel():
+        """In a process the learner's code forks (``os.fork``, a fork bomb) the grader's pipes
+        become /dev/null: a copy of the kernel that returns to this loop must not read the
+        grader's requests or answer them (the grader would take its replies for the kernel's)."""
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (reply.fileno(), requests.fileno()):
+            os.dup2(null, fd)
+        os.close(null)
+
+    os.register_at_fork(after_in_child=not_the_kernel)
     shell = _shell()
     for line in requests:
         request = _LOADS(line)

@@ -9,14 +9,23 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
   keeping at most ``output_cap`` bytes and dropping the rest;
 * enforces the time limits itself (a learner can block signals): when a reply does not come in
   time, the child's whole process group gets SIGKILL;
-* limits the child's address space (RLIMIT_AS) before it starts;
-* runs the child inside bubblewrap when it works (``sandbox_available()``): read-only root,
-  no network, private /tmp, a scratch folder as the only writable place, and empty tmpfs over
-  the folders the learner must not see (solutions, submissions, reports, home folders).
+* limits the child's address space (RLIMIT_AS) and the size of a file it writes
+  (RLIMIT_FSIZE) before it starts, and makes the grader's own process non-dumpable
+  (``protect_grader``) so a child of the same user cannot read or write it through ``/proc``;
+* where it may (``cgroup_parents``), puts each child in cgroups of its own that cap its tasks
+  (a fork bomb stops there) and the memory of all its processes together, and through which
+  every process it started is killed with it;
+* runs the child inside bubblewrap when it works (``sandbox_available()``): an empty root with
+  only the system folders, the Python installation and the two packages bound read-only (no
+  view of the solutions, the course's other files, other submissions, reports or home folders,
+  wherever they are), no network, its own process namespace (it cannot signal the grader), a
+  size-limited private /tmp, and a size-limited private scratch folder, holding a copy of the
+  notebook, as the only writable place.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
@@ -67,8 +76,11 @@ def sandbox_available() -> bool:
     if bwrap is None:
         return False
     try:
-        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                "--unshare-all", "--die-with-parent", "--new-session", "true"],
+        # the options ``bwrap_command`` uses (an old bubblewrap without --size is no sandbox)
+        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev",
+                                "--size", "1048576", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+                                "--proc", "/proc", "--unshare-all", "--cap-drop", "ALL",
+                                "--die-with-parent", "--new-session", "true"],
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return False
@@ -93,18 +105,10 @@ def _python_paths() -> set[Path]:
     return {Path(p).resolve() for p in named} | {Path(os.path.abspath(p)) for p in named}
 
 
-def _readable_paths() -> list[Path]:
-    """What the child must still see read-only inside the sandbox: the Python installation and
-    site-packages (torch...), and the coursekit and minigrad package folders."""
-    paths = _python_paths()
-    paths |= {Path(p).resolve() for p in sys.path if p and Path(p).is_dir()}
-    paths |= set(package_folders())
-    return sorted(paths, key=lambda p: len(p.parts))
-
-
 def _essential_paths() -> list[Path]:
-    """The Python installation, site-packages and the coursekit and minigrad package folders
-    (not the course's root, which may hold the solutions)."""
+    """What the child must see read-only inside the sandbox: the Python installation,
+    site-packages (torch...) and the coursekit and minigrad package folders; not the course's
+    root, which may hold the solutions, nor the folders on the grader's own import path."""
     prefixes = _python_paths()
     return sorted(prefixes | set(package_folders()) | {
         Path(p).resolve() for p in sys.path
@@ -112,57 +116,210 @@ def _essential_paths() -> list[Path]:
         key=lambda p: len(p.parts))
 
 
-def home_folders() -> list[Path]:
-    found = {Path(p) for p in ("/home", "/root", "/Users") if Path(p).is_dir()}
-    try:
-        found.add(Path.home().resolve())
-    except RuntimeError:
-        pass
-    return sorted(found)
+# The system folders the sandbox shows (read-only): programs, shared libraries and their
+# configuration. Nothing else of the machine is mounted (no /home, /root, /srv, /work, /opt...):
+# a copy of the solutions, a git history or another submission anywhere else stays invisible.
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+SANDBOX_TMP_SIZE = 64 << 20  # bytes: the sandbox's private /tmp and /dev/shm (tmpfs: memory)
+SCRATCH_SIZE = 256 << 20  # bytes: the sandbox's private scratch folder (a tmpfs too)
+MAX_FILE_SIZE = 256 << 20  # bytes: RLIMIT_FSIZE, so an unsandboxed learner cannot fill a disk
 
 
 def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def bwrap_command(scratch: Path, hidden: list[Path]) -> list[str]:
-    """bubblewrap's arguments, in mount order: home folders become empty tmpfs; the Python
-    installation, site-packages and the packages are bound back read-only; then the ``hidden``
-    folders become empty tmpfs (over anything bound before: solutions under the course's root
-    stay hidden); then the Python installation and the packages are bound again where a hidden
-    folder held them; last, the scratch folder, the only writable place."""
-    cmd = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
-           "--proc", "/proc", "--tmpfs", "/tmp"]
+def _system_mounts() -> list[str]:
+    """The system folders as they are here: a symlink (``/bin -> usr/bin`` on merged-/usr
+    systems) stays a symlink, a folder is bound read-only."""
+    cmd = []
+    for name in SYSTEM_FOLDERS:
+        path = Path(name)
+        if path.is_symlink():
+            cmd += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            cmd += ["--ro-bind", name, name]
+    return cmd
+
+
+def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | None = None) \
+        -> list[str]:
+    """bubblewrap's arguments, in mount order. The sandbox's root is empty: only the system
+    folders, the Python installation, site-packages and the two packages are bound (read-only),
+    so nothing else of the machine is visible. Then the ``hidden`` folders become empty tmpfs
+    (over anything bound before: solutions inside a bound folder stay hidden), and the Python
+    installation and the packages are bound again where a hidden folder held them; then the
+    hidden folders are made read-only. Last, the scratch folder: a size-limited tmpfs at the
+    scratch folder's path holding copies of ``files`` (name -> an open file descriptor to copy
+    from). It is the only writable place, with the size-limited private /tmp and /dev/shm:
+    bwrap's own root and /dev are made read-only (tmpfs there would fill the memory)."""
+    cmd = [shutil.which("bwrap") or "bwrap", *_system_mounts(), "--dev", "/dev",
+           "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+           "--proc", "/proc", "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/tmp"]
     hidden = sorted({Path(h).resolve() for h in hidden} - {Path("/")}, key=lambda p: len(p.parts))
-    for folder in home_folders():
-        cmd += ["--tmpfs", str(folder)]
-    for path in _readable_paths():
+    for path in _essential_paths():
         cmd += ["--ro-bind", str(path), str(path)]
-    for folder in hidden:
+    for folder in hidden:  # tiny: only mount points are made there
         if folder.is_dir():
-            cmd += ["--tmpfs", str(folder)]
+            cmd += ["--size", str(1 << 20), "--tmpfs", str(folder)]
     for path in _essential_paths():
         if any(_inside(path, folder) for folder in hidden) \
                 and not any(_inside(folder, path) for folder in hidden):
             cmd += ["--ro-bind", str(path), str(path)]
-    cmd += ["--bind", str(scratch), str(scratch), "--unshare-all", "--die-with-parent",
+    for folder in hidden:  # empty and read-only: writing there fails as it would outside
+        if folder.is_dir() and not _inside(Path(scratch).resolve(), folder):
+            cmd += ["--remount-ro", str(folder)]
+    cmd += ["--size", str(SCRATCH_SIZE), "--tmpfs", str(scratch)]
+    for name, fd in (files or {}).items():
+        cmd += ["--file", str(fd), str(scratch / name)]
+    # --cap-drop ALL: bwrap started by root keeps every capability inside its namespaces, and
+    # with CAP_SYS_ADMIN there the learner's code could remount the read-only binds writable
+    # and write to the host (the grader's own code, the Python installation)
+    cmd += ["--remount-ro", "/", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
             "--new-session", "--chdir", str(scratch), "--setenv", "HOME", str(scratch)]
     return cmd
 
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 
 
-def _limit_memory(memory: int):
+def protect_grader() -> None:
+    """Make the grader's own process non-dumpable (Linux): its ``/proc/PID/mem``, ``fd/``,
+    ``environ`` then belong to root and no process of the same user may ptrace it. Unsandboxed,
+    the learner's code runs as the grader's user and could otherwise write forged lines into
+    the grader's stdout (``/proc/PPID/fd/1``), into another kernel's request pipe, or patch the
+    grader's memory. (The learner's child is dumpable again: ``execve`` resets the flag.)"""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+MAX_TASKS = 512  # processes and threads of one kernel, where a pids cgroup can be made
+# cgroup-v1 controllers a kernel gets a cgroup of, and the file holding each one's limit
+CGROUP_LIMITS = {"pids": "pids.max", "memory": "memory.limit_in_bytes"}
+
+
+@cache
+def cgroup_parents() -> dict[str, Path]:
+    """For each controller of ``CGROUP_LIMITS``, the grader's own folder in that cgroup-v1
+    hierarchy, when it may make cgroups there (usually as root). Each kernel then gets a cgroup
+    of its own in each: ``pids`` caps its tasks at ``MAX_TASKS`` (a fork bomb stops there
+    instead of taking every process id of the machine; RLIMIT_NPROC would not, the kernel
+    ignores it for root) and lists every process the learner's code started, a daemon in its
+    own session included, to kill it; ``memory`` caps the memory of all its processes together
+    (and its tmpfs) at the memory limit, where RLIMIT_AS caps each process alone."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return {}
+    found = {}
+    for line in lines:
+        parts = line.split(":", 2)
+        for controller in CGROUP_LIMITS:
+            if len(parts) == 3 and controller in parts[1].split(","):
+                folder = Path("/sys/fs/cgroup", controller, parts[2].lstrip("/"))
+                if (folder / "cgroup.procs").is_file() and os.access(folder, os.W_OK):
+                    found[controller] = folder
+    return found
+
+
+def pids_cgroup() -> Path | None:
+    return cgroup_parents().get("pids")
+
+
+def _child_limits(memory: int, cgroups: dict[str, Path]):
+    """The child's set-up between fork and exec: die with the grader, join its cgroups, and the
+    resource limits."""
     libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None
+    procs = [str(folder / "cgroup.procs") for folder in cgroups.values()]
 
     def preexec():
         if libc is not None:  # unsandboxed too, the child dies with the grader
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        for path in procs:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode())
+            finally:
+                os.close(fd)
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_SIZE, MAX_FILE_SIZE))
     return preexec
+
+
+def _new_cgroups(memory: int) -> dict[str, Path]:
+    """A cgroup of the kernel's own under each of ``cgroup_parents()``, with its limit."""
+    _remove_left()
+    made = {}
+    name = f"minigrad-grade-{secrets.token_hex(6)}"
+    limits = {"pids": MAX_TASKS, "memory": memory}
+    for controller, parent in cgroup_parents().items():
+        if not limits[controller]:
+            continue
+        folder = parent / name
+        try:
+            folder.mkdir()
+            made[controller] = folder
+            (folder / CGROUP_LIMITS[controller]).write_text(str(limits[controller]))
+        except OSError:
+            _empty_cgroups(made)
+            return {}
+    return made
+
+
+def _out_of_memory(cgroups: dict[str, Path]) -> bool:
+    """Whether the kernel's memory cgroup had a process killed for memory."""
+    folder = cgroups.get("memory")
+    try:
+        lines = (folder / "memory.oom_control").read_text().splitlines() if folder else []
+    except OSError:
+        return False
+    return any(line.split()[0] == "oom_kill" and int(line.split()[1]) > 0 for line in lines)
+
+
+_LEFT: list[Path] = []  # cgroups that were still busy when their kernel was killed
+
+
+def _empty_cgroups(cgroups: dict[str, Path], wait: float = 20.0) -> None:
+    """SIGKILL every process left in the kernel's cgroups, then remove them. Hundreds of dying
+    processes (a fork bomb) can take seconds; a cgroup still busy after ``wait`` seconds is
+    removed later (at the next kernel's start, or when the grader exits)."""
+    deadline = time.monotonic() + wait
+    for folder in cgroups.values():
+        while True:
+            try:
+                pids = (folder / "cgroup.procs").read_text().split()
+            except OSError:
+                break
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError, ValueError):
+                    pass
+            try:
+                folder.rmdir()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    _LEFT.append(folder)
+                    break
+                time.sleep(0.05)
+
+
+def _remove_left() -> None:
+    for folder in list(_LEFT):
+        try:
+            folder.rmdir()
+            _LEFT.remove(folder)
+        except FileNotFoundError:
+            _LEFT.remove(folder)
+        except OSError:
+            pass
+
+
+atexit.register(_remove_left)
 
 
 @dataclass
@@ -196,27 +353,41 @@ class Kernel:
     def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
         self.scratch, self.hidden, self.limits, self.sandbox = scratch, hidden, limits, sandbox
         self.process = None
+        self.cgroups: dict[str, Path] = {}
         self.output = Output(limits.output_cap)
 
     def start(self) -> None:
+        protect_grader()
         reply_r, reply_w = os.pipe()
         out_r, out_w = os.pipe()
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.scratch),
                "PYTHONPATH": os.pathsep.join(map(str, import_roots())),
+               # PYTHONSAFEPATH: the scratch folder (the cwd) is not on the import path, so a
+               # module the learner's code wrote there cannot replace the kernel on a restart
+               "PYTHONSAFEPATH": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "MPLBACKEND": "Agg",
                "IPYTHONDIR": str(self.scratch / ".ipython"), "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "LANG": "C.UTF-8", "TMPDIR": str(self.scratch)}
         cmd = [sys.executable, "-m", "coursekit.grading.kernel", str(reply_w)]
+        self.cgroups = _new_cgroups(self.limits.memory)
+        files = {}  # sandboxed: the scratch folder's files, copied into the sandbox's own
         if self.sandbox:
-            cmd = [*bwrap_command(self.scratch, self.hidden), *cmd]
+            files = {p.name: os.open(p, os.O_RDONLY) for p in sorted(self.scratch.iterdir())
+                     if p.is_file() and not p.is_symlink()}
+            cmd = [*bwrap_command(self.scratch, self.hidden, files), *cmd]
         try:
             self.process = subprocess.Popen(
-                cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(reply_w,),
-                cwd=self.scratch, env=env, start_new_session=True,
-                preexec_fn=_limit_memory(self.limits.memory))
+                cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w,
+                pass_fds=(reply_w, *files.values()), cwd=self.scratch, env=env,
+                start_new_session=True,
+                preexec_fn=_child_limits(self.limits.memory, self.cgroups))
+        except BaseException:
+            _empty_cgroups(self.cgroups)
+            self.cgroups = {}
+            raise
         finally:
-            os.close(reply_w)
-            os.close(out_w)
+            for fd in (reply_w, out_w, *files.values()):
+                os.close(fd)
         self.reply_fd, self.buffer = reply_r, b""
         self.drainer = threading.Thread(target=self.output.drain, args=(out_r,), daemon=True)
         self.drainer.start()
@@ -273,11 +444,14 @@ class Kernel:
                 sig = code - 128
                 name = signal.Signals(sig).name if sig in signal.valid_signals() else sig
                 reason = f"the kernel died ({name})"
+            if _out_of_memory(self.cgroups):
+                reason = f"the kernel ran out of memory ({reason.removeprefix('the kernel ')})"
         self.kill()
         return KernelDied(kind, reason)
 
     def kill(self) -> None:
-        """SIGKILL the child's process group (bwrap's --die-with-parent takes the rest)."""
+        """SIGKILL the child's process group (bwrap's --die-with-parent takes the rest) and
+        every process left in its cgroup."""
         if self.process is None:
             return
         try:
@@ -288,6 +462,8 @@ class Kernel:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
+        _empty_cgroups(self.cgroups)  # whatever the learner's code started, daemons included
+        self.cgroups = {}
         for closing in (self.process.stdin,):
             try:
                 closing.close()

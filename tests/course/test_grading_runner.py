@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import tempfile
 import time
@@ -20,12 +21,16 @@ from coursekit.grading import grader, plain
 from coursekit.grading.__main__ import size, submissions, to_csv
 from coursekit.grading.grader import clean_points, grade
 from coursekit.grading.runner import (
+    MAX_TASKS,
     Kernel,
     KernelDied,
     Limits,
+    _inside,
     bwrap_command,
+    cgroup_parents,
     package_folders,
     parse_reply,
+    pids_cgroup,
     sandbox_available,
 )
 
@@ -176,7 +181,19 @@ def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
     rebind = max(i for i, m in enumerate(mounts) if m == ("--ro-bind", str(coursekit_folder)))
     assert hide_root < hide_solutions  # the shorter path first
     assert rebind > hide_solutions
-    assert mounts[-1] == ("--bind", str(tmp_path))
+    assert mounts[-1] == ("--tmpfs", str(tmp_path))  # the scratch folder, size-limited
+    assert cmd[cmd.index("--tmpfs", cmd.index(str(root / "solutions"))) - 2] == "--size"
+
+
+def test_the_sandbox_shows_only_the_system_python_and_packages(tmp_path):
+    """An allow-list, not a deny-list: the machine's root is never bound, so a copy of the
+    solutions (another checkout, a git history, a backup) anywhere else is out of sight."""
+    cmd = bwrap_command(tmp_path, [])
+    bound = {cmd[i + 1] for i in range(len(cmd) - 1) if cmd[i] in ("--ro-bind", "--bind")}
+    assert "/" not in bound and "/home" not in bound and "/root" not in bound
+    assert str(ROOT) not in bound and str(ROOT / "solutions") not in bound
+    assert {str(p) for p in package_folders()} <= bound
+    assert not any(_inside(ROOT / "solutions", Path(p)) for p in bound)
 
 
 def _answers_prefixed(tmp_path, code, first=1):
@@ -209,3 +226,159 @@ def test_restarts_are_bounded(tmp_path, monkeypatch):
     assert [q["feedback"] for q in result.questions] == [
         "your answer cell crashed the kernel: the kernel exited (status 1)"] * 2 + [
         "not graded: the kernel exited (status 1)"] * 2
+
+
+def test_the_grader_process_is_not_dumpable_once_a_kernel_started(kernel):
+    """Unsandboxed, a learner's process of the same user could otherwise write into the
+    grader's stdout through /proc/PPID/fd/1 or patch its memory (/proc/PPID/mem, ptrace)."""
+    import ctypes
+    pr_get_dumpable = 3
+    assert ctypes.CDLL(None).prctl(pr_get_dumpable, 0, 0, 0, 0) == 0
+
+
+needs_cgroup = pytest.mark.skipif(pids_cgroup() is None,
+                                  reason="no writable cgroup-v1 pids hierarchy here")
+
+
+def _processes_with(mark: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if mark.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+@needs_cgroup
+@pytest.mark.parametrize("sandbox", [False, True] if sandbox_available() else [False])
+def test_forks_are_capped_and_daemons_die_with_the_kernel(tmp_path, sandbox):
+    """A (bounded) fork bomb stops at MAX_TASKS, and a daemon in a session of its own, which
+    the process group kill misses unsandboxed, is killed with the kernel all the same."""
+    mark = f"4242.{int(sandbox)}5"
+    k = Kernel(tmp_path, [], Limits(), sandbox)
+    k.start()
+    k.cell("pass", 60)
+    reply = k.cell(
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        os.execvp('sleep', ['sleep', '{mark}'])\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "forked = 0\n"
+        f"for _ in range({MAX_TASKS + 100}):\n"
+        "    try:\n"
+        "        if os.fork() == 0:\n"
+        "            time.sleep(120)\n"
+        "            os._exit(0)\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    forked += 1\n"
+        f"assert forked < {MAX_TASKS}, forked\n", 60)
+    assert reply["status"] == "ok", reply
+    assert _processes_with(mark)
+    cgroups = dict(k.cgroups)
+    assert cgroups["pids"].parent == pids_cgroup()
+    k.kill()
+    assert _processes_with(mark) == []
+    assert not any(folder.exists() for folder in cgroups.values())
+
+
+@pytest.mark.skipif("memory" not in cgroup_parents(), reason="no writable memory cgroup here")
+def test_the_memory_limit_holds_for_all_the_kernel_s_processes_together(tmp_path):
+    """Three children of 1.2 GB each, every one within the 3 GB address-space limit: together
+    they pass the kernel's memory cgroup limit, and the kernel's own OOM killer stops them."""
+    k = Kernel(tmp_path, [], Limits(memory=3 << 30), False)
+    k.start()
+    k.cell("pass", 60)
+    try:
+        reply = k.cell(
+            "import os, time\n"
+            "kids = []\n"
+            "for _ in range(3):\n"
+            "    pid = os.fork()\n"
+            "    if pid == 0:\n"
+            "        block = b'x' * (1200 << 20)\n"
+            "        time.sleep(10)\n"
+            "        os._exit(0)\n"
+            "    kids.append(pid)\n"
+            "killed = sum(os.WIFSIGNALED(s) for s in (os.waitpid(p, 0)[1] for p in kids))\n"
+            "assert killed, 'all three children lived'\n", 60)
+        assert reply["status"] == "ok", reply
+    except KernelDied as died:  # the OOM killer chose the kernel itself
+        assert died.reason.startswith("the kernel ran out of memory"), died.reason
+    finally:
+        k.kill()
+
+
+def test_a_module_written_to_the_scratch_folder_cannot_replace_the_kernel(tmp_path):
+    """Unsandboxed, the scratch folder outlives a restart: a planted coursekit package there
+    must not be what the next kernel imports."""
+    k = Kernel(tmp_path, [], Limits(), False)
+    k.start()
+    k.cell("pass", 60)
+    k.cell("import os\nos.makedirs('coursekit/grading', exist_ok=True)\n"
+           "for f in ('coursekit/__init__.py', 'coursekit/grading/__init__.py'):\n"
+           "    open(f, 'w').close()\n"
+           "open('coursekit/grading/kernel.py', 'w').write('import os\\nos._exit(7)')\n", 60)
+    k.kill()
+    k.start()
+    try:
+        assert k.cell("import sys\nassert '' not in sys.path", 60)["status"] == "ok"
+    finally:
+        k.kill()
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="bubblewrap is not usable here")
+def test_the_sandboxed_kernel_has_no_capabilities(tmp_path):
+    """bwrap started by root keeps every capability unless told otherwise: with them the
+    learner's code remounted a read-only bind writable and wrote into the grader's package."""
+    target = package_folders()[0] / "g14-escaped"
+    k = Kernel(tmp_path, [], Limits(), True)
+    k.start()
+    try:
+        k.cell("pass", 60)
+        reply = k.cell(
+            "import subprocess\n"
+            "assert open('/proc/self/status').read().split('CapEff:')[1].split()[0] == "
+            "'0' * 16\n"
+            f"subprocess.run(['mount', '-o', 'remount,rw,bind', {str(target.parent)!r}])\n"
+            "try:\n"
+            f"    open({str(target)!r}, 'x').close()\n"
+            "except OSError:\n"
+            "    pass\n", 60)
+        assert reply["status"] == "ok", reply
+        assert not target.exists()
+    finally:
+        k.kill()
+        target.unlink(missing_ok=True)
+
+
+def test_a_student_id_is_never_a_spreadsheet_formula():
+    nb = {"student": "=HYPERLINK(\"http://x\",\"9/9\")", "status": "graded", "score": 0,
+          "max_score": 2, "questions": [{"id": "01.1", "points": 0, "max": 2, "feedback": ""}]}
+    rows = to_csv({"notebooks": [nb, {**nb, "student": "@SUM(1)"}, {**nb, "student": "ann"}]})
+    assert [line.split(",")[0] for line in rows.splitlines()[1:]] == [
+        '"\'=HYPERLINK(""http://x""', "'@SUM(1)", "ann"]
+
+
+@pytest.mark.parametrize("sandbox", [False, True] if sandbox_available() else [False])
+def test_a_forked_copy_of_the_kernel_never_answers_the_grader(tmp_path, sandbox):
+    """``os.fork()`` in a cell: both copies go on running the kernel's loop. Only the real one
+    may read the grader's requests and answer them, or grading would follow whichever copy
+    answered first (a fork bomb's scores changed from run to run)."""
+    k = Kernel(tmp_path, [], Limits(), sandbox)
+    k.start()
+    try:
+        k.cell("pass", 60)
+        assert k.cell("import os\nparent = os.getpid()\nos.fork()", 60)["status"] == "ok"
+        for i in range(5):
+            k.cell(f"x{i} = {i}", 60)
+            reply = k.observe({"source": "def _pid():\n    return os.getpid() == parent\n",
+                               "call": "_pid", "args": [], "kwargs": {}}, 60)
+            assert json.loads(reply["result"]) == {"returned": True}
+    finally:
+        k.kill()

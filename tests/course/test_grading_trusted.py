@@ -218,3 +218,27 @@ def test_the_grader_threads_build_python_ast_one_at_a_time():
     parser.join(30)
     holder.join(10)
     assert done == ["answers_of", "observation_source", "load_checks"]
+
+
+def test_predict_feedback_never_says_how_far_off_the_answer_is():
+    """"half the right value" gives the value away as surely as printing it: a predict
+    answer off by a factor gets the idea (the hint of that mistake), not the relation."""
+    q = checks.Question("01.3", 2, answers=("grad_a",), results={})
+    for got, hints in ((1.5, {}), (6.0, {}), (-3.0, {"negated": "the minus sign flips it"})):
+        with pytest.raises(checks.CheckFailed) as failed:
+            q.close("grad_a", got, 3.0, hints=hints)
+        message = str(failed.value)
+        assert "3" not in message.replace(checks._fmt(got), "") and "right value" not in message
+        assert message.endswith(hints.get("negated", checks.REVISIT))
+    with pytest.raises(checks.CheckFailed, match=r"twice the right value \(3\)"):
+        q.close("x.grad", 6.0, 3.0)  # not a predict answer: the value is shown
+
+
+def test_an_error_of_the_learner_s_code_names_the_check_s_input():
+    def _probe(values, scale):
+        return [v / scale for v in values]
+    q = checks.Question("05.3", 2, answers=(), results={})
+    with q:
+        q.observe(_probe, [1.0, 2.0], 0)
+    assert q._results["05.3"]["feedback"] == ("your code raised ZeroDivisionError: float division "
+                                              "by zero (called by the check with [1.0, 2.0], 0)")
