@@ -140,6 +140,9 @@ def execute(task: GraphTask) -> dict:
                 deps[nxt] = count
                 if count == 0:
                     heapq.heappush(ready, _Ready(nxt))
+            # The gradients now live in the buffers only: a leaf's AccumulateGrad can tell
+            # that nobody else holds its gradient, and keep it as .grad without a copy.
+            outputs = g = None
     return task.captured
 
 
@@ -159,7 +162,7 @@ def evaluate_function(task: GraphTask, node, grads):
     # which belong to the leaf, do), as in torch.
     skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)
     if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
-        grads = call_pre_hooks(node, list(grads), node_hooks=not skip_leaf)
+        grads = call_pre_hooks(node, grads, node_hooks=not skip_leaf)
     if task.inputs is not None:
         for nr in range(len(grads)):
             if (node, nr) in task.inputs and grads[nr] is not None:
@@ -196,7 +199,8 @@ def evaluate_function(task: GraphTask, node, grads):
 
 
 def call_pre_hooks(node, grads, node_hooks=True):
-    """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks."""
+    """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks.
+    ``grads`` is the engine's own list for this node: a hook's new gradient replaces the old in it."""
     if node._tensor_hooks:
         for out_nr, fn in list(node._tensor_hooks.values()):
             if grads[out_nr] is not None:
