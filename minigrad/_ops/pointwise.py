@@ -421,6 +421,8 @@ def _power(data, exponent):
     computes ``x ** 3`` as ``x * x * x`` and ``x ** -2`` as ``1 / (x * x)`` (70% of NumPy's
     results bit-identical to those, 100% this way) and other exponents with its pow (see
     ``_like_torch``)."""
+    if exponent == 1:  # torch copies (x ** 2's backward needs x ** 1)
+        return data.copy()
     if exponent == -0.5:
         return np.reciprocal(np.sqrt(data))
     if data.dtype == np.float32:
