@@ -82,7 +82,8 @@ def _times(t, factor):
 def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     """``save(a, b)`` gives the dict of tensors the backward formula needs."""
     a, b, d = operands(a, b)
-    if a._data.shape != b._data.shape:
+    sa, sb = a._data.shape, b._data.shape
+    if sa != sb and sa and sb:  # a 0-d operand (a number) broadcasts against anything
         check_same_shape_broadcast(a._data, b._data)
     data = quietly(np_fn, a._data, b._data)
     if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
