@@ -393,9 +393,15 @@ class Node(metaclass=_NodeType):
     def __init__(self, inputs=()):
         edges, needs, metas = [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
-            # edge_of(t), written out for the usual input: a non-view with a grad_fn
+            # edge_of(t), written out for the usual inputs: a non-view with a grad_fn, or a
+            # constant (a non-view that does not require grad)
             fn = t._grad_fn
-            edge = (fn, t._output_nr) if fn is not None and t._base is None else edge_of(t)
+            if t._base is not None:
+                edge = edge_of(t)
+            elif fn is not None:
+                edge = (fn, t._output_nr)
+            else:
+                edge = _NO_EDGE if not t._requires_grad else edge_of(t)
             edges.append(edge)
             if edge[0] is None:  # a constant: no gradient flows there
                 needs.append(False)
