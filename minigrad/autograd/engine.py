@@ -162,6 +162,7 @@ def evaluate_function(task: GraphTask, node, grads):
     # which belong to the leaf, do), as in torch.
     skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)
     if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
+        # in the engine's own list: a copy would hold on to the old gradients (see execute)
         grads = call_pre_hooks(node, grads, node_hooks=not skip_leaf)
     if task.inputs is not None:
         for nr in range(len(grads)):
@@ -199,8 +200,7 @@ def evaluate_function(task: GraphTask, node, grads):
 
 
 def call_pre_hooks(node, grads, node_hooks=True):
-    """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks.
-    ``grads`` is the engine's own list for this node: a hook's new gradient replaces the old in it."""
+    """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks."""
     if node._tensor_hooks:
         for out_nr, fn in list(node._tensor_hooks.values()):
             if grads[out_nr] is not None:
