@@ -95,6 +95,14 @@ def _transposed_weight(lib, x, kept):
     return w
 
 
+def _backward_with_inputs(view):
+    """``backward(inputs=[x])``: the gradient is captured, then accumulated."""
+    def run(lib, x, kept):
+        x.register_hook(lambda g: kept.append(view(g)))
+        (x * 2).sum().backward(inputs=[x])
+    return run
+
+
 CASES = {
     "hook keeps the gradient": _leaf_hook_keeping(lambda g: g),
     "hook keeps g.detach()": _leaf_hook_keeping(lambda g: g.detach()),
@@ -110,6 +118,8 @@ CASES = {
     "hook on y = x + 0 keeps g": _hook_on_intermediate(lambda g: g),
     "hook on y = x + 0 keeps g.detach()": _hook_on_intermediate(lambda g: g.detach()),
     "x @ w.t(): hook keeps the weight's g.detach()": _transposed_weight,
+    "backward(inputs=[x]), hook keeps g": _backward_with_inputs(lambda g: g),
+    "backward(inputs=[x]), hook keeps g.detach()": _backward_with_inputs(lambda g: g.detach()),
 }
 
 
@@ -118,12 +128,13 @@ def test_first_grad_aliases_what_torch_aliases(case):
     assert both(lambda lib: _aliased(lib, CASES[case]))[0] == "ok"
 
 
-def test_a_gradient_sent_to_two_leaves_is_stolen_by_one_at_most():
+@pytest.mark.parametrize("inputs", [False, True])
+def test_a_gradient_sent_to_two_leaves_is_stolen_by_one_at_most(inputs):
     """``a + b`` hands the same gradient to both leaves: at most one may keep it."""
     def fn(lib):
         a = lib.zeros(3, requires_grad=True)
         b = lib.zeros(3, requires_grad=True)
-        ((a + b) * 2).sum().backward()
+        ((a + b) * 2).sum().backward(inputs=[a, b] if inputs else None)
         with lib.no_grad():
             a.grad.add_(1.0)
         return a.grad.tolist(), b.grad.tolist()
