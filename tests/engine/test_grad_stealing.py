@@ -95,6 +95,16 @@ def _transposed_weight(lib, x, kept):
     return w
 
 
+def _cat_output_hook(lib, x, kept):
+    """A hook keeps the gradient of ``cat([a, b])``: a's gradient is a slice of it, a tensor
+    nobody else references, so torch steals it, and it shares the kept gradient's memory."""
+    a = lib.zeros(3, requires_grad=True)
+    y = lib.cat([a, lib.zeros(2, requires_grad=True)])
+    y.register_hook(lambda g: kept.append(g))
+    (y * 2).sum().backward()
+    return a
+
+
 def _backward_with_inputs(view):
     """``backward(inputs=[x])``: the gradient is captured, then accumulated."""
     def run(lib, x, kept):
@@ -118,6 +128,7 @@ CASES = {
     "hook on y = x + 0 keeps g": _hook_on_intermediate(lambda g: g),
     "hook on y = x + 0 keeps g.detach()": _hook_on_intermediate(lambda g: g.detach()),
     "x @ w.t(): hook keeps the weight's g.detach()": _transposed_weight,
+    "a hook keeps the gradient of cat([a, b])": _cat_output_hook,
     "backward(inputs=[x]), hook keeps g": _backward_with_inputs(lambda g: g),
     "backward(inputs=[x]), hook keeps g.detach()": _backward_with_inputs(lambda g: g.detach()),
 }
