@@ -353,7 +353,10 @@ def pow(input, exponent):
     if is_scalar(input):
         return _rpow(exponent, input)
     if is_scalar(exponent):
-        d = result_type(input, exponent)
+        if type(exponent) in (int, float) and input._data.dtype.kind == "f":
+            d = input.dtype  # the usual x ** 2: a number never changes a float tensor's dtype
+        else:
+            d = result_type(input, exponent)
         if not d.is_floating_point and d is not _dtype.bool and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         data = quietly(_power, input._data.astype(d.numpy, copy=False), exponent)
