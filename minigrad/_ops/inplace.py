@@ -94,6 +94,8 @@ INTERNAL_OVERLAP_ERROR = (
 def check_no_overlap(t: Tensor) -> None:
     """An expanded view repeats elements (stride 0): writing into it is ambiguous."""
     data = t._data
+    if data.flags.c_contiguous:  # the usual tensor: no stride 0 over a dim of 2 or more
+        return
     if data.size and any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape)):
         raise RuntimeError(INTERNAL_OVERLAP_ERROR)
 
@@ -180,9 +182,12 @@ def _saved_original(t: Tensor, needed: bool):
 
 
 def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=False, **attrs):
-    d = result_type(self, other)
-    _check_cast(self, d)
-    other_t = as_tensor_like(other, self.dtype if d is self.dtype else d)
+    if isinstance(other, Tensor) and other._data.dtype == self._data.dtype:
+        other_t = other  # the usual case (an optimizer's update): nothing to promote or check
+    else:
+        d = result_type(self, other)
+        _check_cast(self, d)
+        other_t = as_tensor_like(other, self.dtype if d is self.dtype else d)
     if other_t._data.shape != self._data.shape:
         check_same_shape_broadcast(self._data, other_t._data)
         shape = np.broadcast_shapes(self._data.shape, other_t._data.shape)

@@ -103,7 +103,7 @@ def mm(input, mat2):
         raise RuntimeError("self must be a matrix")
     if mat2.dim() != 2:
         raise RuntimeError("mat2 must be a matrix")
-    (n, k), (k2, m) = input.shape, mat2.shape
+    (n, k), (k2, m) = input._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     if input.dtype is not mat2.dtype:

@@ -99,9 +99,10 @@ def _mean(input, dim, keepdim, dtype):
 class MeanBackward0(Node):
     def backward(self, grad):
         g = grad._data
-        if fused() and g.dtype.kind == "f":  # the same division, on the arrays
-            return Tensor._make(np.true_divide(np.broadcast_to(g, self.self_shape),
-                                               np.asarray(self.numel, dtype=g.dtype)))
+        if fused() and g.dtype.kind == "f":
+            # every element is the same division, so divide once and fill (on the arrays)
+            value = quietly(np.true_divide, g, np.asarray(self.numel, dtype=g.dtype))
+            return Tensor._make(np.full(self.self_shape, value, dtype=g.dtype))
         return div_scalar(grad.expand(*self.self_shape), self.numel)
 
     def jvp(self, t):

@@ -12,10 +12,12 @@ A view is linear in its input, so its forward-mode rule is the same view of the 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops._core import needs_grad, record, record_view
+from minigrad._ops._core import fused, needs_grad, quietly, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
@@ -42,7 +44,7 @@ def _shape_arg(shape):
 def _infer_shape(shape, numel):
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    known = math.prod(s for s in shape if s != -1)  # Python ints: exact, and quick
     if -1 in shape:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
@@ -338,7 +340,14 @@ def sum_to_size(input, *size):
     lead = len(shape) - len(size)
     dims = list(range(lead)) + [lead + i for i, s in enumerate(size)
                                 if s == 1 and shape[lead + i] != 1]
-    out = input.sum(dims, keepdim=True) if dims else input
+    if not dims:
+        out = input
+    elif fused() and input._data.dtype.kind == "f":
+        # a backward pass that records nothing (validate_outputs sums broadcast gradients
+        # here): sum's own NumPy call, without the op around it
+        out = Tensor._make(quietly(np.add.reduce, input._data, tuple(dims), None, None, True))
+    else:
+        out = input.sum(dims, keepdim=True)
     return out.view(*size) if lead else out
 
 

@@ -7,6 +7,7 @@ Both check their arguments as torch does, seed the starting gradients, and hand 
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 from minigrad._creation import ones_like, tensor, zeros_like
@@ -87,8 +88,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                                                accumulate_grad=False))
     for edge, t in targets.items():
         if edge in captured and t.is_leaf:
+            grad = captured.pop(edge)
+            unshared = sys.getrefcount(grad) <= 2  # this name and getrefcount's argument
             with grad_mode.set_grad_enabled(create_graph):
-                accumulate_into(t, captured[edge])
+                accumulate_into(t, grad, unshared)
 
 
 def _warn_create_graph() -> None:

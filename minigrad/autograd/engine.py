@@ -140,6 +140,9 @@ def execute(task: GraphTask) -> dict:
                 deps[nxt] = count
                 if count == 0:
                     heapq.heappush(ready, _Ready(nxt))
+            # The gradients now live in the buffers only: a leaf's AccumulateGrad can tell
+            # that nobody else holds its gradient, and keep it as .grad without a copy.
+            outputs = g = None
     return task.captured
 
 
@@ -159,7 +162,8 @@ def evaluate_function(task: GraphTask, node, grads):
     # which belong to the leaf, do), as in torch.
     skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)
     if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
-        grads = call_pre_hooks(node, list(grads), node_hooks=not skip_leaf)
+        # in the engine's own list: a copy would hold on to the old gradients (see execute)
+        grads = call_pre_hooks(node, grads, node_hooks=not skip_leaf)
     if task.inputs is not None:
         for nr in range(len(grads)):
             if (node, nr) in task.inputs and grads[nr] is not None:

@@ -318,10 +318,58 @@ class _NodeType(type):
     """Node classes print as torch's: its nodes are C++ classes, ``<class 'MulBackward0'>``;
     a custom Function's node lives in ``torch.autograd.function``."""
 
+    def __init__(cls, name, bases, namespace):
+        """Give the class torch's generated ``_saved_<field>`` (and, for a tensor,
+        ``_raw_saved_<field>``) properties, from the one table in ``saved_fields.py``. They
+        are real properties, not a ``__getattr__``: Python reads every attribute of an
+        instance of a class with ``__getattr__`` more slowly, and the engine reads node
+        attributes all the time."""
+        super().__init__(name, bases, namespace)
+        own = {}
+        for field, spec in fields_of(cls).items():
+            own[f"_saved_{field}"] = property(_field_reader(field, spec, raw=False))
+            if spec is TENSOR or spec is NOT_KEPT_TENSOR:
+                own[f"_raw_saved_{field}"] = property(_field_reader(field, spec, raw=True))
+        for base in cls.__mro__[1:]:  # a base class's fields this node does not have
+            for attr in vars(base):
+                if attr.startswith(("_saved_", "_raw_saved_")) and attr not in own:
+                    own[attr] = _Absent(attr)
+        for attr, descriptor in own.items():
+            setattr(cls, attr, descriptor)
+
     def __repr__(cls) -> str:
         if "_forward_cls" in cls.__dict__:
             return f"<class 'minigrad.autograd.function.{cls.__name__}'>"
         return f"<class '{cls.__name__}'>"
+
+
+def _field_reader(field: str, spec, raw: bool):
+    """The getter of ``_saved_<field>`` (``raw``: ``_raw_saved_<field>``) for a table entry."""
+    def read(node):
+        if spec is NOT_KEPT or spec is NOT_KEPT_TENSOR:
+            name = f"_raw_saved_{field}" if raw else f"_saved_{field}"
+            raise AttributeError(f"minigrad's {type(node).__name__} does not keep {field!r}, "
+                                 f"which torch saves: {name} is not available in minigrad")
+        if spec is TENSOR:
+            saved = node._saved.get(field)
+            if raw:
+                return SavedTensor.undefined() if saved is None else saved
+            return None if saved is None else node.saved(field)
+        return spec(node)
+
+    return read
+
+
+class _Absent:
+    """A saved field of a base node class that a subclass does not have (torch's classes
+    are unrelated): reading it raises the usual AttributeError."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, node, cls=None):
+        owner = cls if node is None else type(node)
+        raise AttributeError(f"'{owner.__name__}' object has no attribute '{self.name}'")
 
 
 class Node(metaclass=_NodeType):
@@ -345,9 +393,15 @@ class Node(metaclass=_NodeType):
     def __init__(self, inputs=()):
         edges, needs, metas = [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
-            # edge_of(t), written out for the usual input: a non-view with a grad_fn
+            # edge_of(t), written out for the usual inputs: a non-view with a grad_fn, or a
+            # constant (a non-view that does not require grad)
             fn = t._grad_fn
-            edge = (fn, t._output_nr) if fn is not None and t._base is None else edge_of(t)
+            if t._base is not None:
+                edge = edge_of(t)
+            elif fn is not None:
+                edge = (fn, t._output_nr)
+            else:
+                edge = _NO_EDGE if not t._requires_grad else edge_of(t)
             edges.append(edge)
             if edge[0] is None:  # a constant: no gradient flows there
                 needs.append(False)
@@ -420,32 +474,11 @@ class Node(metaclass=_NodeType):
             s.release()
         self._released = bool(self._saved) or self._released
 
-    # --- torch's _saved_<field> and _raw_saved_<field> (table in saved_fields.py) ------------
-    def __getattr__(self, name):
-        """Only reached for names a node does not have: torch's generated ``_saved_*`` and
-        ``_raw_saved_*`` properties, read from the one table in ``saved_fields.py``."""
-        raw = name.startswith("_raw_saved_")
-        field = name[11:] if raw else name[7:] if name.startswith("_saved_") else None
-        spec = fields_of(type(self)).get(field) if field else None
-        if spec is None or (raw and spec is not TENSOR and spec is not NOT_KEPT_TENSOR):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        if spec is NOT_KEPT or spec is NOT_KEPT_TENSOR:
-            raise AttributeError(f"minigrad's {type(self).__name__} does not keep {field!r}, "
-                                 f"which torch saves: {name} is not available in minigrad")
-        if spec is TENSOR:
-            saved = self._saved.get(field)
-            if raw:
-                return SavedTensor.undefined() if saved is None else saved
-            if saved is None:
-                return None
-            return self.saved(field)
-        return spec(self)
-
+    # --- torch's _saved_<field> and _raw_saved_<field>: properties made by _NodeType ------
     def __dir__(self):
-        names = [f"_saved_{f}" for f in fields_of(type(self))]
-        names += [f"_raw_saved_{f}" for f, s in fields_of(type(self)).items()
-                  if s is TENSOR or s is NOT_KEPT_TENSOR]
-        return sorted(set(super().__dir__()) | set(names))
+        absent = {name for name in super().__dir__()
+                  if isinstance(_class_attribute(type(self), name), _Absent)}
+        return sorted(set(super().__dir__()) - absent)
 
     # --- running -----------------------------------------------------------------------------
     def backward(self, *grads):
@@ -472,6 +505,14 @@ class Node(metaclass=_NodeType):
         input, a tuple for several (the engine calls ``apply``, which always gives a tuple)."""
         out = self.apply(*grads)
         return out[0] if len(out) == 1 else out
+
+
+def _class_attribute(cls, name: str):
+    """What ``cls`` has under ``name`` itself (no descriptor called), or None."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name]
+    return None
 
 
 def _aten_name(node_cls) -> str:

@@ -5,7 +5,8 @@ keeps (``MulBackward0._saved_self``, ``SumBackward1._saved_dim``...) and, for a 
 ``_raw_saved_<name>`` giving the ``SavedTensor`` itself (on which ``register_hooks`` can be
 called). minigrad's nodes keep the same things under their own names (tensors in
 ``node._saved``, numbers as attributes); this one table says, per node class, torch's field
-names and where each value lives, and ``Node.__getattr__`` (in ``graph.py``) reads it.
+names and where each value lives, and ``_NodeType`` (in ``graph.py``) makes the properties
+from it.
 
 An entry is ``field: TENSOR`` (a tensor saved under the same key; ``None`` if the op did
 not need it), ``field: getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or

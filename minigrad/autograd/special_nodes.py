@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from minigrad.autograd import forward_grad, grad_mode
@@ -33,22 +35,32 @@ class AccumulateGrad(Node):
         return "minigrad::autograd::AccumulateGrad"
 
     def apply(self, grad):
-        accumulate_into(self.variable, grad)
+        # Who else references ``grad``? When the engine runs this node, only the engine's list
+        # of this node's gradients, this argument and getrefcount's own argument do: three.
+        # Anything more is a hook, a view or a caller that kept it (torch reads the same from
+        # the tensor's use_count).
+        unshared = sys.getrefcount(grad) <= 3
+        accumulate_into(self.variable, grad, unshared)
         return ()
 
 
-def accumulate_into(variable, grad) -> None:
+def accumulate_into(variable, grad, unshared: bool = False) -> None:
     """``variable.grad += grad``, the way AccumulateGrad does it.
 
-    The first gradient is stored as a fresh copy (so it never aliases a gradient flowing
-    elsewhere); later ones are added in place, so ``x.grad`` stays the same object, as in torch.
-    Under ``create_graph`` the sum is a graph of its own, so nothing is done in place, and the
-    first copy is torch's ``new_empty_strided(...).copy_(grad)``: ``x.grad.grad_fn`` is then
-    ``CopyBackwards``.
+    The first gradient becomes ``.grad`` itself, without a copy, when nothing else references
+    it (``unshared``), grad mode is off and it is laid out like the variable: torch "steals"
+    it. Otherwise it is stored as a fresh copy, so it never aliases a gradient someone else
+    holds. (What shares its memory without referencing it, ``g.detach()`` or ``g.numpy()``
+    kept by a hook, then shares ``.grad``'s memory too, as in torch.) Later gradients are added
+    in place, so ``x.grad`` stays the same object, as in torch. Under ``create_graph`` the sum
+    is a graph of its own, so nothing is done in place, and the first copy is torch's
+    ``new_empty_strided(...).copy_(grad)``: ``x.grad.grad_fn`` is then ``CopyBackwards``.
     """
     if variable._grad is None:
         if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
             variable._grad = variable.new_zeros(variable.shape).copy_(grad)
+        elif unshared and _obeys_layout_contract(grad._data, variable._data):
+            variable._grad = grad.detach()
         elif forward_grad._state.level is None:
             # grad.detach().clone() on the array, as nothing records here (``_make`` gives a
             # plain Tensor even for a Parameter)
@@ -62,6 +74,18 @@ def accumulate_into(variable, grad) -> None:
     if variable._post_accumulate_hooks:
         for hook in list(variable._post_accumulate_hooks.values()):
             hook(variable)
+
+
+def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
+    """torch's gradient layout contract: a gradient may become ``.grad`` as it is if it has
+    the strides of a dense variable (size-1 dims aside), or is contiguous. (NumPy also needs
+    it writable, since the next gradient is added into it.)"""
+    if not grad.flags.writeable:
+        return False
+    if variable.flags.c_contiguous or variable.flags.f_contiguous:
+        return all(g == v for g, v, n in zip(grad.strides, variable.strides, variable.shape)
+                   if n != 1)
+    return grad.flags.c_contiguous
 
 
 class CopySlices(Node):
