@@ -68,6 +68,14 @@ from minigrad._ops.pointwise import (
     np_tanh,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
+from minigrad._ops.shape import (
+    SqueezeBackward0,
+    SqueezeBackward2,
+    SqueezeBackward4,
+    TBackward0,
+    TransposeBackward0,
+    UnsqueezeBackward0,
+)
 from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
@@ -557,3 +565,87 @@ def scatter_add_(self, dim, index, src):
     out = I.scatter_add(self.detach(), dim, index, src.detach())
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
                          save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
+
+
+def _inplace_view(self, op, node_cls, **attrs):
+    """``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``: ``self`` itself starts seeing its
+    memory as ``op`` (the out-of-place view) would; no value changes.
+
+    As in torch, this still counts as an in-place op: the leaf checks apply, the version
+    counter moves, and ``self`` gets the op's in-place node (``TBackward1``...), whose input
+    is ``self`` as it was. A view stays a view of its base, now seen through ``op`` too, so a
+    later in-place change of it still reaches the base (torch then reads it with as_strided,
+    which is what minigrad's refreshed views do)."""
+    check_inplace(self, (self,))
+    with grad_mode.no_grad():
+        data = op(self.detach())._data  # detached: no tangent, no view bookkeeping
+    node = graph.record(node_cls, (self,), (), view_fn=op, **attrs) if needs_grad((self,)) \
+        else None
+    tangent = forward_grad.tangent_of(self)
+    self._data = data
+    self._bump_version()
+    if tangent is not None:
+        forward_grad.set_tangent(self, op(tangent))
+    if self._base is not None:
+        self._view_fn = _compose_view(self._view_fn, op)
+        self._view_version = self._version
+    if node is not None:
+        self._attach(node)
+    return self
+
+
+def _compose_view(first, second):
+    return lambda t: second(first(t))
+
+
+def t_(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.dim()}D")
+    return _inplace_view(self, lambda x: x.t(), TBackward1)
+
+
+def transpose_(self, dim0, dim1):
+    n = self.dim()
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    return _inplace_view(self, lambda x: x.transpose(d0, d1), TransposeBackward1,
+                         dim0=d0, dim1=d1, dim0_arg=dim0, dim1_arg=dim1)
+
+
+def unsqueeze_(self, dim):
+    d = _wrap_dim(dim, self.dim() + 1)
+    return _inplace_view(self, lambda x: x.unsqueeze(d), UnsqueezeBackward1, dim=d,
+                         dim_arg=dim)
+
+
+def squeeze_(self, dim=None):
+    shape = self._data.shape
+    if dim is None:
+        return _inplace_view(self, lambda x: x.squeeze(), SqueezeBackward3, self_shape=shape)
+    if isinstance(dim, tuple | list):
+        dims = tuple(_wrap_dim(d, self.dim()) for d in dim)
+        return _inplace_view(self, lambda x: x.squeeze(dims), SqueezeBackward5,
+                             self_shape=shape, dims=dims, dims_arg=tuple(dim))
+    d = _wrap_dim(dim, self.dim())
+    return _inplace_view(self, lambda x: x.squeeze(d), SqueezeBackward4, self_shape=shape,
+                         dims=(d,), dim_arg=dim)
+
+
+class TBackward1(TBackward0):
+    """t_(), in place"""
+
+
+class TransposeBackward1(TransposeBackward0):
+    """transpose_(dim0, dim1), in place"""
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    """unsqueeze_(dim), in place"""
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    """squeeze_(), in place"""
+
+
+class SqueezeBackward5(SqueezeBackward2):
+    """squeeze_(dims), in place"""

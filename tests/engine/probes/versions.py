@@ -250,6 +250,67 @@ z = y.unsqueeze(0)
 w = z * z
 y.add_(1)
 w.sum().backward()""",
+    # held-out style probes (issue 13 audit)
+    """x = torch.ones(3, requires_grad=True)
+d = x.detach()
+d.add_(1)
+print(x, x._version, d._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = y.detach().unsqueeze(0)
+z.add_(1)
+print(y, y._version)""",
+    """x = torch.ones(3, requires_grad=True)
+i = torch.tensor([0, 2])
+y = x[i] ** 2
+i.add_(0)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+i = torch.tensor([0, 2])
+y = x.index_select(0, i)
+i[0] = 1
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+i = torch.tensor([0, 2])
+y = x.gather(0, i)
+i[0] = 1
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+m = torch.tensor([True, False, True])
+y = x[m]
+m[1] = True
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.exp()
+print(y._version)
+y.add_(1)
+print(y._version)
+y.sum().backward()""",
+    """x = torch.ones(3)
+print(x._version); x += 1; print(x._version); x[0] = 3; print(x._version); x.data.add_(1); print(x._version)""",
+    """x = torch.ones(3)
+v = x[1:]
+v.add_(1)
+print(x._version, v._version)
+x.add_(1)
+print(x._version, v._version)""",
+    """x = torch.ones(3)
+y = x.detach()
+y.add_(1)
+print(x._version, y._version)""",
+    """x = torch.ones(2, 3, requires_grad=True).clone()
+v = x[0:1]
+v.t_()
+print(v.shape, v.grad_fn, x._version)""",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+y = x.clone()
+y.t_()
+y.unsqueeze_(0)
+(y * torch.arange(6.).view(1, 3, 2)).sum().backward()
+print(x.grad, y._version)""",
 ]
 
 KNOWN = {}
