@@ -290,6 +290,15 @@ print(x.grad)""",
     "x = torch.ones(3, requires_grad=True); x.uniform_()",
     "torch.ones(3, dtype=torch.long).normal_()",
     "torch.ones(3, dtype=torch.bool).uniform_()",
+    # held-out style probes (issue 13 audit)
+    """x = torch.tensor([3., 3., 1.], requires_grad=True)
+x.topk(1).values.sum().backward(); print(x.grad)""",
+    """x = torch.tensor([3., 3., 1.], requires_grad=True)
+x.sort().values[2].backward(); print(x.grad)""",
+    "print(torch.tensor([3., 1., 3., 1., 2.]).sort(), torch.tensor([3., 1., 3., 1.]).sort(stable=True, descending=True))",
+    "print(torch.tensor([3., 1., 3., 1., 2.]).topk(2), torch.tensor([1, 1, 1]).topk(2, largest=False))",
+    "print(torch.tensor([2., 5., 5., 1.]).argmax(), torch.tensor([2., 1., 1.]).argmin(), torch.tensor([[1, 3, 3]]).max(dim=1))",
+    "print(torch.tensor([float('nan'), 1.]).max(), torch.tensor([1., float('nan')]).argmax(), torch.tensor([float('nan'), 1.]).sort())",
 ]
 
 KNOWN = {

@@ -157,6 +157,103 @@ print(g)""",
 y = torch.tensor([1., 0.], requires_grad=True)
 (-torch.max(x, y)).sum().backward()
 print(x.grad, y.grad)""",
+    # held-out style probes (issue 13 audit)
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+x.clamp(min=0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+x.clamp(max=0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+x.clamp(-0., 0.).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 3.], requires_grad=True)
+(-x).relu().sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+x.sign().sum().backward(); print(x.grad, x.sign())""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+x.abs().mul(-1).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+x.sqrt().sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 0.], requires_grad=True)
+x.norm().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 0.], requires_grad=True)
+x.norm(p=1).backward(); print(x.grad)""",
+    """x = torch.tensor([[0., 0.], [3., 4.]], requires_grad=True)
+x.norm(dim=1).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 0.], requires_grad=True)
+x.norm(p=float('inf')).backward(); print(x.grad)""",
+    """x = torch.tensor([2., 2., 1.], requires_grad=True)
+x.max().backward(); print(x.grad)""",
+    """x = torch.tensor([2., 2., 1.], requires_grad=True)
+x.min().backward(); print(x.grad)""",
+    """x = torch.tensor([[2., 2., 1.]], requires_grad=True)
+x.max(dim=1).values.sum().backward(); print(x.grad)""",
+    """x = torch.tensor([2., 2., 1.], requires_grad=True)
+x.amax().backward(); print(x.grad)""",
+    """a = torch.tensor([1., 2., -0.], requires_grad=True); b = torch.tensor([1., 1., 0.], requires_grad=True)
+torch.max(a, b).sum().backward(); print(a.grad, b.grad)""",
+    """a = torch.tensor([1., 2., -0.], requires_grad=True); b = torch.tensor([1., 1., 0.], requires_grad=True)
+torch.minimum(a, b).sum().backward(); print(a.grad, b.grad)""",
+    """x = torch.tensor([0., 2., 3.], requires_grad=True)
+x.prod().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 2., 0.], requires_grad=True)
+x.prod().backward(); print(x.grad)""",
+    """x = torch.tensor([[0., 2.], [0., 0.]], requires_grad=True)
+x.prod(dim=1).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([-0., 2.], requires_grad=True)
+(x * -1).prod().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+(x ** 2).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+(x ** 0.5).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+(x ** 0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+(x ** 1.5).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+(2 ** x).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+(x * 0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([-0.5, 0.5, -1.5, 2.5], requires_grad=True)
+print(x.round(), x.floor(), x.ceil(), x.trunc())""",
+    """x = torch.tensor([-0.4, 0.4, -0.], requires_grad=True)
+x.round().sum().backward(); print(x.grad, x.round())""",
+    """x = torch.tensor([-0., 0.], requires_grad=True)
+print(x * -0.)""",
+    "print(torch.tensor([-0.]) + 0, torch.tensor([-0.]) - 0, torch.tensor([0.]) * -1, -torch.tensor([0.]))",
+    """x = torch.tensor([0., -0.], requires_grad=True)
+x.abs().sum().backward(create_graph=True); print(x.grad, x.grad.grad_fn)""",
+    """x = torch.tensor([0., -0., 1.], requires_grad=True)
+y = x.relu()
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g, g.grad_fn)""",
+    """x = torch.tensor([1., 1., 1.], requires_grad=True)
+x.std().backward(); print(x.grad)""",
+    """x = torch.tensor([1., 1., 1.], requires_grad=True)
+x.var().backward(); print(x.grad)""",
+    """x = torch.tensor([1.], requires_grad=True)
+x.std().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 0.], requires_grad=True)
+x.logsumexp(0).backward(); print(x.grad)""",
+    """x = torch.tensor([-0., 0.], requires_grad=True)
+x.cumprod(0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([0., 1., 0.], requires_grad=True)
+x.cumprod(0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([[1., 0.], [0., 1.]], requires_grad=True)
+x.norm(dim=0, p=2).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([[2., 0., 3., -0., 5.], [1., 2., 3., 4., 5.], [0., 2., -1., 3., 0.]], requires_grad=True)
+x.cumprod(1).backward(torch.tensor([[1., 2., 3., 4., 5.]]*3)); print(x.grad)""",
+    """x = torch.tensor([[2., 0.], [0., -0.], [float('inf'), 1.]], requires_grad=True)
+x.cumprod(0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([1.1, 0., 2.3, float('inf'), 0.7], requires_grad=True)
+x.cumprod(0).sum().backward(); print(x.grad)""",
+    """x = torch.tensor([[1.1, 0.], [2.3, 0.7]], dtype=torch.float64, requires_grad=True)
+x.cumprod(-2).sum().backward(); print(x.grad)""",
+    """torch.manual_seed(0)
+x = (torch.rand(3, 4, 2) > 0.6) * torch.randn(3, 4, 2)
+x.requires_grad_()
+x.cumprod(0).sum().backward(); print(x.grad)""",
+    """torch.manual_seed(1)
+x = ((torch.rand(3, 4, 2) > 0.5) * torch.randn(3, 4, 2)).requires_grad_()
+x.cumprod(1).backward(torch.randn(3, 4, 2)); print(x.grad)""",
 ]
 
 KNOWN = {}
