@@ -103,6 +103,12 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     abs,
     add,
     allclose,
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_not,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
     ceil,
     clamp,
     clamp_max,
@@ -228,6 +234,12 @@ _LEFT_OUT = {
             "the batch, or use minigrad.autograd.functional.jacobian for Jacobians",
     "compile": "minigrad does not implement torch.compile: minigrad only runs eagerly; call "
                "the function or module directly",
+    "bfloat16": "minigrad has no bfloat16 dtype (NumPy has none); use minigrad.float16 or "
+                "minigrad.float32",
+    "complex64": "minigrad has no complex dtypes; the course differentiates real functions "
+                 "(use minigrad.float32 or minigrad.float64)",
+    "complex128": "minigrad has no complex dtypes; the course differentiates real functions "
+                  "(use minigrad.float32 or minigrad.float64)",
     "jit": "minigrad does not implement torch.jit (TorchScript tracing and scripting): minigrad "
            "only runs eagerly; call the function or module directly",
 }

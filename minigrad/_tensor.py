@@ -597,6 +597,13 @@ class _TensorType(type):
     (from data, or uninitialised from sizes), and ``isinstance`` checks the dtype."""
 
     def __call__(cls, *args):
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            # torch neither copies nor converts a tensor here: the same dtype gives an alias
+            # (AliasBackward0), another one torch's TypeError
+            if args[0].dtype is not cls.dtype:
+                raise TypeError(f"expected {_tensor_options(cls.dtype)} (got "
+                                f"{_tensor_options(args[0].dtype)})")
+            return args[0]._alias()
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.array(args[0].tolist() if isinstance(args[0], Tensor) else args[0])
             return Tensor._make(data.astype(cls.dtype.numpy))
@@ -604,6 +611,12 @@ class _TensorType(type):
 
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+
+def _tensor_options(d) -> str:
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES[d.name]}, device=cpu, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
 
 
 def legacy_type(d) -> _TensorType:

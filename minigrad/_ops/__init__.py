@@ -93,7 +93,14 @@ METHODS = {
     "__matmul__": L.matmul, "__rmatmul__": lambda self, other: L.matmul(other, self),
     "__eq__": P.eq, "__ne__": P.ne, "__lt__": P.lt, "__le__": P.le, "__gt__": P.gt,
     "__ge__": P.ge, "__and__": P.bitwise_and, "__or__": P.bitwise_or,
-    "__invert__": P.logical_not, "__xor__": P.logical_xor,
+    "__invert__": P.invert, "__xor__": P.bitwise_xor,
+    "__rand__": P.bitwise_and, "__ror__": P.bitwise_or, "__rxor__": P.bitwise_xor,
+    "__lshift__": P.bitwise_left_shift, "__rshift__": P.bitwise_right_shift,
+    "__rlshift__": lambda self, other: P.bitwise_left_shift(other, self),
+    "__rrshift__": lambda self, other: P.bitwise_right_shift(other, self),
+    "bitwise_and": P.bitwise_and, "bitwise_or": P.bitwise_or, "bitwise_xor": P.bitwise_xor,
+    "bitwise_not": P.bitwise_not, "bitwise_left_shift": P.bitwise_left_shift,
+    "bitwise_right_shift": P.bitwise_right_shift,
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
     # indexing, shapes, sorting and linear algebra (fidelity round 2)
@@ -106,12 +113,16 @@ METHODS = {
     "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
     # torch's abs backward uses sgn (the autograd API helper's block)
     "sgn": P.sgn,
+    # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
+    "_alias": I.alias,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
                          "__rmatmul__", "__floordiv__", "__rfloordiv__", "__mod__",
                          "__rmod__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
-                         "__lt__", "__le__", "__gt__", "__ge__"}
+                         "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__", "__xor__",
+                         "__rand__", "__ror__", "__rxor__", "__lshift__", "__rshift__",
+                         "__rlshift__", "__rrshift__"}
 
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 

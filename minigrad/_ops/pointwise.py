@@ -864,14 +864,40 @@ logical_and, logical_or, logical_xor = (_compare(f) for f in (np.logical_and, np
                                                                np.logical_xor))
 
 
-def bitwise_and(input, other):
-    return _compare(np.bitwise_and)(input, other) if input.dtype is not _dtype.bool \
-        else logical_and(input, other)
+def _bitwise(np_fn, kernel):
+    """``&``, ``|``, ``^``, ``<<``, ``>>``: bit by bit on integers (``~5`` is -6, not False),
+    logical on bools; torch's CPU kernels have no float version and name themselves."""
+    def op(input, other):
+        a, b, d = operands(input, other)
+        if d.is_floating_point:
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{d.scalar_name}\'')
+        check_same_shape_broadcast(a._data, b._data)
+        return Tensor._make(quietly(np_fn, a._data, b._data))
+
+    op.__name__ = np_fn.__name__
+    return op
 
 
-def bitwise_or(input, other):
-    return _compare(np.bitwise_or)(input, other) if input.dtype is not _dtype.bool \
-        else logical_or(input, other)
+bitwise_and, bitwise_or, bitwise_xor = (_bitwise(np.bitwise_and, "bitwise_and"),
+                                        _bitwise(np.bitwise_or, "bitwise_or"),
+                                        _bitwise(np.bitwise_xor, "bitwise_xor"))
+bitwise_left_shift = _bitwise(np.left_shift, "lshift")
+bitwise_right_shift = _bitwise(np.right_shift, "rshift")
+
+
+def bitwise_not(input):
+    if input.dtype.is_floating_point:
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return Tensor._make(np.invert(input._data))
+
+
+def invert(input):
+    """``~x``: torch's Python operator refuses floats before reaching the kernel."""
+    if input.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return bitwise_not(input)
 
 
 def logical_not(input):

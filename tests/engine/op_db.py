@@ -820,6 +820,9 @@ OPS: list[OpInfo] = [
     OpInfo("t_", _clone_then("t_"), lambda r: [S(randn(r, (2, 3))), S(randn(r, (3,)))]),
     OpInfo("transpose_", _clone_then("transpose_"),
            lambda r: [S(randn(r, (2, 3, 4)), 0, -1), S(nc(randn(r, (3, 2))), 1, 0)]),
+    # torch.FloatTensor(t) of a float32 t: an alias of t (AliasBackward0)
+    OpInfo("legacy_type_alias", lambda lib, x: (lib.DoubleTensor if x.dtype == lib.float64
+                                                else lib.FloatTensor)(x) * 2, few(unary(), 2)),
     OpInfo("swapdims_swapaxes", lambda lib, x: x.swapdims(0, 1).swapaxes(-1, 0) * 1,
            lambda r: [S(randn(r, (2, 3, 4)))]),
     OpInfo("swapdims__swapaxes_",
