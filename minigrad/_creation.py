@@ -179,7 +179,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(Tensor._make(array), requires_grad, device)
 
 
-def as_tensor(data, dtype=None) -> Tensor:
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
@@ -244,9 +245,9 @@ def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
                    requires_grad, device)
 
 
-def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
+def eye(n, m=None, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
@@ -324,7 +325,7 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
     return out
 
 
-def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
+def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``steps`` values from ``start`` to ``end``, as torch computes them: the step is
     ``(end - start) / (steps - 1)`` in the result's dtype, the first half counts from
     ``start`` and the second half back from ``end``, so both ends are exact."""
@@ -341,23 +342,26 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
         with np.errstate(all="ignore"):
             step = (hi - lo) / acc.type(steps - 1)
         data = _torch_ramp(lo, step, steps, dtype.numpy, acc, end=hi, steps=steps)
-    return _finish(Tensor._make(data), requires_grad)
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
-def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def rand(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device)  # before drawing: a refused device leaves the generator as it was
     dtype = dtype or _dtype.get_default_dtype()
     data = _uniform(_size(size, "rand"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def randn(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device)
     dtype = dtype or _dtype.get_default_dtype()
     data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
-def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
+def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
     """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
+    check_device(device)
     if isinstance(high, tuple | list):
         low, high, size = 0, low, high
     if high is None:
@@ -371,14 +375,15 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
     return Tensor._make(data.reshape(shape).astype(dtype.numpy))
 
 
-def randperm(n, *, generator=None) -> Tensor:
+def randperm(n, *, generator=None, device=None) -> Tensor:
+    check_device(device)
     return Tensor._make(_random.randperm(_generator(generator)._engine, n))
 
 
 def _like(maker):
-    def like(input, *, dtype=None, requires_grad=False, **_):
+    def like(input, *, dtype=None, requires_grad=False, device=None, memory_format=None):
         return maker(tuple(input.shape), dtype=dtype or input.dtype,
-                     requires_grad=requires_grad)
+                     requires_grad=requires_grad, device=device)
 
     like.__name__ = maker.__name__ + "_like"
     return like
@@ -387,18 +392,19 @@ def _like(maker):
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 
-def rand_like(input, *, dtype=None, requires_grad=False, generator=None):
+def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                generator=generator)
+                generator=generator, device=device)
 
 
-def randn_like(input, *, dtype=None, requires_grad=False, generator=None):
+def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                 generator=generator)
+                 generator=generator, device=device)
 
 
-def full_like(input, fill_value, *, dtype=None, requires_grad=False):
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                device=device)
 
 
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:

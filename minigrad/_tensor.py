@@ -525,6 +525,13 @@ class Tensor:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         cuda._lazy_init()
 
+    def is_pinned(self) -> bool:
+        return False
+
+    def pin_memory(self) -> Tensor:
+        """Page-locked memory is for copies to a GPU: torch raises when there is none."""
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")

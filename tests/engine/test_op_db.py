@@ -494,6 +494,7 @@ NOT_OPS = {
                      "Tensor.detach", "Tensor.detach_", "Tensor.device", "Tensor.dim",
                      "Tensor.dtype", "Tensor.element_size", "Tensor.grad", "Tensor.grad_fn",
                      "Tensor.is_contiguous", "Tensor.is_cuda", "Tensor.is_floating_point",
+                     "Tensor.is_pinned", "Tensor.pin_memory",
                      "Tensor.is_inference", "Tensor.is_leaf", "Tensor.item", "Tensor.ndim",
                      "Tensor.nelement", "Tensor.numel", "Tensor.numpy", "Tensor.register_hook",
                      "Tensor.register_post_accumulate_grad_hook", "Tensor.requires_grad",
