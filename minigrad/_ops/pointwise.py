@@ -172,6 +172,9 @@ class RsubBackward1(Node):
 
 
 def mul(input, other):
+    if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
+        return _binary(input, other, np.multiply, MulBackward0, save=cross_save,
+                       number_other=other)
     return _binary(input, other, np.multiply, MulBackward0, save=cross_save)
 
 
@@ -278,6 +281,8 @@ def div(input, other, *, rounding_mode=None):
     with np.errstate(divide="ignore", invalid="ignore"):
         data = np.true_divide(a._data, b._data).astype(d.numpy, copy=False)
     save = {"self": a if b.requires_grad else None, "other": b}
+    if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
+        return record(data, DivBackward0, (a, b), save=save, number_other=other)
     return record(data, DivBackward0, (a, b), save=save)
 
 

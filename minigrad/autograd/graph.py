@@ -438,7 +438,11 @@ class Node(metaclass=_NodeType):
                 return SavedTensor.undefined() if saved is None else saved
             if saved is None:
                 return None
-            return self.saved(field)
+            value = self.saved(field)
+            number = self.__dict__.get("number_" + field)
+            if number is not None:  # ``x * 3``: torch saved 3 as it wrapped it, tensor(3)
+                return type(value)._make(np.asarray(number))
+            return value
         return spec(self)
 
     def __dir__(self):
