@@ -15,7 +15,7 @@ import numpy as np
 
 from minigrad import _dtype, _random
 from minigrad._numeric import fma
-from minigrad._tensor import Tensor, check_device
+from minigrad._tensor import Tensor, _warn_once, check_device
 
 
 class Generator:
@@ -85,6 +85,8 @@ def _infer_dtype(data):
 def _element_dtype(x):
     if isinstance(x, Tensor):
         return x.dtype
+    if isinstance(x, np.ndarray):  # an array in a list counts as its dtype, like a tensor
+        return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, np.generic):
         return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, bool):
@@ -150,6 +152,12 @@ def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
     return t
 
 
+LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     if isinstance(data, Tensor):
@@ -160,11 +168,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         array = data._data.copy()
         dtype = dtype or data.dtype
     elif isinstance(data, np.ndarray):
+        _check_strides(data)
         array = data.copy()
         dtype = dtype or _dtype.from_numpy_dtype(array.dtype)
     else:
         inferred = _infer_dtype(data)
         if isinstance(data, list | tuple):
+            if any(isinstance(x, np.ndarray) for x in data):
+                _warn_once(LIST_OF_ARRAYS_WARNING)
+                data = [x.tolist() if isinstance(x, np.ndarray) else x for x in data]
             data = [x.item() if isinstance(x, Tensor) and x.dim() == 0 else
                     (x.tolist() if isinstance(x, Tensor) else x) for x in data]
             _check_nesting(data)
@@ -188,6 +200,16 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
+def _check_strides(array: np.ndarray) -> None:
+    """torch reads a NumPy array through its strides and has none below zero: ``a[::-1]``
+    is refused, even by ``tensor``, which would copy it."""
+    if any(s < 0 for s in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and "
+                         "tensors with negative strides are not currently supported. (You can "
+                         "probably work around this by making a copy of your array  with "
+                         "array.copy().) ")
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``array``: changing one changes the other."""
     if not isinstance(array, np.ndarray):
@@ -197,6 +219,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
                         "The only supported types are: float64, float32, float16, complex64, "
                         "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
                         "and bool.")
+    _check_strides(array)
     return Tensor._make(array)
 
 

@@ -23,7 +23,7 @@ from minigrad.autograd.graph import Node
 
 
 def _dims(dim, ndim):
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = (dim,) if isinstance(dim, int | np.integer) else tuple(dim)  # np.int64 too
     wrapped = [_wrap_dim(d, ndim) for d in dims]
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
@@ -299,7 +299,7 @@ def _others_product(x, result, dim):
 # --- more reductions: amax/amin, argmin, all/any, logsumexp, var/std, norm -------------------
 def _all_dims(dim, ndim):
     """``dim`` as a sorted tuple; ``None`` (and, where torch allows it, ``()``) is every dim."""
-    if dim is None or (not isinstance(dim, int) and len(dim) == 0):
+    if dim is None or (not isinstance(dim, int | np.integer) and len(dim) == 0):
         return tuple(range(ndim))
     return _dims(dim, ndim)
 
