@@ -167,7 +167,8 @@ class SavedTensor:
             elif tensor._requires_grad:
                 self.grad_edge = (tensor._grad_accumulator(), None)
         self.tensor_type = type(tensor)
-        self.packed = pack_hook(tensor)
+        with grad_mode.no_grad():  # as torch: what the hook computes is not recorded
+            self.packed = pack_hook(tensor)
         self.unpack_hook = unpack_hook
         self.tensor = self.data = None
 
