@@ -31,6 +31,7 @@ from minigrad._creation import (
     initial_seed,
     linspace,
     manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
@@ -74,6 +75,7 @@ from minigrad._ops.indexing import (
 )
 from minigrad._ops.inplace import (
     add_,
+    bernoulli,
     clamp_max_,
     clamp_min_,
     copy_,

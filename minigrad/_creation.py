@@ -2,7 +2,7 @@
 
 Random numbers are torch's: after ``manual_seed(s)`` (or from a ``Generator``), ``rand``,
 ``randn``, ``randint`` and ``randperm`` give the numbers torch gives on CPU for the same seed,
-float32 and float64 (the algorithms are in ``_random.py``; float16 draws are NumPy's).
+float16, float32 and float64 (the algorithms are in ``_random.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import _dtype, _random
 from minigrad._numeric import fma
+from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _warn_once, check_device
 
 
@@ -23,12 +24,10 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self._engine = _random.Engine(_random.DEFAULT_SEED)
-        self._numpy = np.random.default_rng(_random.DEFAULT_SEED)  # for float16 only
 
     def manual_seed(self, seed: int) -> Generator:
         seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF  # a negative seed as torch reads it
         self._engine = _random.Engine(seed)
-        self._numpy = np.random.default_rng(seed)
         return self
 
     def initial_seed(self) -> int:
@@ -59,16 +58,12 @@ def _draw_seed(generator=None) -> int:
 def _uniform(shape, dtype, low=0.0, high=1.0, generator=None) -> np.ndarray:
     """torch's ``uniform_``: ``shape`` filled in row-major order."""
     gen, n = _generator(generator), math.prod(shape)
-    if dtype is _dtype.float16:
-        return gen._numpy.uniform(low, high, shape).astype(np.float16)
     return _random.uniform(gen._engine, n, dtype.numpy, low, high).reshape(shape)
 
 
 def _normal(shape, dtype, mean=0.0, std=1.0, generator=None) -> np.ndarray:
     """torch's ``normal_``: ``shape`` filled in row-major order."""
     gen, n = _generator(generator), math.prod(shape)
-    if dtype is _dtype.float16:
-        return gen._numpy.normal(mean, std, shape).astype(np.float16)
     return _random.normal(gen._engine, n, dtype.numpy, mean, std).reshape(shape)
 
 
@@ -380,6 +375,64 @@ def randn(*size, generator=None, dtype=None, requires_grad=False, device=None) -
     dtype = dtype or _dtype.get_default_dtype()
     data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
+
+
+def check_std(std) -> None:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+_NORMAL_SIGNATURES = (
+    "normal() received an invalid combination of arguments - got (float, float), but expected "
+    "one of:\n"
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+    "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device "
+    "device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False,
+           device=None) -> Tensor:
+    """torch.normal's overloads, with torch's numbers: standard normals of the result's shape,
+    then scaled and shifted as ATen does it (``normal_(0, std)`` then ``+ mean`` for a tensor
+    mean and a number std; ``* std + mean`` for a tensor std), each step in the dtype.
+
+    Gradients through a tensor mean or std are left out: one clear error says so."""
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if not tensors:
+        if size is None:
+            raise TypeError(_NORMAL_SIGNATURES)
+        check_std(std)
+        dtype = dtype or _dtype.get_default_dtype()
+        data = _normal(_size(size, "normal"), dtype, mean, std, generator)
+        return _finish(Tensor._make(data), requires_grad, device)
+    check_device(device)
+    if any(t.requires_grad for t in tensors):
+        raise NotImplementedError("minigrad's normal() does not differentiate through a tensor "
+                                  "mean or std; write mean + std * torch.randn_like(mean) "
+                                  "instead")
+    out_dtype = mean.dtype if isinstance(mean, Tensor) else std.dtype
+    if not out_dtype.is_floating_point:
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for "
+                                  f"'{out_dtype.scalar_name}'")
+    if isinstance(std, Tensor):
+        if (std._data < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        check_std(std)
+    arrays = [np.asarray(t._data if isinstance(t, Tensor) else t, dtype=out_dtype.numpy)
+              for t in (mean, std)]
+    check_same_shape_broadcast(*arrays)
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    m, s = arrays
+    with np.errstate(all="ignore"):
+        if isinstance(mean, Tensor) and not isinstance(std, Tensor):
+            data = _normal(shape, out_dtype, 0.0, std, generator) + m
+        else:
+            data = _normal(shape, out_dtype, 0.0, 1.0, generator) * s + m
+    return Tensor._make(np.asarray(data, dtype=out_dtype.numpy))
 
 
 def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:

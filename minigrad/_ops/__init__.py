@@ -54,7 +54,8 @@ METHODS = {
     "add_": X.add_, "sub_": X.sub_, "mul_": X.mul_, "div_": X.div_, "log_": X.log_,
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
-    "uniform_": X.uniform_, "normal_": X.normal_,
+    "uniform_": X.uniform_, "normal_": X.normal_, "bernoulli": X.bernoulli,
+    "bernoulli_": X.bernoulli_,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,

@@ -59,6 +59,7 @@ from minigrad._ops.pointwise import (
     TanhBackward0,
     TruncBackward0,
     _division_operands,
+    _not_differentiable,
     _np_sigmoid,
     _torch_remainder,
     clip,
@@ -429,8 +430,90 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{self.dtype.scalar_name}'")
+    _creation.check_std(std)
     data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
     return apply_inplace(self, data, NormalBackward0, (self,))
+
+
+def _check_probability(p) -> None:
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+
+
+def _bernoulli_data(probs: Tensor, generator):
+    """torch's bernoulli_tensor_cpu_kernel: one uniform per element, below its p; the
+    uniform is float64 for a float64 p, else float32 (as measured against torch)."""
+    if not probs.dtype.is_floating_point:
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{probs.dtype.scalar_name}'")
+    p = probs._data
+    if p.size and not ((p >= 0) & (p <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    d = _dtype.float64 if probs.dtype is _dtype.float64 else _dtype.float32
+    return _creation._uniform(p.shape, d, 0.0, 1.0, generator) < p.astype(d.numpy)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    """0 or 1 per element, 1 with probability ``input`` (or with the number ``p``), drawn as
+    torch draws them. Its gradient is zero, as torch's BernoulliBackward0 says."""
+    if p is not None:  # torch records no derivative for this overload (NotImplemented)
+        _check_probability(p)
+        u = _creation._uniform(tuple(input.shape), _dtype.float64, 0.0, 1.0, generator)
+        return _not_differentiable((u < p).astype(input._data.dtype), (input,), "bernoulli")
+    data = _bernoulli_data(input, generator).astype(input._data.dtype)
+    out = Tensor._make(data)
+    if needs_grad((input,)):
+        graph.record(BernoulliBackward0, (input,), (out,))
+    return out
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """A tensor ``p`` draws as ``bernoulli`` does (float32 uniforms); a number ``p``, one
+    float64 uniform per element (torch's two kernels)."""
+    if isinstance(p, Tensor):
+        probs = p
+        if p._data.shape != self._data.shape:
+            _check_expand(p, self._data.shape)
+            probs = Tensor._make(np.broadcast_to(p._data, self._data.shape))  # no graph
+        return apply_inplace(self, _bernoulli_data(probs, generator), BernoulliBackward1,
+                             (self, p))
+    _check_probability(p)
+    u = _creation._uniform(tuple(self.shape), _dtype.float64, 0.0, 1.0, generator)
+    return apply_inplace(self, u < p, BernoulliBackward2, (self,))
+
+
+def _check_expand(p, shape) -> None:
+    try:
+        np.broadcast_to(p._data, shape)
+    except ValueError:
+        dim = next(i for i in range(1, p.dim() + 1)
+                   if p._data.shape[-i] not in (1, shape[-i]))
+        raise RuntimeError(
+            f"The expanded size of the tensor ({shape[-dim]}) must match the existing size "
+            f"({p._data.shape[-dim]}) at non-singleton dimension {len(shape) - dim}.  Target "
+            f"sizes: {list(shape)}.  Tensor sizes: {list(p._data.shape)}") from None
+
+
+class BernoulliBackward0(ZeroBackward0):
+    """bernoulli(p): a draw does not change smoothly with p, so the gradient is zero."""
+
+
+class BernoulliBackward1(Node):
+    """bernoulli_(p tensor): zero for the old values and for p."""
+
+    def backward(self, grad):
+        p_shape = self._input_meta[1][0] if self._input_meta[1] is not None else grad.shape
+        return grad.new_zeros(grad.shape), grad.new_zeros(p_shape)
+
+    def jvp(self, t_self, t_p):
+        x = self.inputs[0]
+        return x.new_zeros(x.shape)
+
+
+class BernoulliBackward2(ZeroBackward0):
+    """bernoulli_(p number): the old values are gone, so their gradient is zero."""
 
 
 class UniformBackward0(ZeroBackward0):

@@ -848,6 +848,13 @@ OPS: list[OpInfo] = [
     OpInfo("normal_", lambda lib, x, *a: (lib.manual_seed(1), x.clone().normal_(*a) + x)[1],
            few(lambda r: [S(randn(r, (20,))), S(randn(r, (2, 3)), 1.0, 2.0),
                           S(randn(r, ()), -1.0, 0.5)])),
+    # bernoulli: 0 or 1 per element; its gradient (to p and to the old values) is zero
+    OpInfo("bernoulli", lambda lib, x: (lib.manual_seed(2), lib.bernoulli(x.sigmoid()) * x
+                                        + x.detach().bernoulli(0.5))[1],
+           few(lambda r: [S(randn(r, (3, 4))), S(randn(r, ()))])),
+    OpInfo("bernoulli_", lambda lib, x, p: (lib.manual_seed(3), x.clone().bernoulli_(p) * x)[1],
+           few(lambda r: [S(randn(r, (3, 4)), 0.3), S(randn(r, (2, 3)), 0.5 + randn(r, (3,)) / 9),
+                          S(randn(r, (2, 3)), const(np.full((2, 3), 0.5)))])),
     OpInfo("zero_", lambda lib, x: lib.zero_(x.clone()) * x + x.clone().zero_(),
            lambda r: [S(randn(r, (2, 3))), S(randn(r, ()))]),
     OpInfo("fill_number", lambda lib, x, v: x.clone().fill_(v) * x,

@@ -488,7 +488,7 @@ NOT_OPS = {
                      "minigrad.full", "minigrad.full_like", "minigrad.linspace", "minigrad.ones",
                      "minigrad.ones_like", "minigrad.rand", "minigrad.rand_like",
                      "minigrad.randint", "minigrad.randn", "minigrad.randn_like",
-                     "minigrad.randperm", "minigrad.tensor", "minigrad.zeros",
+                     "minigrad.randperm", "minigrad.tensor", "minigrad.normal", "minigrad.zeros",
                      "minigrad.zeros_like", "Tensor.new_zeros"], CREATES),
     **dict.fromkeys(["Tensor.backward", "Tensor.cpu", "Tensor.data", "Tensor.data_ptr",
                      "Tensor.detach", "Tensor.detach_", "Tensor.device", "Tensor.dim",
