@@ -193,7 +193,7 @@ from minigrad._ops.shape import (
     unbind,
     unsqueeze,
 )
-from minigrad._ops.sorting import sort, topk
+from minigrad._ops.sorting import argsort, sort, topk
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions

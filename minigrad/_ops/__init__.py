@@ -110,7 +110,8 @@ METHODS = {
     "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
     "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,
     "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
-    "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,
+    "sort": sorting.sort, "argsort": sorting.argsort, "addmm": nn_ops.addmm, "outer": L.outer,
+    "diag": L.diag,
     "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
     # torch's abs backward uses sgn (the autograd API helper's block)
     "sgn": P.sgn,
