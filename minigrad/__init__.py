@@ -48,12 +48,14 @@ from minigrad._dtype import (
     bool,
     double,
     dtype,
+    finfo,
     float,
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
+    iinfo,
     int,
     int8,
     int16,
@@ -196,7 +198,7 @@ from minigrad._ops.shape import (
 from minigrad._ops.sorting import argsort, sort, topk
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
-from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
+from minigrad._tensor_str import set_printoptions
 from minigrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import (
     enable_grad,

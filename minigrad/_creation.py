@@ -486,3 +486,28 @@ def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
     return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_ones(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_empty(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                device=device)
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``x.new_tensor(data)``: ``tensor(data)`` with ``x``'s dtype unless told otherwise (and
+    torch's warning, naming new_tensor, for a tensor given as data)."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                      ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        data = data._data  # copied by tensor(), without its own warning
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)

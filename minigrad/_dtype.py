@@ -96,3 +96,40 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if category(a) != category(b):
         return a if category(a) > category(b) else b
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
+
+
+class finfo:  # noqa: N801 - torch's spelling
+    """``torch.finfo``: the limits of a floating dtype (NumPy knows them), printed as torch."""
+
+    def __init__(self, type=None):  # noqa: A002 - torch's keyword
+        d = type or get_default_dtype()
+        if not d.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        info = np.finfo(d.numpy)
+        self.bits, self.dtype = info.bits, d.name
+        # .item(): Python floats (this module's ``float`` is the dtype)
+        self.eps, self.max, self.min = info.eps.item(), info.max.item(), info.min.item()
+        self.tiny = self.smallest_normal = info.smallest_normal.item()
+        self.resolution = info.resolution.item()
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801 - torch's spelling
+    """``torch.iinfo``: the limits of an integer dtype, printed as torch."""
+
+    def __init__(self, type):  # noqa: A002 - torch's keyword
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
+                            "to handle 'torch.iinfo'")
+        info = np.iinfo(type.numpy)
+        self.bits, self.dtype, self.min, self.max = info.bits, type.name, info.min, info.max
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -420,6 +420,19 @@ class Tensor:
     def element_size(self) -> int:
         return self._data.itemsize
 
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def storage_offset(self) -> int:
+        """How many elements into its memory this tensor starts (a view's offset)."""
+        start = self._data.__array_interface__["data"][0]
+        return (start - _Storage(self).data_ptr()) // self._data.itemsize
+
     def stride(self, dim=None):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]

@@ -78,7 +78,9 @@ METHODS = {
     # autograd
     "backward": api.tensor_backward,
     # new tensors like this one
-    "new_zeros": _creation.new_zeros,
+    "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
+    "new_empty": _creation.new_empty, "new_full": _creation.new_full,
+    "new_tensor": _creation.new_tensor,
     # dtype conversions
     "float": lambda self: S.to(self, _dtype.float32),
     "double": lambda self: S.to(self, _dtype.float64),

@@ -829,8 +829,24 @@ class ClampBackward0(Node):
         return where(x < hi, t, t_hi)
 
 
-def where(condition, input, other):
-    """Pick from ``input`` where ``condition`` holds, else from ``other``."""
+_NO_VALUES = object()
+WHERE_SIGNATURES = (
+    "where() received an invalid combination of arguments - got (Tensor, Tensor), but expected "
+    "one of:\n"
+    " * (Tensor condition)\n"
+    " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+    " * (Tensor condition, Number self, Tensor other)\n"
+    " * (Tensor condition, Tensor input, Number other)\n"
+    " * (Tensor condition, Number self, Number other)\n")
+
+
+def where(condition, input=_NO_VALUES, other=_NO_VALUES):
+    """Pick from ``input`` where ``condition`` holds, else from ``other``. With the condition
+    alone, torch's ``nonzero(as_tuple=True)``: one index tensor per dim."""
+    if input is _NO_VALUES and other is _NO_VALUES:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(condition._data))
+    if input is _NO_VALUES or other is _NO_VALUES:
+        raise TypeError(WHERE_SIGNATURES)
     d = result_type(input, other)
     a, b = as_tensor_like(input, d), as_tensor_like(other, d)
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
