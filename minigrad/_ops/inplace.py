@@ -67,6 +67,8 @@ from minigrad._ops.pointwise import (
     np_exp,
     np_log,
     np_tanh,
+    torch_max,
+    torch_min,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
 from minigrad._ops.shape import (
@@ -338,11 +340,11 @@ def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
 
 
 def clamp_min_(self, min):
-    return _clamp_bound_(self, min, np.maximum, ClampMinBackward0, ClampMinBackward1, "min")
+    return _clamp_bound_(self, min, torch_max, ClampMinBackward0, ClampMinBackward1, "min")
 
 
 def clamp_max_(self, max):
-    return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+    return _clamp_bound_(self, max, torch_min, ClampMaxBackward0, ClampMaxBackward1, "max")
 
 
 def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):

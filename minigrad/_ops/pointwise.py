@@ -654,6 +654,23 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
     return np.asarray(out).astype(data.dtype, copy=False)
 
 
+def torch_max(a, b):
+    """torch's maximum kernel, element by element: NaN if either is NaN, else ``std::max``,
+    which keeps ``a`` on a tie (maximum(0., -0.) is 0., where NumPy's gives -0.)."""
+    out = np.where(a < b, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(b), b, out)  # a NaN ``a`` is already kept
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
+def torch_min(a, b):
+    """torch's minimum kernel: NaN if either is NaN, else ``std::min`` (``a`` on a tie)."""
+    out = np.where(b < a, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(b), b, out)
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -753,6 +770,9 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None and max is not None and \
+                isinstance(min, Tensor) != isinstance(max, Tensor):
+            raise TypeError(_mixed_bounds_error(min, max))
         return _clamp_tensor(input, min, max)
     # the bounds take part in type promotion: an int tensor clamped to 0.5 is a float one
     d = result_type(input, *(b for b in (min, max) if b is not None))
@@ -763,6 +783,19 @@ def clamp(input, min=None, max=None):
     d = d.numpy
     data = clip(input._data.astype(d, copy=False), min, max)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
+
+
+def _mixed_bounds_error(min, max) -> str:
+    """torch has clamp(Tensor, Tensor) and clamp(Number, Number), not a mix (its parser's
+    message for the method called with both bounds by position)."""
+    got = ", ".join("Tensor" if isinstance(b, Tensor) else type(b).__name__ for b in (min, max))
+    bad = ", ".join(f"!{t}!" for t in got.split(", "))
+    return (f"clamp() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n"
+            " * (Tensor min = None, Tensor max = None)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n"
+            " * (Number min = None, Number max = None)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n")
 
 
 class ClampBackward1(Node):
@@ -1039,12 +1072,12 @@ def _tensor_only(name, other):
 def maximum(input, other):
     """Element-wise max; a NaN in either input wins. Ties split the gradient in halves."""
     _tensor_only("maximum", other)
-    return _binary(input, other, np.maximum, MaximumBackward0, save=_save_both)
+    return _binary(input, other, torch_max, MaximumBackward0, save=_save_both)
 
 
 def minimum(input, other):
     _tensor_only("minimum", other)
-    return _binary(input, other, np.minimum, MinimumBackward0, save=_save_both)
+    return _binary(input, other, torch_min, MinimumBackward0, save=_save_both)
 
 
 def _save_both(a, b):
@@ -1082,17 +1115,17 @@ class MinimumBackward0(MaximumBackward0):
 
 def clamp_min(input, min):
     if isinstance(min, Tensor):
-        return _binary(input, min, np.maximum, ClampMinBackward1, save=_save_bound("min"))
+        return _binary(input, min, torch_max, ClampMinBackward1, save=_save_bound("min"))
     d = result_type(input, min)
-    data = np.maximum(input._data.astype(d.numpy, copy=False), min).astype(d.numpy, copy=False)
+    data = torch_max(input._data.astype(d.numpy, copy=False), d.numpy.type(min))
     return record(data, ClampMinBackward0, (input,), save={"self": input}, min=min)
 
 
 def clamp_max(input, max):
     if isinstance(max, Tensor):
-        return _binary(input, max, np.minimum, ClampMaxBackward1, save=_save_bound("max"))
+        return _binary(input, max, torch_min, ClampMaxBackward1, save=_save_bound("max"))
     d = result_type(input, max)
-    data = np.minimum(input._data.astype(d.numpy, copy=False), max).astype(d.numpy, copy=False)
+    data = torch_min(input._data.astype(d.numpy, copy=False), d.numpy.type(max))
     return record(data, ClampMaxBackward0, (input,), save={"self": input}, max=max)
 
 
