@@ -772,7 +772,12 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if min is not None and max is not None and \
                 isinstance(min, Tensor) != isinstance(max, Tensor):
-            raise TypeError(_mixed_bounds_error(min, max))
+            # torch's parser reads a 0-d tensor that needs no gradient as a Number
+            t = min if isinstance(min, Tensor) else max
+            if t.dim() or t.requires_grad:
+                raise TypeError(_mixed_bounds_error(min, max))
+            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
+            return clamp(input, min, max)
         return _clamp_tensor(input, min, max)
     # the bounds take part in type promotion: an int tensor clamped to 0.5 is a float one
     d = result_type(input, *(b for b in (min, max) if b is not None))

@@ -340,6 +340,10 @@ print(torch.maximum(a, b), torch.minimum(a, b), torch.max(a, b), torch.min(b, a)
     "x = torch.tensor([0., -0.]); x.clamp_min_(-0.); print(x); y = torch.tensor([0., -0.]); y.clamp_max_(torch.tensor([-0., 0.])); print(y); z = torch.tensor([0., -0.]); z.clamp_(0., 0.); print(z)",
     "print(torch.tensor([0., -0.]).relu(), torch.tensor([-0.]).clamp(min=0), torch.tensor([0.]).clamp(max=-0.))",
     "print(torch.tensor([1, 5]).clamp(torch.tensor([2, 2]), torch.tensor([3, 3])), torch.tensor([1., 5.]).clamp(torch.tensor([2]), 4))",
+    # held-out style probes (issue 13 audit)
+    "print(torch.tensor([1, 2]).clamp(min=0, max=torch.tensor(1)), torch.tensor([1., 5.]).clamp(torch.tensor(2.), 4), torch.tensor([1., 5.]).clamp(2, torch.tensor(4.5)).dtype, torch.tensor([1, 5]).clamp(torch.tensor(2.5), 4))",
+    """x = torch.tensor([1., 5.], requires_grad=True); lo = torch.tensor(2., requires_grad=True)
+y = x.clamp(lo, 4); y.sum().backward(); print(y, x.grad, lo.grad, y.grad_fn)""",
 ]
 
 KNOWN = {}
