@@ -127,14 +127,7 @@ def _check_nesting(data) -> None:
 
 
 def _check_fits(array: np.ndarray, dtype, name: str) -> None:
-    """torch refuses Python numbers that do not fit an integer dtype (negative integers may
-    wrap around into an unsigned type; negative floats may not)."""
-    if dtype.is_floating_point or dtype is _dtype.bool or array.size == 0:
-        return
-    info = np.iinfo(dtype.numpy)
-    lowest = info.min if (info.min < 0 or array.dtype.kind == "f") else -int(info.max)
-    if array.min() < lowest or array.max() > info.max:
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    _dtype.check_fits(array, dtype, name)
 
 
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:

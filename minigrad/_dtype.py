@@ -7,6 +7,8 @@ deliberate difference from torch is that module prefix.
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 
@@ -133,3 +135,30 @@ class iinfo:  # noqa: N801 - torch's spelling
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+# What torch's C++ calls each integer type when a number does not fit it (c10's table).
+_C_INT_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+                "uint8": "uint8_t"}
+
+
+def check_fits(array, d: dtype, name=None) -> None:
+    """torch refuses numbers that do not fit an integer dtype (nan and inf included):
+    ``value cannot be converted to type ... without overflow``. Negative integers may wrap
+    around into an unsigned type; negative floats may not. ``name``: how the caller's torch
+    code names the type (the dtype's name, or C++'s for a number written into a tensor)."""
+    array = np.asarray(array)
+    if d.is_floating_point or d is bool or array.size == 0:
+        return
+    info = np.iinfo(d.numpy)
+    lowest = info.min if (info.min < 0 or array.dtype.kind == "f") else -info.max
+    finite = array.dtype.kind != "f" or np.isfinite(array).all()
+    if not finite or array.min() < lowest or array.max() > info.max:
+        raise RuntimeError(f"value cannot be converted to type {name or d.name} without "
+                           "overflow")
+
+
+def check_number_fits(value, d: dtype) -> None:
+    """A Python number written into an integer tensor (``x[0] = v``, ``fill_``)."""
+    if not isinstance(value, builtins.bool) and not d.is_floating_point and d is not bool:
+        check_fits(value, d, _C_INT_NAMES[d.name])

@@ -625,7 +625,8 @@ class _TensorType(type):
                                 f"{_tensor_options(args[0].dtype)})")
             return args[0]._alias()
         if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(args[0].tolist() if isinstance(args[0], Tensor) else args[0])
+            data = np.array(args[0])
+            _dtype.check_fits(data, cls.dtype)  # nan, inf or too large: torch's error
             return Tensor._make(data.astype(cls.dtype.numpy))
         return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
 

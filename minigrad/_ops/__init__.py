@@ -88,6 +88,9 @@ METHODS = {
     "long": lambda self: S.to(self, _dtype.int64),
     "int": lambda self: S.to(self, _dtype.int32),
     "bool": lambda self: S.to(self, _dtype.bool),
+    "byte": lambda self: S.to(self, _dtype.uint8),
+    "char": lambda self: S.to(self, _dtype.int8),
+    "short": lambda self: S.to(self, _dtype.int16),
     # operators
     "__add__": P.add, "__radd__": P.add, "__sub__": P.sub, "__rsub__": P.rsub,
     "__mul__": P.mul, "__rmul__": P.mul, "__truediv__": P.div,

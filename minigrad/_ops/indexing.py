@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -310,6 +311,7 @@ def setitem(input, index, value):
         return
     target = _basic(input, items)
     if not isinstance(value, Tensor):
+        _dtype.check_number_fits(value, input.dtype)
         value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
     if value.shape == target.shape:
         target.copy_(value)

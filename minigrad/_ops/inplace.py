@@ -532,6 +532,7 @@ def fill_(self, value):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
         return apply_inplace(self, value._data, FillBackward3, (self, value))
+    _dtype.check_number_fits(value, self.dtype)
     return apply_inplace(self, value, FillBackward2, (self,))
 
 
@@ -559,6 +560,8 @@ def copy_(self, src, non_blocking=False):
             f"The size of tensor a ({self._data.shape[-1] if self.dim() else 1}) must match "
             f"the size of tensor b ({src_t._data.shape[-1] if src_t.dim() else 1}) at "
             f"non-singleton dimension {max(self.dim() - 1, 0)}") from None
+    if data.dtype != self._data.dtype:  # cast here: nan into an integer is a value, no warning
+        data = quietly(data.astype, self._data.dtype)
     return apply_inplace(self, data, CopyBackwards, (self, src_t))
 
 

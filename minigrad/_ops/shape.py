@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops._core import needs_grad, record, record_view
+from minigrad._ops._core import needs_grad, quietly, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
@@ -153,7 +153,9 @@ def to(input, *args, dtype=None, copy=False, device=None, **kwargs):
     check_device(device)
     if dtype is None or (dtype is input.dtype and not copy):
         return input
-    return record(input._data.astype(dtype.numpy), ToCopyBackward0, (input,))
+    # nan or an out-of-range float cast to an integer is a value (whatever the CPU gives),
+    # as in torch, not NumPy's warning
+    return record(quietly(input._data.astype, dtype.numpy), ToCopyBackward0, (input,))
 
 
 class ToCopyBackward0(Node):

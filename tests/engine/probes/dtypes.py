@@ -193,6 +193,74 @@ for x in (i, u, s, h):
     "print(torch.LongTensor([1.7, -1.7]), torch.BoolTensor([2, 0]), torch.LongTensor(torch.tensor([3])))",
     "x = torch.tensor([True]); x ^= torch.tensor([True]); print(x)",
     "x = torch.tensor([3]); x &= 1; x |= 4; print(x)",
+    # held-out style probes (issue 13 audit)
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2); y = l(torch.ones(4, 3)); print(y.grad_fn, y.grad_fn.next_functions, l(torch.ones(3)).grad_fn)",
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2, bias=False); y = l(torch.ones(4, 3)); print(y.grad_fn, y.grad_fn.next_functions)",
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2); y = l(torch.ones(2, 4, 3)); print(y.grad_fn, y.shape)",
+    """p = torch.tensor([[0.2, 0.8]], requires_grad=True); t = torch.tensor([[0., 1.]])
+l = torch.nn.functional.mse_loss(p, t); l.backward(); print(l, l.grad_fn, p.grad)""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True); t = torch.tensor([2])
+l = torch.nn.functional.cross_entropy(x, t); l.backward(); print(l, l.grad_fn, x.grad)""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True)
+l = torch.nn.functional.cross_entropy(x, torch.tensor([3]))""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True)
+l = torch.nn.functional.cross_entropy(x, torch.tensor([1.]))""",
+    "print(torch.nn.functional.mse_loss(torch.ones(2), torch.zeros(3)))",
+    "torch.manual_seed(0); m = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1)); print(m); print(sum(p.numel() for p in m.parameters()), [n for n, _ in m.named_parameters()])",
+    """torch.manual_seed(0); m = torch.nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1); x = torch.ones(3, 2)
+for _ in range(3):
+    opt.zero_grad(); l = ((m(x) - 1) ** 2).mean(); l.backward(); opt.step()
+print(l, m.weight, m.bias, m.weight.grad)""",
+    """torch.manual_seed(0); m = torch.nn.Linear(2, 1); opt = torch.optim.Adam(m.parameters(), lr=0.1); x = torch.ones(3, 2)
+for _ in range(3):
+    opt.zero_grad(); l = ((m(x) - 1) ** 2).mean(); l.backward(); opt.step()
+print(l, m.weight, m.bias)""",
+    "torch.manual_seed(0); m = torch.nn.Linear(2, 1); print(m.weight.requires_grad, m.weight.is_leaf, type(m.weight).__name__, m.weight)",
+    "w = torch.nn.Parameter(torch.ones(2)); print(w, w * 2, type(w * 2).__name__, w.detach())",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x[0]
+x.add_(1)""",
+    """x = torch.ones(2, 2)
+y = x.expand(3, 2, 2)
+y.add_(1)""",
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    x.add_(1)
+    x[0] = 5
+print(x, x._version, x.requires_grad, x.grad_fn)
+(x * x).sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * x
+with torch.no_grad():
+    x.mul_(3)
+y.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+x.detach_()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+y.detach_(); print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(2, requires_grad=True)
+y = x[:1]
+y.detach_()""",
+    "print(torch.tensor([1, 2]) == torch.tensor([1., 2.5]), (torch.tensor([1, 2]) > 1.5).dtype, torch.tensor([True]) == torch.tensor([1]), torch.tensor([1.]) != torch.tensor([1], dtype=torch.float64))",
+    "print(torch.eq(torch.tensor([1, 2]), 1), torch.ge(torch.tensor([1.5]), torch.tensor([1])), torch.tensor([1, 2]).eq(torch.tensor([[1], [2]])))",
+    "print(torch.tensor([1., 2.]).equal(torch.tensor([1., 2.])), torch.equal(torch.tensor([1]), torch.tensor([1.])), torch.allclose(torch.tensor([1.]), torch.tensor([1.00001])), torch.tensor([1., 2.]).allclose(torch.tensor([1., 2.1]), atol=0.2))",
+    "print(torch.tensor([1, 2], dtype=torch.int32).float().dtype, torch.tensor([1.5]).to(torch.int32), torch.tensor([-1.5]).long(), torch.tensor([255]).byte(), torch.tensor([-1]).char(), torch.tensor([70000]).short())",
+    "print(torch.tensor([3.7, -3.7]).int(), torch.tensor([300.]).to(torch.int8), torch.tensor([float('nan')]).long().dtype, torch.tensor([1e10]).int().dtype)",
+    "print(torch.LongTensor([float('nan'), 1e30]).dtype, torch.tensor([float('inf')], dtype=torch.int32).dtype)",
+    "x = torch.zeros(2, dtype=torch.int64); x.copy_(torch.tensor([float('nan'), 2.5])); print(x[1])",
+    "x = torch.zeros(2, dtype=torch.int32); x[0] = float('inf'); print(x[1])",
+    "print(torch.tensor([1e10]).long(), torch.tensor([2.9, -2.9]).to(torch.uint8) if False else '', torch.tensor([1, 2]).float() / 0)",
+    "print(torch.tensor([1, 0]) / torch.tensor([0, 0]), torch.tensor([0.]) / 0, torch.tensor([1.]).log() - torch.tensor([0.]).log(), torch.tensor([-1.]).sqrt())",
+    "print(torch.tensor([1e38]) * 10, torch.tensor([1e-45]) / 10, torch.tensor([100.]).exp(), torch.tensor([-100.]).exp(), torch.tensor([1000.], dtype=torch.float64).exp())",
+    """torch.zeros(2, dtype=torch.int64).fill_(float("inf"))""",
+    "x = torch.zeros(2, dtype=torch.uint8); x[0] = 300",
+    """x = torch.zeros(2, dtype=torch.int8); x[0] = float("nan")""",
+    "torch.IntTensor([1e20])",
+    "torch.tensor([1e20], dtype=torch.int16)",
+    "print(torch.ByteTensor([-1, 2]), torch.LongTensor([1.7, -1.7]), torch.tensor([-1], dtype=torch.uint8))",
+    "x = torch.zeros(2, dtype=torch.int64); x[0] = 2.9; x[1] = True; print(x)",
+    "x = torch.zeros(2, dtype=torch.int64, requires_grad=False); x.fill_(3.7); print(x)",
 ]
 
 KNOWN = {
