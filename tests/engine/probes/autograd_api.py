@@ -179,6 +179,30 @@ y.backward(torch.ones(2, dtype=torch.float64)); print(x.grad, x.grad.dtype)""",
     """x = torch.tensor([1., 2.], requires_grad=True)
 y = x * 2
 y.backward(torch.ones(2, dtype=torch.int64))""",
+    # held-out style probes (issue 13 audit)
+    "print(torch.nn.functional.mse_loss(torch.ones(2, 1), torch.zeros(2)))",
+    "x = torch.ones(2, requires_grad=True); y = x * 2; y.retain_grad(); z = y[0]; z.retain_grad(); (z * 3).backward(); print(y.grad, z.grad, x.grad)",
+    "x = torch.ones(2, requires_grad=True); y = (x * 2).sum(); y.backward(retain_graph=True); y.backward(); print(x.grad)",
+    "x = torch.ones(2, requires_grad=True); g, = torch.autograd.grad((x * x).sum(), x, grad_outputs=torch.tensor(2.)); print(g)",
+    "x = torch.ones(2, requires_grad=True); torch.autograd.grad(x * x, x)",
+    "x = torch.ones(2, requires_grad=True); print(torch.autograd.grad(x * x, x, torch.ones(2)), torch.autograd.grad([x.sum(), (x * 2).sum()], x))",
+    "x = torch.ones(2, requires_grad=True); y = x * 2; torch.autograd.grad(y.sum(), y.detach())",
+    "x = torch.ones(2, requires_grad=True); print(torch.autograd.grad(x.sum(), x, create_graph=True)[0].requires_grad)",
+    "x = torch.ones(2); x.requires_grad = True; y = x ** 2; y.backward(gradient=torch.tensor([1., 0.5])); print(x.grad)",
+    "x = torch.ones(2, requires_grad=True); x.grad = torch.ones(3)",
+    "x = torch.ones(2, requires_grad=True); x.grad = torch.ones(2, dtype=torch.float64)",
+    "x = torch.ones(2, requires_grad=True); x.grad = torch.ones(2) * 5; (x * 2).sum().backward(); print(x.grad); x.grad.zero_(); print(x.grad)",
+    "x = torch.ones(2, requires_grad=True); y = x.sum(); y.backward(); g = x.grad; y2 = (x * 3).sum(); y2.backward(); print(g is x.grad, g)",
+    "x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(create_graph=True); g = x.grad; (x * 3).sum().backward(); print(g is x.grad, x.grad, x.grad.grad_fn)",
+    "x = torch.ones(2, 2, requires_grad=True); x.T.sum().backward(); print(x.grad, x.grad.stride(), x.grad.is_contiguous())",
+    "x = torch.ones(3, 2, requires_grad=True); x.t().contiguous().sum().backward(); print(x.grad.stride())",
+    "x = torch.ones(2, 3, requires_grad=True); (x.t() * torch.ones(3, 2)).sum().backward(); print(x.grad.stride())",
+    "x = torch.ones(2, 3, requires_grad=True); x.expand(4, 2, 3).sum().backward(); print(x.grad)",
+    "w = torch.ones(3, 2, requires_grad=True); (torch.ones(4, 3) @ w).sum().backward(); print(w.grad, w.grad.stride())",
+    "w = torch.ones(2, 3, requires_grad=True); (torch.ones(4, 3) @ w.t()).sum().backward(); print(w.grad.stride(), w.grad.is_contiguous())",
+    "x = torch.tensor(2., requires_grad=True); y = x ** 2; y.backward(); y2 = x ** 3; print(x.grad); x.grad = None; y2.backward(); print(x.grad)",
+    "x = torch.ones(2, requires_grad=True); y = x.exp(); y.backward(torch.ones(2)); y.backward(torch.ones(2))",
+    "x = torch.ones(2, requires_grad=True); y = x.exp(); del x; y.sum().backward(); print(y.grad_fn.next_functions[0][0].variable)",
 ]
 
 KNOWN = {}
