@@ -400,12 +400,13 @@ class PowBackward1(Node):
     pow_backward_exponent, in their order of operations (which rounds the same)"""
 
     def backward(self, grad):
-        base, exponent = self.saved("self"), self.saved("exponent")
+        # all three read first, as torch unpacks them: a changed result is an error even when
+        # only the base needs a gradient
+        base, exponent, result = self.saved("self"), self.saved("exponent"), self.saved("result")
         g_self = g_exp = None
         if self.needs_input_grad[0]:
             g_self = where(exponent == 0, 0.0, grad * (exponent * base ** sub_scalar(exponent, 1)))
         if self.needs_input_grad[1]:
-            result = self.saved("result")
             g_exp = grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
         return g_self, g_exp
 

@@ -19,6 +19,7 @@ needs and makes the op's results the node's outputs.
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 
 import numpy as np
@@ -285,8 +286,10 @@ class disable_saved_tensors_hooks:  # noqa: N801
 
 
 def _op_name(node) -> str:
-    """``MulBackward0`` -> ``Mul``; a custom Function's ``FooBackward`` -> ``Foo``."""
-    return node.name().removesuffix("Backward0").removesuffix("Backward")
+    """``MulBackward0`` -> ``Mul``, ``PowBackward1`` -> ``Pow1`` (torch keeps an overload's
+    number), a custom Function's ``FooBackward`` -> ``Foo``."""
+    name = node.name().removesuffix("Backward0")
+    return re.sub(r"Backward(\d*)$", r"\1", name)
 
 
 def _version_error(saved: SavedTensor, node, current: int) -> str:
