@@ -17,6 +17,7 @@ in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, 
 
 from __future__ import annotations
 
+import numbers
 import warnings
 import weakref
 
@@ -544,6 +545,13 @@ class Tensor:
     def pin_memory(self) -> Tensor:
         """Page-locked memory is for copies to a GPU: torch raises when there is none."""
         raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def __contains__(self, element) -> bool:
+        """``2 in x``: does any element equal it (torch's rule, not iteration's)."""
+        if isinstance(element, Tensor | numbers.Number):
+            return bool((element == self).any().item())
+        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -131,6 +131,18 @@ class MaxResult(tuple):
                 f"indices={self[1]!r})")
 
 
+_RETURN_TYPES: dict = {}
+
+
+def return_type(name: str) -> type:
+    """torch.return_types.<name>: one class per op, so ``type(r).__name__`` is ``max``."""
+    cls = _RETURN_TYPES.get(name)
+    if cls is None:
+        cls = _RETURN_TYPES[name] = type(name, (MaxResult,), {
+            "__module__": "minigrad.return_types", "__qualname__": name, "_name": name})
+    return cls
+
+
 def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     data = input._data
     if dim is None:
@@ -148,8 +160,7 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     indices = Tensor._make(idx.astype(np.int64))
     out = record(values, dim_node, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  keepdim=keepdim, self_shape=data.shape)
-    result = MaxResult((out, indices))
-    result._name = name
+    result = return_type(name)((out, indices))
     return result
 
 

@@ -11,15 +11,14 @@ import numpy as np
 
 from minigrad._ops import stl_sort
 from minigrad._ops._core import record
-from minigrad._ops.reduction import MaxResult
+from minigrad._ops.reduction import return_type
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 
 def _result(name, values, indices):
-    result = MaxResult((values, indices))
-    result._name = name
+    result = return_type(name)((values, indices))
     return result
 
 
