@@ -69,6 +69,8 @@ METHODS = {
     "frac_": X.frac_, "clamp_min_": X.clamp_min_, "clamp_max_": X.clamp_max_,
     "cumsum_": X.cumsum_, "cumprod_": X.cumprod_, "floor_divide_": X.floor_divide_,
     "remainder_": X.remainder_, "fmod_": X.fmod_, "lerp_": X.lerp_,
+    "sqrt_": X.sqrt_, "sin_": X.sin_, "cos_": X.cos_, "abs_": X.abs_, "pow_": X.pow_,
+    "__ipow__": X.pow_,
     "t_": X.t_, "transpose_": X.transpose_, "swapdims_": X.transpose_,
     "swapaxes_": X.transpose_, "unsqueeze_": X.unsqueeze_, "squeeze_": X.squeeze_,
     "swapdims": S.transpose, "swapaxes": S.transpose,

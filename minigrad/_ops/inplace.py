@@ -21,6 +21,7 @@ import numpy as np
 
 from minigrad import _creation, _dtype
 from minigrad._ops import indexing as I  # noqa: E741
+from minigrad._ops import pointwise as P
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -31,6 +32,7 @@ from minigrad._ops._core import (
 )
 from minigrad._ops.indexing import check_indices, put, save_indices
 from minigrad._ops.pointwise import (
+    AbsBackward0,
     AddBackward0,
     CeilBackward0,
     ClampBackward1,
@@ -38,6 +40,7 @@ from minigrad._ops.pointwise import (
     ClampMaxBackward1,
     ClampMinBackward0,
     ClampMinBackward1,
+    CosBackward0,
     DivBackward0,
     ExpBackward0,
     FloorBackward0,
@@ -50,22 +53,29 @@ from minigrad._ops.pointwise import (
     MulBackward0,
     NegBackward0,
     NotImplemented_,
+    PowBackward0,
+    PowBackward1,
     ReluBackward0,
     RemainderBackward0,
     RemainderBackward1,
     RoundBackward0,
     SigmoidBackward0,
+    SinBackward0,
+    SqrtBackward0,
     SubBackward0,
     TanhBackward0,
     TruncBackward0,
     _division_operands,
     _not_differentiable,
     _np_sigmoid,
+    _sub_check,
     _torch_remainder,
     clip,
     lerp_data,
+    np_cos,
     np_exp,
     np_log,
+    np_sin,
     np_tanh,
     torch_max,
     torch_min,
@@ -227,6 +237,7 @@ def add_(self, other, *, alpha=1):
 
 
 def sub_(self, other, *, alpha=1):
+    _sub_check(self, other)
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
@@ -244,7 +255,12 @@ def div_(self, other):
                            save_other=True)
 
 
-def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
+def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False, floats=False):
+    """``floats``: the op's result is a float (exp, log, sqrt...), which an integer or bool
+    tensor cannot hold: torch's cast error, not a truncated value."""
+    if floats and not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = np_fn(self._data)
     save = {"self": _saved_original(self, True)} if save_self else None
@@ -253,11 +269,11 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def log_(self):
-    return _unary_inplace(self, np_log, LogBackward0, save_self=True)
+    return _unary_inplace(self, np_log, LogBackward0, save_self=True, floats=True)
 
 
 def exp_(self):
-    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True)
+    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True, floats=True)
 
 
 def neg_(self):
@@ -265,11 +281,44 @@ def neg_(self):
 
 
 def sigmoid_(self):
-    return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True)
+    return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True, floats=True)
 
 
 def tanh_(self):
-    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True)
+    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True, floats=True)
+
+
+def sqrt_(self):
+    return _unary_inplace(self, np.sqrt, SqrtBackward0, save_result=True, floats=True)
+
+
+def sin_(self):
+    return _unary_inplace(self, np_sin, SinBackward0, save_self=True, floats=True)
+
+
+def cos_(self):
+    return _unary_inplace(self, np_cos, CosBackward0, save_self=True, floats=True)
+
+
+def abs_(self):
+    if self.dtype is _dtype.bool:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return _unary_inplace(self, np.abs, AbsBackward0, save_self=True)
+
+
+def pow_(self, exponent):
+    """``x.pow_(e)``: pow's values and node (PowBackward0 for a number, PowBackward1 for a
+    tensor), written into ``x``."""
+    with grad_mode.no_grad():
+        e = exponent.detach() if isinstance(exponent, Tensor) else exponent
+        data = P.pow(self.detach(), e)._data
+    _check_cast(self, _dtype.from_numpy_dtype(data.dtype))
+    old = _saved_original(self, True)
+    if isinstance(exponent, Tensor):
+        return apply_inplace(self, data, PowBackward1, (self, exponent),
+                             save={"self": old, "exponent": exponent}, output_name="result")
+    return apply_inplace(self, data, PowBackward0, (self,), save={"self": old},
+                         exponent=exponent)
 
 
 def relu_(self):
