@@ -147,6 +147,18 @@ print(np.maximum(x, 1.5), np.dot(x, x), np.stack([x, x]).shape)""",
     "a = np.arange(4.)[::-1]; print(torch.tensor(a.copy()), torch.tensor(a[::-1]))",
     "print(torch.ones(2, 3).mean(np.int64(1)), torch.ones(2, 3).sum((np.int64(0), 1)), torch.ones(2, 3).std(np.int32(0)), torch.ones(2, 3).amax(np.int64(-1)), torch.ones(2, 3).logsumexp(np.int64(0)).shape)",
     "print(torch.tensor(np.array([np.arange(2.), np.arange(2.)])))",
+    # held-out style probes (issue 13 audit)
+    "x = torch.tensor([1., 2.]); print(np.asarray(x) is np.asarray(x), np.shares_memory(np.asarray(x), x.numpy()), x.numpy().dtype, x.long().numpy().dtype, x.bool().numpy().dtype)",
+    "x = torch.tensor([1., 2.]); a = x.numpy(); x.add_(1); print(a); x.data = torch.zeros(2); print(a, x)",
+    "x = torch.tensor([1., 2.]); print(np.array(x, dtype=np.int32), np.array(x[0]), np.array(torch.tensor(3.)).shape, float(np.array(torch.tensor(3.))))",
+    "x = torch.arange(4.); print(np.where(x.numpy() > 1)[0], np.argmax(x), np.linalg.norm(x), np.concatenate([x, x]).dtype)",
+    "x = torch.tensor([1., 2.]); m = np.float64(2.0); r = x * m; print(type(r).__name__, r.dtype, (m * x).dtype, (x + np.int32(1)).dtype, (np.bool_(True) * x).dtype)",
+    "x = torch.tensor([1, 2]); print((x * np.float64(2.5)).dtype, (x + np.float32(0.5)).dtype, (x / np.int64(2)).dtype, (x // np.int64(2)).dtype)",
+    "x = torch.tensor([1., 2.]); print(x ** np.float64(2), np.float64(2) ** x, x - np.array(1.), (np.array(1.) - x) if False else '')",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = x * np.float64(3); y.sum().backward(); print(x.grad, y.grad_fn)",
+    "print(torch.tensor(np.array(5)), torch.tensor(np.array(5)).dim(), torch.as_tensor(np.float64(2.5)), torch.from_numpy(np.array(3.)).shape)",
+    "print(torch.tensor([[np.float32(1), np.float32(2)]]).dtype, torch.tensor([np.int8(1), 2]).dtype, torch.tensor([np.float16(1), 2.]).dtype, torch.tensor([True, np.bool_(False)]).dtype)",
+    "print(torch.tensor(np.array([[1, 2], [3, 4]])[:, 0]), torch.from_numpy(np.array([[1, 2], [3, 4]])[:, 0]).stride(), torch.from_numpy(np.zeros((2, 3), order='F')).stride())",
 ]
 
 KNOWN = {
@@ -154,6 +166,8 @@ KNOWN = {
         "torch 2.13's __array__ has no copy keyword, so NumPy 2 cannot honour copy=False and raises; minigrad implements NumPy 2's protocol and shares the memory",
     'torch.from_numpy(np.array([1, 2], dtype=np.uint16))':
         'minigrad has no uint16/uint32/uint64 dtypes (torch 2.13 has them with limited support)',
+    'torch.tensor(np.array([1, 2], dtype=np.uint32))':
+        'minigrad has no uint16/uint32/uint64 dtypes: it raises one TypeError naming the dtypes it has',
     "x = torch.ones(2); r = np.ones(2) == x; print(type(r).__name__, r)":
         "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
     'x = torch.ones(2); r = x == np.ones(2); print(type(r).__name__, r)':
