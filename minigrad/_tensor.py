@@ -600,12 +600,16 @@ class Tensor:
 
     # --- printing ----------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
-        fn = self.grad_fn
+        try:
+            fn = self.grad_fn
+            fn_name = None if fn is None else type(fn).__name__
+        except RuntimeError:  # a no_grad view whose base changed: torch prints it as Invalid
+            fn_name = "Invalid"
         d = self.dtype
         return tensor_str(self._data, dtype_name=d.name,
                           is_default_dtype=d is _dtype.get_default_dtype(),
                           requires_grad=self.requires_grad,
-                          grad_fn_name=None if fn is None else type(fn).__name__,
+                          grad_fn_name=fn_name,
                           tangent=tangent_of(self))
 
     __str__ = __repr__

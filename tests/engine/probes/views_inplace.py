@@ -379,6 +379,79 @@ y.sum().backward()""",
     """x = torch.ones(3, requires_grad=True).clone()
 x.squeeze_(0)
 x.unsqueeze_(5)""",
+    # held-out style probes (issue 13 audit)
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y.view(2, 2)
+w = v[0]
+w.add_(1)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y[:2]
+y.add_(1)
+print(v, v.requires_grad)
+v.sum()""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y[:2]
+y.add_(1)
+print(v.grad_fn)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.inference_mode():
+    v = y[:2]
+v.add_(1)""",
+    """x = torch.ones(4)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(torch.ones(2, requires_grad=True))""",
+    """x = torch.ones(4, requires_grad=True)
+d = x.detach()
+v = d[:2]
+v.mul_(torch.ones(2, requires_grad=True))
+print(v.grad_fn, d.grad_fn, x.grad_fn, x)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+v = y.detach()[:2]
+y.mul_(2)
+print(v)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.clone()
+a = y[0]
+b = y[:, 0]
+a.mul_(3)
+print(b.grad_fn, b)
+b.sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.clone()
+a = y.diagonal()
+a.zero_()
+y.sum().backward(); print(x.grad, y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.t()[0].fill_(5)
+y.sum().backward(); print(x.grad, y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.view(-1)[::2] = 0
+print(y, y.grad_fn)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.reshape(3, 2)[0] = 7
+print(y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.t().reshape(6)[0] = 7
+print(y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+z = y.flatten()
+z[0] = 9
+print(y, z._base is y, z.grad_fn)""",
 ]
 
 KNOWN = {}
