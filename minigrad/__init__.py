@@ -31,6 +31,7 @@ from minigrad._creation import (
     initial_seed,
     linspace,
     manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
@@ -47,12 +48,14 @@ from minigrad._dtype import (
     bool,
     double,
     dtype,
+    finfo,
     float,
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
+    iinfo,
     int,
     int8,
     int16,
@@ -74,6 +77,7 @@ from minigrad._ops.indexing import (
 )
 from minigrad._ops.inplace import (
     add_,
+    bernoulli,
     clamp_max_,
     clamp_min_,
     copy_,
@@ -103,6 +107,12 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     abs,
     add,
     allclose,
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_not,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
     ceil,
     clamp,
     clamp_max,
@@ -185,10 +195,10 @@ from minigrad._ops.shape import (
     unbind,
     unsqueeze,
 )
-from minigrad._ops.sorting import sort, topk
+from minigrad._ops.sorting import argsort, sort, topk
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
-from minigrad._tensor_str import get_printoptions, printoptions, set_printoptions
+from minigrad._tensor_str import set_printoptions
 from minigrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import (
     enable_grad,

@@ -2,7 +2,7 @@
 
 Random numbers are torch's: after ``manual_seed(s)`` (or from a ``Generator``), ``rand``,
 ``randn``, ``randint`` and ``randperm`` give the numbers torch gives on CPU for the same seed,
-float32 and float64 (the algorithms are in ``_random.py``; float16 draws are NumPy's).
+float16, float32 and float64 (the algorithms are in ``_random.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import numpy as np
 
 from minigrad import _dtype, _random
 from minigrad._numeric import fma
-from minigrad._tensor import Tensor, check_device
+from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._tensor import Tensor, _warn_once, check_device
 
 
 class Generator:
@@ -23,12 +24,10 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self._engine = _random.Engine(_random.DEFAULT_SEED)
-        self._numpy = np.random.default_rng(_random.DEFAULT_SEED)  # for float16 only
 
     def manual_seed(self, seed: int) -> Generator:
         seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF  # a negative seed as torch reads it
         self._engine = _random.Engine(seed)
-        self._numpy = np.random.default_rng(seed)
         return self
 
     def initial_seed(self) -> int:
@@ -59,16 +58,12 @@ def _draw_seed(generator=None) -> int:
 def _uniform(shape, dtype, low=0.0, high=1.0, generator=None) -> np.ndarray:
     """torch's ``uniform_``: ``shape`` filled in row-major order."""
     gen, n = _generator(generator), math.prod(shape)
-    if dtype is _dtype.float16:
-        return gen._numpy.uniform(low, high, shape).astype(np.float16)
     return _random.uniform(gen._engine, n, dtype.numpy, low, high).reshape(shape)
 
 
 def _normal(shape, dtype, mean=0.0, std=1.0, generator=None) -> np.ndarray:
     """torch's ``normal_``: ``shape`` filled in row-major order."""
     gen, n = _generator(generator), math.prod(shape)
-    if dtype is _dtype.float16:
-        return gen._numpy.normal(mean, std, shape).astype(np.float16)
     return _random.normal(gen._engine, n, dtype.numpy, mean, std).reshape(shape)
 
 
@@ -85,6 +80,8 @@ def _infer_dtype(data):
 def _element_dtype(x):
     if isinstance(x, Tensor):
         return x.dtype
+    if isinstance(x, np.ndarray):  # an array in a list counts as its dtype, like a tensor
+        return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, np.generic):
         return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, bool):
@@ -130,14 +127,7 @@ def _check_nesting(data) -> None:
 
 
 def _check_fits(array: np.ndarray, dtype, name: str) -> None:
-    """torch refuses Python numbers that do not fit an integer dtype (negative integers may
-    wrap around into an unsigned type; negative floats may not)."""
-    if dtype.is_floating_point or dtype is _dtype.bool or array.size == 0:
-        return
-    info = np.iinfo(dtype.numpy)
-    lowest = info.min if (info.min < 0 or array.dtype.kind == "f") else -int(info.max)
-    if array.min() < lowest or array.max() > info.max:
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    _dtype.check_fits(array, dtype, name)
 
 
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
@@ -150,6 +140,12 @@ def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
     return t
 
 
+LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     if isinstance(data, Tensor):
@@ -160,11 +156,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         array = data._data.copy()
         dtype = dtype or data.dtype
     elif isinstance(data, np.ndarray):
+        _check_strides(data)
         array = data.copy()
         dtype = dtype or _dtype.from_numpy_dtype(array.dtype)
     else:
         inferred = _infer_dtype(data)
         if isinstance(data, list | tuple):
+            if any(isinstance(x, np.ndarray) for x in data):
+                _warn_once(LIST_OF_ARRAYS_WARNING)
+                data = [x.tolist() if isinstance(x, np.ndarray) else x for x in data]
             data = [x.item() if isinstance(x, Tensor) and x.dim() == 0 else
                     (x.tolist() if isinstance(x, Tensor) else x) for x in data]
             _check_nesting(data)
@@ -179,12 +179,23 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(Tensor._make(array), requires_grad, device)
 
 
-def as_tensor(data, dtype=None) -> Tensor:
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype)
+
+
+def _check_strides(array: np.ndarray) -> None:
+    """torch reads a NumPy array through its strides and has none below zero: ``a[::-1]``
+    is refused, even by ``tensor``, which would copy it."""
+    if any(s < 0 for s in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and "
+                         "tensors with negative strides are not currently supported. (You can "
+                         "probably work around this by making a copy of your array  with "
+                         "array.copy().) ")
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -196,6 +207,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
                         "The only supported types are: float64, float32, float16, complex64, "
                         "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
                         "and bool.")
+    _check_strides(array)
     return Tensor._make(array)
 
 
@@ -244,9 +256,9 @@ def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
                    requires_grad, device)
 
 
-def eye(n, m=None, *, dtype=None, requires_grad=False) -> Tensor:
+def eye(n, m=None, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad)
+    return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
@@ -324,7 +336,7 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
     return out
 
 
-def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
+def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``steps`` values from ``start`` to ``end``, as torch computes them: the step is
     ``(end - start) / (steps - 1)`` in the result's dtype, the first half counts from
     ``start`` and the second half back from ``end``, so both ends are exact."""
@@ -341,23 +353,84 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor:
         with np.errstate(all="ignore"):
             step = (hi - lo) / acc.type(steps - 1)
         data = _torch_ramp(lo, step, steps, dtype.numpy, acc, end=hi, steps=steps)
-    return _finish(Tensor._make(data), requires_grad)
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
-def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def rand(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device)  # before drawing: a refused device leaves the generator as it was
     dtype = dtype or _dtype.get_default_dtype()
     data = _uniform(_size(size, "rand"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def randn(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device)
     dtype = dtype or _dtype.get_default_dtype()
     data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad)
 
 
-def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
+def check_std(std) -> None:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+_NORMAL_SIGNATURES = (
+    "normal() received an invalid combination of arguments - got (float, float), but expected "
+    "one of:\n"
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+    "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device "
+    "device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False,
+           device=None) -> Tensor:
+    """torch.normal's overloads, with torch's numbers: standard normals of the result's shape,
+    then scaled and shifted as ATen does it (``normal_(0, std)`` then ``+ mean`` for a tensor
+    mean and a number std; ``* std + mean`` for a tensor std), each step in the dtype.
+
+    Gradients through a tensor mean or std are left out: one clear error says so."""
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if not tensors:
+        if size is None:
+            raise TypeError(_NORMAL_SIGNATURES)
+        check_std(std)
+        dtype = dtype or _dtype.get_default_dtype()
+        data = _normal(_size(size, "normal"), dtype, mean, std, generator)
+        return _finish(Tensor._make(data), requires_grad, device)
+    check_device(device)
+    if any(t.requires_grad for t in tensors):
+        raise NotImplementedError("minigrad's normal() does not differentiate through a tensor "
+                                  "mean or std; write mean + std * torch.randn_like(mean) "
+                                  "instead")
+    out_dtype = mean.dtype if isinstance(mean, Tensor) else std.dtype
+    if not out_dtype.is_floating_point:
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for "
+                                  f"'{out_dtype.scalar_name}'")
+    if isinstance(std, Tensor):
+        if (std._data < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        check_std(std)
+    arrays = [np.asarray(t._data if isinstance(t, Tensor) else t, dtype=out_dtype.numpy)
+              for t in (mean, std)]
+    check_same_shape_broadcast(*arrays)
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    m, s = arrays
+    with np.errstate(all="ignore"):
+        if isinstance(mean, Tensor) and not isinstance(std, Tensor):
+            data = _normal(shape, out_dtype, 0.0, std, generator) + m
+        else:
+            data = _normal(shape, out_dtype, 0.0, 1.0, generator) * s + m
+    return Tensor._make(np.asarray(data, dtype=out_dtype.numpy))
+
+
+def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
     """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
+    check_device(device)
     if isinstance(high, tuple | list):
         low, high, size = 0, low, high
     if high is None:
@@ -371,14 +444,15 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None) -> Tensor:
     return Tensor._make(data.reshape(shape).astype(dtype.numpy))
 
 
-def randperm(n, *, generator=None) -> Tensor:
+def randperm(n, *, generator=None, device=None) -> Tensor:
+    check_device(device)
     return Tensor._make(_random.randperm(_generator(generator)._engine, n))
 
 
 def _like(maker):
-    def like(input, *, dtype=None, requires_grad=False, **_):
+    def like(input, *, dtype=None, requires_grad=False, device=None, memory_format=None):
         return maker(tuple(input.shape), dtype=dtype or input.dtype,
-                     requires_grad=requires_grad)
+                     requires_grad=requires_grad, device=device)
 
     like.__name__ = maker.__name__ + "_like"
     return like
@@ -387,20 +461,46 @@ def _like(maker):
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 
-def rand_like(input, *, dtype=None, requires_grad=False, generator=None):
+def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                generator=generator)
+                generator=generator, device=device)
 
 
-def randn_like(input, *, dtype=None, requires_grad=False, generator=None):
+def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                 generator=generator)
+                 generator=generator, device=device)
 
 
-def full_like(input, fill_value, *, dtype=None, requires_grad=False):
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                device=device)
 
 
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
     return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_ones(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_empty(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+def new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                device=device)
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``x.new_tensor(data)``: ``tensor(data)`` with ``x``'s dtype unless told otherwise (and
+    torch's warning, naming new_tensor, for a tensor given as data)."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                      ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        data = data._data  # copied by tensor(), without its own warning
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)

@@ -7,6 +7,8 @@ deliberate difference from torch is that module prefix.
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 
@@ -96,3 +98,67 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if category(a) != category(b):
         return a if category(a) > category(b) else b
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
+
+
+class finfo:  # noqa: N801 - torch's spelling
+    """``torch.finfo``: the limits of a floating dtype (NumPy knows them), printed as torch."""
+
+    def __init__(self, type=None):  # noqa: A002 - torch's keyword
+        d = type or get_default_dtype()
+        if not d.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        info = np.finfo(d.numpy)
+        self.bits, self.dtype = info.bits, d.name
+        # .item(): Python floats (this module's ``float`` is the dtype)
+        self.eps, self.max, self.min = info.eps.item(), info.max.item(), info.min.item()
+        self.tiny = self.smallest_normal = info.smallest_normal.item()
+        self.resolution = info.resolution.item()
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801 - torch's spelling
+    """``torch.iinfo``: the limits of an integer dtype, printed as torch."""
+
+    def __init__(self, type):  # noqa: A002 - torch's keyword
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
+                            "to handle 'torch.iinfo'")
+        info = np.iinfo(type.numpy)
+        self.bits, self.dtype, self.min, self.max = info.bits, type.name, info.min, info.max
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+# What torch's C++ calls each integer type when a number does not fit it (c10's table).
+_C_INT_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+                "uint8": "uint8_t"}
+
+
+def check_fits(array, d: dtype, name=None) -> None:
+    """torch refuses numbers that do not fit an integer dtype (nan and inf included):
+    ``value cannot be converted to type ... without overflow``. Negative integers may wrap
+    around into an unsigned type; negative floats may not. ``name``: how the caller's torch
+    code names the type (the dtype's name, or C++'s for a number written into a tensor)."""
+    array = np.asarray(array)
+    if d.is_floating_point or d is bool or array.size == 0:
+        return
+    info = np.iinfo(d.numpy)
+    lowest = info.min if (info.min < 0 or array.dtype.kind == "f") else -info.max
+    finite = array.dtype.kind != "f" or np.isfinite(array).all()
+    if not finite or array.min() < lowest or array.max() > info.max:
+        raise RuntimeError(f"value cannot be converted to type {name or d.name} without "
+                           "overflow")
+
+
+def check_number_fits(value, d: dtype) -> None:
+    """A Python number written into an integer tensor (``x[0] = v``, ``fill_``)."""
+    if not isinstance(value, builtins.bool) and not d.is_floating_point and d is not bool:
+        check_fits(value, d, _C_INT_NAMES[d.name])

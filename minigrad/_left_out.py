@@ -34,6 +34,9 @@ LEFT_OUT = {
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",
         "sparse_coo_tensor": "minigrad has dense tensors only",
+        "bfloat16": "NumPy has no bfloat16; use minigrad.float16 or minigrad.float32",
+        "complex64": "the course differentiates real functions; use minigrad.float32",
+        "complex128": "the course differentiates real functions; use minigrad.float64",
     },
     "minigrad.utils": {
         "checkpoint": "lesson 14 builds checkpointing by hand with a custom "

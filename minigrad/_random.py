@@ -17,8 +17,9 @@ Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm)
 - integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
   or more); randperm swaps ``i`` with ``i + draw % (n - i)``.
 
-float16 is not covered: its numbers are NumPy's, not torch's (tests/engine/test_random.py
-says so).
+float16 runs the float32 recipes and rounds to half: a uniform is the float32 one (with the
+bounds as given) rounded, and one rounded up to ``to`` becomes ``from``; normals take the
+float32 samples, with their own remainder rule (``_normal_half``).
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class Engine:
 def uniform(engine: Engine, n: int, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_real_distribution: ``x * (to - from) + from`` with x in [0, 1), where
     a result rounded up to ``to`` becomes ``from`` (the interval is half-open)."""
+    if dtype == np.float16:  # computed in float32, then rounded to half (and checked again)
+        value = uniform(engine, n, np.float32, low, high).astype(np.float16)
+        return np.where(value == np.float16(high), np.float16(low), value)
     if dtype == np.float64:
         x = (engine.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
         if (low, high) == (0.0, 1.0):
@@ -82,6 +86,8 @@ def uniform(engine: Engine, n: int, dtype, low=0.0, high=1.0) -> np.ndarray:
 
 
 def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
+    if dtype == np.float16:
+        return _normal_half(engine, n, mean, std)
     if n < 16:
         values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
         return fma64(values, std, mean).astype(dtype)
@@ -92,6 +98,18 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if n % 16:  # torch redoes the last 16 with fresh uniforms
         data[n - 16:] = fill(uniform(engine, 16, dtype).reshape(1, 16), mean, std).reshape(-1)
     return data
+
+
+def _normal_half(engine: Engine, n: int, mean, std) -> np.ndarray:
+    """float16 normals, as measured against torch: the float32 samples rounded to half, except
+    that a remainder (``n % 16``) draws no uniforms of its own: the last 16 are computed from
+    the 16 draws that follow the full blocks."""
+    if n < 16 or n % 16 == 0:
+        return normal(engine, n, np.float32, mean, std).astype(np.float16)
+    blocks = n // 16
+    full = normal(engine, 16 * blocks, np.float32, mean, std)
+    last = _normal_fill_float32(uniform(engine, 16, np.float32).reshape(1, 16), mean, std)
+    return np.concatenate([full[:n - 16], last.reshape(-1)]).astype(np.float16)
 
 
 def _normal_double(engine: Engine) -> float:

@@ -17,6 +17,7 @@ in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, 
 
 from __future__ import annotations
 
+import numbers
 import warnings
 import weakref
 
@@ -422,6 +423,19 @@ class Tensor:
     def element_size(self) -> int:
         return self._data.itemsize
 
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def storage_offset(self) -> int:
+        """How many elements into its memory this tensor starts (a view's offset)."""
+        start = self._data.__array_interface__["data"][0]
+        return (start - _Storage(self).data_ptr()) // self._data.itemsize
+
     def stride(self, dim=None):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
@@ -527,6 +541,20 @@ class Tensor:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         cuda._lazy_init()
 
+    def is_pinned(self) -> bool:
+        return False
+
+    def pin_memory(self) -> Tensor:
+        """Page-locked memory is for copies to a GPU: torch raises when there is none."""
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def __contains__(self, element) -> bool:
+        """``2 in x``: does any element equal it (torch's rule, not iteration's)."""
+        if isinstance(element, Tensor | numbers.Number):
+            return bool((element == self).any().item())
+        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
+
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
@@ -574,12 +602,16 @@ class Tensor:
 
     # --- printing ----------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
-        fn = self.grad_fn
+        try:
+            fn = self.grad_fn
+            fn_name = None if fn is None else type(fn).__name__
+        except RuntimeError:  # a no_grad view whose base changed: torch prints it as Invalid
+            fn_name = "Invalid"
         d = self.dtype
         return tensor_str(self._data, dtype_name=d.name,
                           is_default_dtype=d is _dtype.get_default_dtype(),
                           requires_grad=self.requires_grad,
-                          grad_fn_name=None if fn is None else type(fn).__name__,
+                          grad_fn_name=fn_name,
                           tangent=tangent_of(self))
 
     __str__ = __repr__
@@ -599,13 +631,27 @@ class _TensorType(type):
     (from data, or uninitialised from sizes), and ``isinstance`` checks the dtype."""
 
     def __call__(cls, *args):
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            # torch neither copies nor converts a tensor here: the same dtype gives an alias
+            # (AliasBackward0), another one torch's TypeError
+            if args[0].dtype is not cls.dtype:
+                raise TypeError(f"expected {_tensor_options(cls.dtype)} (got "
+                                f"{_tensor_options(args[0].dtype)})")
+            return args[0]._alias()
         if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(args[0].tolist() if isinstance(args[0], Tensor) else args[0])
+            data = np.array(args[0])
+            _dtype.check_fits(data, cls.dtype)  # nan, inf or too large: torch's error
             return Tensor._make(data.astype(cls.dtype.numpy))
         return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
 
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+
+def _tensor_options(d) -> str:
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES[d.name]}, device=cpu, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
 
 
 def legacy_type(d) -> _TensorType:

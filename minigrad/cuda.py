@@ -21,3 +21,42 @@ def device_count() -> int:
 def _lazy_init() -> None:
     """What torch calls before touching a GPU: here it always raises torch's error."""
     raise AssertionError(NOT_COMPILED)
+
+
+def is_initialized() -> bool:
+    return False
+
+
+def manual_seed(seed) -> None:
+    """Seeding the GPU generators: with no GPU torch quietly does nothing, and so does this
+    (lesson code often seeds both)."""
+
+
+manual_seed_all = manual_seed
+
+
+def empty_cache() -> None:
+    """Nothing is cached where there is no GPU; torch returns quietly too."""
+
+
+def memory_allocated(device=None) -> int:
+    return 0
+
+
+def current_device() -> int:
+    _lazy_init()
+
+
+def get_device_name(device=None) -> str:
+    _lazy_init()
+
+
+def synchronize(device=None) -> None:
+    _lazy_init()
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562): say what is here."""
+    raise AttributeError(f"minigrad.cuda has only what a CPU-only torch answers (is_available, "
+                         f"device_count, manual_seed...); {name!r} needs a GPU, which minigrad "
+                         "never uses")

@@ -278,7 +278,7 @@ print(inspect.getsource(compare.normalize))
 #
 # - Types and names print with a `minigrad.` prefix: `minigrad.float32`, `minigrad.Size`,
 #   and the leaf node's long name `minigrad::autograd::AccumulateGrad`.
-# - Random numbers are torch's after the same seed (section 5), except in float16.
+# - Random numbers are torch's after the same seed (section 5).
 # - minigrad runs on the CPU only, with NumPy arrays underneath, and is much slower.
 # - It implements the operations the course uses, not all of torch.
 #

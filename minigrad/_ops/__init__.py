@@ -54,7 +54,8 @@ METHODS = {
     "add_": X.add_, "sub_": X.sub_, "mul_": X.mul_, "div_": X.div_, "log_": X.log_,
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
-    "uniform_": X.uniform_, "normal_": X.normal_,
+    "uniform_": X.uniform_, "normal_": X.normal_, "bernoulli": X.bernoulli,
+    "bernoulli_": X.bernoulli_,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
@@ -68,13 +69,20 @@ METHODS = {
     "frac_": X.frac_, "clamp_min_": X.clamp_min_, "clamp_max_": X.clamp_max_,
     "cumsum_": X.cumsum_, "cumprod_": X.cumprod_, "floor_divide_": X.floor_divide_,
     "remainder_": X.remainder_, "fmod_": X.fmod_, "lerp_": X.lerp_,
+    "sqrt_": X.sqrt_, "sin_": X.sin_, "cos_": X.cos_, "abs_": X.abs_, "pow_": X.pow_,
+    "__ipow__": X.pow_,
+    "t_": X.t_, "transpose_": X.transpose_, "swapdims_": X.transpose_,
+    "swapaxes_": X.transpose_, "unsqueeze_": X.unsqueeze_, "squeeze_": X.squeeze_,
+    "swapdims": S.transpose, "swapaxes": S.transpose,
     "__ifloordiv__": X.floor_divide_, "__imod__": X.remainder_,
     "__floordiv__": P.floor_divide, "__rfloordiv__": P.rfloordiv, "__mod__": P.remainder,
     "__rmod__": P.rmod,
     # autograd
     "backward": api.tensor_backward,
     # new tensors like this one
-    "new_zeros": _creation.new_zeros,
+    "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
+    "new_empty": _creation.new_empty, "new_full": _creation.new_full,
+    "new_tensor": _creation.new_tensor,
     # dtype conversions
     "float": lambda self: S.to(self, _dtype.float32),
     "double": lambda self: S.to(self, _dtype.float64),
@@ -82,6 +90,9 @@ METHODS = {
     "long": lambda self: S.to(self, _dtype.int64),
     "int": lambda self: S.to(self, _dtype.int32),
     "bool": lambda self: S.to(self, _dtype.bool),
+    "byte": lambda self: S.to(self, _dtype.uint8),
+    "char": lambda self: S.to(self, _dtype.int8),
+    "short": lambda self: S.to(self, _dtype.int16),
     # operators
     "__add__": P.add, "__radd__": P.add, "__sub__": P.sub, "__rsub__": P.rsub,
     "__mul__": P.mul, "__rmul__": P.mul, "__truediv__": P.div,
@@ -90,7 +101,14 @@ METHODS = {
     "__matmul__": L.matmul, "__rmatmul__": lambda self, other: L.matmul(other, self),
     "__eq__": P.eq, "__ne__": P.ne, "__lt__": P.lt, "__le__": P.le, "__gt__": P.gt,
     "__ge__": P.ge, "__and__": P.bitwise_and, "__or__": P.bitwise_or,
-    "__invert__": P.logical_not, "__xor__": P.logical_xor,
+    "__invert__": P.invert, "__xor__": P.bitwise_xor,
+    "__rand__": P.bitwise_and, "__ror__": P.bitwise_or, "__rxor__": P.bitwise_xor,
+    "__lshift__": P.bitwise_left_shift, "__rshift__": P.bitwise_right_shift,
+    "__rlshift__": lambda self, other: P.bitwise_left_shift(other, self),
+    "__rrshift__": lambda self, other: P.bitwise_right_shift(other, self),
+    "bitwise_and": P.bitwise_and, "bitwise_or": P.bitwise_or, "bitwise_xor": P.bitwise_xor,
+    "bitwise_not": P.bitwise_not, "bitwise_left_shift": P.bitwise_left_shift,
+    "bitwise_right_shift": P.bitwise_right_shift,
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
     # indexing, shapes, sorting and linear algebra (fidelity round 2)
@@ -99,16 +117,21 @@ METHODS = {
     "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
     "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,
     "flip": S.flip, "roll": S.roll, "diagonal": S.diagonal, "topk": sorting.topk,
-    "sort": sorting.sort, "addmm": nn_ops.addmm, "outer": L.outer, "diag": L.diag,
+    "sort": sorting.sort, "argsort": sorting.argsort, "addmm": nn_ops.addmm, "outer": L.outer,
+    "diag": L.diag,
     "diag_embed": L.diag_embed, "tril": L.tril, "triu": L.triu,
     # torch's abs backward uses sgn (the autograd API helper's block)
     "sgn": P.sgn,
+    # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
+    "_alias": I.alias,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
                          "__rmatmul__", "__floordiv__", "__rfloordiv__", "__mod__",
                          "__rmod__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
-                         "__lt__", "__le__", "__gt__", "__ge__"}
+                         "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__", "__xor__",
+                         "__rand__", "__ror__", "__rxor__", "__lshift__", "__rshift__",
+                         "__rlshift__", "__rrshift__"}
 
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 

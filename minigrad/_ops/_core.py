@@ -67,6 +67,8 @@ def as_tensor_like(x, dtype) -> Tensor:
     """A Python number as a constant 0-d tensor (torch's 'wrapped number')."""
     if isinstance(x, Tensor):
         return x
+    if type(x) is int and dtype.numpy.kind in "iu":  # wraps around, as torch's C++ cast
+        return Tensor._make(np.asarray(x).astype(dtype.numpy))
     return Tensor._make(np.asarray(x, dtype=dtype.numpy))
 
 

@@ -12,8 +12,11 @@ place that was read; forward mode reads the tangent at the same place.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -141,13 +144,54 @@ def getitem(input, index):
     items = index if isinstance(index, tuple) else (index,)
     check_index(items)
     if any(_is_advanced(i) for i in items):
-        data = input._data[to_numpy_index(index)]
+        try:
+            data = input._data[to_numpy_index(index)]
+        except IndexError as e:
+            raise IndexError(_torch_index_message(str(e), input, items)) from None
         return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
                       index=index, self_shape=input._data.shape)
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, _stop(index), index.step)
     out = _basic(input, items)
     return alias(input) if out is input else out
+
+
+_OUT_OF_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+_MASK = re.compile(r"along axis (\d+); size of axis is (\d+) but size of corresponding "
+                   r"boolean axis is (\d+)")
+
+
+def _torch_index_message(message: str, input, items) -> str:
+    """NumPy's advanced-indexing errors in torch's words (an index out of range, a mask of
+    the wrong shape); anything else as NumPy says it."""
+    m = _OUT_OF_BOUNDS.search(message)
+    if m:  # torch moves the indexed dims to the front first: it counts among those
+        dims, d = [], 0
+        for i in items:
+            if i is Ellipsis:
+                dims = None
+                break
+            if isinstance(i, Tensor | list):
+                dims.append(d)
+            d += 0 if i is None else 1
+        axis = int(m[2])
+        dim = dims.index(axis) if dims and axis in dims else axis
+        return f"index {m[1]} is out of bounds for dimension {dim} with size {m[3]}"
+    m = _MASK.search(message)
+    masks = [i for i in items if (isinstance(i, Tensor) and i.dtype is _dtype.bool)
+             or (isinstance(i, list) and i and all(isinstance(b, bool) for b in i))]
+    if m and len(masks) == 1 and Ellipsis not in items:
+        offset = 0  # the input dim the mask starts at
+        for i in items:
+            if i is masks[0]:
+                break
+            offset += 0 if i is None else 1
+        axis = int(m[1])
+        shape = list(masks[0].shape) if isinstance(masks[0], Tensor) else [len(masks[0])]
+        return (f"The shape of the mask {shape} at index {axis - offset} does "
+                f"not match the shape of the indexed tensor {list(input.shape)} at index "
+                f"{axis}")
+    return message
 
 
 def save_indices(index) -> dict:
@@ -310,6 +354,7 @@ def setitem(input, index, value):
         return
     target = _basic(input, items)
     if not isinstance(value, Tensor):
+        _dtype.check_number_fits(value, input.dtype)
         value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
     if value.shape == target.shape:
         target.copy_(value)

@@ -21,6 +21,7 @@ import numpy as np
 
 from minigrad import _creation, _dtype
 from minigrad._ops import indexing as I  # noqa: E741
+from minigrad._ops import pointwise as P
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -31,6 +32,7 @@ from minigrad._ops._core import (
 )
 from minigrad._ops.indexing import check_indices, put, save_indices
 from minigrad._ops.pointwise import (
+    AbsBackward0,
     AddBackward0,
     CeilBackward0,
     ClampBackward1,
@@ -38,6 +40,7 @@ from minigrad._ops.pointwise import (
     ClampMaxBackward1,
     ClampMinBackward0,
     ClampMinBackward1,
+    CosBackward0,
     DivBackward0,
     ExpBackward0,
     FloorBackward0,
@@ -50,24 +53,42 @@ from minigrad._ops.pointwise import (
     MulBackward0,
     NegBackward0,
     NotImplemented_,
+    PowBackward0,
+    PowBackward1,
     ReluBackward0,
     RemainderBackward0,
     RemainderBackward1,
     RoundBackward0,
     SigmoidBackward0,
+    SinBackward0,
+    SqrtBackward0,
     SubBackward0,
     TanhBackward0,
     TruncBackward0,
     _division_operands,
+    _not_differentiable,
     _np_sigmoid,
+    _sub_check,
     _torch_remainder,
     clip,
     lerp_data,
+    np_cos,
     np_exp,
     np_log,
+    np_sin,
     np_tanh,
+    torch_max,
+    torch_min,
 )
 from minigrad._ops.scan import CumprodBackward0, CumsumBackward0, scan
+from minigrad._ops.shape import (
+    SqueezeBackward0,
+    SqueezeBackward2,
+    SqueezeBackward4,
+    TBackward0,
+    TransposeBackward0,
+    UnsqueezeBackward0,
+)
 from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
@@ -221,6 +242,7 @@ def add_(self, other, *, alpha=1):
 
 
 def sub_(self, other, *, alpha=1):
+    _sub_check(self, other)
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
@@ -238,7 +260,12 @@ def div_(self, other):
                            save_other=True)
 
 
-def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
+def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False, floats=False):
+    """``floats``: the op's result is a float (exp, log, sqrt...), which an integer or bool
+    tensor cannot hold: torch's cast error, not a truncated value."""
+    if floats and not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = np_fn(self._data)
     save = {"self": _saved_original(self, True)} if save_self else None
@@ -247,11 +274,11 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False):
 
 
 def log_(self):
-    return _unary_inplace(self, np_log, LogBackward0, save_self=True)
+    return _unary_inplace(self, np_log, LogBackward0, save_self=True, floats=True)
 
 
 def exp_(self):
-    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True)
+    return _unary_inplace(self, np_exp, ExpBackward0, save_result=True, floats=True)
 
 
 def neg_(self):
@@ -259,11 +286,44 @@ def neg_(self):
 
 
 def sigmoid_(self):
-    return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True)
+    return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True, floats=True)
 
 
 def tanh_(self):
-    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True)
+    return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True, floats=True)
+
+
+def sqrt_(self):
+    return _unary_inplace(self, np.sqrt, SqrtBackward0, save_result=True, floats=True)
+
+
+def sin_(self):
+    return _unary_inplace(self, np_sin, SinBackward0, save_self=True, floats=True)
+
+
+def cos_(self):
+    return _unary_inplace(self, np_cos, CosBackward0, save_self=True, floats=True)
+
+
+def abs_(self):
+    if self.dtype is _dtype.bool:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return _unary_inplace(self, np.abs, AbsBackward0, save_self=True)
+
+
+def pow_(self, exponent):
+    """``x.pow_(e)``: pow's values and node (PowBackward0 for a number, PowBackward1 for a
+    tensor), written into ``x``."""
+    with grad_mode.no_grad():
+        e = exponent.detach() if isinstance(exponent, Tensor) else exponent
+        data = P.pow(self.detach(), e)._data
+    _check_cast(self, _dtype.from_numpy_dtype(data.dtype))
+    old = _saved_original(self, True)
+    if isinstance(exponent, Tensor):
+        return apply_inplace(self, data, PowBackward1, (self, exponent),
+                             save={"self": old, "exponent": exponent}, output_name="result")
+    return apply_inplace(self, data, PowBackward0, (self,), save={"self": old},
+                         exponent=exponent)
 
 
 def relu_(self):
@@ -334,11 +394,11 @@ def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
 
 
 def clamp_min_(self, min):
-    return _clamp_bound_(self, min, np.maximum, ClampMinBackward0, ClampMinBackward1, "min")
+    return _clamp_bound_(self, min, torch_max, ClampMinBackward0, ClampMinBackward1, "min")
 
 
 def clamp_max_(self, max):
-    return _clamp_bound_(self, max, np.minimum, ClampMaxBackward0, ClampMaxBackward1, "max")
+    return _clamp_bound_(self, max, torch_min, ClampMaxBackward0, ClampMaxBackward1, "max")
 
 
 def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
@@ -426,8 +486,90 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{self.dtype.scalar_name}'")
+    _creation.check_std(std)
     data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
     return apply_inplace(self, data, NormalBackward0, (self,))
+
+
+def _check_probability(p) -> None:
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+
+
+def _bernoulli_data(probs: Tensor, generator):
+    """torch's bernoulli_tensor_cpu_kernel: one uniform per element, below its p; the
+    uniform is float64 for a float64 p, else float32 (as measured against torch)."""
+    if not probs.dtype.is_floating_point:
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{probs.dtype.scalar_name}'")
+    p = probs._data
+    if p.size and not ((p >= 0) & (p <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    d = _dtype.float64 if probs.dtype is _dtype.float64 else _dtype.float32
+    return _creation._uniform(p.shape, d, 0.0, 1.0, generator) < p.astype(d.numpy)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    """0 or 1 per element, 1 with probability ``input`` (or with the number ``p``), drawn as
+    torch draws them. Its gradient is zero, as torch's BernoulliBackward0 says."""
+    if p is not None:  # torch records no derivative for this overload (NotImplemented)
+        _check_probability(p)
+        u = _creation._uniform(tuple(input.shape), _dtype.float64, 0.0, 1.0, generator)
+        return _not_differentiable((u < p).astype(input._data.dtype), (input,), "bernoulli")
+    data = _bernoulli_data(input, generator).astype(input._data.dtype)
+    out = Tensor._make(data)
+    if needs_grad((input,)):
+        graph.record(BernoulliBackward0, (input,), (out,))
+    return out
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """A tensor ``p`` draws as ``bernoulli`` does (float32 uniforms); a number ``p``, one
+    float64 uniform per element (torch's two kernels)."""
+    if isinstance(p, Tensor):
+        probs = p
+        if p._data.shape != self._data.shape:
+            _check_expand(p, self._data.shape)
+            probs = Tensor._make(np.broadcast_to(p._data, self._data.shape))  # no graph
+        return apply_inplace(self, _bernoulli_data(probs, generator), BernoulliBackward1,
+                             (self, p))
+    _check_probability(p)
+    u = _creation._uniform(tuple(self.shape), _dtype.float64, 0.0, 1.0, generator)
+    return apply_inplace(self, u < p, BernoulliBackward2, (self,))
+
+
+def _check_expand(p, shape) -> None:
+    try:
+        np.broadcast_to(p._data, shape)
+    except ValueError:
+        dim = next(i for i in range(1, p.dim() + 1)
+                   if p._data.shape[-i] not in (1, shape[-i]))
+        raise RuntimeError(
+            f"The expanded size of the tensor ({shape[-dim]}) must match the existing size "
+            f"({p._data.shape[-dim]}) at non-singleton dimension {len(shape) - dim}.  Target "
+            f"sizes: {list(shape)}.  Tensor sizes: {list(p._data.shape)}") from None
+
+
+class BernoulliBackward0(ZeroBackward0):
+    """bernoulli(p): a draw does not change smoothly with p, so the gradient is zero."""
+
+
+class BernoulliBackward1(Node):
+    """bernoulli_(p tensor): zero for the old values and for p."""
+
+    def backward(self, grad):
+        p_shape = self._input_meta[1][0] if self._input_meta[1] is not None else grad.shape
+        return grad.new_zeros(grad.shape), grad.new_zeros(p_shape)
+
+    def jvp(self, t_self, t_p):
+        x = self.inputs[0]
+        return x.new_zeros(x.shape)
+
+
+class BernoulliBackward2(ZeroBackward0):
+    """bernoulli_(p number): the old values are gone, so their gradient is zero."""
 
 
 class UniformBackward0(ZeroBackward0):
@@ -444,6 +586,7 @@ def fill_(self, value):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
         return apply_inplace(self, value._data, FillBackward3, (self, value))
+    _dtype.check_number_fits(value, self.dtype)
     return apply_inplace(self, value, FillBackward2, (self,))
 
 
@@ -471,6 +614,8 @@ def copy_(self, src, non_blocking=False):
             f"The size of tensor a ({self._data.shape[-1] if self.dim() else 1}) must match "
             f"the size of tensor b ({src_t._data.shape[-1] if src_t.dim() else 1}) at "
             f"non-singleton dimension {max(self.dim() - 1, 0)}") from None
+    if data.dtype != self._data.dtype:  # cast here: nan into an integer is a value, no warning
+        data = quietly(data.astype, self._data.dtype)
     return apply_inplace(self, data, CopyBackwards, (self, src_t))
 
 
@@ -562,3 +707,87 @@ def scatter_add_(self, dim, index, src):
     out = I.scatter_add(self.detach(), dim, index, src.detach())
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
                          save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
+
+
+def _inplace_view(self, op, node_cls, **attrs):
+    """``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``: ``self`` itself starts seeing its
+    memory as ``op`` (the out-of-place view) would; no value changes.
+
+    As in torch, this still counts as an in-place op: the leaf checks apply, the version
+    counter moves, and ``self`` gets the op's in-place node (``TBackward1``...), whose input
+    is ``self`` as it was. A view stays a view of its base, now seen through ``op`` too, so a
+    later in-place change of it still reaches the base (torch then reads it with as_strided,
+    which is what minigrad's refreshed views do)."""
+    check_inplace(self, (self,))
+    with grad_mode.no_grad():
+        data = op(self.detach())._data  # detached: no tangent, no view bookkeeping
+    node = graph.record(node_cls, (self,), (), view_fn=op, **attrs) if needs_grad((self,)) \
+        else None
+    tangent = forward_grad.tangent_of(self)
+    self._data = data
+    self._bump_version()
+    if tangent is not None:
+        forward_grad.set_tangent(self, op(tangent))
+    if self._base is not None:
+        self._view_fn = _compose_view(self._view_fn, op)
+        self._view_version = self._version
+    if node is not None:
+        self._attach(node)
+    return self
+
+
+def _compose_view(first, second):
+    return lambda t: second(first(t))
+
+
+def t_(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.dim()}D")
+    return _inplace_view(self, lambda x: x.t(), TBackward1)
+
+
+def transpose_(self, dim0, dim1):
+    n = self.dim()
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    return _inplace_view(self, lambda x: x.transpose(d0, d1), TransposeBackward1,
+                         dim0=d0, dim1=d1, dim0_arg=dim0, dim1_arg=dim1)
+
+
+def unsqueeze_(self, dim):
+    d = _wrap_dim(dim, self.dim() + 1)
+    return _inplace_view(self, lambda x: x.unsqueeze(d), UnsqueezeBackward1, dim=d,
+                         dim_arg=dim)
+
+
+def squeeze_(self, dim=None):
+    shape = self._data.shape
+    if dim is None:
+        return _inplace_view(self, lambda x: x.squeeze(), SqueezeBackward3, self_shape=shape)
+    if isinstance(dim, tuple | list):
+        dims = tuple(_wrap_dim(d, self.dim()) for d in dim)
+        return _inplace_view(self, lambda x: x.squeeze(dims), SqueezeBackward5,
+                             self_shape=shape, dims=dims, dims_arg=tuple(dim))
+    d = _wrap_dim(dim, self.dim())
+    return _inplace_view(self, lambda x: x.squeeze(d), SqueezeBackward4, self_shape=shape,
+                         dims=(d,), dim_arg=dim)
+
+
+class TBackward1(TBackward0):
+    """t_(), in place"""
+
+
+class TransposeBackward1(TransposeBackward0):
+    """transpose_(dim0, dim1), in place"""
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    """unsqueeze_(dim), in place"""
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    """squeeze_(), in place"""
+
+
+class SqueezeBackward5(SqueezeBackward2):
+    """squeeze_(dims), in place"""

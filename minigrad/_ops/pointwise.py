@@ -173,6 +173,9 @@ class RsubBackward1(Node):
 
 
 def mul(input, other):
+    if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
+        return _binary(input, other, np.multiply, MulBackward0, save=cross_save,
+                       number_other=other)
     return _binary(input, other, np.multiply, MulBackward0, save=cross_save)
 
 
@@ -279,6 +282,8 @@ def div(input, other, *, rounding_mode=None):
     with np.errstate(divide="ignore", invalid="ignore"):
         data = np.true_divide(a._data, b._data).astype(d.numpy, copy=False)
     save = {"self": a if b.requires_grad else None, "other": b}
+    if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
+        return record(data, DivBackward0, (a, b), save=save, number_other=other)
     return record(data, DivBackward0, (a, b), save=save)
 
 
@@ -399,12 +404,13 @@ class PowBackward1(Node):
     pow_backward_exponent, in their order of operations (which rounds the same)"""
 
     def backward(self, grad):
-        base, exponent = self.saved("self"), self.saved("exponent")
+        # all three read first, as torch unpacks them: a changed result is an error even when
+        # only the base needs a gradient
+        base, exponent, result = self.saved("self"), self.saved("exponent"), self.saved("result")
         g_self = g_exp = None
         if self.needs_input_grad[0]:
             g_self = where(exponent == 0, 0.0, grad * (exponent * base ** sub_scalar(exponent, 1)))
         if self.needs_input_grad[1]:
-            result = self.saved("result")
             g_exp = grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
         return g_self, g_exp
 
@@ -655,6 +661,23 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
     return np.asarray(out).astype(data.dtype, copy=False)
 
 
+def torch_max(a, b):
+    """torch's maximum kernel, element by element: NaN if either is NaN, else ``std::max``,
+    which keeps ``a`` on a tie (maximum(0., -0.) is 0., where NumPy's gives -0.)."""
+    out = np.where(a < b, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(b), b, out)  # a NaN ``a`` is already kept
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
+def torch_min(a, b):
+    """torch's minimum kernel: NaN if either is NaN, else ``std::min`` (``a`` on a tie)."""
+    out = np.where(b < a, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(b), b, out)
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -776,6 +799,14 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None and max is not None and \
+                isinstance(min, Tensor) != isinstance(max, Tensor):
+            # torch's parser reads a 0-d tensor that needs no gradient as a Number
+            t = min if isinstance(min, Tensor) else max
+            if t.dim() or t.requires_grad:
+                raise TypeError(_mixed_bounds_error(min, max))
+            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
+            return clamp(input, min, max)
         return _clamp_tensor(input, min, max)
     # the bounds take part in type promotion: an int tensor clamped to 0.5 is a float one
     d = result_type(input, *(b for b in (min, max) if b is not None))
@@ -786,6 +817,19 @@ def clamp(input, min=None, max=None):
     d = d.numpy
     data = clip(input._data.astype(d, copy=False), min, max)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)
+
+
+def _mixed_bounds_error(min, max) -> str:
+    """torch has clamp(Tensor, Tensor) and clamp(Number, Number), not a mix (its parser's
+    message for the method called with both bounds by position)."""
+    got = ", ".join("Tensor" if isinstance(b, Tensor) else type(b).__name__ for b in (min, max))
+    bad = ", ".join(f"!{t}!" for t in got.split(", "))
+    return (f"clamp() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n"
+            " * (Tensor min = None, Tensor max = None)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n"
+            " * (Number min = None, Number max = None)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n")
 
 
 class ClampBackward1(Node):
@@ -852,8 +896,24 @@ class ClampBackward0(Node):
         return where(x < hi, t, t_hi)
 
 
-def where(condition, input, other):
-    """Pick from ``input`` where ``condition`` holds, else from ``other``."""
+_NO_VALUES = object()
+WHERE_SIGNATURES = (
+    "where() received an invalid combination of arguments - got (Tensor, Tensor), but expected "
+    "one of:\n"
+    " * (Tensor condition)\n"
+    " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+    " * (Tensor condition, Number self, Tensor other)\n"
+    " * (Tensor condition, Tensor input, Number other)\n"
+    " * (Tensor condition, Number self, Number other)\n")
+
+
+def where(condition, input=_NO_VALUES, other=_NO_VALUES):
+    """Pick from ``input`` where ``condition`` holds, else from ``other``. With the condition
+    alone, torch's ``nonzero(as_tuple=True)``: one index tensor per dim."""
+    if input is _NO_VALUES and other is _NO_VALUES:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(condition._data))
+    if input is _NO_VALUES or other is _NO_VALUES:
+        raise TypeError(WHERE_SIGNATURES)
     d = result_type(input, other)
     a, b = as_tensor_like(input, d), as_tensor_like(other, d)
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
@@ -892,14 +952,40 @@ logical_and, logical_or, logical_xor = (_compare(f) for f in (np.logical_and, np
                                                                np.logical_xor))
 
 
-def bitwise_and(input, other):
-    return _compare(np.bitwise_and)(input, other) if input.dtype is not _dtype.bool \
-        else logical_and(input, other)
+def _bitwise(np_fn, kernel):
+    """``&``, ``|``, ``^``, ``<<``, ``>>``: bit by bit on integers (``~5`` is -6, not False),
+    logical on bools; torch's CPU kernels have no float version and name themselves."""
+    def op(input, other):
+        a, b, d = operands(input, other)
+        if d.is_floating_point:
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{d.scalar_name}\'')
+        check_same_shape_broadcast(a._data, b._data)
+        return Tensor._make(quietly(np_fn, a._data, b._data))
+
+    op.__name__ = np_fn.__name__
+    return op
 
 
-def bitwise_or(input, other):
-    return _compare(np.bitwise_or)(input, other) if input.dtype is not _dtype.bool \
-        else logical_or(input, other)
+bitwise_and, bitwise_or, bitwise_xor = (_bitwise(np.bitwise_and, "bitwise_and"),
+                                        _bitwise(np.bitwise_or, "bitwise_or"),
+                                        _bitwise(np.bitwise_xor, "bitwise_xor"))
+bitwise_left_shift = _bitwise(np.left_shift, "lshift")
+bitwise_right_shift = _bitwise(np.right_shift, "rshift")
+
+
+def bitwise_not(input):
+    if input.dtype.is_floating_point:
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return Tensor._make(np.invert(input._data))
+
+
+def invert(input):
+    """``~x``: torch's Python operator refuses floats before reaching the kernel."""
+    if input.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return bitwise_not(input)
 
 
 def logical_not(input):
@@ -1020,12 +1106,12 @@ def _tensor_only(name, other):
 def maximum(input, other):
     """Element-wise max; a NaN in either input wins. Ties split the gradient in halves."""
     _tensor_only("maximum", other)
-    return _binary(input, other, np.maximum, MaximumBackward0, save=_save_both)
+    return _binary(input, other, torch_max, MaximumBackward0, save=_save_both)
 
 
 def minimum(input, other):
     _tensor_only("minimum", other)
-    return _binary(input, other, np.minimum, MinimumBackward0, save=_save_both)
+    return _binary(input, other, torch_min, MinimumBackward0, save=_save_both)
 
 
 def _save_both(a, b):
@@ -1063,17 +1149,17 @@ class MinimumBackward0(MaximumBackward0):
 
 def clamp_min(input, min):
     if isinstance(min, Tensor):
-        return _binary(input, min, np.maximum, ClampMinBackward1, save=_save_bound("min"))
+        return _binary(input, min, torch_max, ClampMinBackward1, save=_save_bound("min"))
     d = result_type(input, min)
-    data = np.maximum(input._data.astype(d.numpy, copy=False), min).astype(d.numpy, copy=False)
+    data = torch_max(input._data.astype(d.numpy, copy=False), d.numpy.type(min))
     return record(data, ClampMinBackward0, (input,), save={"self": input}, min=min)
 
 
 def clamp_max(input, max):
     if isinstance(max, Tensor):
-        return _binary(input, max, np.minimum, ClampMaxBackward1, save=_save_bound("max"))
+        return _binary(input, max, torch_min, ClampMaxBackward1, save=_save_bound("max"))
     d = result_type(input, max)
-    data = np.minimum(input._data.astype(d.numpy, copy=False), max).astype(d.numpy, copy=False)
+    data = torch_min(input._data.astype(d.numpy, copy=False), d.numpy.type(max))
     return record(data, ClampMaxBackward0, (input,), save={"self": input}, max=max)
 
 

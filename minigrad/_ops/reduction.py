@@ -23,7 +23,7 @@ from minigrad.autograd.graph import Node
 
 
 def _dims(dim, ndim):
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = (dim,) if isinstance(dim, int | np.integer) else tuple(dim)  # np.int64 too
     wrapped = [_wrap_dim(d, ndim) for d in dims]
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
@@ -87,11 +87,15 @@ def _mean(input, dim, keepdim, dtype):
             f"or complex dtype. Got: {d.scalar_name}")
     data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if dim is None:
-        return record(np.asarray(data.mean(), dtype=data.dtype), MeanBackward0, (x,),
+        value = data.mean() if data.size else np.nan  # NumPy would warn about an empty mean
+        return record(np.asarray(value, dtype=data.dtype), MeanBackward0, (x,),
                       self_shape=data.shape, numel=data.size)
     dims = _dims(dim, data.ndim)
-    out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     count = int(np.prod([data.shape[d] for d in dims]))
+    if count:
+        out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
+    else:  # nothing to average: nan, as torch (and without NumPy's warning)
+        out = np.full(data.sum(axis=dims, keepdims=keepdim).shape, np.nan, dtype=data.dtype)
     return record(out, MeanBackward1, (x,), self_shape=data.shape, dim=dims, dim_arg=dim,
                   keepdim=keepdim, count=count)
 
@@ -287,7 +291,7 @@ def _others_product(x, result, dim):
 # --- more reductions: amax/amin, argmin, all/any, logsumexp, var/std, norm -------------------
 def _all_dims(dim, ndim):
     """``dim`` as a sorted tuple; ``None`` (and, where torch allows it, ``()``) is every dim."""
-    if dim is None or (not isinstance(dim, int) and len(dim) == 0):
+    if dim is None or (not isinstance(dim, int | np.integer) and len(dim) == 0):
         return tuple(range(ndim))
     return _dims(dim, ndim)
 

@@ -95,9 +95,7 @@ class CumprodBackward0(Node):
             return reversed_cumsum(self.saved("result") * grad, d) / x
         if grad_mode.is_grad_enabled():  # create_graph: torch's differentiable formula
             return _cumprod_backward_with_zeros(grad, x, d)
-        table, g = _leave_one_out(x, d), grad.unbind(d)
-        return stack([_sum(g[k + j] * p for j, p in enumerate(row))
-                      for k, row in enumerate(table)], d)
+        return _cumprod_backward_first_zero(grad, x, self.saved("result"), d)
 
     def jvp(self, t):
         x, d = self.inputs[0], self.dim
@@ -108,6 +106,31 @@ class CumprodBackward0(Node):
         table, ts = _leave_one_out(x, d), t.unbind(d)
         n = len(ts)
         return stack([_sum(ts[k] * table[k][i - k] for k in range(i + 1)) for i in range(n)], d)
+
+
+def _cumprod_backward_first_zero(grad, x, result, d):
+    """torch's O(n) cumprod_backward (no create_graph) when an input is 0, on the arrays.
+
+    Along ``d``: before the first zero, the formula that divides by the input; at the first
+    zero, the output gradients up to the second zero times the products that leave it out;
+    after it, nothing is written into torch's zeros. So those places are ``+0``, never the
+    ``-0`` (or ``nan``, with an ``inf`` input) that a product leaving one input out can give."""
+    g, xv, out = grad._data, x._data, result._data
+    count = np.cumsum(xv == 0, axis=d)
+    before, upto_second = count == 0, count == 1
+    first = np.expand_dims(np.argmax(upto_second, axis=d), d)
+    first_zero = np.zeros_like(upto_second)
+    np.put_along_axis(first_zero, first, True, axis=d)
+    first_zero &= upto_second
+    after = upto_second & ~first_zero
+    with np.errstate(all="ignore"):
+        w = np.where(before, out * g, 0).astype(g.dtype)
+        grad_input = np.where(before, np.flip(scan(np.cumsum, np.flip(w, d), d), d) / xv, 0)
+        left_out = scan(np.cumprod, np.where(after, xv, 1).astype(xv.dtype), d)
+        at_zero = (left_out * np.where(upto_second, g, 0)).sum(d, keepdims=True)
+        prev = np.take_along_axis(out, np.maximum(first - 1, 0), axis=d)
+        at_zero = at_zero * np.where(first == 0, 1, prev)
+    return Tensor._make(np.where(first_zero, at_zero, grad_input).astype(g.dtype))
 
 
 def _cumprod_backward_with_zeros(grad, x, d):

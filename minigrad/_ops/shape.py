@@ -155,7 +155,9 @@ def to(input, *args, dtype=None, copy=False, device=None, **kwargs):
     check_device(device)
     if dtype is None or (dtype is input.dtype and not copy):
         return input
-    return record(input._data.astype(dtype.numpy), ToCopyBackward0, (input,))
+    # nan or an out-of-range float cast to an integer is a value (whatever the CPU gives),
+    # as in torch, not NumPy's warning
+    return record(quietly(input._data.astype, dtype.numpy), ToCopyBackward0, (input,))
 
 
 class ToCopyBackward0(Node):

@@ -10,9 +10,84 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import return_types
+from minigrad._ops import stl_sort
 from minigrad._ops._core import record
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
+
+
+def _before(largest: bool):
+    """torch's comparators on (value, index) pairs: "x goes first"; NaN counts as largest."""
+    if largest:
+        return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+def _rows(data, d):
+    """``data`` with ``d`` last, as rows; and a function putting row results back."""
+    moved = np.moveaxis(data, d, -1)
+    rows = moved.reshape(-1, moved.shape[-1]) if moved.size else moved.reshape(0, 0)
+
+    def back(out_rows, k):
+        return np.moveaxis(out_rows.reshape(*moved.shape[:-1], k), -1, d)
+
+    return rows, back
+
+
+def _tied(rows):
+    """Which rows hold two values that compare equal (two NaNs included)."""
+    if rows.shape[-1] < 2:
+        return np.zeros(len(rows), dtype=bool)
+    s = np.sort(rows, axis=-1)
+    tied = (s[:, 1:] == s[:, :-1]).any(axis=-1)
+    if rows.dtype.kind == "f":
+        tied |= np.isnan(rows).sum(axis=-1) > 1
+    return tied
+
+
+def _unstable_order(data, d, descending):
+    """torch's ``std::sort`` order: rows that tie run libstdc++'s introsort (stl_sort.py);
+    others have one sorted order, the stable one."""
+    order = _order(data, d, descending)
+    rows, back = _rows(data, d)
+    tied = _tied(rows)
+    if not tied.any():
+        return order
+    n, comp = rows.shape[-1], _before(descending)
+    order_rows, _ = _rows(order, d)
+    order_rows = order_rows.copy()
+    for r in np.nonzero(tied)[0]:
+        pairs = list(zip(rows[r].tolist(), range(n), strict=True))
+        stl_sort.sort(pairs, 0, n, comp)
+        order_rows[r] = [i for _, i in pairs]
+    return back(order_rows, n)
+
+
+def _topk_order(data, d, k, largest, sorted):  # noqa: A002 - torch's keyword
+    """torch's topk_impl_loop on each row: ``std::partial_sort`` when ``k * 64 <= n``, else
+    ``std::nth_element`` and (sorted) ``std::sort`` of the first k - 1. Rows without ties,
+    sorted, need none of it: their first k are the sorted order's."""
+    order = np.take(_order(data, d, largest), np.arange(k), axis=d)
+    rows, back = _rows(data, d)
+    n = rows.shape[-1]
+    partial = k * 64 <= n
+    redo = np.ones(len(rows), dtype=bool) if not (sorted or partial) else _tied(rows)
+    if k == 0 or not redo.any():
+        return order
+    comp = _before(largest)
+    out, _ = _rows(order, d)
+    out = out.copy()
+    for r in np.nonzero(redo)[0]:
+        pairs = list(zip(rows[r].tolist(), range(n), strict=True))
+        if partial:
+            stl_sort.partial_sort(pairs, 0, k, n, comp)
+        else:
+            stl_sort.nth_element(pairs, k - 1, comp)
+            if sorted:
+                stl_sort.sort(pairs, 0, k - 1, comp)
+        out[r] = [i for _, i in pairs[:k]]
+    return back(out, k)
 
 
 def _order(data, d, descending):
@@ -36,17 +111,19 @@ _NOT_GIVEN = object()
 
 
 def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
-    """Values sorted along ``dim`` and where they came from. minigrad's sort is always stable
-    (``stable=False`` lets torch order ties as it likes; stable order is one such order). As
-    in torch, passing ``stable`` at all (even None) selects the overload whose node is
-    SortBackward1."""
+    """Values sorted along ``dim`` and where they came from. Ties come out as torch leaves
+    them: in order with ``stable=True``, else as ``std::sort`` leaves them. As in torch,
+    passing ``stable`` at all (even None) selects the overload whose node is SortBackward1."""
     d = _wrap_dim(dim, input.dim())
     data = input._data
     if data.ndim == 0:
         idx = np.zeros((), dtype=np.int64)
         values = data.copy()
     else:
-        idx = _order(data, d, descending).astype(np.int64)
+        stable_order = stable is not _NOT_GIVEN and stable
+        order = _order(data, d, descending) if stable_order else \
+            _unstable_order(data, d, descending)
+        idx = order.astype(np.int64)
         values = np.take_along_axis(data, idx, axis=d)
     indices = Tensor._make(idx)
     node_cls = SortBackward0 if stable is _NOT_GIVEN else SortBackward1
@@ -55,10 +132,15 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     return return_types.sort((out, indices))
 
 
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """Where the sorted values came from: ``sort``'s indices (stable or not, as asked)."""
+    with grad_mode.no_grad():
+        return sort(input, dim, descending, stable=stable).indices
+
+
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's keyword
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices. minigrad always
-    returns them in sorted order: with ``sorted=False`` torch's order is whatever its selection
-    algorithm leaves (unspecified), so there the order (not the values) can differ."""
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices, ties and
+    ``sorted=False`` in the order torch's selection algorithm leaves them."""
     d = _wrap_dim(dim, input.dim())
     data = input._data
     n = data.shape[d] if data.ndim else 1
@@ -68,8 +150,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's k
         idx = np.zeros((), dtype=np.int64)
         values = data.copy()
     else:
-        order = _order(data, d, largest)
-        idx = np.take(order, np.arange(k), axis=d).astype(np.int64)
+        idx = _topk_order(data, d, k, largest, sorted).astype(np.int64)
         values = np.take_along_axis(data, idx, axis=d)
     indices = Tensor._make(idx)
     out = record(values, TopkBackward0, (input,), save={"indices": indices}, dim=d, dim_arg=dim,

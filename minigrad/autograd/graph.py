@@ -19,6 +19,7 @@ needs and makes the op's results the node's outputs.
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 
 import numpy as np
@@ -167,7 +168,8 @@ class SavedTensor:
             elif tensor._requires_grad:
                 self.grad_edge = (tensor._grad_accumulator(), None)
         self.tensor_type = type(tensor)
-        self.packed = pack_hook(tensor)
+        with grad_mode.no_grad():  # as torch: what the hook computes is not recorded
+            self.packed = pack_hook(tensor)
         self.unpack_hook = unpack_hook
         self.tensor = self.data = None
 
@@ -284,8 +286,10 @@ class disable_saved_tensors_hooks:  # noqa: N801
 
 
 def _op_name(node) -> str:
-    """``MulBackward0`` -> ``Mul``; a custom Function's ``FooBackward`` -> ``Foo``."""
-    return node.name().removesuffix("Backward0").removesuffix("Backward")
+    """``MulBackward0`` -> ``Mul``, ``PowBackward1`` -> ``Pow1`` (torch keeps an overload's
+    number), a custom Function's ``FooBackward`` -> ``Foo``."""
+    name = node.name().removesuffix("Backward0")
+    return re.sub(r"Backward(\d*)$", r"\1", name)
 
 
 def _version_error(saved: SavedTensor, node, current: int) -> str:
@@ -354,7 +358,13 @@ def _field_reader(field: str, spec, raw: bool):
             saved = node._saved.get(field)
             if raw:
                 return SavedTensor.undefined() if saved is None else saved
-            return None if saved is None else node.saved(field)
+            if saved is None:
+                return None
+            value = node.saved(field)
+            number = node.__dict__.get("number_" + field)
+            if number is not None:  # ``x * 3``: torch saved 3 as it wrapped it, tensor(3)
+                return type(value)._make(np.asarray(number))
+            return value
         return spec(node)
 
     return read

@@ -105,6 +105,10 @@ OPS = {
     "zero_": lambda L, x, y: x.clone().zero_() + y,
     "fill_tensor": lambda L, x, y: x.clone().fill_(y[0, 0]),
     "copy_": lambda L, x, y: x.clone().copy_(y),
+    "t_": lambda L, x, y: x.clone().t_() * 1,
+    "transpose_unsqueeze_": lambda L, x, y: (x.clone().transpose_(0, -1).unsqueeze_(1)
+                                             * y.t()[:, None]),
+    "squeeze_": lambda L, x, y: x.clone()[None].squeeze_(0) * y,
     "setitem_view": lambda L, x, y: _setitem(x, y),
     "inplace_on_view": lambda L, x, y: _inplace_on_view(x, y),
 }

@@ -28,7 +28,7 @@ import torch
 import minigrad
 
 CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
-              "reprs", "misc"]
+              "reprs", "misc", "autograd_api", "random", "everyday_ops"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 

@@ -22,7 +22,7 @@ import minigrad
 SETTINGS = settings(deadline=None, max_examples=30)
 seeds = st.one_of(st.integers(0, 2**64 - 1), st.integers(-(2**63), -1))
 shapes = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=20)
-float_dtypes = st.sampled_from(["float32", "float64"])
+float_dtypes = st.sampled_from(["float16", "float32", "float64"])
 
 
 def _same(ours, theirs):
@@ -125,16 +125,16 @@ def test_randint_bad_range_same_error():
     assert errors[0] == errors[1]
 
 
-def test_float16_draws_are_numpys_not_torchs():
-    """float16 is not covered: its numbers come from NumPy (the right dtype and shape only)."""
-    minigrad.manual_seed(0)
-    torch.manual_seed(0)
-    for name in ("rand", "randn"):
-        ours = getattr(minigrad, name)(40, dtype=minigrad.float16)
-        theirs = getattr(torch, name)(40, dtype=torch.float16)
-        assert ours.numpy().dtype == theirs.numpy().dtype == np.float16
-        assert ours.shape == theirs.shape
-        assert not np.array_equal(ours.numpy(), theirs.numpy())
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 33, 100, 1000])
+def test_float16_draws_are_torchs(n):
+    """float16 uniforms and normals, remainders included, after draws of other dtypes."""
+    def draws(lib):
+        lib.manual_seed(n)
+        h = lib.float16
+        return [lib.rand(n, dtype=h), lib.randn(n, dtype=h), lib.randn(3),
+                lib.empty(n, dtype=h).uniform_(-3, 2.1), lib.empty(n, dtype=h).normal_(2.3, 0.7)]
+
+    _both(draws)
 
 
 def test_uniform_result_rounded_up_to_the_bound_becomes_the_lower_bound():

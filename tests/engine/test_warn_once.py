@@ -25,6 +25,12 @@ for step in range(2):
         torch.autograd.grad(x ** 2, x, create_graph=True)
         (x ** 3).backward(create_graph=True)
     print(step, [str(w.message).split(" (Triggered")[0] for w in caught])
+import numpy as np
+for step in range(2):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        print(torch.tensor([np.arange(2.), np.ones(2)]).tolist())
+    print(step, [str(w.message).split(" (Triggered")[0] for w in caught])
 """
 
 
@@ -40,3 +46,4 @@ def test_warnings_given_once_per_process_like_torch():
     assert got == expected
     assert "dimension other than 2" in expected and "0-D" in expected  # both messages seen
     assert "reference cycle" in expected
+    assert "list of numpy.ndarrays" in expected

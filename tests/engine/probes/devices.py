@@ -43,6 +43,47 @@ PROBES = [
     'print(torch.ones(2).device.type, torch.ones(2).device.index, str(torch.ones(2).device))',
     "print(torch.ones(2).get_device(), torch.ones(2).is_cpu)",
     "x = torch.ones(2); print(x.to(dtype=torch.float64, device='cpu').dtype)",
+    # held-out style probes (issue 13 audit)
+    "print(torch.cuda.is_available(), torch.cuda.device_count())",
+    """torch.ones(2).to("cuda:0")""",
+    """torch.ones(2, device="cuda")""",
+    """print(torch.ones(2).to("cpu"), torch.ones(2).cpu().device, torch.device("cpu"), torch.ones(2).device.type)""",
+    """print(torch.device("cuda"), torch.device("cuda", 1), torch.device("cuda:1").index, torch.device("cpu") == torch.device("cpu"))""",
+    """print(torch.ones(2).is_cuda, torch.ones(2, device=torch.device("cpu")).device, torch.zeros(2, device="cpu").device)""",
+    """torch.device("gpu")""",
+    """print(torch.ones(2).to(torch.float64).dtype, torch.ones(2).to("cpu", torch.int64), torch.ones(2).to(torch.zeros(1, dtype=torch.int32)).dtype)""",
+    """x = torch.ones(2); print(x.to("cpu") is x, x.to(torch.float32) is x, x.cpu() is x, x.to(torch.float64) is x)""",
+    """torch.tensor([1.], device="cuda")""",
+    """x = torch.ones(2, requires_grad=True); print(x.to(torch.float64).grad_fn, x.double().requires_grad, x.to("cpu").grad_fn)""",
+    """print(torch.ones(2).device == "cpu", str(torch.ones(2).device), repr(torch.device("cpu")))""",
+    """torch.cuda.manual_seed(0); print("ok")""",
+    "torch.ones(2).pin_memory()",
+    "torch.cuda.manual_seed_all(0); torch.cuda.empty_cache(); print(torch.cuda.is_initialized(), torch.cuda.memory_allocated(), torch.ones(2).is_pinned())",
+    "torch.cuda.current_device()",
+    "torch.cuda.synchronize()",
+    "torch.cuda.get_device_name(0)",
+    "torch.ones(2).cuda(0)",
+    """torch.ones(2).to(device="cuda", dtype=torch.float64)""",
+    """torch.zeros(2).to(torch.device("cuda"))""",
+    """torch.randn(2, device="cuda")""",
+    """torch.arange(3, device="cuda")""",
+    """torch.zeros_like(torch.ones(2), device="cuda")""",
+    """torch.rand(2, device="cuda")""",
+    """torch.randint(0, 3, (2,), device="cuda")""",
+    """torch.randperm(3, device="cuda")""",
+    """torch.eye(2, device="cuda")""",
+    """torch.linspace(0, 1, 3, device="cuda")""",
+    """torch.ones_like(torch.ones(2), device="cuda:0")""",
+    """torch.rand_like(torch.ones(2), device="cuda")""",
+    """torch.full_like(torch.ones(2), 3., device="cuda")""",
+    """torch.as_tensor([1., 2.], device="cuda")""",
+    """torch.manual_seed(0)
+try:
+    torch.randn(2, device="cuda")
+except AssertionError:
+    pass
+print(torch.rand(2))""",
+    """print(torch.eye(2, device="cpu"), torch.linspace(0, 1, 2, device="cpu"), torch.zeros_like(torch.ones(1), device="cpu"), torch.as_tensor([1], device="cpu"))""",
 ]
 
 KNOWN = {}

@@ -111,6 +111,187 @@ PROBES = [
     'print(torch.ones(2, dtype=torch.bool).sum(), torch.ones(2, dtype=torch.bool).any())',
     'print(torch.tensor([3, -3]) / torch.tensor([2, 2]), torch.tensor([7]) % 3)',
     'print(torch.tensor([1, 2]) // torch.tensor([2]))',
+    # held-out style probes (issue 13 audit)
+    """i = torch.tensor([1, 2]); b = torch.tensor([True, False]); f = torch.tensor([1., 2.]); d = torch.tensor([1., 2.], dtype=torch.float64)
+for x in (i, b, f, d):
+    for y in (i, b, f, d, 2, 2.5, True, np.float64(2), np.int64(3), np.float32(1.5)):
+        for op in ('+', '-', '*', '/', '//', '%', '**'):
+            try:
+                r = eval('x ' + op + ' y')
+                print(op, r.dtype, r)
+            except Exception as e:
+                print(op, type(e).__name__, e)""",
+    """i = torch.tensor([1, 2]); b = torch.tensor([True, False]); f = torch.tensor([1., 2.])
+for x in (i, b, f):
+    for y in (2, 2.5, True, np.float64(2), np.int64(3)):
+        for op in ('+', '-', '*', '/', '//', '%', '**'):
+            try:
+                r = eval('y ' + op + ' x')
+                print(op, type(r).__name__, r.dtype, r)
+            except Exception as e:
+                print(op, type(e).__name__, e)""",
+    """i = torch.tensor([1, 2], dtype=torch.int32); u = torch.tensor([1, 2], dtype=torch.uint8); s = torch.tensor([1, 2], dtype=torch.int16); h = torch.tensor([1., 2.], dtype=torch.float16)
+for x in (i, u, s, h):
+    for y in (i, u, s, h, 1, 1.5, torch.tensor(3), torch.tensor(2.5, dtype=torch.float64)):
+        print((x + y).dtype, (x * y).dtype, end=' | ')
+    print()""",
+    "print(torch.tensor(3) + torch.tensor([1, 2], dtype=torch.uint8), (torch.tensor(300) + torch.tensor([1], dtype=torch.uint8)))",
+    "print(torch.tensor([True]) + True, torch.tensor([True]) * False, (torch.tensor([True]) - torch.tensor([True])) if False else None)",
+    "torch.tensor([True]) - True",
+    "-torch.tensor([True, False])",
+    "print(~torch.tensor([1, 0]), ~torch.tensor([True, False]))",
+    "print(torch.tensor([5, -5, 7, -7]) // 2, torch.tensor([5, -5, 7, -7]) % 3, torch.tensor([5., -5., 7., -7.]) // -2, torch.tensor([5., -5.5, 7., -7.]) % -3)",
+    "print(torch.tensor([5, -5]) // 0)",
+    "print(torch.tensor([5, -5]) % 0)",
+    "print(torch.tensor([5., -5., 0.]) // 0, torch.tensor([5., -5., 0.]) % 0, torch.tensor([-0.]) // 1, torch.tensor([-3.]) % 3)",
+    "print(torch.tensor([5, -5]) / 2, torch.tensor([5, -5]) / torch.tensor([2]), torch.tensor([5]).div(2, rounding_mode='floor'), torch.tensor([-5]).div(2, rounding_mode='trunc'))",
+    "print(torch.tensor([-5.5]).div(2, rounding_mode='floor'), torch.tensor([-5.5]).div(2, rounding_mode='trunc'))",
+    "print(7 // torch.tensor([2, -2]), -7 % torch.tensor([2, 3]), 7.5 // torch.tensor([2, -2]), 2 ** torch.tensor([2, 3]), 2. ** torch.tensor([2, 3]))",
+    "print(torch.tensor([2, 3]) ** -1)",
+    "print(torch.tensor([2, 3]) ** 0.5, torch.tensor([2, 3]) ** torch.tensor(2.), torch.tensor([2, 3]).pow(2).dtype)",
+    "print(torch.tensor([1, 2]).clamp(0.5, 1.5), torch.tensor([1, 2]).clamp(min=1.5).dtype, torch.tensor([1, 2]).clamp(torch.tensor(1.5)))",
+    "print(torch.tensor([1, 5]).clamp_min(2.5), torch.tensor([True, False]).clamp(0, 1), torch.tensor([1, 5], dtype=torch.uint8).clamp(max=3))",
+    "torch.tensor([1, 2]).clamp_(0.5, 1.5)",
+    "print(torch.LongTensor([1, 2]), torch.IntTensor([1, 2]).dtype, torch.DoubleTensor([1]).dtype, torch.BoolTensor([1, 0]), torch.FloatTensor(2, 3).shape, torch.ByteTensor([3]))",
+    "print(torch.LongTensor([1.7, -1.7]), torch.BoolTensor([2, 0]), torch.IntTensor(torch.tensor([1.5])))",
+    "print(torch.tensor([1, 2]).float().mean(), torch.tensor([1, 2]).sum().dtype, torch.tensor([True, True]).sum(), torch.tensor([1, 2], dtype=torch.int8).sum().dtype, torch.tensor([1, 2]).prod().dtype)",
+    "print(torch.tensor([1, 2]).exp(), torch.tensor([1, 4]).sqrt(), torch.tensor([True]).sin(), torch.tensor([1, 2]).sigmoid().dtype, torch.tensor([1, 2], dtype=torch.float64).tanh().dtype)",
+    "print(torch.tensor([1, -2]).abs(), torch.tensor([1, -2]).sign(), torch.tensor([True]).abs() if False else None, torch.tensor([1, -2]).neg())",
+    "print(torch.tensor([1, 2]).cumsum(0).dtype, torch.tensor([True, True]).cumsum(0), torch.tensor([1, 2], dtype=torch.int32).cumprod(0).dtype, torch.tensor([1., 2.]).cumsum(0, dtype=torch.float64))",
+    "print(torch.arange(5), torch.arange(1, 2.5, 0.5), torch.arange(0, 1, 0.1), torch.arange(0., 3), torch.arange(5).dtype, torch.arange(0, 1, 0.3).dtype)",
+    "print(torch.arange(0, -1, -0.25), torch.arange(1, 0, 0.1))",
+    "print(torch.arange(0, 10, 0))",
+    "print(torch.arange(-1.2, 1.3, 0.4), torch.arange(1e-3, 1e-2, 1e-3).shape, torch.arange(0, 5, 1.5, dtype=torch.int64))",
+    "print(torch.linspace(0, 1, 5), torch.linspace(-1, 1, 7), torch.linspace(0, 1, 1), torch.linspace(0, 1, 0), torch.linspace(3, 1, 4))",
+    "print(torch.linspace(0, 1, 11).tolist(), torch.linspace(0.1, 0.7, 13).tolist())",
+    "print(torch.linspace(0, 10, 5, dtype=torch.int64), torch.linspace(0, 1, 3, dtype=torch.float64).tolist())",
+    "torch.linspace(0, 1, -1)",
+    "print(torch.zeros(2, dtype=torch.int64) + 0.5, torch.ones(2).long() * 1.5, (torch.ones(2).long() * 1.5).dtype)",
+    "x = torch.ones(2).long(); x += 1.5",
+    "x = torch.ones(2).long(); x *= 2; x.add_(torch.tensor(3)); print(x)",
+    "x = torch.ones(2); x += torch.tensor([1, 2]); x.mul_(True); print(x, x.dtype)",
+    "x = torch.ones(2, dtype=torch.bool); x += 1",
+    "print(torch.where(torch.tensor([True, False]), torch.tensor([1, 2]), 2.5), torch.where(torch.tensor([True, False]), 1, 0.5).dtype) if hasattr(torch, 'where') else None",
+    "print(torch.maximum(torch.tensor([1, 5]), torch.tensor([2., 3.])), torch.max(torch.tensor([1, 5]), torch.tensor([2.5, 3.5])))",
+    "print(torch.tensor([1, 2]).lerp(torch.tensor([3, 4]), 0.5))",
+    "print(torch.tensor([1., 2.]).lerp(torch.tensor([3., 4.]), 0.5), torch.lerp(torch.tensor([1., 2.]), torch.tensor([3., 4.]), torch.tensor([0.1, 0.9])))",
+    "print(torch.tensor([1, 2]) @ torch.tensor([3, 4]), torch.tensor([[1, 2]]) @ torch.tensor([[1.], [2.]]))",
+    "print(torch.tensor([1, 2]) == 1.0, torch.tensor([1.5]) > 1, torch.tensor([True]) == 1, torch.tensor([1, 2]) < torch.tensor([1.5, 1.5]))",
+    "print(torch.tensor([1, 2]).float().dtype, torch.tensor([1.7, -1.7]).long(), torch.tensor([1.7, 0.]).bool(), torch.tensor([300]).to(torch.uint8), torch.tensor([1.5]).int())",
+    "print(torch.tensor([1, 2]).to(torch.float16), torch.tensor([1, 2]).half().dtype, torch.tensor(2.5, dtype=torch.float16) * 3)",
+    "print(torch.tensor([1, 2]) ^ torch.tensor([3, 3]), torch.tensor([True, False]) ^ torch.tensor([True, True]), torch.tensor([5]) ^ 1)",
+    "print(torch.tensor([6, 3]) & 5, torch.tensor([6, 3]) | torch.tensor([1, 1]), torch.tensor([True]) & True, 5 & torch.tensor([6, 3]), 1 | torch.tensor([2]))",
+    "torch.tensor([1.5]) & torch.tensor([1.5])",
+    "torch.tensor([1.5]) ^ 1",
+    "~torch.tensor([1.5])",
+    "print(torch.tensor([1, 0]).bitwise_not(), torch.bitwise_not(torch.tensor([True])), torch.bitwise_xor(torch.tensor([3]), torch.tensor([1])))",
+    "print(~torch.tensor([1, 0]), ~torch.tensor([True, False]), ~torch.tensor(0, dtype=torch.uint8))",
+    "print(torch.tensor([1, 2]) << 1, torch.tensor([4]) >> 1)",
+    "t = torch.tensor([1.], requires_grad=True); u = torch.FloatTensor(t); print(u is t, u.grad_fn, u.data_ptr() == t.data_ptr())",
+    "torch.IntTensor(torch.tensor([1.5]))",
+    "torch.DoubleTensor(torch.tensor([True]))",
+    "print(torch.LongTensor([1.7, -1.7]), torch.BoolTensor([2, 0]), torch.LongTensor(torch.tensor([3])))",
+    "x = torch.tensor([True]); x ^= torch.tensor([True]); print(x)",
+    "x = torch.tensor([3]); x &= 1; x |= 4; print(x)",
+    # held-out style probes (issue 13 audit)
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2); y = l(torch.ones(4, 3)); print(y.grad_fn, y.grad_fn.next_functions, l(torch.ones(3)).grad_fn)",
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2, bias=False); y = l(torch.ones(4, 3)); print(y.grad_fn, y.grad_fn.next_functions)",
+    "torch.manual_seed(0); l = torch.nn.Linear(3, 2); y = l(torch.ones(2, 4, 3)); print(y.grad_fn, y.shape)",
+    """p = torch.tensor([[0.2, 0.8]], requires_grad=True); t = torch.tensor([[0., 1.]])
+l = torch.nn.functional.mse_loss(p, t); l.backward(); print(l, l.grad_fn, p.grad)""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True); t = torch.tensor([2])
+l = torch.nn.functional.cross_entropy(x, t); l.backward(); print(l, l.grad_fn, x.grad)""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True)
+l = torch.nn.functional.cross_entropy(x, torch.tensor([3]))""",
+    """x = torch.tensor([[1., 2., 3.]], requires_grad=True)
+l = torch.nn.functional.cross_entropy(x, torch.tensor([1.]))""",
+    "print(torch.nn.functional.mse_loss(torch.ones(2), torch.zeros(3)))",
+    "torch.manual_seed(0); m = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1)); print(m); print(sum(p.numel() for p in m.parameters()), [n for n, _ in m.named_parameters()])",
+    """torch.manual_seed(0); m = torch.nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1); x = torch.ones(3, 2)
+for _ in range(3):
+    opt.zero_grad(); l = ((m(x) - 1) ** 2).mean(); l.backward(); opt.step()
+print(l, m.weight, m.bias, m.weight.grad)""",
+    """torch.manual_seed(0); m = torch.nn.Linear(2, 1); opt = torch.optim.Adam(m.parameters(), lr=0.1); x = torch.ones(3, 2)
+for _ in range(3):
+    opt.zero_grad(); l = ((m(x) - 1) ** 2).mean(); l.backward(); opt.step()
+print(l, m.weight, m.bias)""",
+    "torch.manual_seed(0); m = torch.nn.Linear(2, 1); print(m.weight.requires_grad, m.weight.is_leaf, type(m.weight).__name__, m.weight)",
+    "w = torch.nn.Parameter(torch.ones(2)); print(w, w * 2, type(w * 2).__name__, w.detach())",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x[0]
+x.add_(1)""",
+    """x = torch.ones(2, 2)
+y = x.expand(3, 2, 2)
+y.add_(1)""",
+    """x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    x.add_(1)
+    x[0] = 5
+print(x, x._version, x.requires_grad, x.grad_fn)
+(x * x).sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * x
+with torch.no_grad():
+    x.mul_(3)
+y.sum().backward()""",
+    """x = torch.ones(2, requires_grad=True)
+x.detach_()""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+y.detach_(); print(y.requires_grad, y.grad_fn, y.is_leaf)""",
+    """x = torch.ones(2, requires_grad=True)
+y = x[:1]
+y.detach_()""",
+    "print(torch.tensor([1, 2]) == torch.tensor([1., 2.5]), (torch.tensor([1, 2]) > 1.5).dtype, torch.tensor([True]) == torch.tensor([1]), torch.tensor([1.]) != torch.tensor([1], dtype=torch.float64))",
+    "print(torch.eq(torch.tensor([1, 2]), 1), torch.ge(torch.tensor([1.5]), torch.tensor([1])), torch.tensor([1, 2]).eq(torch.tensor([[1], [2]])))",
+    "print(torch.tensor([1., 2.]).equal(torch.tensor([1., 2.])), torch.equal(torch.tensor([1]), torch.tensor([1.])), torch.allclose(torch.tensor([1.]), torch.tensor([1.00001])), torch.tensor([1., 2.]).allclose(torch.tensor([1., 2.1]), atol=0.2))",
+    "print(torch.tensor([1, 2], dtype=torch.int32).float().dtype, torch.tensor([1.5]).to(torch.int32), torch.tensor([-1.5]).long(), torch.tensor([255]).byte(), torch.tensor([-1]).char(), torch.tensor([70000]).short())",
+    "print(torch.tensor([3.7, -3.7]).int(), torch.tensor([300.]).to(torch.int8), torch.tensor([float('nan')]).long().dtype, torch.tensor([1e10]).int().dtype)",
+    "print(torch.LongTensor([float('nan'), 1e30]).dtype, torch.tensor([float('inf')], dtype=torch.int32).dtype)",
+    "x = torch.zeros(2, dtype=torch.int64); x.copy_(torch.tensor([float('nan'), 2.5])); print(x[1])",
+    "x = torch.zeros(2, dtype=torch.int32); x[0] = float('inf'); print(x[1])",
+    "print(torch.tensor([1e10]).long(), torch.tensor([2.9, -2.9]).to(torch.uint8) if False else '', torch.tensor([1, 2]).float() / 0)",
+    "print(torch.tensor([1, 0]) / torch.tensor([0, 0]), torch.tensor([0.]) / 0, torch.tensor([1.]).log() - torch.tensor([0.]).log(), torch.tensor([-1.]).sqrt())",
+    "print(torch.tensor([1e38]) * 10, torch.tensor([1e-45]) / 10, torch.tensor([100.]).exp(), torch.tensor([-100.]).exp(), torch.tensor([1000.], dtype=torch.float64).exp())",
+    """torch.zeros(2, dtype=torch.int64).fill_(float("inf"))""",
+    "x = torch.zeros(2, dtype=torch.uint8); x[0] = 300",
+    """x = torch.zeros(2, dtype=torch.int8); x[0] = float("nan")""",
+    "torch.IntTensor([1e20])",
+    "torch.tensor([1e20], dtype=torch.int16)",
+    "print(torch.ByteTensor([-1, 2]), torch.LongTensor([1.7, -1.7]), torch.tensor([-1], dtype=torch.uint8))",
+    "x = torch.zeros(2, dtype=torch.int64); x[0] = 2.9; x[1] = True; print(x)",
+    "x = torch.zeros(2, dtype=torch.int64, requires_grad=False); x.fill_(3.7); print(x)",
+    # held-out style probes (issue 13 audit)
+    "x = torch.tensor([1, 2]); x *= torch.tensor(2.5)",
+    "x = torch.tensor([1., 2.]); x += torch.tensor([1, 2]); x -= True; x /= torch.tensor(2, dtype=torch.int64); print(x, x.dtype)",
+    "x = torch.tensor([True, False]); x |= torch.tensor([False, True]); x &= True; print(x)",
+    "x = torch.tensor([True, False]); x += True",
+    "x = torch.tensor([1, 2], dtype=torch.int32); x += torch.tensor([1, 2]); x += 2**40; print(x, x.dtype)",
+    "x = torch.tensor([1, 2], dtype=torch.uint8); x -= 3; print(x); y = torch.tensor([250], dtype=torch.uint8) + 10; print(y)",
+    "x = torch.tensor([1.], dtype=torch.float16); x += torch.tensor([1e-4], dtype=torch.float64); print(x, x.dtype)",
+    "x = torch.tensor([1, 2]); x.div_(2)",
+    "x = torch.tensor([1, 2]); x //= 2; x %= 2; print(x)",
+    "x = torch.tensor([5., -5.]); x //= 2; print(x); y = torch.tensor([5., -5.]); y %= -3; print(y)",
+    "x = torch.tensor([1, 2]); x **= 2; print(x)",
+    "x = torch.tensor([1., 2.]); x **= 0.5; print(x)",
+    "x = torch.tensor([1, 2]); x.pow_(0.5)",
+    "x = torch.tensor([1., 2.]); x.exp_(); x.log_(); x.sqrt_(); print(x)",
+    "x = torch.tensor([1, 2]); x.exp_()",
+    "x = torch.tensor([1, 2]); x.fill_(2.7); x.zero_(); print(x); x.copy_(torch.tensor([1.9, -1.9])); print(x)",
+    "x = torch.tensor([4., 9.], requires_grad=True); y = x.clone(); y.sqrt_(); y.sum().backward(); print(y, x.grad, y.grad_fn)",
+    "x = torch.tensor([4., -9.], requires_grad=True); y = x.clone(); y.abs_(); y.pow_(2); y.sum().backward(); print(y, x.grad, y.grad_fn)",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = x.clone(); y.pow_(torch.tensor([2., 3.], requires_grad=True)); print(y.grad_fn, y.grad_fn._saved_exponent)",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = x.clone(); y.sin_(); y.cos_(); y.sum().backward(); print(x.grad)",
+    "x = torch.tensor([1, 2]); x.sqrt_()",
+    "x = torch.tensor([True]); x.abs_()",
+    "x = torch.tensor([1., 2.], requires_grad=True); x.pow_(2)",
+    "x = torch.tensor([1, 2], dtype=torch.int32); x += 2**40; x *= 2**33 + 1; print(x); print(torch.tensor([1], dtype=torch.int8) * 300, torch.tensor([1], dtype=torch.uint8) - 1, torch.tensor([1], dtype=torch.int32) + 2**40)",
+    "x = torch.tensor([1., 2.]); x -= True",
+    "x = torch.tensor([2., 3.], requires_grad=True); y = x * 1; y **= 2; y.sum().backward(); print(x.grad, y.grad_fn)",
 ]
 
-KNOWN = {}
+KNOWN = {
+    "print(torch.tensor([1.5], dtype=torch.float16) + torch.tensor([1.5], dtype=torch.bfloat16))":
+        "minigrad has no bfloat16 (NumPy has none): torch.bfloat16 raises one AttributeError "
+        "that says so and names float16/float32",
+}

@@ -290,6 +290,219 @@ print(x.grad)""",
     "x = torch.ones(3, requires_grad=True); x.uniform_()",
     "torch.ones(3, dtype=torch.long).normal_()",
     "torch.ones(3, dtype=torch.bool).uniform_()",
+    # held-out style probes (issue 13 audit)
+    """x = torch.tensor([3., 3., 1.], requires_grad=True)
+x.topk(1).values.sum().backward(); print(x.grad)""",
+    """x = torch.tensor([3., 3., 1.], requires_grad=True)
+x.sort().values[2].backward(); print(x.grad)""",
+    "print(torch.tensor([3., 1., 3., 1., 2.]).sort(), torch.tensor([3., 1., 3., 1.]).sort(stable=True, descending=True))",
+    "print(torch.tensor([3., 1., 3., 1., 2.]).topk(2), torch.tensor([1, 1, 1]).topk(2, largest=False))",
+    "print(torch.tensor([2., 5., 5., 1.]).argmax(), torch.tensor([2., 1., 1.]).argmin(), torch.tensor([[1, 3, 3]]).max(dim=1))",
+    "print(torch.tensor([float('nan'), 1.]).max(), torch.tensor([1., float('nan')]).argmax(), torch.tensor([float('nan'), 1.]).sort())",
+    # held-out style probes (issue 13 audit)
+    "x = torch.ones(2, requires_grad=True); y = x * 2; print(y.grad)",
+    "x = torch.ones(2, requires_grad=True); y = x * 2; y.sum().backward(); print(y.grad, y.is_leaf, y.retains_grad)",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        ctx.k = 3
+        return x * y
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        print(ctx.needs_input_grad, ctx.k)
+        return g * y, g * x
+a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4.])
+out = F.apply(a, b); print(out, out.grad_fn)
+out.sum().backward(); print(a.grad, b.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2, g
+a = torch.tensor([1., 2.], requires_grad=True)
+F.apply(a).sum().backward()""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g[:1]
+a = torch.tensor([1., 2.], requires_grad=True)
+F.apply(a).sum().backward()""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        i = x.argmax()
+        ctx.mark_non_differentiable(i)
+        return x * 2, i
+    @staticmethod
+    def backward(ctx, g, gi):
+        print(gi)
+        return g * 2
+a = torch.tensor([1., 3.], requires_grad=True)
+y, i = F.apply(a); print(i.requires_grad, y.requires_grad)
+y.sum().backward(); print(a.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print(g1, g2)
+        return g1 * 2
+a = torch.tensor([1., 3.], requires_grad=True)
+y, z = F.apply(a)
+y.sum().backward(); print(a.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print(g1, g2)
+        return g1 * 2 + g2 * 3
+a = torch.tensor([1., 3.], requires_grad=True)
+y, z = F.apply(a)
+y.sum().backward(); print(a.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clone()
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x
+a = torch.tensor([1., 3.], requires_grad=True).clone()
+y = F.apply(a)
+a.mul_(2)
+y.sum().backward()""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+a = torch.tensor([1., 3.])
+y = F.apply(a); print(y.requires_grad, y.grad_fn)
+with torch.no_grad():
+    z = F.apply(torch.ones(1, requires_grad=True)); print(z.requires_grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x * 2
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x
+a = torch.tensor([1., 3.], requires_grad=True)
+F.apply(a).sum().backward(); print(a.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+F.apply(torch.ones(1, requires_grad=True)).sum().backward()""",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+y = x.clone()
+d = y.diagonal()
+d.mul_(10)
+y.sum().backward(); print(y, x.grad, y.grad_fn)""",
+    """x = torch.zeros(3, requires_grad=True)
+y = x.clone()
+e = y.expand(2, 3)
+e.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+v = x[1:]
+w = v[:1]
+w.mul_(5)
+print(x, v, x.grad_fn, v.grad_fn, w.grad_fn, x._version, v._version, w._version)
+x.sum().backward()""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone().view(2, 2)
+r = y[0]
+y[1] = r
+print(y, y.grad_fn)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+y[1:3] = torch.tensor([5., 6.], requires_grad=True)
+y.sum().backward(); print(x.grad, y.grad_fn)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+y[y > 0] = 0
+print(y.grad_fn, y._version)""",
+    """x = torch.ones(2, 3)
+x[:, 1] += 5
+x[0] *= 2
+print(x, x._version)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.clone()
+y += 1
+y *= y
+y.sum().backward(); print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sigmoid()
+y.data = torch.zeros(3)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+x.data.add_(1); print(x, x._version)
+x.data = torch.zeros(2); print(x, x.requires_grad)""",
+    """x = torch.ones(3, requires_grad=True)
+x.requires_grad = False; print(x.requires_grad)
+y = x * 2; y.requires_grad = True""",
+    """x = torch.ones(3)
+y = x * 2
+y.requires_grad_(); print(y.is_leaf, y.grad_fn)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x * 2
+y.requires_grad_(False)""",
+    """x = torch.ones(3, dtype=torch.long)
+x.requires_grad_()""",
+    """x = torch.ones(2, 2, requires_grad=True)
+print(x.grad_fn, x[0].grad_fn, x.T.grad_fn, x.detach().requires_grad, x.detach().is_leaf, x.clone().is_leaf)""",
+    # held-out style probes (issue 13 audit)
+    "x = torch.arange(6.).view(2, 3); r = x.max(1); print(r, r[0], r.values, type(r).__name__, len(r), list(r)[1])",
+    "x = torch.arange(6.).view(2, 3); v, i = x.sort(1, descending=True); print(v, i); print(x.topk(1, 1)._fields if hasattr(x.topk(1, 1), '_fields') else '')",
+    "x = torch.arange(6.).view(2, 3); print(2 in x, 7 in x, torch.tensor(2.) in x, [t.tolist() for t in x], x.shape == (2, 3), x.shape == [2, 3], tuple(x.shape), list(x.size()))",
+    "x = torch.arange(4.); print(x[-1], x[-2:], x[::2], x[1::2], x[torch.tensor([True, False, True, False])], x[[0, 0, 1]], x[torch.tensor(1)])",
+    "x = torch.arange(4.); x[::-1]",
+    "x = torch.arange(4.); x[4]",
+    "x = torch.arange(6.).view(2, 3); print(x[:, None].shape, x[..., 1], x[1, ...], x[None, :, None].shape, x[[0, 1], [1, 2]], x[[[0], [1]], [1, 2]])",
+    "x = torch.arange(6.).view(2, 3); x[0, 0, 0]",
+    "x = torch.arange(6.).view(2, 3); x[[0, 1, 2]]",
+    "x = torch.arange(6.).view(2, 3); x[:, [True, False]]",
+    "print(torch.linspace(0, 1, 5, dtype=torch.float64).dtype, torch.arange(0, 1, 0.25, dtype=torch.float64), torch.arange(3, dtype=torch.float32), torch.arange(1., 4.).dtype, torch.arange(True, 3) if False else '')",
+    "torch.arange(0, 1, -0.1)",
+    "torch.arange(0, float('inf'))",
+    "print(torch.arange(-3, 3).abs(), torch.arange(10)[torch.arange(10) % 3 == 0], torch.arange(2, 8, 2) * 0.5)",
+    "x = torch.ones(2, 3); x.split(0)",
+    "x = torch.ones(2, 3); print(x.split(5), x.chunk(5), x.split([1, 2], dim=1)[1].shape, torch.chunk(x, 2, 1)[1].shape)",
+    "x = torch.ones(2, 3); x.chunk(0)",
+    "print(torch.einsum('ij,kj->ik', torch.ones(2, 3), torch.ones(4, 3)).shape, torch.einsum('i,i', torch.ones(3), torch.ones(3)), torch.einsum('bi,bi->b', torch.ones(2, 3), torch.ones(2, 3)))",
+    "torch.einsum('ij,jk', torch.ones(2, 3))",
+    "torch.einsum('i->i', torch.ones(2), torch.ones(2))",
+    "torch.einsum('iJ->i', torch.ones(2, 2))",
+    "print(torch.einsum('ii->', torch.ones(3, 3)), torch.einsum('...,...->...', torch.ones(2), torch.tensor(3.)), torch.einsum('i,j,k->ijk', torch.ones(2), torch.ones(3), torch.ones(1)).shape)",
+    "x = torch.arange(6.).view(2, 3); x[:, torch.tensor([True, False, True, True])]",
+    "x = torch.arange(6.).view(2, 3); x[torch.tensor([True, False, True])]",
+    "x = torch.arange(6.).view(2, 3); x[:, [0, -4]]",
+    "x = torch.arange(6.).view(2, 3); x[torch.tensor([[True, False, True]])]",
+    "[1] in torch.ones(2)",
+    "print(torch.ones(2) in torch.ones(2, 2), 1 in torch.tensor([[1, 2]]), True in torch.tensor([False]), 0.5 in torch.tensor([0.5]))",
+    "r = torch.ones(2, 2).min(0); s = torch.ones(3).sort(); t = torch.ones(3).topk(1); print(type(r).__name__, type(s).__name__, type(t).__name__, type(r), type(r) is type(torch.ones(2, 2).min(1)), isinstance(r, tuple))",
+    "x = torch.arange(6.).view(2, 3); x[0, [5]]",
+    "x = torch.arange(6.).view(2, 3); x[[0, 1], [0, 5]]",
+    "x = torch.arange(24.).view(2, 3, 4); x[:, [0, 1], 7]",
 ]
 
 KNOWN = {

@@ -97,6 +97,68 @@ PROBES = [
     "x = torch.ones(2); x < np.ones(2)",
     "x = torch.ones(2); x += np.ones(2); print(x)",
     "x = torch.ones(2); x *= np.float64(2); print(x)",
+    # held-out style probes (issue 13 audit)
+    """x = torch.tensor([1., 2.], requires_grad=True)
+for r in (np.sqrt(2.) * x, x * np.float32(3), np.float32(3) + x, x - np.int64(1), np.float64(2) ** x, x / np.float16(2), np.int32(2) * x):
+    print(type(r).__name__, r)""",
+    """x = torch.tensor([1., 2.])
+r = np.ones(2) + x
+print(type(r).__name__, r)""",
+    """x = torch.tensor([1., 2.])
+r = x + np.ones(2)
+print(type(r).__name__, r)""",
+    """x = torch.tensor([1., 2.])
+r = np.ones(2) * x; s = x * np.ones(2, dtype=np.float32); print(type(r).__name__, r, type(s).__name__, s)""",
+    """x = torch.tensor([1., 2.])
+print(np.array(x), np.asarray(x).dtype, np.array(x, dtype=np.float64), x.numpy(), np.sum(x), np.mean(x))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+np.array(x)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.numpy()""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(np.array(x.detach()), x.detach().numpy(), x.numpy(force=True) if False else "")""",
+    """x = torch.tensor([1., 2.])
+print(np.exp(x), type(np.exp(x)).__name__)""",
+    """x = torch.tensor([1., 2.])
+print(np.maximum(x, 1.5), np.dot(x, x), np.stack([x, x]).shape)""",
+    "print(torch.from_numpy(np.array([1, 2])).dtype, torch.from_numpy(np.array([1., 2.], dtype=np.float32)), torch.tensor(np.array([True])), torch.tensor(np.float64(2.5)), torch.tensor(np.int32(3)))",
+    "print(torch.tensor([np.float32(1.5), 2]), torch.tensor(np.array([[1, 2]], dtype=np.int16)).dtype, torch.as_tensor(np.zeros(2, dtype=np.float16)).dtype)",
+    "a = np.arange(3.); x = torch.from_numpy(a); x += 1; print(a)",
+    "a = np.arange(6.).reshape(2, 3)[:, ::2]; x = torch.from_numpy(a); print(x, x.stride(), x.is_contiguous())",
+    "a = np.arange(4.)[::-1]; torch.from_numpy(a)",
+    "x = torch.ones(2, 3); a = x.numpy(); a[0, 0] = 7; print(x)",
+    "x = torch.ones(2, 3); a = x.t().numpy(); print(a.flags['C_CONTIGUOUS'], a.strides)",
+    "print(torch.tensor([1, 2])[np.int64(1)], torch.arange(6.).view(2, 3)[np.array([0, 1])], torch.arange(4.)[np.array([True, False, True, False])])",
+    "x = torch.arange(4.); x[np.array([0, 2])] = 9; print(x)",
+    "print(torch.ones(2, 3).view(np.int64(3), 2).shape, torch.zeros(np.int64(2)).shape, torch.ones(2).sum(np.int64(0)))",
+    "x = torch.tensor([1., 2.]); print(x.tolist() == [1.0, 2.0], list(x), [float(v) for v in x])",
+    "print(np.float64(2.0) * torch.tensor(3.), type(np.float64(2.0) * torch.tensor(3.)).__name__)",
+    "x = torch.tensor([1., 2.]); print(x == np.float32(1.), np.float64(1.5) < x, x.dtype, (x * np.float64(2)).dtype, (torch.tensor([1, 2]) * np.float64(2)).dtype)",
+    "print((torch.tensor([1, 2]) * np.int8(2)).dtype, (torch.tensor([1, 2], dtype=torch.int8) * np.int64(200)).dtype, (torch.tensor([True]) + np.bool_(True)).dtype)",
+    "print(torch.tensor(np.float32(2.5)).dtype, torch.tensor(np.float16(2.5)).dtype, torch.tensor([np.float64(1)]).dtype, torch.tensor(np.bool_(True)))",
+    "x = torch.ones(2); print(np.allclose(x, np.ones(2)), np.array_equal(x.numpy(), np.ones(2)))",
+    "import pickle; x = torch.tensor([1., 2.]); print(pickle.loads(pickle.dumps(x)))",
+    "import copy; x = torch.tensor([1., 2.], requires_grad=True); y = copy.deepcopy(x); print(y, y.requires_grad, y is x)",
+    "import copy; x = torch.tensor([1., 2.], requires_grad=True); y = copy.deepcopy(x * 2)",
+    "x = torch.tensor([1., 2.]); print(hash(x) == hash(x), x in [x], {x: 1}[x])",
+    "a = np.arange(4.)[::-1]; torch.tensor(a)",
+    "a = np.arange(4.)[::-1]; torch.as_tensor(a, dtype=torch.float32)",
+    "a = np.arange(6.).reshape(2, 3)[:, ::-1]; torch.from_numpy(a)",
+    "a = np.arange(4.)[::-1]; print(torch.tensor(a.copy()), torch.tensor(a[::-1]))",
+    "print(torch.ones(2, 3).mean(np.int64(1)), torch.ones(2, 3).sum((np.int64(0), 1)), torch.ones(2, 3).std(np.int32(0)), torch.ones(2, 3).amax(np.int64(-1)), torch.ones(2, 3).logsumexp(np.int64(0)).shape)",
+    "print(torch.tensor(np.array([np.arange(2.), np.arange(2.)])))",
+    # held-out style probes (issue 13 audit)
+    "x = torch.tensor([1., 2.]); print(np.asarray(x) is np.asarray(x), np.shares_memory(np.asarray(x), x.numpy()), x.numpy().dtype, x.long().numpy().dtype, x.bool().numpy().dtype)",
+    "x = torch.tensor([1., 2.]); a = x.numpy(); x.add_(1); print(a); x.data = torch.zeros(2); print(a, x)",
+    "x = torch.tensor([1., 2.]); print(np.array(x, dtype=np.int32), np.array(x[0]), np.array(torch.tensor(3.)).shape, float(np.array(torch.tensor(3.))))",
+    "x = torch.arange(4.); print(np.where(x.numpy() > 1)[0], np.argmax(x), np.linalg.norm(x), np.concatenate([x, x]).dtype)",
+    "x = torch.tensor([1., 2.]); m = np.float64(2.0); r = x * m; print(type(r).__name__, r.dtype, (m * x).dtype, (x + np.int32(1)).dtype, (np.bool_(True) * x).dtype)",
+    "x = torch.tensor([1, 2]); print((x * np.float64(2.5)).dtype, (x + np.float32(0.5)).dtype, (x / np.int64(2)).dtype, (x // np.int64(2)).dtype)",
+    "x = torch.tensor([1., 2.]); print(x ** np.float64(2), np.float64(2) ** x, x - np.array(1.), (np.array(1.) - x) if False else '')",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = x * np.float64(3); y.sum().backward(); print(x.grad, y.grad_fn)",
+    "print(torch.tensor(np.array(5)), torch.tensor(np.array(5)).dim(), torch.as_tensor(np.float64(2.5)), torch.from_numpy(np.array(3.)).shape)",
+    "print(torch.tensor([[np.float32(1), np.float32(2)]]).dtype, torch.tensor([np.int8(1), 2]).dtype, torch.tensor([np.float16(1), 2.]).dtype, torch.tensor([True, np.bool_(False)]).dtype)",
+    "print(torch.tensor(np.array([[1, 2], [3, 4]])[:, 0]), torch.from_numpy(np.array([[1, 2], [3, 4]])[:, 0]).stride(), torch.from_numpy(np.zeros((2, 3), order='F')).stride())",
 ]
 
 KNOWN = {
@@ -104,6 +166,8 @@ KNOWN = {
         "torch 2.13's __array__ has no copy keyword, so NumPy 2 cannot honour copy=False and raises; minigrad implements NumPy 2's protocol and shares the memory",
     'torch.from_numpy(np.array([1, 2], dtype=np.uint16))':
         'minigrad has no uint16/uint32/uint64 dtypes (torch 2.13 has them with limited support)',
+    'torch.tensor(np.array([1, 2], dtype=np.uint32))':
+        'minigrad has no uint16/uint32/uint64 dtypes: it raises one TypeError naming the dtypes it has',
     "x = torch.ones(2); r = np.ones(2) == x; print(type(r).__name__, r)":
         "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
     'x = torch.ones(2); r = x == np.ones(2); print(type(r).__name__, r)':

@@ -262,9 +262,196 @@ with torch.no_grad():
     v = x.detach()[:2]
 v.mul_(torch.ones(2, requires_grad=True))
 print(v.grad_fn, x.grad_fn)""",
+    "x = torch.ones(2, 2, requires_grad=True); y = x.clone(); y.t_(); print(y.shape, y.grad_fn)",
+    # held-out style probes (issue 13 audit)
+    """x = torch.ones(3, requires_grad=True)
+with torch.no_grad():
+    v = x[:2]
+v.add_(1)""",
+    """x = torch.ones(3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.view(3)
+v.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True)
+d = x.detach()
+v = d[1:]
+v.zero_()
+print(x, d)""",
+    """x = torch.ones(2, 3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.t()
+v.add_(1)
+print(v.requires_grad, v.grad_fn)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+with torch.no_grad():
+    v = x.unbind(0)
+v[0].add_(1)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+a, b = x.split(2)
+a.mul_(2)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+a, b = x.chunk(2)
+a.mul_(2)""",
+    """x = torch.ones(4, requires_grad=True).clone()
+v = x.unbind(0)
+v[0].add_(1)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.sigmoid()
+y[0] = 0
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.tanh()
+z = y * 1
+y.mul_(2)
+z.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+y = x.pow(2)
+x.data.mul_(3)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.clone()
+y.t_()
+print(y.shape, y.grad_fn)""",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+y = x.clone()
+y.t_()
+print(y, y.is_contiguous(), y.stride())
+(y * torch.arange(6.).view(3, 2)).sum().backward()
+print(x.grad)""",
+    """x = torch.arange(3.)
+x.t_()
+print(x)""",
+    """x = torch.ones(2, 3, 4)
+x.t_()""",
+    """x = torch.ones(2, 3, requires_grad=True)
+x.t_()""",
+    """x = torch.ones(2, 3)
+x.transpose_(0, 1)
+print(x.shape, x.stride())""",
+    """x = torch.ones(2, 3, 4)
+x.swapdims_(0, 2)
+print(x.shape)""",
+    """x = torch.ones(2, 3)
+x.unsqueeze_(0); print(x.shape); x.squeeze_(); print(x.shape)""",
+    """c=torch.ones(2,1,3,requires_grad=True).clone()
+c.squeeze_(-2); print(c.grad_fn, c.grad_fn._saved_dim, c.grad_fn._saved_self_sym_sizes, c.shape)""",
+    """c=torch.ones(2,1,3,requires_grad=True).clone()
+c.squeeze_((1,-1)); print(c.grad_fn, c.grad_fn._saved_dim, c.shape)
+c.transpose_(-1,0); print(c.grad_fn, c.grad_fn._saved_dim0,c.grad_fn._saved_dim1, c.shape)
+c.unsqueeze_(-1); print(c.grad_fn, c.grad_fn._saved_dim, c.shape)
+c.squeeze_(); print(c.grad_fn, c.grad_fn._saved_self_sym_sizes, c.shape)
+(c * torch.arange(2.)).sum().backward()""",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+b = x.clone()
+v = b[:, 1:]
+v.t_()
+v.mul_(10)
+print(v.grad_fn, b.grad_fn, b)
+b.sum().backward()
+print(x.grad)""",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+b = x.clone()
+v = b[0]
+v.unsqueeze_(1)
+v[1] = 7
+print(b, v)
+(b * b).sum().backward()
+print(x.grad)""",
+    """x = torch.arange(6.).view(2, 3)
+with torch.no_grad():
+    pass
+y = x.t_()
+print(y is x, x, x.is_contiguous())""",
+    """x = torch.ones(2, 3, requires_grad=True).clone()
+with torch.no_grad():
+    v = x[0]
+v.unsqueeze_(0)""",
+    """x = torch.ones(2, 3)
+print(x.swapdims(0, 1).shape, x.swapaxes(1, 0).shape, torch.ones(2,3,requires_grad=True).swapdims(0,1).grad_fn)""",
+    """x = torch.ones(2, 3, requires_grad=True).clone()
+y = x * 2
+z = x.t()
+x.t_()
+print(z.grad_fn, x.shape)
+y.sum().backward()""",
+    """x = torch.ones(3, requires_grad=True).clone()
+x.squeeze_(0)
+x.unsqueeze_(5)""",
+    # held-out style probes (issue 13 audit)
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y.view(2, 2)
+w = v[0]
+w.add_(1)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y[:2]
+y.add_(1)
+print(v, v.requires_grad)
+v.sum()""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.no_grad():
+    v = y[:2]
+y.add_(1)
+print(v.grad_fn)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+with torch.inference_mode():
+    v = y[:2]
+v.add_(1)""",
+    """x = torch.ones(4)
+with torch.no_grad():
+    v = x[:2]
+v.mul_(torch.ones(2, requires_grad=True))""",
+    """x = torch.ones(4, requires_grad=True)
+d = x.detach()
+v = d[:2]
+v.mul_(torch.ones(2, requires_grad=True))
+print(v.grad_fn, d.grad_fn, x.grad_fn, x)""",
+    """x = torch.ones(4, requires_grad=True)
+y = x.clone()
+v = y.detach()[:2]
+y.mul_(2)
+print(v)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.clone()
+a = y[0]
+b = y[:, 0]
+a.mul_(3)
+print(b.grad_fn, b)
+b.sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.clone()
+a = y.diagonal()
+a.zero_()
+y.sum().backward(); print(x.grad, y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.t()[0].fill_(5)
+y.sum().backward(); print(x.grad, y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.view(-1)[::2] = 0
+print(y, y.grad_fn)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.reshape(3, 2)[0] = 7
+print(y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+y.t().reshape(6)[0] = 7
+print(y)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.clone()
+z = y.flatten()
+z[0] = 9
+print(y, z._base is y, z.grad_fn)""",
 ]
 
-KNOWN = {
-    "x = torch.ones(2, 2, requires_grad=True); y = x.clone(); y.t_(); print(y.shape, y.grad_fn)":
-        "t_ (in-place transpose) is a new op, left to the helper adding ops",
-}
+KNOWN = {}

@@ -1,0 +1,86 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""The everyday ops of issue 13's section 3 off the lessons' path: einsum patterns, softmax,
+norm, var/std, rounding, scans, masks, gather/scatter, split/chunk, repeat/flip, extremes,
+// and %, float steps in arange/linspace, sort and topk with ties."""
+
+PROBES = [
+    # held-out style probes (issue 13 audit)
+    """a = torch.arange(6.).view(2, 3); b = torch.arange(12.).view(3, 4)
+print(torch.einsum('ij,jk->ik', a, b), torch.einsum('ij->ji', a), torch.einsum('ii->i', torch.eye(3) * 2), torch.einsum('ij->', a), torch.einsum('i,i->', a[0], a[1]), torch.einsum('i,j->ij', a[0], a[1]))""",
+    """a = torch.arange(24.).view(2, 3, 4); b = torch.arange(40.).view(2, 4, 5)
+print(torch.einsum('bij,bjk->bik', a, b).shape, torch.einsum('...ij->...ji', a).shape, torch.einsum('bij,bjk', a, b).shape, torch.einsum('b i j, b j k -> b i k', a, b).shape)""",
+    """a = torch.arange(6., requires_grad=True)
+y = torch.einsum('i,i->', a, a); y.backward(); print(y, a.grad, y.grad_fn)""",
+    "torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(4, 5))",
+    "torch.einsum('ij->k', torch.ones(2, 3))",
+    "print(torch.einsum('ii', torch.arange(9.).view(3, 3)), torch.einsum('ij,ij->i', torch.ones(2, 3), torch.ones(2, 3)), torch.einsum(torch.ones(2), [0], torch.ones(2), [0], []))",
+    """x = torch.tensor([[1., 5., 2.], [3., 3., 0.]])
+print(x.softmax(1), x.log_softmax(0), torch.softmax(x, -1, dtype=torch.float64), x.softmax(dim=1).sum(1))""",
+    """x = torch.tensor([[1., 5., 2.], [3., 3., 0.]])
+print(torch.nn.functional.softmax(x), torch.nn.functional.log_softmax(x))""",
+    """x = torch.tensor([[1., -5., 2.], [3., 3., 0.]])
+print(x.norm(), x.norm(1), x.norm(float('inf')), x.norm(p=2, dim=1), x.norm(dim=0, keepdim=True), x.norm(p=0), x.norm(p=-1), x.norm(p=3.5), x.norm(p='fro'))""",
+    """x = torch.tensor([[1., -5., 2.], [3., 3., 0.]])
+print(x.var(), x.var(0), x.var(1, unbiased=False), x.std(correction=0), x.std(dim=1, correction=2), x.var(dim=(0, 1)), x.std(1, keepdim=True))""",
+    "print(torch.tensor([1.]).var(), torch.tensor([]).mean(), torch.tensor([]).sum(), torch.tensor([]).prod(), torch.tensor([[]]).max(dim=1) if False else '')",
+    "torch.tensor([]).max()",
+    """x = torch.tensor([1.5, -1.5, 2.5, -2.5, 0.5, -0.5, 3.7])
+print(x.round(), x.floor(), x.ceil(), x.trunc(), x.frac(), x.round(decimals=1), torch.round(torch.tensor([1.2345]), decimals=2))""",
+    """x = torch.tensor([[1., 2.], [3., 4.]])
+print(x.cumsum(0), x.cumsum(-1), x.cumprod(1), torch.cumsum(x, dim=0), x.cumsum(0).dtype, torch.tensor([1, 2]).cumsum(0).dtype)""",
+    """x = torch.arange(6.).view(2, 3)
+print(x.masked_fill(x > 2, -1.), x.masked_fill(torch.tensor([True, False, True]), 0), x.masked_select(x > 1), x[x > 1])""",
+    """x = torch.arange(6.).view(2, 3)
+x.masked_fill(x, 0.)""",
+    """x = torch.arange(6.).view(2, 3)
+print(x.gather(1, torch.tensor([[0, 0], [2, 1]])), x.index_select(1, torch.tensor([2, 0])), torch.zeros(3).scatter(0, torch.tensor([0, 2]), torch.tensor([5., 6.])), torch.zeros(3).scatter_add(0, torch.tensor([0, 0, 2]), torch.tensor([1., 2., 3.])))""",
+    """x = torch.arange(6.).view(2, 3)
+x.gather(1, torch.tensor([[3]]))""",
+    """x = torch.arange(6.).view(2, 3)
+x.index_select(1, torch.tensor([0.]))""",
+    """x = torch.arange(10.)
+print(x.split(3), x.split([2, 8]), x.chunk(3), x.chunk(4), torch.split(x, 5), x.view(2, 5).chunk(2, dim=1))""",
+    """x = torch.arange(10.)
+x.split([2, 3])""",
+    """x = torch.arange(6.).view(2, 3)
+print(x.repeat(2, 1), x.repeat(1, 2, 1).shape, x.flip(0), x.flip([0, 1]), x.roll(1), x.roll(1, 1), x.tril(), x.triu(1), x.tril(-1))""",
+    """x = torch.arange(6.).view(2, 3)
+x.repeat(2)""",
+    """x = torch.tensor([[1., 5., 2.], [3., 3., 0.]])
+print(x.argmin(), x.argmin(1), x.argmax(0, keepdim=True), x.amax(1), x.amin((0, 1)), x.max(), x.min(1), torch.max(x, 1, keepdim=True), x.max(dim=0).indices)""",
+    """x = torch.tensor([[1., 5., 2.], [3., 3., 0.]])
+print(x.logsumexp(1), x.logsumexp((0, 1)), torch.logsumexp(torch.tensor([-float('inf'), -float('inf')]), 0), torch.logsumexp(torch.tensor([float('inf'), 1.]), 0))""",
+    """x = torch.tensor([[1., 5., 2.], [3., 3., 0.]])
+print(x.all(), x.any(), (x > 0).all(1), x.bool().any(0), torch.tensor([]).all(), torch.tensor([]).any(), x.all(dim=1).dtype, torch.tensor([1, 0]).all().dtype)""",
+    """x = torch.tensor([1., 5., 2.])
+print(x.clamp_min(2), x.clamp_max(2), x.clamp(min=torch.tensor([2., 2., 3.])), x.clamp(3, 1), torch.clamp(x, max=0))""",
+    """x = torch.tensor([1., 5., 2.])
+x.clamp()""",
+    "print(torch.lerp(torch.zeros(3), torch.ones(3), 0.25), torch.lerp(torch.zeros(3), torch.ones(3), torch.tensor([0., 0.5, 1.])), torch.addmm(torch.ones(2, 2), torch.ones(2, 3), torch.ones(3, 2), beta=0.5, alpha=2), torch.outer(torch.arange(3.), torch.arange(2.)))",
+    "print(torch.diag(torch.arange(3.)), torch.diag(torch.arange(9.).view(3, 3)), torch.diag(torch.arange(3.), 1), torch.diag(torch.arange(9.).view(3, 3), -1))",
+    "print(torch.max(torch.tensor([1., 5.]), torch.tensor([3., 2.])), torch.min(torch.tensor([1., 5.]), torch.tensor(3.)), torch.maximum(torch.tensor([1, 5]), torch.tensor([3, 2])))",
+    "print(torch.tensor([1., float('nan')]).max(), torch.maximum(torch.tensor([1., float('nan')]), torch.tensor([2., 0.])), torch.tensor([1., float('nan')]).amax(), torch.tensor([float('nan'), 1.]).argmin())",
+    """x = torch.tensor([5., -5., 7.5, -7.5, 0., -0.])
+print(x // 2, x % 2, x // -2, x % -2, torch.fmod(x, 2), torch.remainder(x, -2), x.floor_divide(3), -x % 3)""",
+    "print(torch.tensor([5, -5, 7, -7]) // torch.tensor([2, 2, -2, -2]), torch.tensor([5, -5, 7, -7]) % torch.tensor([2, 2, -2, -2]), torch.fmod(torch.tensor([5, -5]), 3))",
+    """x = torch.tensor([5., -5.], requires_grad=True)
+y = (x % 3).sum(); y.backward(); print(x.grad, (x % 3).grad_fn, (x // 3).grad_fn, (x.fmod(3)).grad_fn)""",
+    """x = torch.tensor([5., -5.], requires_grad=True)
+(x // 3).sum().backward()""",
+    """x = torch.tensor([2., 0., 3.], requires_grad=True)
+x.prod().backward(); print(x.grad); y = torch.tensor([-1., 0., 2.], requires_grad=True); y.sign().sum().backward(); print(y.grad)""",
+    "print(torch.arange(0, 1, 0.1).tolist(), torch.arange(1, 4, 0.5), torch.arange(-1, 1, 0.25).tolist(), torch.arange(0.5, 2.0, 0.3).tolist(), torch.linspace(0, 1, 7).tolist(), torch.linspace(-2.5, 3.3, 9).tolist())",
+    "print(torch.arange(0, 0.9, 0.1).shape, torch.arange(0, 1.0000001, 0.1).shape, torch.arange(10, 0, -3), torch.arange(0, 5, 2, dtype=torch.float64))",
+    "print(torch.arange(5).view(5, 1).sort(0), torch.tensor([2, 1, 2, 1, 0]).sort(descending=True), torch.tensor([[3., 1.], [0., 5.]]).sort(dim=0), torch.sort(torch.tensor([0., -0., 0.])))",
+    "print(torch.tensor([1, 3, 3, 2, 3]).topk(2), torch.tensor([1., 3., 3., 2., 3.]).topk(3, largest=False), torch.tensor([[1., 3.], [3., 2.]]).topk(1, dim=0), torch.tensor([5., 1.]).topk(2, sorted=False))",
+    "torch.tensor([1., 2.]).topk(3)",
+    """x = torch.tensor([3., 1., 3.], requires_grad=True)
+v, i = x.topk(2); v.sum().backward(); print(v, i, x.grad, v.grad_fn)""",
+    "print(torch.zeros(0, 3).mean(0), torch.zeros(2, 0).mean(1), torch.zeros(2, 0).mean(), torch.zeros(0, 3).mean(0, keepdim=True).shape)",
+    "x = torch.zeros(2, 0, requires_grad=True); y = x.mean(1); y.sum().backward(); print(y, x.grad)",
+    "x = torch.tensor([2., 0., 1.] * 8); print(x.sort().indices, x.sort(descending=True).indices, x.sort(stable=True).indices)",
+    "x = torch.tensor([2, 0, 1, 1] * 9); print(x.topk(5).indices, x.topk(5, largest=False, sorted=False).indices, x.argsort() if hasattr(x, 'argsort') else '')",
+    "torch.manual_seed(0); x = torch.randint(0, 3, (3, 70)).float(); print(x.topk(1, dim=1), x.topk(2, dim=1).indices)",
+]
+
+KNOWN = {}
