@@ -2,8 +2,10 @@
 
 Run it with ``./course bench`` (or ``python benchmarks/bench.py``). For every workload it prints
 the best time of a few forward+backward runs on each engine and the ratio minigrad / torch.
-The goal is a ratio of at most 3x: minigrad is pure Python on top of NumPy, so on tiny tensors
-it pays its per-operation bookkeeping where torch runs C++.
+Each workload has a target ratio (``TARGETS``, from issue 12): minigrad is pure Python on top of
+NumPy, so on tiny tensors it pays its per-operation bookkeeping where torch runs C++, while on
+big matrices both wait for their BLAS. The two engines are timed in alternating rounds, so a
+burst of load on a shared machine slows both rather than one.
 
 Workloads (sizes at the default scale; ``--quick`` shrinks them to a smoke test):
 
@@ -39,7 +41,10 @@ import torch  # noqa: E402
 
 import minigrad  # noqa: E402
 
-GOAL = 3.0
+# The most minigrad may take, as a multiple of torch's time (issue 12's targets; the long
+# chain and slices must be no worse than when the issue was written).
+TARGETS = {"chain": 2.5, "mlp": 1.15, "long": 2.5, "slices": 0.8, "cat": 3.0}
+ROUNDS = 5  # alternating rounds per workload: minigrad, torch, minigrad, torch...
 ENGINES = {"minigrad": minigrad, "torch": torch}
 
 # name -> (default size, quick size); the size is the workload's main count.
@@ -155,7 +160,8 @@ def shared_data(quick: bool) -> dict:
 
 
 def best_time(run, repeat: int, budget: float) -> float:
-    """Best of up to ``repeat`` runs; stops early once ``budget`` seconds are used."""
+    """Best of up to ``repeat`` runs; stops early once ``budget`` seconds are used (always
+    at least one run)."""
     best = float("inf")
     spent = 0.0
     for _ in range(repeat):
@@ -180,13 +186,17 @@ def check_grads(name, grads) -> None:
 def measure(name, make, size, data, repeat, budget) -> dict:
     """Time one workload on both engines. The first run is the warm-up; its gradients
     (taken before any SGD update changes the weights) are compared between the engines."""
-    times, grads = {}, {}
+    runs, grads = {}, {}
     for engine, lib in ENGINES.items():
         run, leaves = make(lib, size, data)
         run()
         grads[engine] = [p.grad.numpy().copy() for p in leaves]
-        times[engine] = best_time(run, repeat, budget)
+        runs[engine] = run
     check_grads(name, grads)
+    times = dict.fromkeys(ENGINES, float("inf"))
+    for _ in range(ROUNDS):
+        for engine, run in runs.items():
+            times[engine] = min(times[engine], best_time(run, repeat, budget / ROUNDS))
     return times
 
 
@@ -196,21 +206,23 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds * 1e3:8.2f} ms"
 
 
-def report_line(label: str, times: dict) -> str:
+def report_line(label: str, times: dict, target: float) -> str:
     ratio = times["minigrad"] / times["torch"]
-    verdict = "ok" if ratio <= GOAL else "MISS"
+    verdict = "ok" if ratio <= target else "MISS"
     return (f"{label:<28}{fmt_time(times['minigrad'])}  {fmt_time(times['torch'])}  "
-            f"ratio {ratio:7.2f}x  {verdict}")
+            f"ratio {ratio:7.2f}x  target {target:4.2f}x  {verdict}")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="tiny sizes: a smoke test of the script, not a measurement")
-    parser.add_argument("--repeat", type=int, default=5,
-                        help="timed runs per workload and engine (best is kept; default 5)")
+    parser.add_argument("--repeat", type=int, default=20,
+                        help=f"timed runs per round, workload and engine ({ROUNDS} rounds; "
+                             "the best is kept; default 20)")
     parser.add_argument("--budget", type=float, default=3.0,
-                        help="stop repeating a workload once this many seconds are spent")
+                        help="seconds per workload and engine, over all rounds, after which "
+                             "a round stops early (default 3)")
     parser.add_argument("--only", nargs="*", choices=["chain", "mlp", "long", "slices"],
                         help="run only these workloads")
     args = parser.parse_args(argv)
@@ -221,10 +233,11 @@ def main(argv=None) -> int:
     chosen = args.only or ["chain", "mlp", "long", "slices"]
 
     print(f"minigrad {minigrad.__version__} vs torch {torch.__version__}, numpy "
-          f"{np.__version__}, one thread each; best of {args.repeat} runs after a warm-up"
+          f"{np.__version__}, one thread each; best of {ROUNDS} alternating rounds of up to "
+          f"{args.repeat} runs after a warm-up"
           f"{' (--quick sizes)' if args.quick else ''}")
     print(f"{'workload (forward+backward)':<28}{'minigrad':>11}  {'torch':>11}  "
-          f"goal: ratio <= {GOAL:g}x")
+          "ratio minigrad/torch")
     start = time.perf_counter()
     results = {}
     plans = {"chain": ("chain", make_chain), "mlp": ("mlp", make_mlp),
@@ -235,8 +248,8 @@ def main(argv=None) -> int:
             count, side = size
             slices = measure("slices", make_slices, size, data, args.repeat, args.budget)
             cat = measure("cat", make_cat, size, data, args.repeat, args.budget)
-            print(report_line(f"slices: {count} x [{side}, {side}]", slices))
-            print(report_line(f"cat:    {count} x [{side}, {side}]", cat))
+            print(report_line(f"slices: {count} x [{side}, {side}]", slices, TARGETS["slices"]))
+            print(report_line(f"cat:    {count} x [{side}, {side}]", cat, TARGETS["cat"]))
             for engine in ENGINES:
                 print(f"  {engine:<9} slice assignment / cat: "
                       f"{slices[engine] / cat[engine]:6.2f}x slower")
@@ -246,15 +259,15 @@ def main(argv=None) -> int:
         times = measure(name, make, size, data, args.repeat, args.budget)
         label = {"chain": f"chain: {size:,} ops", "mlp": f"mlp step: batch {size}",
                  "long": f"long chain: {size:,} ops"}[key]
-        print(report_line(label, times))
+        print(report_line(label, times, TARGETS[key]))
         if key in ("chain", "long"):
             per_op = {e: t / size * 1e6 for e, t in times.items()}
             print(f"  per op (forward+backward): minigrad {per_op['minigrad']:.1f} us, "
                   f"torch {per_op['torch']:.1f} us")
         results[key] = times
-    misses = [k for k, t in results.items() if t["minigrad"] / t["torch"] > GOAL]
+    misses = [k for k, t in results.items() if t["minigrad"] / t["torch"] > TARGETS[k]]
     print(f"total {time.perf_counter() - start:.1f} s; "
-          f"{len(results) - len(misses)}/{len(results)} within {GOAL:g}x"
+          f"{len(results) - len(misses)}/{len(results)} within their targets"
           f"{'; missed: ' + ', '.join(misses) if misses else ''}")
     return 0
 

@@ -98,6 +98,20 @@ class DotBackward0(Node):
         return _product_rule(lambda a, b: a.dot(b), self.inputs, t_self, t_other)
 
 
+def matrix_product(a, b):
+    """``a @ b`` for two matrices (NumPy arrays), row-major like torch's result.
+
+    A speed detail, not part of the idea: for ``x @ w.t()`` (every linear layer: ``b`` is a
+    row-major weight seen transposed) with a result wider than tall, OpenBLAS computes
+    ``(w @ x.T).T`` faster than ``x @ w.T`` (64x784 @ 784x256: 277 against 333 us, single
+    thread), even with the copy that makes the result row-major again. Each element is still
+    one dot product of a row of ``a`` with a column of ``b``."""
+    (n, k), m = a.shape, b.shape[1]
+    if (n < m and n * k * m >= 1 << 20 and a.flags.c_contiguous and b.T.flags.c_contiguous):
+        return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+    return np.matmul(a, b)
+
+
 def mm(input, mat2):
     if input.dim() != 2:
         raise RuntimeError("self must be a matrix")
@@ -109,7 +123,7 @@ def mm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
-    data = quietly(np.matmul, input._data, mat2._data)  # inf * 0 is nan, silently
+    data = quietly(matrix_product, input._data, mat2._data)  # inf * 0 is nan, silently
     return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"),
                   self_column_major=column_major(input), mat2_column_major=column_major(mat2),

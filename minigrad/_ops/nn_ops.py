@@ -13,7 +13,13 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import record, result_type
-from minigrad._ops.linalg import _short, column_major, mm_mat1_backward, mm_mat2_backward
+from minigrad._ops.linalg import (
+    _short,
+    column_major,
+    matrix_product,
+    mm_mat1_backward,
+    mm_mat2_backward,
+)
 from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -42,7 +48,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
                            f"{_short(input.dtype)} and {_short(mat2.dtype)}")
     bias = input.detach().expand(n, m)._data  # torch's error if the bias does not broadcast
     with np.errstate(invalid="ignore", over="ignore"):
-        product = mat1._data @ mat2._data
+        product = matrix_product(mat1._data, mat2._data)
         data = (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
     save = {"mat1": mat1 if mat2.requires_grad else None,
             "mat2": mat2 if mat1.requires_grad else None}

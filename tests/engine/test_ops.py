@@ -577,3 +577,34 @@ def test_unsupported_operand_errors():
 def test_all_dtypes_roundtrip_names(dtype):
     """The dtype tables used by every comparison line up by name."""
     assert M_DTYPES[dtype].name == str(T_DTYPES[dtype]).removeprefix("torch.")
+
+
+@pytest.mark.parametrize("n, k, m", [(64, 784, 256), (8, 512, 300), (300, 512, 8), (4, 3, 5)])
+@pytest.mark.parametrize("op", ["mm", "addmm", "linear"])
+def test_linear_layer_products_have_torchs_values_and_layout(n, k, m, op):
+    """``x @ w.t()`` takes a faster route through OpenBLAS when the result is wide and big
+    (``linalg.matrix_product``); either route gives torch's values, a row-major result with
+    torch's strides, and torch's gradients."""
+    rng = np.random.default_rng(n * m)
+    x_np = rng.standard_normal((n, k)).astype(np.float32)
+    w_np = rng.standard_normal((m, k)).astype(np.float32)
+    b_np = rng.standard_normal(m).astype(np.float32)
+
+    def run(lib):
+        x = lib.tensor(x_np, requires_grad=True)
+        w = lib.tensor(w_np, requires_grad=True)
+        b = lib.tensor(b_np, requires_grad=True)
+        if op == "mm":
+            out = x @ w.t()
+        elif op == "addmm":
+            out = lib.addmm(b, x, w.t())
+        else:
+            out = lib.nn.functional.linear(x, w, b)
+        (out * out).sum().backward()
+        return out, x.grad, w.grad
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[0].stride() == theirs[0].stride() and ours[0].is_contiguous()
+    assert ours[0].grad_fn.name() == theirs[0].grad_fn.name()
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-4, atol=1e-3)
