@@ -4,6 +4,16 @@ saved_tensors_hooks, anomaly switches, inference_mode, grad-mode decorators (als
 generators), autograd.grad and autograd.backward's options."""
 
 PROBES = [
+    # forward AD has one level at a time, in both
+    """import torch.autograd.forward_ad as fwAD
+with fwAD.dual_level():
+    with fwAD.dual_level():
+        pass""",
+    # the named tuples of max/min/sort/topk
+    """r = torch.tensor([[1., 5.], [3., 2.]]).max(0)
+print(type(r), type(r).__name__, isinstance(r, torch.return_types.max), r.values, r[1])""",
+    """r = torch.tensor([3., 1., 2.]).topk(2)
+print(r, isinstance(r, tuple), len(r), isinstance(r, torch.return_types.sort))""",
     # held-out style probes (issue 13 audit)
     """from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp
 f = lambda x: (x ** 2).sum()
