@@ -149,7 +149,8 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
     so nothing else of the machine is visible. Then the ``hidden`` folders become empty tmpfs
     (over anything bound before: solutions inside a bound folder stay hidden), and the Python
     installation and the packages are bound again where a hidden folder held them; then the
-    hidden folders are made read-only. Last, the scratch folder: a size-limited tmpfs at the
+    hidden folders are made read-only. (A hidden folder outside everything bound is left
+    alone: it is not there to hide.) Last, the scratch folder: a size-limited tmpfs at the
     scratch folder's path holding copies of ``files`` (name -> an open file descriptor to copy
     from). It is the only writable place, with the size-limited private /tmp and /dev/shm:
     bwrap's own root and /dev are made read-only (tmpfs there would fill the memory)."""
@@ -157,6 +158,10 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
            "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
            "--proc", "/proc", "--size", str(SANDBOX_TMP_SIZE), "--tmpfs", "/tmp"]
     hidden = sorted({Path(h).resolve() for h in hidden} - {Path("/")}, key=lambda p: len(p.parts))
+    # A hidden folder outside everything bound is not in the sandbox at all: mounting a tmpfs
+    # there would only make an empty folder appear (a ``.git`` beside the packages).
+    bound = [*_essential_paths(), *(Path(name) for name in SYSTEM_FOLDERS)]
+    hidden = [folder for folder in hidden if any(_inside(folder, path) for path in bound)]
     for path in _essential_paths():
         cmd += ["--ro-bind", str(path), str(path)]
     for folder in hidden:  # tiny: only mount points are made there

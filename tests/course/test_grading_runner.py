@@ -25,6 +25,7 @@ from coursekit.grading.runner import (
     Kernel,
     KernelDied,
     Limits,
+    _essential_paths,
     _inside,
     bwrap_command,
     cgroup_parents,
@@ -169,20 +170,29 @@ def test_a_notebook_named_twice_is_graded_once(tmp_path):
 
 
 def test_hidden_folders_are_mounted_after_the_python_installation(tmp_path):
-    """A solutions folder under a folder on the import path is still hidden; packages under a
-    hidden folder are bound again after it."""
+    """A hidden folder inside a bound folder (here a package's subfolder) becomes an empty
+    tmpfs after the bind; packages under a hidden folder are bound again after it; a hidden
+    folder outside everything bound is not mounted at all (an empty ``.git`` or
+    ``solutions`` folder would only appear)."""
     coursekit_folder = package_folders()[0]
     root = coursekit_folder.parent
-    cmd = bwrap_command(tmp_path, [root / "solutions", root])
+    site_packages = next(p for p in _essential_paths() if p.name == "site-packages")
+    lib = site_packages.parent  # holds site-packages, and lies inside the bound installation
+    inner = coursekit_folder / "grading"
+    cmd = bwrap_command(tmp_path, [root / "solutions", root, root / ".git", inner, lib])
     mounts = [(cmd[i], cmd[i + 1]) for i in range(len(cmd) - 1)
               if cmd[i] in ("--tmpfs", "--ro-bind", "--bind")]
-    hide_solutions = mounts.index(("--tmpfs", str(root / "solutions")))
-    hide_root = mounts.index(("--tmpfs", str(root)))
-    rebind = max(i for i, m in enumerate(mounts) if m == ("--ro-bind", str(coursekit_folder)))
-    assert hide_root < hide_solutions  # the shorter path first
-    assert rebind > hide_solutions
+    hide_inner = mounts.index(("--tmpfs", str(inner)))
+    bind_package = mounts.index(("--ro-bind", str(coursekit_folder)))
+    assert bind_package < hide_inner
+    hide_lib = mounts.index(("--tmpfs", str(lib)))
+    rebind = max(i for i, m in enumerate(mounts) if m == ("--ro-bind", str(site_packages)))
+    assert rebind > hide_lib
+    for outside in (root, root / "solutions", root / ".git"):
+        assert all(path != str(outside) for _kind, path in mounts), outside
     assert mounts[-1] == ("--tmpfs", str(tmp_path))  # the scratch folder, size-limited
-    assert cmd[cmd.index("--tmpfs", cmd.index(str(root / "solutions"))) - 2] == "--size"
+    at = next(i for i in range(len(cmd) - 1) if cmd[i:i + 2] == ["--tmpfs", str(inner)])
+    assert cmd[at - 2] == "--size"  # a hidden folder's tmpfs is tiny
 
 
 def test_the_sandbox_shows_only_the_system_python_and_packages(tmp_path):
