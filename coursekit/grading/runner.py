@@ -79,7 +79,9 @@ def sandbox_available() -> bool:
         # the options ``bwrap_command`` uses (an old bubblewrap without --size is no sandbox)
         probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev",
                                 "--size", "1048576", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-                                "--proc", "/proc", "--unshare-all", "--cap-drop", "ALL",
+                                "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/tmp/probe",
+                                "--chmod", "0555", "/tmp/probe",
+                                "--unshare-all", "--cap-drop", "ALL",
                                 "--die-with-parent", "--new-session", "true"],
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
@@ -177,6 +179,16 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
     cmd += ["--size", str(SCRATCH_SIZE), "--tmpfs", str(scratch)]
     for name, fd in (files or {}).items():
         cmd += ["--file", str(fd), str(scratch / name)]
+    # A checkout under /tmp: bwrap made the folders leading to its packages inside the
+    # private, writable /tmp. Read-only like the rest, so writing beside the packages fails
+    # as it would outside (it would only have reached the private /tmp, but it must not look
+    # like it reached the course).
+    tmp, essential = Path("/tmp"), _essential_paths()
+    for folder in sorted({parent for path in essential for parent in path.parents
+                          if _inside(parent, tmp) and parent != tmp
+                          and not any(_inside(parent, bound) for bound in essential)
+                          and not _inside(Path(scratch).resolve(), parent)}):
+        cmd += ["--chmod", "0555", str(folder)]
     # --cap-drop ALL: bwrap started by root keeps every capability inside its namespaces, and
     # with CAP_SYS_ADMIN there the learner's code could remount the read-only binds writable
     # and write to the host (the grader's own code, the Python installation)

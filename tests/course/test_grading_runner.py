@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursekit.grading import grader, plain
+from coursekit.grading import grader, plain, runner
 from coursekit.grading.__main__ import size, submissions, to_csv
 from coursekit.grading.grader import clean_points, grade
 from coursekit.grading.runner import (
@@ -392,3 +392,17 @@ def test_a_forked_copy_of_the_kernel_never_answers_the_grader(tmp_path, sandbox)
             assert json.loads(reply["result"]) == {"returned": True}
     finally:
         k.kill()
+
+
+def test_a_checkout_under_tmp_is_read_only_on_the_way_to_its_packages(tmp_path, monkeypatch):
+    """The sandbox's /tmp is private and writable; bwrap makes the folders leading to the
+    bound packages there, and they are made read-only (writing beside the packages of a
+    checkout in /tmp fails as it does elsewhere), but not the bound folders themselves nor
+    /tmp."""
+    bound = [Path("/tmp/class/repo/minigrad"), Path("/tmp/class/repo/.venv"),
+             Path("/tmp/class/repo/.venv/bin")]
+    monkeypatch.setattr(runner, "_essential_paths", lambda: bound)
+    cmd = bwrap_command(tmp_path, [])
+    chmods = [cmd[i + 2] for i in range(len(cmd) - 2) if cmd[i:i + 2] == ["--chmod", "0555"]]
+    assert chmods == ["/tmp/class", "/tmp/class/repo"]
+    assert cmd.index("--chmod") > cmd.index(str(tmp_path))  # after the scratch folder exists
