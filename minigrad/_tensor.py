@@ -64,13 +64,13 @@ _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Hal
                    "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
-class VersionCounter:
-    """A shared, mutable integer: a tensor and all its views hold the same one."""
-
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
+def new_version_counter() -> np.ndarray:
+    """A shared, mutable integer, read and bumped as ``counter[0]``: a tensor and all its views
+    hold the same one. It is a one-element int64 array rather than an object of a class of
+    ours because a saved output keeps its counter for as long as the graph lives, and
+    Python's garbage collector scans every object of a Python class (and every ``array``) at
+    each full collection; it never scans a NumPy array."""
+    return np.zeros(1, np.int64)
 
 
 class Size(tuple):
@@ -226,7 +226,7 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor. A view whose base changed in place since it was
         made gets a fresh ``AsStridedBackward0`` node pointing at the base, as in torch."""
-        if self._base is not None and self._view_version != self._version_counter.value:
+        if self._base is not None and self._view_version != self._version_counter[0]:
             refresh_grad_fn(self)
         return self._grad_fn
 
@@ -355,26 +355,26 @@ class Tensor:
         self._data = value._data
 
     @property
-    def _version_counter(self) -> VersionCounter:
+    def _version_counter(self) -> np.ndarray:
         """Made on first use: most tensors (intermediate results, gradients) are never
         changed in place, viewed or saved, so they never need one. A counter made late
         starts at 0, as it would have anyway, since only a change in place bumps it."""
         if self._counter is None:
-            self._counter = VersionCounter()
+            self._counter = new_version_counter()
         return self._counter
 
     @_version_counter.setter
-    def _version_counter(self, counter: VersionCounter) -> None:
+    def _version_counter(self, counter: np.ndarray) -> None:
         self._counter = counter
 
     @property
     def _version(self) -> int:
         if self._is_inference:
             raise RuntimeError("Inference tensors do not track version counter.")
-        return self._version_counter.value
+        return int(self._version_counter[0])
 
     def _bump_version(self) -> None:
-        self._version_counter.value += 1
+        self._version_counter[0] += 1
 
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, with no grad_fn."""

@@ -75,7 +75,7 @@ def stack(tensors, dim=0):
 
 class StackBackward0(Node):
     def backward(self, grad):  # torch's stack_tensors_backward: one select per input
-        return tuple(grad.select(self.dim_arg, i) for i in range(len(self.next_functions)))
+        return tuple(grad.select(self.dim_arg, i) for i in range(len(self._next_nodes)))
 
     def jvp(self, *tangents):
         return stack(_tangents_or_zeros(self.inputs, tangents), self.dim)

@@ -90,7 +90,7 @@ def _dependencies(roots):
     seen = set(stack)
     while stack:
         node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_nodes:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -104,7 +104,7 @@ def _needed(seen, targets):
     """Nodes from which some target node can be reached: the only ones worth running."""
     parents = {}
     for node in seen:
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_nodes:
             if nxt is not None:
                 parents.setdefault(nxt, []).append(node)
     needed = set(targets)
@@ -128,10 +128,10 @@ def execute(task: GraphTask) -> dict:
             node = heapq.heappop(ready).node
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if needed is not None and node not in needed:
-                outputs = (None,) * len(node.next_functions)
+                outputs = (None,) * len(node._next_nodes)
             else:
                 outputs = evaluate_function(task, node, grads)
-            for (nxt, nr), g in zip(node.next_functions, outputs):
+            for nxt, nr, g in zip(node._next_nodes, node._next_nrs, outputs):
                 if nxt is None:
                     continue
                 if g is not None:
@@ -170,8 +170,8 @@ def evaluate_function(task: GraphTask, node, grads):
                 task.captured[(node, nr)] = grads[nr]
         if not task.accumulate_grad and isinstance(node, AccumulateGrad):
             return ()
-        if not any(n in task.needed for n, _ in node.next_functions if n is not None):
-            return (None,) * len(node.next_functions)  # a target whose inputs nobody needs
+        if not any(n in task.needed for n in node._next_nodes if n is not None):
+            return (None,) * len(node._next_nodes)  # a target whose inputs nobody needs
     if isinstance(node, AccumulateGrad):
         if grads[0] is not None:
             node.apply(grads[0])
@@ -180,7 +180,7 @@ def evaluate_function(task: GraphTask, node, grads):
             for hook in list(node._post_hooks.values()):
                 _checked_hook_result(hook, hook((), tuple(grads)), 0)
     elif (missing := [g is None for g in grads].count(True)) == len(grads):
-        outputs = (None,) * len(node.next_functions)
+        outputs = (None,) * len(node._next_nodes)
     else:
         if missing:
             grads = _materialize(node, grads)

@@ -90,7 +90,7 @@ class BackwardCFunction(FunctionCtx, Node):
             return tuple(self.saved_for_forward)
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
-        return tuple(self.saved(str(i)) if str(i) in self._saved else None
+        return tuple(self.saved(str(i)) if self._find_saved(str(i)) is not None else None
                      for i in range(self._num_saved))
 
     def apply(self, *grads):

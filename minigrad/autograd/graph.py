@@ -118,7 +118,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version", "counter", "is_output", "view_grad_fn",
-                 "tensor_type", "packed", "unpack_hook", "grad_edge", "fw_grad")
+                 "tensor_type", "packed", "unpack_hook", "grad_edge", "fw_grad", "name", "next")
 
     def __init__(self, tensor, is_output: bool = False):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
@@ -130,10 +130,10 @@ class SavedTensor:
             )
         if is_output:
             self.counter = tensor._version_counter
-            self.version = self.counter.value
+            self.version = self.counter[0]
         else:  # read from the tensor at unpack: most tensors never get a version counter
             self.counter = None
-            self.version = 0 if tensor._counter is None else tensor._counter.value
+            self.version = 0 if tensor._counter is None else tensor._counter[0]
         self.is_output = is_output
         # For an in-place op on a view: a weak reference to the view's grad_fn, which torch
         # names in the version error while that node is still alive.
@@ -143,6 +143,7 @@ class SavedTensor:
         self.tensor_type = type(tensor) if is_output else None
         self.unpack_hook = self.packed = self.grad_edge = None
         self.fw_grad = None  # an output's (level, tangent), set by forward_grad.propagate
+        self.name = self.next = None  # set by Node._keep: the field's name, the node's next
         if _hooks_state.stack:
             self._pack(tensor, *_hooks_state.stack[-1])
 
@@ -151,7 +152,7 @@ class SavedTensor:
         """What torch's ``_raw_saved_*`` gives for a field the node did not need to save."""
         s = cls.__new__(cls)
         s.tensor = s.data = s.counter = s.tensor_type = s.view_grad_fn = None
-        s.packed = s.unpack_hook = s.grad_edge = s.fw_grad = None
+        s.packed = s.unpack_hook = s.grad_edge = s.fw_grad = s.name = s.next = None
         s.version, s.is_output = 0, False
         return s
 
@@ -197,7 +198,7 @@ class SavedTensor:
         if self.unpack_hook is not None:
             return self._unpack_hooked(node)
         counter = self.counter if self.is_output else self.tensor._counter
-        current = 0 if counter is None else counter.value
+        current = 0 if counter is None else counter[0]
         if current != self.version:
             raise RuntimeError(_version_error(self, node, current))
         if self.is_output:
@@ -355,7 +356,7 @@ def _field_reader(field: str, spec, raw: bool):
             raise AttributeError(f"minigrad's {type(node).__name__} does not keep {field!r}, "
                                  f"which torch saves: {name} is not available in minigrad")
         if spec is TENSOR:
-            saved = node._saved.get(field)
+            saved = node._find_saved(field)
             if raw:
                 return SavedTensor.undefined() if saved is None else saved
             if saved is None:
@@ -386,11 +387,19 @@ class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
 
-    # A graph has one node per op, so making a node must be cheap. The fields every node
-    # sets live in slots: quicker to set, and no dict per node for Python's garbage collector
-    # to scan. What an op adds (``alpha``, ``dim``, ...) still goes in the ``__dict__``.
-    __slots__ = ("next_functions", "needs_input_grad", "_input_meta", "_saved", "_sequence_nr",
-                 "__dict__", "__weakref__")
+    # A graph has one node per op, so making a node must be cheap, and light for Python's
+    # garbage collector: a long forward pass keeps every node alive, and each full
+    # collection scans every container still tracked. So the fields every node sets live in
+    # slots (no dict per node), and what a node keeps is laid out so that the collector soon
+    # stops tracking most of it: tuples of plain numbers and strings (``_next_nrs``,
+    # ``needs_input_grad``, ``_input_meta``) are untracked after their first collection, while
+    # a tuple of ``(node, nr)`` pairs would stay tracked, pair by pair. ``next_functions``
+    # builds those pairs when asked, as torch builds them on each access. What an op adds
+    # (``alpha``, ``dim``, ...) goes in the ``__dict__``. For the same reason the saved tensors
+    # are a chain, ``_first_saved`` -> ``.next`` -> ..., not a dict per node (``_saved`` shows
+    # them as a dict).
+    __slots__ = ("_next_nodes", "_next_nrs", "needs_input_grad", "_input_meta",
+                 "_first_saved", "_sequence_nr", "__dict__", "__weakref__")
     # Hooks, made on first use: most nodes never get one, so until then the class's None
     # stands in, and a node need not set these at all.
     _pre_hooks = None  # hook(grad_outputs) -> new grad_outputs or None
@@ -401,34 +410,43 @@ class Node(metaclass=_NodeType):
     _num_outputs = 1  # ops with several outputs (split, a custom Function) set their count
 
     def __init__(self, inputs=()):
-        edges, needs, metas = [], [], []
+        nodes, nrs, needs, metas = [], [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
             # edge_of(t), written out for the usual inputs: a non-view with a grad_fn, or a
             # constant (a non-view that does not require grad)
             fn = t._grad_fn
-            if t._base is not None:
-                edge = edge_of(t)
+            if t._base is not None or (fn is None and t._requires_grad):
+                fn, nr = edge_of(t)
             elif fn is not None:
-                edge = (fn, t._output_nr)
+                nr = t._output_nr
             else:
-                edge = _NO_EDGE if not t._requires_grad else edge_of(t)
-            edges.append(edge)
-            if edge[0] is None:  # a constant: no gradient flows there
+                nr = 0
+            nodes.append(fn)
+            nrs.append(nr)
+            if fn is None:  # a constant: no gradient flows there
                 needs.append(False)
                 metas.append(None)
             else:
                 needs.append(True)
-                # shape and NumPy dtype of the input: the engine sums broadcast gradients
-                # back to that shape and casts them to that dtype, as torch's engine does.
+                # shape and dtype (its one-letter code) of the input: the engine sums
+                # broadcast gradients back to that shape and casts them to that dtype, as
+                # torch's engine does
                 data = t._data
-                metas.append((data.shape, data.dtype))
-        self.next_functions = tuple(edges)
+                metas.append((data.shape, data.dtype.char))
+        self._next_nodes = tuple(nodes)
+        self._next_nrs = tuple(nrs)
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(metas)
-        self._saved = {}
+        self._first_saved = None  # the first SavedTensor, if the node saves any
         self._sequence_nr = next(_sequence)
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
             self._anomaly_trace = anomaly_mode.forward_trace()
+
+    @property
+    def next_functions(self) -> tuple:
+        """For each input of the forward op, the pair ``(node, output_nr)`` that produced it
+        (see the module's docstring)."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
 
     # --- what torch shows of a node -------------------------------------------------------
     def name(self) -> str:
@@ -467,22 +485,58 @@ class Node(metaclass=_NodeType):
                                   if kv[0] in order else len(order)))
         for key, value in tensors.items():
             if value is not None:
-                self._saved[key] = SavedTensor(value)
+                self._keep(key, SavedTensor(value))
 
     def save_output(self, key: str, tensor) -> None:
-        self._saved[key] = SavedTensor(tensor, is_output=True)
+        self._keep(key, SavedTensor(tensor, is_output=True))
+
+    def _keep(self, key: str, saved: SavedTensor) -> None:
+        """Add ``saved`` under ``key`` at the end of the node's chain of saved tensors (a
+        node saves each field once, when it is recorded)."""
+        saved.name = key
+        if self._first_saved is None:
+            self._first_saved = saved
+            return
+        last = self._first_saved
+        while last.next is not None:
+            last = last.next
+        last.next = saved
+
+    @property
+    def _saved(self) -> dict:
+        """What the node saved, ``{field: SavedTensor}`` in the order saved."""
+        out = {}
+        s = self._first_saved
+        while s is not None:
+            out[s.name] = s
+            s = s.next
+        return out
+
+    def _find_saved(self, key: str):
+        """The ``SavedTensor`` saved under ``key``, or None."""
+        s = self._first_saved
+        while s is not None and s.name != key:
+            s = s.next
+        return s
 
     def saved(self, key: str):
         """The tensor saved under ``key``, after checking it was not freed or modified."""
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
-        return self._saved[key].unpack(self)
+        s = self._find_saved(key)
+        if s is None:
+            raise KeyError(key)
+        return s.unpack(self)
 
     def release_variables(self) -> None:
         """Free what was saved: called by the engine after backward unless retain_graph."""
-        for s in self._saved.values():
+        s = self._first_saved
+        if s is None:
+            return
+        while s is not None:
             s.release()
-        self._released = bool(self._saved) or self._released
+            s = s.next
+        self._released = True
 
     # --- torch's _saved_<field> and _raw_saved_<field>: properties made by _NodeType ------
     def __dir__(self):
@@ -582,10 +636,10 @@ def validate_outputs(node, outputs):
     """torch's ``validate_outputs``: the right number of gradients, each summed back to its
     input's shape (undoing broadcasting) and cast to its dtype; a gradient for a constant
     input (no edge) is dropped."""
-    if len(outputs) != len(node.next_functions):
+    if len(outputs) != len(node._next_nodes):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(node.next_functions)}, got {len(outputs)})"
+            f"(expected {len(node._next_nodes)}, got {len(outputs)})"
         )
     fixed = None  # a copy of ``outputs`` only when something changes: this runs per node
     for i, meta in enumerate(node._input_meta):
@@ -596,9 +650,10 @@ def validate_outputs(node, outputs):
             fixed = fixed or list(outputs)
             fixed[i] = None
             continue
-        shape, dtype = meta
-        if g._data.shape == shape and g._data.dtype == dtype:
+        shape, char = meta
+        if g._data.shape == shape and g._data.dtype.char == char:
             continue
+        dtype = np.dtype(char)
         if g._data.shape != shape:
             if not _expandable(shape, g._data.shape):
                 raise RuntimeError(

@@ -55,7 +55,7 @@ def make_view(base, out, view_fn, creation_meta=None) -> None:
     out._base = base._base if base._base is not None else base
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
     out._version_counter = base._version_counter
-    out._view_version = base._version_counter.value
+    out._view_version = base._version_counter[0]
     out._is_inference = base._is_inference  # a view of a normal tensor is a normal tensor
     if grad_mode.is_inference_mode_enabled():
         creation_meta = INFERENCE_MODE
@@ -106,10 +106,10 @@ def refresh_grad_fn(view) -> None:
     ``AsStridedBackward0`` node that reads the base as it is now."""
     base = view._base
     if view._grad_fn is None and not base.requires_grad:
-        view._view_version = view._version_counter.value
+        view._view_version = view._version_counter[0]
         return
     check_view_rebase(view, indirect=True)
-    view._view_version = view._version_counter.value
+    view._view_version = view._version_counter[0]
     if base.requires_grad:
         record(AsStridedBackward0, (base,), (view,), view_fn=view._view_fn,
                self_shape=base._data.shape)
