@@ -434,9 +434,9 @@ class Node(metaclass=_NodeType):
                 data = t._data
                 metas.append((data.shape, data.dtype.char))
         self._next_nodes = tuple(nodes)
-        self._next_nrs = tuple(nrs)
-        self.needs_input_grad = tuple(needs)
-        self._input_meta = tuple(metas)
+        self._next_nrs = _shared(tuple(nrs))
+        self.needs_input_grad = _shared(tuple(needs))
+        self._input_meta = _shared(tuple(metas))
         self._first_saved = None  # the first SavedTensor, if the node saves any
         self._sequence_nr = next(_sequence)
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
@@ -599,6 +599,23 @@ class OpContext:
 
 
 _NO_EDGE = (None, 0)
+
+# Nodes share their tuples of plain values: a chain of 100,000 ops has a handful of different
+# ``needs_input_grad``, ``_next_nrs`` and ``_input_meta`` tuples, not 300,000. Every object a
+# node keeps ticks Python's garbage collector towards its next collection (a full one scans
+# everything alive), so fewer objects kept means fewer, cheaper collections.
+_SHARED: dict = {}
+_MAX_SHARED = 10_000  # a bound, for a program that meets ever new shapes
+
+
+def _shared(values: tuple) -> tuple:
+    """The one shared tuple equal to ``values`` (``values`` itself the first time)."""
+    shared = _SHARED.get(values)
+    if shared is not None:
+        return shared
+    if len(_SHARED) < _MAX_SHARED:
+        _SHARED[values] = values
+    return values
 
 
 def edge_of(t):
