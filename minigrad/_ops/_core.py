@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import quietly  # noqa: F401 - the ops import it from here
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.views import make_view
@@ -85,28 +86,6 @@ def operands(a, b):
         raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")
     d = result_type(a, b)
     return as_tensor_like(a, d), as_tensor_like(b, d), d
-
-
-# NumPy's error state lives in a context variable; ``np.errstate`` rebuilds its value on every
-# entry, which costs more than a small op itself. ``quietly`` sets a value made once instead.
-# NumPy keeps this variable private (the course pins NumPy 2.4); with a NumPy that lacks it,
-# ``quietly`` falls back to ``np.errstate``: the same result, only slower.
-_ufunc_config = getattr(getattr(np, "_core", None), "_ufunc_config", None)
-_ERRSTATE = getattr(_ufunc_config, "_extobj_contextvar", None)
-_IGNORE_ALL = _ufunc_config._make_extobj(all="ignore") if _ERRSTATE is not None else None
-
-
-def quietly(fn, *args):
-    """``fn(*args)`` without NumPy's floating-point warnings: inf and nan are values here, as
-    in torch (what ``with np.errstate(all="ignore")`` does, at a third of its cost)."""
-    if _ERRSTATE is None:
-        with np.errstate(all="ignore"):
-            return fn(*args)
-    token = _ERRSTATE.set(_IGNORE_ALL)
-    try:
-        return fn(*args)
-    finally:
-        _ERRSTATE.reset(token)
 
 
 def needs_grad(inputs) -> bool:

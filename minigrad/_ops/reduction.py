@@ -87,7 +87,13 @@ def _mean(input, dim, keepdim, dtype):
             f"or complex dtype. Got: {d.scalar_name}")
     data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if dim is None:
-        value = data.mean() if data.size else np.nan  # NumPy would warn about an empty mean
+        if data.size and data.dtype.itemsize >= 4:
+            # NumPy's own float32/float64 mean without its Python wrapper (_methods._mean):
+            # the same pairwise sum, divided by the count as an intp, rounded to the dtype
+            total = np.add.reduce(data, axis=None)
+            value = total.dtype.type(total / np.intp(data.size))
+        else:
+            value = data.mean() if data.size else np.nan  # NumPy would warn on an empty mean
         return record(np.asarray(value, dtype=data.dtype), MeanBackward0, (x,),
                       self_shape=data.shape, numel=data.size)
     dims = _dims(dim, data.ndim)

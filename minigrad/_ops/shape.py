@@ -346,8 +346,14 @@ def sum_to_size(input, *size):
         out = input
     elif fused() and input._data.dtype.kind == "f":
         # a backward pass that records nothing (validate_outputs sums broadcast gradients
-        # here): sum's own NumPy call, without the op around it
+        # here): sum's and view's own NumPy calls, without the ops around them; the result is
+        # still a view of the sum, as torch's
         out = Tensor._make(quietly(np.add.reduce, input._data, tuple(dims), None, None, True))
+        if lead:
+            view = Tensor._make(out._data.reshape(size))
+            make_view(out, view, lambda t: t.view(*size))
+            return view
+        return out
     else:
         out = input.sum(dims, keepdim=True)
     return out.view(*size) if lead else out

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import heapq
 
-import numpy as np
-
+from minigrad._numeric import quiet
 from minigrad.autograd import anomaly_mode, grad_mode
 from minigrad.autograd.graph import validate_outputs, zeros_for
 from minigrad.autograd.special_nodes import AccumulateGrad
@@ -122,8 +121,9 @@ def execute(task: GraphTask) -> dict:
     """Run ``task`` to the end; return the captured gradients (``{edge: grad}``)."""
     ready, buffers, deps, needed = task.ready, task.buffers, task.dependencies, task.needed
     # inf and nan are values, as in torch, for the whole pass: formulas written directly in
-    # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node.
-    with grad_mode.set_grad_enabled(task.create_graph), np.errstate(all="ignore"):
+    # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node,
+    # and the ops' own ``quietly`` finds the warnings already off.
+    with grad_mode.set_grad_enabled(task.create_graph), quiet():
         while ready:
             node = heapq.heappop(ready).node
             grads = buffers.pop(node, None) or [None] * node._num_outputs
@@ -134,8 +134,11 @@ def execute(task: GraphTask) -> dict:
             for nxt, nr, g in zip(node._next_nodes, node._next_nrs, outputs):
                 if nxt is None:
                     continue
-                if g is not None:
-                    task.add_gradient(nxt, nr, g)
+                if g is not None:  # task.add_gradient(nxt, nr, g), written out: it runs per edge
+                    slot = buffers.get(nxt)
+                    if slot is None:
+                        slot = buffers[nxt] = [None] * nxt._num_outputs
+                    slot[nr] = g if slot[nr] is None else slot[nr] + g
                 count = deps[nxt] - 1
                 deps[nxt] = count
                 if count == 0:

@@ -7,6 +7,7 @@ Every expected value, dtype, message and warning comes from torch, computed here
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from torch_compare import normalize_text as norm
 
 import minigrad
-from minigrad._ops import _core
+from minigrad import _numeric
 
 # torch computes inf and nan silently; NumPy's RuntimeWarnings must not leak from minigrad.
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -462,18 +463,36 @@ def test_arange_dtype_inference_and_errors(args, dtype):
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["numpy-context-variable", "np.errstate"])
+@pytest.mark.parametrize("inside_quiet", [False, True], ids=["alone", "inside-quiet"])
 def test_quietly_ignores_floating_point_errors_with_or_without_numpys_private_state(
-        monkeypatch, fast):
-    """``_core.quietly`` sets NumPy's private error-state variable (cheap); without it, it falls
-    back to ``np.errstate``. Either way: torch's values (inf, nan), no NumPy warning, and the
+        monkeypatch, fast, inside_quiet):
+    """``_numeric.quietly`` sets NumPy's private error-state variable (cheap), or nothing inside
+    a ``quiet`` block (the engine's backward pass); without the variable, both fall back to
+    ``np.errstate``. Either way: torch's values (inf, nan), no NumPy warning, and the
     caller's error state untouched."""
     if not fast:
-        monkeypatch.setattr(_core, "_ERRSTATE", None)
+        monkeypatch.setattr(_numeric, "_ERRSTATE", None)
     with np.errstate(all="raise"):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            out = _core.quietly(np.divide, np.array([1.0, 0.0, -1.0]), np.array([0.0, 0.0, 0.0]))
+            block = _numeric.quiet() if inside_quiet else contextlib.nullcontext()
+            with block:
+                out = _numeric.quietly(np.divide, np.array([1.0, 0.0, -1.0]),
+                                       np.array([0.0, 0.0, 0.0]))
+                if inside_quiet:  # the whole block is quiet, not only quietly's call
+                    np.divide(np.array([1.0]), np.array([0.0]))
         with pytest.raises(FloatingPointError):
             np.divide(np.array([1.0]), np.array([0.0]))
     t = torch.tensor([1.0, 0.0, -1.0], dtype=torch.float64) / 0.0
     np.testing.assert_array_equal(out, t.numpy())
+
+
+def test_backward_leaves_the_callers_error_state_alone():
+    x = minigrad.tensor([0.0, 1.0], requires_grad=True)
+    with np.errstate(all="raise"):
+        x.log().sum().backward()  # 1/0 in backward: inf, no error
+        with pytest.raises(FloatingPointError):
+            np.divide(np.array([1.0]), np.array([0.0]))
+    tx = torch.tensor([0.0, 1.0], requires_grad=True)
+    tx.log().sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())
