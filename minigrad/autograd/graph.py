@@ -410,33 +410,24 @@ class Node(metaclass=_NodeType):
     _num_outputs = 1  # ops with several outputs (split, a custom Function) set their count
 
     def __init__(self, inputs=()):
-        nodes, nrs, needs, metas = [], [], [], []
+        nodes, nrs, metas = [], [], []
         for t in inputs:  # one plain loop: this runs for every op, so it is kept cheap
             # edge_of(t), written out for the usual inputs: a non-view with a grad_fn, or a
             # constant (a non-view that does not require grad)
             fn = t._grad_fn
             if t._base is not None or (fn is None and t._requires_grad):
                 fn, nr = edge_of(t)
-            elif fn is not None:
-                nr = t._output_nr
             else:
-                nr = 0
+                nr = 0 if fn is None else t._output_nr
             nodes.append(fn)
             nrs.append(nr)
-            if fn is None:  # a constant: no gradient flows there
-                needs.append(False)
-                metas.append(None)
-            else:
-                needs.append(True)
-                # shape and dtype (its one-letter code) of the input: the engine sums
-                # broadcast gradients back to that shape and casts them to that dtype, as
-                # torch's engine does
-                data = t._data
-                metas.append((data.shape, data.dtype.char))
+            # shape and dtype (its one-letter code) of an input that gets a gradient: the
+            # engine sums broadcast gradients back to that shape and casts them to that
+            # dtype, as torch's engine does (None for a constant: no gradient flows there)
+            metas.append(None if fn is None else (t._data.shape, t._data.dtype.char))
         self._next_nodes = tuple(nodes)
-        self._next_nrs = _shared(tuple(nrs))
-        self.needs_input_grad = _shared(tuple(needs))
-        self._input_meta = _shared(tuple(metas))
+        self._next_nrs, self.needs_input_grad, self._input_meta = _shared(tuple(nrs),
+                                                                          tuple(metas))
         self._first_saved = None  # the first SavedTensor, if the node saves any
         self._sequence_nr = next(_sequence)
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
@@ -608,14 +599,16 @@ _SHARED: dict = {}
 _MAX_SHARED = 10_000  # a bound, for a program that meets ever new shapes
 
 
-def _shared(values: tuple) -> tuple:
-    """The one shared tuple equal to ``values`` (``values`` itself the first time)."""
-    shared = _SHARED.get(values)
-    if shared is not None:
-        return shared
-    if len(_SHARED) < _MAX_SHARED:
-        _SHARED[values] = values
-    return values
+def _shared(nrs: tuple, metas: tuple) -> tuple:
+    """``(_next_nrs, needs_input_grad, _input_meta)`` for a node with these output numbers and
+    input metadata: the shared tuples when a node like it was made before."""
+    key = (nrs, metas)
+    shared = _SHARED.get(key)
+    if shared is None:
+        shared = (nrs, tuple(m is not None for m in metas), metas)
+        if len(_SHARED) < _MAX_SHARED:
+            _SHARED[key] = shared
+    return shared
 
 
 def edge_of(t):
