@@ -5,7 +5,10 @@ the best time of a few forward+backward runs on each engine and the ratio minigr
 Each workload has a target ratio (``TARGETS``, from issue 12): minigrad is pure Python on top of
 NumPy, so on tiny tensors it pays its per-operation bookkeeping where torch runs C++, while on
 big matrices both wait for their BLAS. The two engines are timed in alternating rounds, so a
-burst of load on a shared machine slows both rather than one.
+burst of load on a shared machine slows both rather than one, and each workload runs in a
+fresh Python process of its own, so what one workload leaves behind (garbage for Python's
+collector, a fragmented heap for torch's allocator) does not slow the next. Times include
+Python's garbage collector, as a learner's own program would meet it.
 
 Workloads (sizes at the default scale; ``--quick`` shrinks them to a smoke test):
 
@@ -34,6 +37,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -225,6 +230,10 @@ def main(argv=None) -> int:
                              "a round stops early (default 3)")
     parser.add_argument("--only", nargs="*", choices=["chain", "mlp", "long", "slices"],
                         help="run only these workloads")
+    parser.add_argument("--same-process", action="store_true",
+                        help="run every workload in this process (by default each runs in a "
+                             "fresh process: after the long chain, torch's slice assignment "
+                             "alone was seen to take 10 times longer)")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(1)
@@ -239,6 +248,8 @@ def main(argv=None) -> int:
     print(f"{'workload (forward+backward)':<28}{'minigrad':>11}  {'torch':>11}  "
           "ratio minigrad/torch")
     start = time.perf_counter()
+    if len(chosen) > 1 and not args.same_process:
+        return _each_in_its_own_process(chosen, args, start)
     results = {}
     plans = {"chain": ("chain", make_chain), "mlp": ("mlp", make_mlp),
              "long": ("long", make_chain)}
@@ -269,6 +280,35 @@ def main(argv=None) -> int:
     print(f"total {time.perf_counter() - start:.1f} s; "
           f"{len(results) - len(misses)}/{len(results)} within their targets"
           f"{'; missed: ' + ', '.join(misses) if misses else ''}")
+    return 0
+
+
+VERDICT = re.compile(r"ratio\s+[\d.]+x\s+target\s+[\d.]+x\s+(ok|MISS)$")
+
+
+def _each_in_its_own_process(chosen, args, start) -> int:
+    """Run this script once per workload (``--only KEY --same-process``) and print what each
+    reports, under one header and one total line."""
+    misses, done = [], 0
+    for key in chosen:
+        command = [sys.executable, __file__, "--only", key, "--same-process",
+                   "--repeat", str(args.repeat), "--budget", str(args.budget)]
+        if args.quick:
+            command.append("--quick")
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr)
+            raise SystemExit(f"bench: the {key} workload failed (exit status {proc.returncode})")
+        for line in proc.stdout.splitlines()[2:-1]:  # its own header and total line left out
+            print(line, flush=True)
+            verdict = VERDICT.search(line)
+            if verdict:
+                done += 1
+                if verdict[1] == "MISS":
+                    label = line.split(":")[0]
+                    misses.append({"mlp step": "mlp", "long chain": "long"}.get(label, label))
+    print(f"total {time.perf_counter() - start:.1f} s; {done - len(misses)}/{done} within their "
+          f"targets{'; missed: ' + ', '.join(misses) if misses else ''}")
     return 0
 
 

@@ -395,9 +395,11 @@ widgets.VBox([widgets.HBox([x_box, w_box, b_box]), passes, view])
 #
 # - The leaf node's long name is `minigrad::autograd::AccumulateGrad` (torch:
 #   `torch::autograd::AccumulateGrad`); its class name `AccumulateGrad` is the same.
-# - torch shows what a node saved as attributes such as `grad_fn._saved_self`; minigrad
-#   keeps them in `grad_fn._saved` (a dict). `viz.make_dot(..., show_saved=True)` hides the
-#   difference (lesson 10).
+# - Both engines show what a node saved as attributes such as `grad_fn._saved_self`; minigrad
+#   also lists them all at once as a dict, `grad_fn._saved` (torch has no such attribute).
+#   Inside, a minigrad node keeps them as a short chain of `SavedTensor`s, which
+#   `_find_saved` walks in the code above: a dict per node would be one more object for
+#   Python's garbage collector to scan, for every node of every graph alive.
 # - Printing a node shows a memory address, which differs on every run on both engines; the
 #   course prints it as `0x…`.
 #

@@ -416,10 +416,11 @@ print(inspect.getsource(SavedTensor.unpack))
 # * torch keeps the version counter in C++ and checks it in its C++ engine
 #   ([in-place correctness checks](https://docs.pytorch.org/docs/stable/notes/autograd.html#in-place-correctness-checks));
 #   minigrad keeps it in
-#   a small Python object shared by a tensor and its views, so you can read every step above.
+#   a one-element NumPy array shared by a tensor and its views, so you can read every step
+#   above.
 # * Nodes save exactly what torch's save: for `x * 2`, `MulBackward0` keeps only the 2, since
-#   the gradient for `x` needs nothing else (torch's `grad_fn._saved_self` is `None`; minigrad
-#   keeps its saved tensors in the dictionary `grad_fn._saved`).
+#   the gradient for `x` needs nothing else (`grad_fn._saved_self` is `None` on both engines;
+#   minigrad also lists what a node saved in the dictionary `grad_fn._saved`).
 
 # %% [markdown]
 # ## Self-check

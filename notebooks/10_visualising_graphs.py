@@ -265,9 +265,9 @@ viz.show(viz.side_by_side(compare.get("z2"), z2, params=mg2, torch_params=torch2
 # %% [markdown]
 # Two differences you may meet with `show_attrs`: minigrad names a few plain attributes
 # differently (its `SumBackward0` shows `self_shape` where torch shows `self_sym_sizes`), and
-# torch lets you read a saved tensor directly as an attribute, `z.grad_fn._saved_self`, while
-# minigrad keeps them in a dictionary, `z.grad_fn._saved`. `viz` knows both ways, which is
-# why one drawing function serves both engines.
+# to find what a node saved, `viz` reads torch's `_saved_<name>` attributes but minigrad's
+# dictionary `z.grad_fn._saved` (minigrad has both; torch only the attributes). Knowing both
+# ways is why one drawing function serves both engines.
 
 # %% [markdown]
 # ## 5. Stepping through backward

@@ -601,8 +601,8 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 # * minigrad has no `torch.utils.checkpoint`: section 4 builds the idea by hand.
 # * minigrad's tensors are always on the CPU, so its `save_on_cpu` keeps saved tensors as they
 #   are (torch's copies them to the CPU and back).
-# * minigrad's nodes also keep everything they saved in a dict, `grad_fn._saved`; the
-#   `_saved_<name>` attributes read from it.
+# * minigrad's nodes also list everything they saved in a dict, `grad_fn._saved` (torch has
+#   no such attribute); the `_saved_<name>` attributes read the same saved tensors.
 # * Everything else (which op keeps what, the errors, the hooks, anomaly mode's messages and
 #   the node it names) is the same on both engines, as the checked cells show.
 

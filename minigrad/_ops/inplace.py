@@ -607,8 +607,9 @@ class FillBackward3(Node):
 def copy_(self, src, non_blocking=False):
     """Copy ``src``'s values (broadcast, cast) into ``self``."""
     src_t = as_tensor_like(src, self.dtype)
-    try:
-        data = np.broadcast_to(src_t._data, self._data.shape)
+    try:  # (np.broadcast_to costs more than a small copy: called only when shapes differ)
+        data = (src_t._data if src_t._data.shape == self._data.shape
+                else np.broadcast_to(src_t._data, self._data.shape))
     except ValueError:
         raise RuntimeError(
             f"The size of tensor a ({self._data.shape[-1] if self.dim() else 1}) must match "
