@@ -383,6 +383,31 @@ class _Absent:
         raise AttributeError(f"'{owner.__name__}' object has no attribute '{self.name}'")
 
 
+class _read_only:  # noqa: N801 - used as a decorator, like property
+    """A computed attribute that cannot be set or deleted, with torch's message (its node
+    attributes are C++ getters)."""
+
+    def __init__(self, fget):
+        self.fget = fget
+        self.__doc__ = fget.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, node, cls=None):
+        return self if node is None else self.fget(node)
+
+    def __set__(self, node, value):
+        raise AttributeError(f"attribute '{self.name}' of '{type(node).__name__}' objects is "
+                             "not writable")
+
+    def __delete__(self, node):
+        self.__set__(node, None)
+
+    def __repr__(self) -> str:
+        return f"<attribute '{self.name}' of 'Node' objects>"
+
+
 class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
@@ -433,7 +458,7 @@ class Node(metaclass=_NodeType):
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
             self._anomaly_trace = anomaly_mode.forward_trace()
 
-    @property
+    @_read_only
     def next_functions(self) -> tuple:
         """For each input of the forward op, the pair ``(node, output_nr)`` that produced it
         (see the module's docstring)."""

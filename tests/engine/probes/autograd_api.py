@@ -213,6 +213,15 @@ y.backward(torch.ones(2, dtype=torch.int64))""",
     "x = torch.tensor(2., requires_grad=True); y = x ** 2; y.backward(); y2 = x ** 3; print(x.grad); x.grad = None; y2.backward(); print(x.grad)",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); y.backward(torch.ones(2)); y.backward(torch.ones(2))",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); del x; y.sum().backward(); print(y.grad_fn.next_functions[0][0].variable)",
+    # next_functions is read-only and built anew on each access
+    "x = torch.ones(2, requires_grad=True); y = x * 2; y.grad_fn.next_functions = ()",
+    "x = torch.ones(2, requires_grad=True); y = x * 2; del y.grad_fn.next_functions",
+    "x = torch.ones(2, requires_grad=True); f = (x * 2).grad_fn; print(f.next_functions is f.next_functions, f.next_functions == f.next_functions)",
+    "x = torch.ones(2, requires_grad=True); f = (x * x + x).grad_fn; print([type(n).__name__ for n, _ in f.next_functions], [i for _, i in f.next_functions])",
+    "a, b = torch.ones(2, requires_grad=True).split(1); y = b * a; print([(type(n).__name__, i) for n, i in y.grad_fn.next_functions])",
+    "x = torch.ones(3); v = x[1:]; x.add_(1); print(x._version, v._version, type(x._version))",
+    "x = torch.ones(2, requires_grad=True); y = x.exp(); z = y * 1; y.mul_(2); z.backward(torch.ones(2)); print(x.grad)",
+    "x = torch.ones(2, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()",
 ]
 
 KNOWN = {}
