@@ -28,6 +28,7 @@ import pytest
 
 from coursekit.grading.__main__ import table
 from coursekit.grading.runner import sandbox_available
+from tests.setup_guarantees import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON_NOTEBOOKS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -602,7 +603,7 @@ def test_a_patched_json_in_a_solution_changes_nothing(batch):
     assert all(_full(q) for q in _nb(batch, "forged_json")["questions"])
 
 
-@pytest.mark.skipif(not SANDBOX, reason="bubblewrap is not usable here")
+@needs(SANDBOX, "bubblewrap is not usable here")
 def test_solutions_cannot_be_read_or_imported(batch):
     nb = _nb(batch, "attack_solutions")
     assert nb["score"] == 0, nb
@@ -640,7 +641,7 @@ def test_submissions_are_never_written(batch):
 
 # --- the sandbox (where bubblewrap works) ----------------------------------------------------
 
-needs_sandbox = pytest.mark.skipif(not SANDBOX, reason="bubblewrap is not usable here")
+needs_sandbox = needs(SANDBOX, "bubblewrap is not usable here")
 
 
 @needs_sandbox

@@ -38,6 +38,7 @@ import pytest
 from coursekit.grading import grader
 from coursekit.grading.grader import grade, printable
 from coursekit.grading.runner import Limits, pids_cgroup, sandbox_available
+from tests.setup_guarantees import needs, skip_unless
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -46,8 +47,8 @@ MARK = "31337.25"  # the daemons' sleep argument, to find them afterwards
 SECRET = "G14_TEACHER_TOKEN"  # in the grader's environment while grading
 QUESTIONS = {"01.1": 2, "01.2": 2, "01.3": 2, "01.4": 3}
 
-needs_sandbox = pytest.mark.skipif(not sandbox_available(), reason="bubblewrap is not usable "
-                                   "here (these attacks signal every process they can reach)")
+needs_sandbox = needs(sandbox_available(), "bubblewrap is not usable here (these attacks "
+                      "signal every process they can reach)")
 
 HUNT = r"""
 import os, json, subprocess
@@ -335,8 +336,7 @@ def _marked_processes() -> list[str]:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    if not sandbox_available():
-        pytest.skip("bubblewrap is not usable here")
+    skip_unless(sandbox_available(), "bubblewrap is not usable here")
     base = tmp_path_factory.mktemp("attacks")
     targets = [SOLUTIONS / "g14-pwned.py", ROOT / "coursekit" / "g14-pwned.py",
                base / "prisoner" / "pwned", ROOT / "g14-pwned"]
@@ -473,7 +473,7 @@ def test_a_student_s_link_to_another_s_notebook_does_not_hide_it(tmp_path):
 
 
 @needs_sandbox
-@pytest.mark.skipif(pids_cgroup() is None, reason="no cgroup to cap a fork bomb here")
+@needs(pids_cgroup() is not None, "no cgroup to cap a fork bomb here")
 def test_a_fork_bomb_is_capped_and_costs_only_time(graded):
     """``while True: os.fork()`` stops at the kernel's cgroup cap; its cell times out, the
     kernel is restarted and every answer still counts."""

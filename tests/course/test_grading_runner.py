@@ -34,6 +34,7 @@ from coursekit.grading.runner import (
     pids_cgroup,
     sandbox_available,
 )
+from tests.setup_guarantees import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 4096
@@ -246,8 +247,7 @@ def test_the_grader_process_is_not_dumpable_once_a_kernel_started(kernel):
     assert ctypes.CDLL(None).prctl(pr_get_dumpable, 0, 0, 0, 0) == 0
 
 
-needs_cgroup = pytest.mark.skipif(pids_cgroup() is None,
-                                  reason="no writable cgroup-v1 pids hierarchy here")
+needs_cgroup = needs(pids_cgroup() is not None, "no writable cgroup-v1 pids hierarchy here")
 
 
 def _processes_with(mark: str) -> list[int]:
@@ -297,7 +297,7 @@ def test_forks_are_capped_and_daemons_die_with_the_kernel(tmp_path, sandbox):
     assert not any(folder.exists() for folder in cgroups.values())
 
 
-@pytest.mark.skipif("memory" not in cgroup_parents(), reason="no writable memory cgroup here")
+@needs("memory" in cgroup_parents(), "no writable memory cgroup here")
 def test_the_memory_limit_holds_for_all_the_kernel_s_processes_together(tmp_path):
     """Three children of 1.2 GB each, every one within the 3 GB address-space limit: together
     they pass the kernel's memory cgroup limit, and the kernel's own OOM killer stops them."""
@@ -342,7 +342,7 @@ def test_a_module_written_to_the_scratch_folder_cannot_replace_the_kernel(tmp_pa
         k.kill()
 
 
-@pytest.mark.skipif(not sandbox_available(), reason="bubblewrap is not usable here")
+@needs(sandbox_available(), "bubblewrap is not usable here")
 def test_the_sandboxed_kernel_has_no_capabilities(tmp_path):
     """bwrap started by root keeps every capability unless told otherwise: with them the
     learner's code remounted a read-only bind writable and wrote into the grader's package."""
