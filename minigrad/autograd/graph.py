@@ -413,16 +413,14 @@ class Node(metaclass=_NodeType):
     mode) and ``jvp`` (forward mode) side by side."""
 
     # A graph has one node per op, so making a node must be cheap, and light for Python's
-    # garbage collector: a long forward pass keeps every node alive, and each full
-    # collection scans every container still tracked. So the fields every node sets live in
-    # slots (no dict per node), and what a node keeps is laid out so that the collector soon
-    # stops tracking most of it: tuples of plain numbers and strings (``_next_nrs``,
-    # ``needs_input_grad``, ``_input_meta``) are untracked after their first collection, while
-    # a tuple of ``(node, nr)`` pairs would stay tracked, pair by pair. ``next_functions``
-    # builds those pairs when asked, as torch builds them on each access. What an op adds
-    # (``alpha``, ``dim``, ...) goes in the ``__dict__``. For the same reason the saved tensors
-    # are a chain, ``_first_saved`` -> ``.next`` -> ..., not a dict per node (``_saved`` shows
-    # them as a dict).
+    # garbage collector: a long forward pass keeps every node alive, and each full collection
+    # scans every object still tracked (tests/engine/test_gc_load.py counts them). So a node
+    # keeps few objects of its own: its fields live in slots (no dict per node); its next
+    # nodes are one tuple (``next_functions`` pairs them with ``_next_nrs`` when asked, as
+    # torch builds its pairs on each access); its tuples of plain values are shared with the
+    # nodes like it (``_shared``); its saved tensors are a chain, ``_first_saved`` -> ``.next``
+    # -> ... (``_saved`` shows them as a dict). What an op adds (``alpha``, ``dim``, ...) goes
+    # in the ``__dict__``.
     __slots__ = ("_next_nodes", "_next_nrs", "needs_input_grad", "_input_meta",
                  "_first_saved", "_sequence_nr", "__dict__", "__weakref__")
     # Hooks, made on first use: most nodes never get one, so until then the class's None
