@@ -32,8 +32,8 @@
 # * build it column by column with forward mode (dual numbers, `functional.jvp`);
 # * count, with node hooks, how much work each way takes, and say which suits which shape.
 #
-# **Time:** about 35 minutes. You need lessons 02 (forward and reverse mode), 03 (`backward`,
-# `retain_graph`) and 04 (hooks).
+# **Time:** about 35 minutes. You need lessons 01 and 02 (node pre-hooks; forward and reverse
+# mode), 03 (`backward`, `retain_graph`) and 04 (tensor hooks).
 
 # %%
 # Run this cell first: it loads both engines and the course tools.
@@ -444,7 +444,7 @@ for n, m in [(16, 1), (1, 16), (4, 4)]:
     runs, ops = forward_cost(net, x), ops_per_run(net, x)
     counts.append([n, m, passes, node_calls, runs, ops])
     print(f"n={n:2} inputs, m={m:2} outputs | reverse: {passes:2} backward passes, "
-          f"{node_calls:2} node calls | forward: {runs:2} runs of f x {ops} ops = {runs * ops:2}")
+          f"{node_calls:2} node calls | forward: {runs:2} run(s) of f x {ops} ops = {runs * ops:2}")
 
 # %% [markdown]
 # The network records five nodes: four operations (two matrix-vector products, two `tanh`)
@@ -473,8 +473,9 @@ print(inspect.getsource(api._seed_grads))
 
 # %% [markdown]
 # The rest is the same engine for both: `backward` and `grad` differ only in what happens to
-# the gradients that reach the leaves (`accumulate_grad=True` adds them into `.grad`;
-# otherwise the wanted ones are captured and returned).
+# the gradients that reach the leaves (the engine's task has an `accumulate_grad` flag:
+# `backward` leaves it on, so `AccumulateGrad` adds into `.grad`; `grad` turns it off and
+# the wanted gradients are captured and returned).
 #
 # ## Where minigrad differs from torch
 #

@@ -400,9 +400,15 @@ tloss.backward()
 for name, ours, theirs in (("loss", loss.data, tloss), ("x.grad", x.grad, tx.grad),
                            ("W.grad", W.grad, tW.grad), ("b.grad", b.grad, tb.grad)):
     check(name, ours, theirs)
-print("exp:", end=" ")
-e = Value([0.5, -1.0]).exp().sum()
-check("sum(exp(v))", e.data, torch.tensor([0.5, -1.0], dtype=torch.float64).exp().sum())
+# exp is not in that expression: check its value and its backward rule on their own
+v = Value([0.5, -1.0])
+e = v.exp().sum()
+e.backward()
+tv = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+te = tv.exp().sum()
+te.backward()
+check("sum(exp(v))", e.data, te)
+check("v.grad for sum(exp(v))", v.grad, tv.grad)
 
 # %% [markdown]
 # Here is our graph, drawn from `topo_sort` (the drawing code is in the collapsed cell:
@@ -564,11 +570,11 @@ print(inspect.getsource(engine.execute))
 #   drops to 0: every node that feeds it has run, so its gradient is complete. This is
 #   Kahn's algorithm; it needs no list of all nodes in order, only the counts.
 # * **A ready queue ordered by `sequence_nr`.** Every node gets a number when it is created;
-#   among the ready nodes, the heap (`heapq`, see `_Ready.__lt__`) pops the most recent one
-#   first, as torch's engine does (the cells below show it). Any topological order gives
+#   among the ready nodes, the heap (`heapq`, with `_Ready.__lt__`, printed below) pops the
+#   most recent one first, as torch's engine does (the cells below show it). Any topological order gives
 #   the same gradients; a fixed rule makes the order, and so the order of hooks, predictable.
 # * **Hooks.** `evaluate_function` (below) runs tensor hooks and `retain_grad` before a node
-#   (lesson 04) and node post-hooks after it.
+#   (lesson 04), node pre-hooks (lessons 01 and 02), and node post-hooks after it.
 # * **Freeing saved tensors.** After a node ran, `node.release_variables()` drops what it
 #   saved, unless `retain_graph=True`. Our closures keep everything alive as long as the graph
 #   exists.
@@ -578,8 +584,14 @@ print(inspect.getsource(engine.execute))
 #   Our engine works on bare NumPy arrays, so its gradients can never be differentiated.
 
 # %% [markdown]
-# The order of the ready queue is visible from outside: a pre-hook on each node (lesson 04)
-# records when it runs. `exp` and `sin` both become ready once `AddBackward0` has run; the one
+# The heap's rule, `_Ready`: the larger `sequence_nr`, the sooner a node runs.
+
+# %%
+print(inspect.getsource(engine._Ready))
+
+# %% [markdown]
+# The order of the ready queue is visible from outside: a pre-hook on each node (lessons 01
+# and 02) records when it runs. `exp` and `sin` both become ready once `AddBackward0` has run; the one
 # created last, `sin`, runs first, on both engines:
 
 # %%

@@ -76,10 +76,10 @@ with question("11.1", points=2, answers=("g_values", "x_grad_values")) as q:
 # The lesson's `jacobian_by_rows` handles a function from a 1-D tensor to a 1-D tensor. Write
 # `jacobian_rows(f, x)` for tensors of **any** shapes, as `torch.autograd.functional.jacobian`
 # does: when `x` has shape $(a, b)$ and `f(x)` has shape $(c, d)$, the result has shape
-# $(c, d, a, b)$, and its entry `[i, j, k, l]` is $\partial y_{ij} / \partial x_{kl}$. Build it with
-# one backward pass per output element (a one-hot `grad_outputs`, shaped like the output, picks
-# one of them). `x` does not require grad when you get it. Do not use
-# `torch.autograd.functional`.
+# $(c, d, a, b)$, and its entry `[i, j, k, l]` is $\partial y_{ij} / \partial x_{kl}$, where
+# `y = f(x)`. Build it with one backward pass per output element (a one-hot `grad_outputs`,
+# shaped like the output, picks one of them). `x` does not require grad when you get it. Do not
+# use `torch.autograd.functional` or `torch.func`.
 
 # %% question="11.2" role="answer"
 # Answer 11.2
@@ -106,8 +106,39 @@ def _examples():
 
 
 def _rows_probe(name, values):
-    """jacobian_rows on one of the example functions."""
-    return {"J": jacobian_rows(_row_examples()[name], torch.tensor(values))}
+    """jacobian_rows on one of the example functions; how many gradients flowed back through
+    f's output (one per backward pass), and whether a ready-made Jacobian was called."""
+    import torch.func
+
+    passes, ready_made = [], []
+
+    def counted(z):
+        y = _row_examples()[name](z)
+        if y.requires_grad:
+            y.register_hook(lambda g: passes.append(1))
+        return y
+
+    def refuse(api):
+        def call(*args, **kwargs):
+            ready_made.append(api)
+            raise NotImplementedError(f"{api} is not allowed in 11.2")
+        return call
+
+    functions = [(torch.autograd.functional, "jacobian"), (torch.func, "jacrev"),
+                 (torch.func, "jacfwd"), (torch.func, "vjp"), (torch.func, "vmap")]
+    saved = [getattr(module, attr) for module, attr in functions]
+    for module, attr in functions:
+        setattr(module, attr, refuse(f"{module.__name__}.{attr}"))
+    try:
+        J = jacobian_rows(counted, torch.tensor(values))
+    except NotImplementedError:
+        if not ready_made:
+            raise
+        J = None
+    finally:
+        for (module, attr), fn in zip(functions, saved):
+            setattr(module, attr, fn)
+    return {"J": J, "passes": len(passes), "ready_made": ready_made}
 
 
 def values_shape(values):
@@ -139,7 +170,15 @@ with question("11.2", points=3, answers=()) as q:
                 q.fail(f"for the {name!r} example: grad_outputs must have the output's shape: "
                        "make the one-hot vector, then .reshape(y.shape)")
             raise
+        if seen["ready_made"]:
+            q.fail(f"jacobian_rows called {seen['ready_made'][0]}: build the Jacobian yourself, "
+                   "one backward pass per output element")
         q.need_tensor(f"jacobian_rows for the {name!r} example", seen["J"])
+        outputs = _row_examples()[name](torch.tensor(values)).numel()
+        q.true(seen["passes"] == outputs,
+               f"for the {name!r} example, {seen['passes']} gradient(s) flowed back through "
+               f"f's output, expected {outputs}: one backward pass per output element, each "
+               "with a one-hot grad_outputs")
         got = tuple(seen["J"].shape)
         q.true(got == tuple(want.shape) or len(got) != 2 or want.dim() == 2,
                f"for the {name!r} example jacobian_rows has shape {list(got)}, expected "
@@ -166,8 +205,9 @@ with question("11.2", points=3, answers=()) as q:
 # `directional_derivatives(f, x, U)`: `x` is a 1-D tensor of $n$ numbers, `U` an $n \times k$
 # tensor whose columns are $k$ directions, `f` maps `x` to a 1-D tensor of $m$ numbers; return
 # the $m \times k$ tensor $J U$, column $j$ being $J$ times column $j$ of `U`. Use **forward
-# mode**, exactly one dual pass per direction (not one per input), and never build $J$ itself.
-# (`fwAD` is `torch.autograd.forward_ad`, imported in the first cell.)
+# mode**: call `f` exactly $k$ times, each time on a dual `x` whose tangent is one direction
+# (not once per input), and never build $J$ itself. (`fwAD` is `torch.autograd.forward_ad`,
+# imported in the first cell.)
 
 # %% question="11.3" role="answer"
 # Answer 11.3
@@ -195,16 +235,17 @@ def _directions_probe(name, values, directions):
     f (torch's first forward-AD pass warns about its own jit helpers: silenced)."""
     import warnings
 
-    runs = []
+    runs, duals = [], []
 
     def counted(z):
         runs.append(1)
+        duals.append(fwAD.unpack_dual(z).tangent is not None)
         return _examples()[name](z)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         JU = directional_derivatives(counted, torch.tensor(values), torch.tensor(directions))
-    return {"JU": JU, "runs": len(runs)}
+    return {"JU": JU, "runs": len(runs), "all_dual": all(duals)}
 
 
 with question("11.3", points=2, answers=()) as q:
@@ -221,6 +262,8 @@ with question("11.3", points=2, answers=()) as q:
         q.true(tuple(seen["JU"].shape) != (k, m) or m == k,
                f"directional_derivatives has shape {[k, m]}, expected {[m, k]}: each tangent "
                "is a column, so stack them side by side: torch.stack(columns, dim=1)")
+        q.true(seen["all_dual"], "f got an x without a tangent: forward mode calls f on "
+               "fwAD.make_dual(x, u) inside fwAD.dual_level(), one direction u at a time")
         q.true(seen["runs"] != n or n == k, f"f ran {n} times, once per input: that builds "
                "the whole Jacobian first; one dual pass per direction (column of U) is enough")
         q.true(seen["runs"] == k, f"f ran {seen['runs']} time(s) for {k} directions: forward "
@@ -310,5 +353,5 @@ with question("11.4", points=2, answers=()) as q:
 #
 # The Jacobian is 10 × 3072: 10 rows, so 10 reverse passes, while forward mode would need a
 # pass per input, 3072. Training asks for the gradient of a single scalar, so one reverse pass
-# gives it all, which is why training always uses `backward()`.
+# gives it all, which is why training uses reverse mode (`backward()`).
 # </details>

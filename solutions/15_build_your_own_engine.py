@@ -131,11 +131,12 @@ with question("15.1", points=2, answers=("visits_x", "grad_x")) as q:
     q.close("visits_x", visits_x, _paths(tz.grad_fn, leaf), mistakes=[
         (1, "that is what a backward in topological order does; the naive recursion visits x "
             "once per path from z to x"),
-        (3, "z reaches y along 3 paths (twice through y * y, once directly), and each of "
-            "them reaches x along 2 paths (y = x * x uses x twice): multiply"),
+        (3, "that counts the paths from z to y; each of them goes on to x along more than one "
+            "path (y = x * x uses x twice)"),
         (4, "y is used three times in z (twice in y * y, once in the sum)")])
     q.close("grad_x", grad_x, tx.grad, mistakes=[
-        (32.0, "z = y² + y = x⁴ + x²: the direct path through `+ y` adds 2x = 4"),
+        (32.0, "that is the derivative of y² alone: z = y² + y, and the direct path through "
+               "`+ y` adds a term of its own"),
         (6.0, "that is the number of paths; each path carries its own product of local "
               "derivatives")])
 
@@ -244,8 +245,9 @@ with question("15.2", points=3, answers=()) as q:
                "once in the order: a value becomes ready once, when its count reaches 0")
         missing = [lb for lb in labels if lb not in order]
         q.true(not missing, f"{name} graph: values {missing[:5]} are missing from the order: "
-               "count the uses of every value reachable through .parents (a value used twice "
-               "by one child, as in a + a, counts twice)")
+               "their count never reached 0. Count the uses once per value: walk each value "
+               "reachable through .parents only once (keep a seen set), adding 1 for each of "
+               "its parents (a value used twice by one child, as in a + a, counts twice)")
         q.true(order[0] == "out", f"{name} graph: the order starts with {order[0]!r}; the root "
                "comes first, as in a backward pass")
         position = {lb: i for i, lb in enumerate(order)}
@@ -327,8 +329,8 @@ with question("15.3", points=3, answers=()) as q:
 #     return out
 # ```
 #
-# Find the bug and fix it (same name, same arguments). Why did the test on `times(x, x)`
-# pass?
+# Find the bug and fix it (same name, same arguments; keep `parents` as `(a, b)`). Why did the
+# test on `times(x, x)` pass? (Answer that in a comment in your answer cell.)
 
 # %% question="15.4" role="answer"
 # Answer 15.4
