@@ -144,6 +144,8 @@ SAVED_FIELDS = {
     "FillBackward3": {},
     "FlipBackward0": {"dims": _signed("dims_arg")},
     "FloorBackward0": {},
+    "FmaxBackward0": {"other": TENSOR, "self": TENSOR},
+    "FminBackward0": {"other": TENSOR, "self": TENSOR},
     "FmodBackward0": {},
     "FmodBackward1": {"other": TENSOR, "self": TENSOR},
     "FracBackward0": {},
