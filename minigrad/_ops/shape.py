@@ -3,8 +3,8 @@
 A *view* shares memory with its input (NumPy gives us that for free) and records a
 ``view_fn`` so that in-place changes through it can find their place in the base. Torch's
 rule for which op returns a view is followed: ``view``, ``t``, ``transpose``, ``permute``,
-``unsqueeze``, ``squeeze``, ``expand``, indexing with ints and slices, and ``reshape`` when the
-memory layout allows it.
+``unsqueeze``, ``squeeze``, ``expand``, ``diagonal``, ``unfold``, indexing with ints and
+slices, and ``reshape`` when the memory layout allows it.
 
 A view is linear in its input, so its forward-mode rule is the same view of the tangent
 (``_ViewNode.jvp``); its backward puts the gradient back in the input's shape.
