@@ -477,4 +477,10 @@ w = y.unfold(0, 3, 1); y.mul_(2)
 w.sum().backward()""",
 ]
 
-KNOWN = {}
+KNOWN = {
+    """x = torch.arange(6.)
+x.unfold(0, 3, 1).add_(1); print(x)""":
+        "an in-place op through overlapping unfold windows: torch's kernel reads and writes the "
+        "shared elements in its own order (its docs call the result undefined), NumPy's ufunc "
+        "buffers the overlap, so each element is changed once",
+}
