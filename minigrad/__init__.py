@@ -124,6 +124,8 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     exp,
     floor,
     floor_divide,
+    fmax,
+    fmin,
     fmod,
     frac,
     ge,

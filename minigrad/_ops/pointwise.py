@@ -1,5 +1,5 @@
 """Element-wise operations: arithmetic with broadcasting, math functions, rounding, floor
-division and remainders, maximum/minimum, lerp, comparisons.
+division and remainders, maximum/minimum, fmax/fmin, lerp, comparisons.
 
 Each function computes its value with NumPy and records its node, written right under it:
 the node's ``backward`` multiplies the output's gradient by the op's local derivative
@@ -1145,6 +1145,98 @@ class MinimumBackward0(MaximumBackward0):
     """out = minimum(self, other)"""
 
     sign = -1
+
+
+def _tensors_only(name, input, other):
+    """fmax/fmin take two tensors; torch names the first argument that is not one."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    _tensor_only(name, other)
+
+
+def fmax(input, other):
+    """Element-wise max that ignores NaN (NumPy's fmax): a NaN loses to a number, two NaN
+    give NaN. On a tie the first input is kept (fmax(-0., 0.) is -0.), as torch's kernel."""
+    _tensors_only("fmax", input, other)
+    return _binary(input, other, torch_fmax, FmaxBackward0, save=_save_both)
+
+
+def fmin(input, other):
+    """Element-wise min that ignores NaN (NumPy's fmin); a tie keeps the first input."""
+    _tensors_only("fmin", input, other)
+    return _binary(input, other, torch_fmin, FminBackward0, save=_save_both)
+
+
+def fmax_method(self, other):
+    """``x.fmax(y)``: torch counts ``other`` as the method's first argument."""
+    _tensor_only_method("fmax", other)
+    return fmax(self, other)
+
+
+def fmin_method(self, other):
+    _tensor_only_method("fmin", other)
+    return fmin(self, other)
+
+
+def _tensor_only_method(name, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
+
+
+def torch_fmax(a, b):
+    """torch's fmax kernel: the larger, ``a`` on a tie; a NaN ``a`` gives ``b`` (NaN or not),
+    a NaN ``b`` gives ``a``."""
+    out = np.where(a < b, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(a), b, out)
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
+def torch_fmin(a, b):
+    """torch's fmin kernel: the smaller, ``a`` on a tie; a NaN input gives the other one."""
+    out = np.where(b < a, b, a)
+    if out.dtype.kind == "f":
+        out = np.where(np.isnan(a), b, out)
+    return np.asarray(out).astype(np.result_type(a, b), copy=False)
+
+
+def _zeros_if_none(t, like):
+    return like.new_zeros(like.shape) if t is None else t
+
+
+class FmaxBackward0(Node):
+    """out = fmax(self, other): self gets the gradient where self >= other or other is NaN
+    (a tie goes all to self), other gets it elsewhere."""
+
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        keeps_self = (a >= b).logical_or(b.isnan())
+        return (grad.masked_fill(keeps_self.logical_not(), 0) if self.needs_input_grad[0]
+                else None,
+                grad.masked_fill(keeps_self, 0) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs  # torch's formula: a strict > here (a tie takes other's tangent)
+        t_a, t_b = _zeros_if_none(t_self, a), _zeros_if_none(t_other, b)
+        return t_b + (a > b).logical_or(b.isnan()) * (t_a - t_b)
+
+
+class FminBackward0(Node):
+    """out = fmin(self, other): self gets the gradient where self <= other or other is NaN."""
+
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        keeps_self = (a <= b).logical_or(b.isnan())
+        return (grad.masked_fill(keeps_self.logical_not(), 0) if self.needs_input_grad[0]
+                else None,
+                grad.masked_fill(keeps_self, 0) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        a, b = self.inputs
+        t_a, t_b = _zeros_if_none(t_self, a), _zeros_if_none(t_other, b)
+        return t_b + (a <= b).logical_or(b.isnan()) * (t_a - t_b)
 
 
 def clamp_min(input, min):

@@ -3,8 +3,8 @@
 A *view* shares memory with its input (NumPy gives us that for free) and records a
 ``view_fn`` so that in-place changes through it can find their place in the base. Torch's
 rule for which op returns a view is followed: ``view``, ``t``, ``transpose``, ``permute``,
-``unsqueeze``, ``squeeze``, ``expand``, indexing with ints and slices, and ``reshape`` when the
-memory layout allows it.
+``unsqueeze``, ``squeeze``, ``expand``, ``diagonal``, ``unfold``, indexing with ints and
+slices, and ``reshape`` when the memory layout allows it.
 
 A view is linear in its input, so its forward-mode rule is the same view of the tangent
 (``_ViewNode.jvp``); its backward puts the gradient back in the input's shape.
@@ -611,3 +611,77 @@ class DiagonalBackwardBackward0(SelectBackwardBackward0):
     """out = diagonal_backward(grad): ``grad`` on the diagonal of a zero tensor"""
 
     fields = ("offset", "dim1_arg", "dim2_arg")
+
+
+# --- unfold: sliding windows, a view -------------------------------------------------------------
+def _int_arg(name, position, value):
+    """torch's parser for an ``int`` argument: a bool or a float is refused, by type name."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"unfold(): argument '{name}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    return value.__index__()
+
+
+def unfold_data(data, d, size, step):
+    """A writable NumPy view of every window of ``size`` elements along dim ``d``, ``step``
+    apart: dim ``d`` counts the windows, a new last dim walks inside one (torch's strides)."""
+    if data.ndim == 0:
+        return np.lib.stride_tricks.as_strided(data, (size,), (data.itemsize,))
+    shape = list(data.shape)
+    strides = list(data.strides)
+    shape[d] = (shape[d] - size) // step + 1
+    strides[d] = data.strides[d] * step
+    return np.lib.stride_tricks.as_strided(data, (*shape, size), (*strides, data.strides[d]))
+
+
+def unfold(input, dimension, size, step):
+    """``x.unfold(dimension, size, step)``: the windows of ``size`` elements along
+    ``dimension``, ``step`` apart, as a view (windows that overlap share elements)."""
+    dimension = _int_arg("dimension", 1, dimension)
+    size, step = _int_arg("size", 2, size), _int_arg("step", 3, step)
+    d = _wrap_dim(dimension, input.dim())
+    longest = input._data.shape[d] if input.dim() else 1
+    if size > longest:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {longest} but size is "
+                           f"{size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    data = unfold_data(input._data, d, size, step)
+    return record_view(input, data, UnfoldBackward0, lambda t: t.unfold(d, size, step),
+                       self_shape=input._data.shape, dim=d, dim_arg=dimension, size=size,
+                       step=step)
+
+
+class UnfoldBackward0(_ViewNode):
+    """out = self.unfold(dim, size, step): each window's gradient goes back to its place; where
+    windows overlap, their gradients add up (torch's unfold_backward)."""
+
+    def backward(self, grad):
+        return unfold_backward(grad, self)
+
+
+def unfold_backward(grad, node):
+    """torch's ``unfold_backward``: an op of its own (UnfoldBackwardBackward0), so that under
+    ``create_graph`` the gradient's graph is torch's."""
+    shape, d, size, step = node.self_shape, node.dim, node.size, node.step
+    g = grad._data
+    out = np.zeros(shape if shape else (1,), dtype=g.dtype)
+    lead = (slice(None),) * d
+    windows = g.shape[d] if shape else 1
+    for i in reversed(range(size)):  # each element sums its windows in their order, as torch
+        place = out[(*lead, slice(i, i + step * (windows - 1) + 1, step))]
+        place += g[..., i] if shape else g[i]
+    return record(out.reshape(shape), UnfoldBackwardBackward0, (grad,), self_shape=shape, dim=d,
+                  dim_arg=node.dim_arg, size=size, step=step)
+
+
+class UnfoldBackwardBackward0(Node):
+    """out = unfold_backward(grad): its own gradient takes the same windows again."""
+
+    def backward(self, grad):
+        return grad.unfold(self.dim, self.size, self.step)
+
+    def jvp(self, t):
+        return unfold_backward(t, self)

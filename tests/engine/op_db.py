@@ -479,6 +479,13 @@ def _diagonal_inplace(x, y):
     return b
 
 
+def _unfold_inplace(x, y):
+    """Non-overlapping windows of a transposed clone, changed in place: CopySlices on the base."""
+    b = x.clone()
+    b.t().unfold(0, 3, 3).transpose(0, 1).mul_(y)
+    return b
+
+
 def _indexing_inplace_on_view(lib, x, m, y):
     """masked_fill_, scatter_add_ and scatter_ on views of a clone: CopySlices on the base."""
     b = x.clone()
@@ -949,6 +956,17 @@ OPS: list[OpInfo] = [
     OpInfo("maximum_ties", lambda lib, x, y: (lib.maximum(x, y), lib.minimum(x, y)),
            lambda r: [S(np.array([1.0, 2.0, -3.0, 0.5]), np.array([1.0, 0.0, -3.0, 0.5])),
                       S(np.array([[0.0, 1.0], [2.0, 2.0]]), np.array(2.0), desc="broadcast tie")]),
+    OpInfo("fmax", lambda lib, x, y: lib.fmax(x, y) + x.fmax(y), binary()),
+    OpInfo("fmin", lambda lib, x, y: lib.fmin(x, y) + x.fmin(y), binary()),
+    OpInfo("fmax_fmin_ties_nan", lambda lib, x, y: (lib.fmax(x, y), lib.fmin(x, y),
+                                                    lib.fmax(y, x), lib.fmin(y, x)),
+           lambda r: [S(np.array([1.0, 2.0, -3.0, 0.5]), np.array([1.0, 0.0, -3.0, 0.5]),
+                        desc="ties"),
+                      S(np.array([[0.0, 1.0], [2.0, 2.0]]), np.array(2.0), desc="broadcast tie"),
+                      S(np.array([1.0, np.nan, -2.0, np.nan]),
+                        const(np.array([np.nan, 0.5, 3.0, np.nan])), desc="NaN ignored")],
+           no_gradcheck="ties and NaN on purpose: fmax's derivative there is one-sided (a tie "
+                        "goes all to one input), which central differences cannot see"),
     OpInfo("clamp_min", lambda lib, x, v: x.clamp_min(v) + lib.clamp_min(x, v),
            lambda r: [S(distinct(r, (3, 4)), 0.05), S(distinct(r, ()), -0.1),
                       S(nc(distinct(r, (3, 4))), 0.35),
@@ -1156,6 +1174,18 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (3, 4)))]),
     OpInfo("diagonal_inplace", lambda lib, x, y: _diagonal_inplace(x, y),
            lambda r: [S(randn(r, (3, 3)), randn(r, (3,)))]),
+    OpInfo("unfold", lambda lib, x, *a: x.unfold(*a),
+           lambda r: [S(randn(r, (7,)), 0, 3, 2, desc="overlap"), S(randn(r, (7,)), 0, 2, 3),
+                      S(randn(r, (3, 5)), 1, 3, 1), S(randn(r, (3, 5)), -2, 2, 1),
+                      S(randn(r, (2, 3, 4)), -1, 4, 1), S(randn(r, (2, 3, 4)), 1, 3, 3),
+                      S(randn(r, ()), 0, 1, 1, desc="0-d"), S(randn(r, ()), -1, 0, 2),
+                      S(nc(randn(r, (4, 5))), 0, 2, 1), S(nc(randn(r, (8,))), 0, 3, 2),
+                      S(randn(r, (3, 4)), 1, 0, 1, desc="empty windows")]),
+    OpInfo("unfold_twice", lambda lib, x: x.unfold(1, 2, 1).unfold(0, 2, 1) * 1,
+           lambda r: [S(randn(r, (3, 4))), S(nc(randn(r, (4, 3))))]),
+    OpInfo("unfold_inplace", lambda lib, x, y: _unfold_inplace(x, y),
+           lambda r: [S(randn(r, (3, 6)), randn(r, (3, 2, 3))),
+                      S(randn(r, (3, 6)), const(randn(r, (2, 3))))]),
     OpInfo("tril", lambda lib, x, *a: x.tril(*a),
            lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), -1), S(randn(r, (2, 3, 3)), 1),
                       S(nc(randn(r, (4, 3)))), S(randn(r, (0, 3)))]),
@@ -1186,6 +1216,7 @@ GRADGRAD_GRAPH_XFAIL = {
                   "minigrad's (autograd/views.py) goes through IndexPutBackward0",
     "setitem_slice": _COPY_SLICES, "inplace_on_view": _COPY_SLICES,
     "diagonal_inplace": _COPY_SLICES, "indexing_inplace_on_view": _COPY_SLICES,
+    "unfold_inplace": _COPY_SLICES,
 }
 assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
 OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})

@@ -404,7 +404,7 @@ NOT_PRODUCED_BY_OPS = {
                      "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0",
                      "MseLossBackwardBackward0", "NllLossBackwardBackward0",
                      "DiagonalBackwardBackward0", "IndexAddBackward0",
-                     "MaskedScatterBackward0"],
+                     "MaskedScatterBackward0", "UnfoldBackwardBackward0"],
                     "recorded by backward formulas under create_graph (torch's C++ formulas "
                     "call the tensor-and-number overloads), not by an op; test_gradgrad_graph "
                     "checks them against torch"),

@@ -288,6 +288,9 @@ y.detach_()""",
     "x = torch.tensor([1, 2], dtype=torch.int32); x += 2**40; x *= 2**33 + 1; print(x); print(torch.tensor([1], dtype=torch.int8) * 300, torch.tensor([1], dtype=torch.uint8) - 1, torch.tensor([1], dtype=torch.int32) + 2**40)",
     "x = torch.tensor([1., 2.]); x -= True",
     "x = torch.tensor([2., 3.], requires_grad=True); y = x * 1; y **= 2; y.sum().backward(); print(x.grad, y.grad_fn)",
+    # fmax/fmin's type promotion, unfold of integer and bool tensors
+    "print(torch.fmax(torch.tensor([1, 5]), torch.tensor([2., 3.])), torch.fmin(torch.tensor([1, 5]), torch.tensor(2.5, dtype=torch.float64)), torch.fmax(torch.tensor([True, False]), torch.tensor([False, False])), torch.fmin(torch.tensor([3, 1]), torch.tensor([2, 2])))",
+    "print(torch.arange(6).unfold(0, 2, 2), torch.tensor([True, False, True]).unfold(0, 2, 1), torch.arange(4.).double().unfold(0, 3, 1).dtype)",
 ]
 
 KNOWN = {

@@ -81,6 +81,43 @@ v, i = x.topk(2); v.sum().backward(); print(v, i, x.grad, v.grad_fn)""",
     "x = torch.tensor([2., 0., 1.] * 8); print(x.sort().indices, x.sort(descending=True).indices, x.sort(stable=True).indices)",
     "x = torch.tensor([2, 0, 1, 1] * 9); print(x.topk(5).indices, x.topk(5, largest=False, sorted=False).indices, x.argsort() if hasattr(x, 'argsort') else '')",
     "torch.manual_seed(0); x = torch.randint(0, 3, (3, 70)).float(); print(x.topk(1, dim=1), x.topk(2, dim=1).indices)",
+    # fmax/fmin (NaN ignored) and unfold's sliding windows
+    """a = torch.tensor([1., float('nan'), 3., float('nan')]); b = torch.tensor([float('nan'), 2., 1., float('nan')])
+print(torch.fmax(a, b), torch.fmin(a, b), a.fmax(b), b.fmin(a), torch.maximum(a, b))""",
+    """x = torch.tensor([[1., 5.], [float('nan'), -2.]])
+print(torch.fmax(x, torch.tensor([0., 3.])), torch.fmin(x, torch.tensor(0.)), torch.fmax(torch.tensor(2.), torch.tensor(float('nan'))))""",
+    "torch.fmax(torch.tensor([1., 2.]), 0.)",
+    "torch.tensor([1., 2.]).fmin(0)",
+    "torch.fmin(3, torch.tensor([1., 2.]))",
+    "torch.fmax(torch.ones(2), torch.ones(3))",
+    """a = torch.tensor([1., float('nan'), 2., 0.], requires_grad=True); b = torch.tensor([float('nan'), 3., 2., 1.], requires_grad=True)
+y = torch.fmax(a, b); y.backward(torch.tensor([10., 20., 30., 40.])); print(y, y.grad_fn, a.grad, b.grad)""",
+    """a = torch.tensor([1., float('nan'), 2., 0.], requires_grad=True); b = torch.tensor([float('nan'), 3., 2., float('nan')], requires_grad=True)
+y = a.fmin(b); y.sum().backward(); print(y, y.grad_fn, a.grad, b.grad)""",
+    """x = torch.arange(10.)
+print(x.unfold(0, 3, 2), x.unfold(0, 4, 4), x.unfold(0, 2, 1).shape, x.unfold(0, 3, 2).stride(), x.view(2, 5).unfold(1, 2, 2))""",
+    "torch.arange(5.).unfold(0, 6, 1)",
+    "torch.arange(5.).unfold(0, 2, 0)",
+    "torch.arange(5.).unfold(0, -1, 1)",
+    "torch.arange(5.).unfold(1, 2, 1)",
+    "torch.arange(5.).unfold(0, 2.5, 1)",
+    "print(torch.tensor(7.).unfold(0, 1, 1), torch.tensor(7.).unfold(-1, 0, 3).shape); torch.tensor(7.).unfold(0, 2, 1)",
+    """x = torch.arange(6., requires_grad=True)
+w = x.unfold(0, 3, 1); print(w, w.grad_fn)
+w.backward(torch.ones(4, 3)); print(x.grad)""",
+    """x = torch.arange(8., requires_grad=True)
+w = x.view(2, 4).unfold(-1, 2, 1)
+print(w.grad_fn._saved_dimension, w.grad_fn._saved_size, w.grad_fn._saved_step, w.grad_fn._saved_self_sym_sizes, w.grad_fn.next_functions)""",
+    """x = torch.arange(7., requires_grad=True)
+g = torch.ones(3, 3, requires_grad=True)
+gx, = torch.autograd.grad(x.unfold(0, 3, 2), x, g, create_graph=True)
+print(gx, gx.grad_fn, gx.grad_fn._saved_dim, gx.grad_fn._saved_size, gx.grad_fn._saved_step)
+(gx * torch.arange(7.)).sum().backward(); print(g.grad)""",
+    """x = torch.tensor([1., 2., 4., 8., 16.], requires_grad=True)
+m = x.unfold(0, 3, 1).mean(-1); m.sum().backward(); print(m, x.grad)
+y = x.unfold(0, 2, 2) @ torch.tensor([1., -1.]); print(y, y.grad_fn.next_functions)""",
+    """x = torch.arange(12.).view(3, 4)
+print(x.unfold(0, 2, 1).unfold(1, 2, 2).shape, x.t().unfold(0, 2, 2), x.unfold(-1, 4, 1).squeeze(1).equal(x))""",
 ]
 
 KNOWN = {}

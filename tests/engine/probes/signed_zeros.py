@@ -344,6 +344,14 @@ print(torch.maximum(a, b), torch.minimum(a, b), torch.max(a, b), torch.min(b, a)
     "print(torch.tensor([1, 2]).clamp(min=0, max=torch.tensor(1)), torch.tensor([1., 5.]).clamp(torch.tensor(2.), 4), torch.tensor([1., 5.]).clamp(2, torch.tensor(4.5)).dtype, torch.tensor([1, 5]).clamp(torch.tensor(2.5), 4))",
     """x = torch.tensor([1., 5.], requires_grad=True); lo = torch.tensor(2., requires_grad=True)
 y = x.clamp(lo, 4); y.sum().backward(); print(y, x.grad, lo.grad, y.grad_fn)""",
+    # fmax/fmin on signed zeros: a tie keeps the first input, and its gradient
+    """a = torch.tensor([0., -0., 0., -0.]); b = torch.tensor([-0., 0., 0., -0.])
+print(torch.fmax(a, b), torch.fmin(a, b), torch.fmax(b, a), torch.fmin(b, a))""",
+    """a = torch.tensor([0., -0.], requires_grad=True); b = torch.tensor([-0., 0.], requires_grad=True)
+torch.fmax(a, b).sum().backward(); print(a.grad, b.grad)
+a.grad = None; b.grad = None; torch.fmin(b, a).sum().backward(); print(a.grad, b.grad)""",
+    """a = torch.tensor([1., float('nan')], requires_grad=True); b = torch.tensor([1., -0.], requires_grad=True)
+torch.fmax(a, b).backward(torch.tensor([-1., -2.])); print(a.grad, b.grad, torch.fmax(a, b))""",
 ]
 
 KNOWN = {}

@@ -452,6 +452,35 @@ y = x.clone()
 z = y.flatten()
 z[0] = 9
 print(y, z._base is y, z.grad_fn)""",
+    # unfold is a view: writes through it, a non-contiguous base changed in place
+    """x = torch.arange(6.)
+w = x.unfold(0, 2, 2)
+w[1, 0] = 100.; w.mul_(2); print(x, w._base is x, w.is_contiguous(), x._version, w._version)""",
+    """b = torch.arange(12.).view(3, 4).t()
+w = b.unfold(1, 2, 1); print(w.shape, w.stride(), w.is_contiguous())
+b.add_(100); print(w, w._version)""",
+    """x = torch.arange(12., requires_grad=True)
+y = x * 1
+w = y.view(3, 4).t().unfold(1, 2, 2)
+w.mul_(10); print(y, y.grad_fn, w.grad_fn)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.arange(12., requires_grad=True)
+y = x * 1
+w = y.view(3, 4).t()[::2].unfold(0, 1, 1)
+y.add_(1); print(w.grad_fn, w)
+w.sum().backward(); print(x.grad)""",
+    """x = torch.arange(6., requires_grad=True)
+x.unfold(0, 2, 2).mul_(2)""",
+    """x = torch.arange(6., requires_grad=True)
+y = x.exp()
+w = y.unfold(0, 3, 1); y.mul_(2)
+w.sum().backward()""",
 ]
 
-KNOWN = {}
+KNOWN = {
+    """x = torch.arange(6.)
+x.unfold(0, 3, 1).add_(1); print(x)""":
+        "an in-place op through overlapping unfold windows: torch's kernel reads and writes the "
+        "shared elements in its own order (its docs call the result undefined), NumPy's ufunc "
+        "buffers the overlap, so each element is changed once",
+}
