@@ -437,8 +437,18 @@ class Tensor:
         return (start - _Storage(self).data_ptr()) // self._data.itemsize
 
     def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+        data = self._data
+        if data.size == 0 and not any(data.strides):
+            # NumPy gives a new empty array zero strides; torch gives it contiguous ones, a
+            # size of 0 counted as 1: zeros(2, 0, 3).stride() is (3, 3, 1)
+            strides, step = [], 1
+            for size in reversed(data.shape):
+                strides.append(step)
+                step *= max(size, 1)
+            strides = tuple(reversed(strides))
+        else:
+            strides = tuple(s // data.itemsize for s in data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, data.ndim)]
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)

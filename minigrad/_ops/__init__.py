@@ -59,7 +59,7 @@ METHODS = {
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
-    "fix": P.trunc, "maximum": P.maximum, "minimum": P.minimum,
+    "fix": P.trunc, "maximum": P.maximum_method, "minimum": P.minimum_method,
     "fmax": P.fmax_method, "fmin": P.fmin_method, "clamp_min": P.clamp_min,
     "clamp_max": P.clamp_max, "lerp": P.lerp, "floor_divide": P.floor_divide,
     "remainder": P.remainder, "fmod": P.fmod, "softmax": nn_ops.softmax,

@@ -1105,13 +1105,24 @@ def _tensor_only(name, other):
 
 def maximum(input, other):
     """Element-wise max; a NaN in either input wins. Ties split the gradient in halves."""
-    _tensor_only("maximum", other)
+    _tensors_only("maximum", input, other)
     return _binary(input, other, torch_max, MaximumBackward0, save=_save_both)
 
 
 def minimum(input, other):
-    _tensor_only("minimum", other)
+    _tensors_only("minimum", input, other)
     return _binary(input, other, torch_min, MinimumBackward0, save=_save_both)
+
+
+def maximum_method(self, other):
+    """``x.maximum(y)``: torch counts ``other`` as the method's first argument."""
+    _tensor_only_method("maximum", other)
+    return maximum(self, other)
+
+
+def minimum_method(self, other):
+    _tensor_only_method("minimum", other)
+    return minimum(self, other)
 
 
 def _save_both(a, b):

@@ -503,6 +503,15 @@ print(x.grad_fn, x[0].grad_fn, x.T.grad_fn, x.detach().requires_grad, x.detach()
     "x = torch.arange(6.).view(2, 3); x[0, [5]]",
     "x = torch.arange(6.).view(2, 3); x[[0, 1], [0, 5]]",
     "x = torch.arange(24.).view(2, 3, 4); x[:, [0, 1], 7]",
+    # strides of empty tensors: contiguous, a size of 0 counted as 1
+    "print(torch.empty(0).stride(), torch.zeros(0, 3).stride(), torch.zeros(3, 0).stride(), torch.zeros(2, 0, 3).stride())",
+    "x = torch.ones(3, 4); print(x[:, :0].stride(), x[:0].stride(), (torch.zeros(0, 3) * 2).stride(), torch.zeros(0, 3).reshape(3, 0).stride())",
+    "print(torch.zeros(0, 3).is_contiguous(), torch.zeros(2, 0).stride(0), torch.zeros(2, 0).stride(-1))",
+    # maximum/minimum refuse numbers, naming the argument as torch counts it
+    "x = torch.ones(2); x.maximum(2)",
+    "x = torch.ones(2); torch.maximum(x, 2)",
+    "x = torch.ones(2); torch.minimum(2, x)",
+    "x = torch.ones(2); x.minimum(1.5)",
 ]
 
 KNOWN = {
