@@ -197,3 +197,83 @@ def randperm(engine: Engine, n: int) -> np.ndarray:
         z = i + draw % (n - i)
         perm[i], perm[z] = perm[z], perm[i]
     return perm
+
+
+# random_: whole numbers, as torch's random_kernel and random_from_to_kernel draw them.
+_RANDOM_MODULUS = {"float16": 2**11 + 1, "float32": 2**24 + 1, "float64": 2**53 + 1,
+                   "int64": 2**63, "int32": 2**31, "int16": 2**15, "int8": 2**7, "uint8": 2**8}
+
+
+def random_bits(engine: Engine, n: int, dtype_name: str) -> np.ndarray:
+    """``random_()``: a 64-bit draw for int64 and float64, a 32-bit one otherwise, reduced
+    modulo the dtype's range (``2**digits + 1`` for floats; the low bit for bool)."""
+    wide = dtype_name in ("int64", "float64")
+    draws = engine.random64(n) if wide else engine.random(n).astype(np.uint64)
+    if dtype_name == "bool":
+        return (draws & np.uint64(1)).astype(np.int64)
+    return (draws % np.uint64(_RANDOM_MODULUS[dtype_name])).astype(np.int64)
+
+
+def random_from_to(engine: Engine, n: int, span: int, base: int) -> np.ndarray:
+    """``random_(from, to)``: ``draw % span + from`` (wrapping as int64 arithmetic does), the
+    draw 64 bits wide for spans of 2**28 or more, as ``randint``'s."""
+    draws = engine.random64(n) if span >= 2**28 else engine.random(n).astype(np.uint64)
+    values = (draws % np.uint64(span)) + np.uint64(base & 0xFFFF_FFFF_FFFF_FFFF)
+    return values.view(np.int64)
+
+
+def random_full_range(engine: Engine, n: int) -> np.ndarray:
+    """``random_(-2**63, None)``: one 64-bit draw read as a signed int64."""
+    return engine.random64(n).view(np.int64)
+
+
+def _c_log1p(x: np.ndarray) -> np.ndarray:
+    """The C library's log1p, element by element (NumPy's differs in the last bit)."""
+    return np.frompyfunc(math.log1p, 1, 1)(x).astype(np.float64)
+
+
+def exponential(engine: Engine, n: int, dtype, lambd: float) -> np.ndarray:
+    """torch's exponential_distribution<double>: a float64 uniform u, then
+    ``-1 / lambd * log1p(-u)`` in float64, rounded to float32 (and float16 from that)."""
+    u = uniform(engine, n, np.float64)
+    value = (-1.0 / lambd) * _c_log1p(-u)
+    return value.astype(np.float32).astype(dtype) if dtype != np.float64 else value
+
+
+_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
+
+
+def _through(value: int, dtype_name: str) -> int:
+    """``int64(scalar_t(value))``: value rounded to the float dtype and back (a value out of
+    int64's range, infinity included, reads as int64's lowest, as x86 converts it)."""
+    value = np.array(min(max(value, -(2**63)), 2**63 - 1), np.int64)
+    with np.errstate(over="ignore"):
+        rounded = float(value.astype(np.float32 if dtype_name == "float16" else dtype_name)
+                        .astype(dtype_name))
+    return int(rounded) if -(2.0**63) <= rounded < 2.0**63 else -(2**63)
+
+
+def update_from(lo: int, dtype_name: str) -> int:
+    """torch's update_from: move ``from`` right until ``from + 1`` survives the cast."""
+    plus_1 = _through(lo + 1, dtype_name)
+    if plus_1 < lo:
+        n = abs(lo + 1).bit_length() - 1
+        lo = plus_1 + (1 << (n - _DIGITS[dtype_name] + 1))
+    return lo
+
+
+def update_to(hi: int, dtype_name: str) -> int:
+    """torch's update_to: move ``to`` left until ``to - 1`` stays below it after the cast."""
+    minus_1 = _through(hi - 1, dtype_name)
+    if minus_1 >= hi:
+        n = abs(hi - 1).bit_length() - 1
+        hi = minus_1 - (1 << (n - _DIGITS[dtype_name] + 1))
+    return hi
+
+
+def geometric(engine: Engine, n: int, p: float) -> np.ndarray:
+    """torch's geometric_distribution<double>: ``ceil(log(u) / log1p(-p))``, u a float64
+    uniform, with the C library's log."""
+    u = uniform(engine, n, np.float64)
+    log = np.frompyfunc(lambda x: math.log(x) if x > 0 else -math.inf, 1, 1)
+    return np.ceil(log(u).astype(np.float64) / math.log1p(-p))

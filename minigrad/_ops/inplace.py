@@ -17,9 +17,11 @@ ops; the nodes of the ops that only exist in place (``zero_``, ``fill_``, ``copy
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from minigrad import _creation, _dtype
+from minigrad import _creation, _dtype, _random
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._core import (
@@ -578,6 +580,135 @@ class UniformBackward0(ZeroBackward0):
 
 class NormalBackward0(ZeroBackward0):
     """normal_: the old values are gone, so their gradient is zero."""
+
+
+_RANDOM_SIGNATURES = ("random_() received an invalid combination of arguments - got ({}), but "
+                      "expected one of:\n * (*, torch.Generator generator = None)\n{} * (int "
+                      "from, int to, *, torch.Generator generator = None)\n * (int to, *, "
+                      "torch.Generator generator = None)\n")
+_INT64_MIN = -(2**63)
+
+
+def random_(self, *args, generator=None, **kwargs):
+    """Whole numbers: ``random_()`` over the dtype's range (``[0, 2**digits]`` for floats),
+    ``random_(to)`` in ``[0, to)``, ``random_(from, to)`` in ``[from, to)`` (``to=None``: up to
+    the dtype's largest), drawn as torch draws them."""
+    bound = ({"to": args[0]} if len(args) == 1 and not kwargs
+             else {**dict(zip(("from", "to"), args, strict=False)), **kwargs})
+    not_int = [v for v in bound.values()
+               if v is not None and (isinstance(v, bool) or not isinstance(v, int | np.integer))]
+    if len(args) > 2 or set(kwargs) - {"from", "to"} or not_int or None in (
+            bound.get("from", 0), *args[:1]):
+        types = [type(v).__name__ for v in args]
+        got = ", ".join(types + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        marked = ", ".join(f"!{t}!" for t in types)
+        why = (f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+               if len(args) == 2 and not kwargs else "")
+        raise TypeError(_RANDOM_SIGNATURES.format(got, why))
+    engine, n, name = _creation._generator(generator)._engine, self.numel(), self.dtype.name
+    if not bound:
+        data = _random.random_bits(engine, n, name).reshape(self._data.shape)
+        return apply_inplace(self, data, RandomBackward2, (self,))
+    lo, hi = int(bound.get("from", 0)), bound.get("to")
+    node = RandomBackward1 if set(bound) == {"to"} else RandomBackward0
+    if hi is None and lo == _INT64_MIN:  # the kernel's dtype check: never for an empty tensor
+        if n and name in ("float16", "bool"):
+            raise NotImplementedError(f'"random_full_64_bits_range_kernel_cpu" not implemented '
+                                      f"for '{self.dtype.scalar_name}'")
+        if n and name not in ("int64", "float32", "float64"):
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, double, "
+                               "float and bfloat16")
+        data = _random.random_full_range(engine, n).reshape(self._data.shape)
+        return apply_inplace(self, data, node, (self,))
+    floating = self.dtype.is_floating_point
+    if hi is not None:
+        hi = int(hi)
+        if lo >= hi:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={lo} >= to={hi}")
+        if floating:
+            lo, hi = _random.update_from(lo, name), _random.update_to(hi, name)
+            if lo >= hi:
+                raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' "
+                                   f"casted to dtype, but got from={lo} >= to={hi}")
+        hi_inc = hi - 1
+    elif floating:
+        hi_inc = 2 ** _random._DIGITS[name]
+        lo = _random.update_from(lo, name)
+        if lo >= hi_inc:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal "
+                               f"to 'to_inc' casted to dtype, but got from={lo} > to_inc={hi_inc}")
+    else:
+        hi_inc = 1 if name == "bool" else int(np.iinfo(self.dtype.numpy).max)
+    _check_random_range(lo, hi_inc, self.dtype)
+    data = _random.random_from_to(engine, n, hi_inc + 1 - lo, lo).reshape(self._data.shape)
+    if name == "float16":  # int64 -> float -> half, as c10::Half converts
+        data = data.astype(np.float32)
+    return apply_inplace(self, data, node, (self,))
+
+
+def _check_random_range(lo: int, hi_inc: int, dtype) -> None:
+    """torch's check_from_to_in_range: both ends within the dtype (an error), and for floats
+    within ``±2**digits``, where every whole number is exact (a warning)."""
+    c_name = {**_CPP_TYPE_NAMES}[dtype.name]
+    info = np.finfo(dtype.numpy) if dtype.is_floating_point else None
+    low, high = ((float(info.min), float(info.max)) if info is not None else (0, 1)
+                 if dtype.name == "bool" else (int(np.iinfo(dtype.numpy).min),
+                                               int(np.iinfo(dtype.numpy).max)))
+    for value, what in ((lo, "from"), (hi_inc, "to - 1")):
+        if not low <= value <= high:
+            raise RuntimeError(f"{what} is out of bounds for {c_name}")
+    if info is not None:
+        digits = _random._DIGITS[dtype.name]
+        for value, what in ((lo, "from"), (hi_inc, "to - 1")):
+            if not -(2**digits) <= value <= 2**digits:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {c_name} can support discrete uniform distribution only "
+                    "within this range. This warning will become an error in version 1.7 "
+                    "release, please fix the code in advance", UserWarning, stacklevel=3)
+
+
+class RandomBackward0(ZeroBackward0):
+    """random_(from, to): the old values are gone, so their gradient is zero."""
+
+
+class RandomBackward1(ZeroBackward0):
+    """random_(to): the old values are gone, so their gradient is zero."""
+
+
+class RandomBackward2(ZeroBackward0):
+    """random_(): the old values are gone, so their gradient is zero."""
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    """Fill with numbers drawn from Exp(lambd), as torch draws them (float64 uniforms)."""
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{self.dtype.scalar_name}")
+    engine = _creation._generator(generator)._engine
+    data = _random.exponential(engine, self.numel(), self.dtype.numpy, lambd)
+    return apply_inplace(self, data.reshape(self._data.shape), ExponentialBackward0, (self,))
+
+
+class ExponentialBackward0(ZeroBackward0):
+    """exponential_: the old values are gone, so their gradient is zero."""
+
+
+def geometric_(self, p, *, generator=None):
+    """Fill with the number of Bernoulli(p) trials up to the first success, as torch draws it."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    data = _random.geometric(_creation._generator(generator)._engine, self.numel(), p)
+    return apply_inplace(self, quietly(data.astype, self._data.dtype).reshape(self._data.shape),
+                         GeometricBackward0, (self,))
+
+
+class GeometricBackward0(ZeroBackward0):
+    """geometric_: the old values are gone, so their gradient is zero."""
 
 
 def fill_(self, value):

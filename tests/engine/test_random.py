@@ -9,6 +9,7 @@ pair in the generator), so each example makes several calls in a row.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -167,3 +168,55 @@ def test_dataloader_shuffle_order(seed, n, batch, own_generator):
         return [lib.tensor(order), lib.rand(2)]
 
     _both(epochs)
+
+
+all_dtypes = st.sampled_from(["float16", "float32", "float64", "int64", "int32", "int16",
+                              "int8", "uint8", "bool"])
+ranges = st.one_of(st.tuples(st.integers(-300, 300), st.integers(1, 300)),
+                   st.tuples(st.integers(-(2**31), 2**31), st.integers(2**27, 2**33)),
+                   st.tuples(st.integers(-(2**62), 2**62), st.integers(1, 2**62)))
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=all_dtypes, bounds=ranges, to_only=st.integers(1, 2**40))
+def test_random_(seed, shape, dtype, bounds, to_only):
+    """random_(), random_(to), random_(from, to), random_(from, None) and the full int64 range,
+    each drawn where torch can (an out-of-range bound raises on both engines: skipped)."""
+    low, span = bounds
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        out = [lib.empty(shape, dtype=getattr(lib, dtype)).random_()]
+        for args in ((to_only,), (low, low + span), (low, None), (-(2**63), None)):
+            x = lib.zeros(shape, dtype=getattr(lib, dtype))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # torch warns past 2**digits for floats
+                try:
+                    out.append(x.random_(*args))
+                except (RuntimeError, NotImplementedError) as e:
+                    out.append(lib.tensor([len(str(e))]))
+        return [*out, lib.rand(3)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=float_dtypes, lambd=st.floats(1e-3, 1e3),
+       p=st.floats(1e-3, 0.999))
+def test_exponential_and_geometric(seed, shape, dtype, lambd, p):
+    """float64 uniforms, torch's transforms with the C library's log1p and log."""
+    def draws(lib):
+        lib.manual_seed(seed)
+        d = getattr(lib, dtype)
+        return [lib.empty(shape, dtype=d).exponential_(),
+                lib.empty(shape, dtype=d).exponential_(lambd),
+                lib.empty(shape, dtype=d).geometric_(p),
+                lib.empty(shape, dtype=lib.int64).geometric_(max(p, 0.05)), lib.rand(3)]
+
+    _both(draws)
+
+
+def test_a_million_exponentials():
+    """Many draws: the float64 results match to the last bit (NumPy's own log1p would not)."""
+    _both(lambda lib: [lib.manual_seed(7) and lib.empty(1_000_001, dtype=lib.float64)
+                       .exponential_(0.25), lib.empty(100_000).exponential_()])

@@ -1,6 +1,7 @@
 # ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Random numbers after torch.manual_seed: rand, randn, randint, randperm, normal_, uniform_,
-bernoulli, normal, in float16/32/64, with generators, and their errors."""
+bernoulli, normal, random_, exponential_, geometric_, in float16/32/64, with generators,
+and their errors."""
 
 PROBES = [
     # held-out style probes (issue 13 audit)
@@ -52,6 +53,53 @@ PROBES = [
 b = torch.bernoulli(x, 0.5); print(b.grad_fn.name())
 b.sum().backward()""",
     "torch.manual_seed(0); print(torch.bernoulli(torch.ones(2, 3), 0.25), torch.bernoulli(torch.zeros(3, dtype=torch.float64), p=0.5))",
+    # random_, exponential_, geometric_: torch's kernels, bounds checks and nodes
+    'torch.manual_seed(0); x = torch.empty(5); print(x.random_(), x.random_(10), x.random_(-3, 3), x.random_(2**20, None))',
+    'torch.manual_seed(0); print(torch.empty(5, dtype=torch.int64).random_(), torch.empty(5, dtype=torch.int32).random_(), torch.empty(5, dtype=torch.uint8).random_(), torch.empty(5, dtype=torch.bool).random_(), torch.empty(5, dtype=torch.float16).random_())',
+    'torch.manual_seed(0); print(torch.empty(3, dtype=torch.float64).random_(), torch.empty(3, dtype=torch.int8).random_(-5, None), torch.empty(3).random_(-2**63, None), torch.empty(3, dtype=torch.int64).random_(-2**63, None))',
+    'torch.empty(3, dtype=torch.int16).random_(-2**63, None)',
+    'torch.empty(3, dtype=torch.float16).random_(-2**63, None)',
+    'torch.ones(2).random_(1.5)',
+    'torch.ones(2).random_(1, 2.5)',
+    'torch.ones(2).random_(None)',
+    'torch.ones(2).random_(to=5)',
+    "torch.manual_seed(1); print(torch.ones(2).random_(**{'from': 3, 'to': 9}), torch.ones(2).random_(3, to=9))",
+    'torch.ones(2).random_(5, 3)',
+    'torch.ones(2, dtype=torch.int8).random_(0, 300)',
+    'torch.ones(2, dtype=torch.float16).random_(0, 70000)',
+    'print(torch.ones(2).random_(0, 2**30).shape)',
+    'print(torch.ones(2, dtype=torch.float16).random_(65000, None))',
+    'print(torch.ones(2, dtype=torch.float16).random_(2049, None))',
+    'torch.manual_seed(0); print(torch.ones(2, dtype=torch.float16).random_(2047, 2049))',
+    'print(torch.ones(2, dtype=torch.float16).random_(2048, 2049))',
+    'torch.ones(2, dtype=torch.uint8).random_(-1, 3)',
+    'torch.ones(2, dtype=torch.bool).random_(0, 3)',
+    'torch.manual_seed(0); print(torch.ones(4, dtype=torch.bool).random_(0, 2), torch.ones(4, dtype=torch.bool).random_(1, None))',
+    'x = torch.ones(3, requires_grad=True).clone(); x.random_(); print(x.grad_fn); x.random_(4); print(x.grad_fn); x.random_(2, 9); print(x.grad_fn, x._version); x.sum().backward()',
+    'l = torch.ones(3, requires_grad=True); l.random_()',
+    'l = torch.ones(3, requires_grad=True); l.exponential_()',
+    'torch.manual_seed(0); x = torch.empty(4); print(x.exponential_(), x.exponential_(3.), x.exponential_(lambd=0.5), torch.empty(2, dtype=torch.float64).exponential_(), torch.empty(2, 2, dtype=torch.float16).exponential_())',
+    'torch.ones(2).exponential_(0)',
+    'torch.ones(2).exponential_(-1.5)',
+    'torch.ones(2, dtype=torch.int64).exponential_()',
+    'torch.ones(2, dtype=torch.int64).exponential_(-1)',
+    "print(torch.ones(2).exponential_(float('inf')))",
+    "torch.ones(2).exponential_(float('nan'))",
+    'p = torch.ones(3, requires_grad=True); x = p * 2; x.exponential_(); print(x.grad_fn); x.sum().backward(); print(p.grad)',
+    'torch.manual_seed(5); print(torch.empty(6).geometric_(0.3), torch.empty(3, dtype=torch.int32).geometric_(0.9), torch.empty(2, dtype=torch.float64).geometric_(p=0.01))',
+    'torch.ones(2).geometric_(0)',
+    'torch.ones(2).geometric_(1.5)',
+    'x = torch.ones(3, requires_grad=True).clone(); x.geometric_(0.5); print(x.grad_fn)',
+    'torch.manual_seed(0); x = torch.zeros(2, 3); x[0].random_(5); x[:, 1].exponential_(); print(x)',
+    'x = torch.zeros(3, requires_grad=True).clone(); v = x[:2]; v.random_(3); print(x.grad_fn, v.grad_fn)',
+    'g = torch.Generator().manual_seed(3); print(torch.empty(3).random_(10, generator=g), torch.empty(2).exponential_(generator=g), torch.empty(2).random_(generator=g))',
+    'print(torch.empty(0).random_(5), torch.empty(0).exponential_(), torch.empty(0, dtype=torch.int8).random_())',
+    'torch.ones(2).random_(1.5, None)',
+    'torch.ones(2, dtype=torch.bool).random_(-2**63, None)',
+    'torch.ones(2, dtype=torch.uint8).random_(-2**63, None)',
+    'torch.manual_seed(0); print(torch.ones(3, dtype=torch.float16).random_(-60000, 60000), torch.ones(3).random_(-2**40, 2**41), torch.ones(3, dtype=torch.float64).random_(-2**60, None))',
+    "torch.manual_seed(0); print(torch.empty(2, 3).random_(), torch.empty(2, 2, dtype=torch.int64).random_(-5, 5), torch.empty(2, 2).random_(-2**63, None), torch.empty(2, 2, dtype=torch.int32).random_(0, 2**30))",
+    "torch.manual_seed(0); print(torch.empty(2, 0).random_(-2**63, None), torch.empty(0, dtype=torch.bool).random_(-2**63, None))",
 ]
 
 KNOWN = {}
