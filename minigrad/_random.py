@@ -51,9 +51,50 @@ class Engine:
     def __init__(self, seed: int):
         self.seed = seed
         self._bits = np.random.MT19937()
+        self._fresh_key = _mt19937_key(seed)  # the words before any draw: torch's next_ is 0
         self._bits.state = {"bit_generator": "MT19937",
-                            "state": {"key": _mt19937_key(seed), "pos": 624}}
+                            "state": {"key": self._fresh_key, "pos": 624}}
         self.next_double_normal = None
+
+    def get_state(self) -> np.ndarray:
+        """torch's CPUGeneratorImplState, byte for byte (5056 bytes): seed, ``left``,
+        ``seeded``, ``next``, the 624 words widened to 64 bits, the legacy normal fields (the
+        cached normal sample in ``normal_y``), then the float sample torch's CPU kernels never
+        cache. NumPy's ``pos`` (draws used since the last twist) is torch's ``next``, with
+        ``left = 625 - next``; right after seeding torch says ``left=1, next=0``."""
+        st = self._bits.state["state"]
+        key, pos = st["key"], int(st["pos"])
+        nxt = 0 if pos == 624 and np.array_equal(key, self._fresh_key) else pos
+        state = np.zeros(5056, np.uint8)
+        head = np.array([self.seed & 0xFFFF_FFFF_FFFF_FFFF], np.uint64).view(np.uint8)
+        state[0:8] = head
+        state[8:16] = np.array([625 - pos if pos < 624 else 1, 1], np.int32).view(np.uint8)
+        state[16:24] = np.array([nxt], np.uint64).view(np.uint8)
+        state[24:5016] = key.astype(np.uint64).view(np.uint8)
+        if self.next_double_normal is not None:
+            state[5024:5032] = np.array([self.next_double_normal], np.float64).view(np.uint8)
+            state[5040:5044] = np.array([1], np.int32).view(np.uint8)
+        return state
+
+    @classmethod
+    def from_state(cls, state: np.ndarray) -> Engine:
+        """The engine a CPUGeneratorImplState describes (``get_state``'s inverse); None when
+        torch's mt19937 would call it invalid."""
+        seed = int(state[0:8].view(np.uint64)[0])
+        left, seeded = (int(v) for v in state[8:16].view(np.int32))
+        nxt = int(state[16:24].view(np.uint64)[0]) & 0xFFFF_FFFF
+        if not (seeded and 0 < left <= 624 and nxt <= 624):
+            return None
+        engine = cls.__new__(cls)
+        engine.seed = seed
+        engine._bits = np.random.MT19937()
+        key = state[24:5016].view(np.uint64).astype(np.uint32)
+        engine._fresh_key = key if nxt == 0 else np.empty(0, np.uint32)
+        engine._bits.state = {"bit_generator": "MT19937",
+                              "state": {"key": key, "pos": 624 if left == 1 else nxt}}
+        valid = state[5040:5044].view(np.int32)[0]
+        engine.next_double_normal = float(state[5024:5032].view(np.float64)[0]) if valid else None
+        return engine
 
     def random(self, n: int) -> np.ndarray:
         """n 32-bit draws (torch's ``random()``)."""

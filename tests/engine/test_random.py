@@ -220,3 +220,46 @@ def test_a_million_exponentials():
     """Many draws: the float64 results match to the last bit (NumPy's own log1p would not)."""
     _both(lambda lib: [lib.manual_seed(7) and lib.empty(1_000_001, dtype=lib.float64)
                        .exponential_(0.25), lib.empty(100_000).exponential_()])
+
+
+@SETTINGS
+@given(seed=seeds, first=st.integers(0, 1500), second=st.integers(0, 40),
+       dtype=float_dtypes)
+def test_rng_state_bytes_and_round_trip(seed, first, second, dtype):
+    """get_rng_state's bytes are torch's after the same seed and draws (small randn leaves a
+    cached normal in them); restoring them repeats the draws, on the default generator and
+    on a Generator of one's own."""
+    def draws(lib):
+        lib.manual_seed(seed)
+        d = getattr(lib, dtype)
+        lib.rand(first, dtype=d)
+        lib.randn(second % 3, dtype=lib.float64)
+        before = lib.get_rng_state()
+        a = [lib.randn(second, dtype=d), lib.rand(first % 50, dtype=d), lib.randint(9, (4,))]
+        after = lib.get_rng_state()
+        lib.set_rng_state(before)
+        b = [lib.randn(second, dtype=d), lib.rand(first % 50, dtype=d), lib.randint(9, (4,))]
+        g = lib.Generator().set_state(after)
+        return [before, after, lib.get_rng_state(), g.get_state(), *a, *b,
+                lib.rand(3, generator=g), lib.rand(3), lib.Generator().get_state()]
+
+    _both(draws)
+    ours = draws(minigrad)
+    assert all(_equal(x, y) for x, y in zip(ours[4:7], ours[7:10], strict=True))
+
+
+def _equal(a, b):
+    return a.numpy().tobytes() == b.numpy().tobytes()
+
+
+@pytest.mark.parametrize("bad", [lambda lib: lib.zeros(5056), lambda lib: [1, 2],
+                                 lambda lib: lib.zeros(10, dtype=lib.uint8),
+                                 lambda lib: lib.zeros(5056, dtype=lib.uint8),
+                                 lambda lib: lib.zeros(2 * 5056, dtype=lib.uint8)[::2]])
+def test_set_rng_state_errors_are_torchs(bad):
+    errors = []
+    for lib in (torch, minigrad):
+        with pytest.raises((TypeError, RuntimeError)) as info:
+            lib.set_rng_state(bad(lib))
+        errors.append((info.type, str(info.value)))
+    assert errors[0] == errors[1]

@@ -1,7 +1,7 @@
 # ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Random numbers after torch.manual_seed: rand, randn, randint, randperm, normal_, uniform_,
-bernoulli, normal, random_, exponential_, geometric_, in float16/32/64, with generators,
-and their errors."""
+bernoulli, normal, random_, exponential_, geometric_, in float16/32/64, with generators, the generator's
+state (get_rng_state, set_rng_state), and their errors."""
 
 PROBES = [
     # held-out style probes (issue 13 audit)
@@ -100,6 +100,26 @@ b.sum().backward()""",
     'torch.manual_seed(0); print(torch.ones(3, dtype=torch.float16).random_(-60000, 60000), torch.ones(3).random_(-2**40, 2**41), torch.ones(3, dtype=torch.float64).random_(-2**60, None))',
     "torch.manual_seed(0); print(torch.empty(2, 3).random_(), torch.empty(2, 2, dtype=torch.int64).random_(-5, 5), torch.empty(2, 2).random_(-2**63, None), torch.empty(2, 2, dtype=torch.int32).random_(0, 2**30))",
     "torch.manual_seed(0); print(torch.empty(2, 0).random_(-2**63, None), torch.empty(0, dtype=torch.bool).random_(-2**63, None))",
+    # get_rng_state / set_rng_state, Generator.get_state / set_state: torch's 5056 bytes
+    's = torch.get_rng_state(); print(s.dtype, s.shape, s.is_contiguous(), torch.Generator().get_state()[:24])',
+    'torch.manual_seed(3); s = torch.get_rng_state(); print(s[:24], s[5016:])',
+    'torch.manual_seed(3); torch.randn(1); s = torch.get_rng_state(); print(s[:24], s[5016:], s.sum())',
+    'torch.manual_seed(0); s = torch.get_rng_state(); a = torch.randn(5); b = torch.rand(2); torch.set_rng_state(s); print(torch.equal(a, torch.randn(5)), torch.equal(b, torch.rand(2)))',
+    'torch.manual_seed(0); torch.randn(3); s = torch.get_rng_state(); a = torch.randn(1); torch.set_rng_state(s); print(a, torch.randn(1), torch.get_rng_state().sum())',
+    'torch.manual_seed(0); torch.rand(700); s = torch.get_rng_state(); print(s.sum(), s[8:24]); a = torch.rand(3); torch.set_rng_state(s); print(a, torch.rand(3))',
+    'torch.manual_seed(0); torch.rand(624); s = torch.get_rng_state(); print(s[8:24]); a = torch.rand(3); torch.set_rng_state(s); print(a, torch.rand(3))',
+    'g = torch.Generator().manual_seed(5); s = g.get_state(); x = torch.rand(2, generator=g); print(g.set_state(s) is g, torch.rand(2, generator=g), x, g.initial_seed())',
+    'g = torch.Generator(); torch.manual_seed(11); torch.randn(7); g.set_state(torch.get_rng_state()); print(torch.randn(4, generator=g), torch.randn(4), g.initial_seed())',
+    'torch.set_rng_state(torch.zeros(5056))',
+    'torch.set_rng_state(torch.zeros(10, dtype=torch.uint8))',
+    'torch.set_rng_state([1, 2])',
+    'torch.set_rng_state(torch.zeros(5056, dtype=torch.uint8))',
+    'torch.set_rng_state(torch.zeros(5056 * 2, dtype=torch.uint8)[::2])',
+    'torch.Generator().set_state(3)',
+    'torch.manual_seed(2); s = torch.get_rng_state(); torch.set_rng_state(s.view(2, 2528)); print(torch.rand(2)); torch.manual_seed(2); print(torch.rand(2))',
+    'torch.manual_seed(2); s = torch.get_rng_state(); s[0] = 9; torch.set_rng_state(s); print(torch.initial_seed(), torch.rand(1))',
+    'torch.manual_seed(2); s = torch.get_rng_state(); s[12] = 0; torch.set_rng_state(s)',
+    's = torch.get_rng_state(); s2 = torch.get_rng_state(); s[0] += 1; print(torch.equal(s, s2), s.requires_grad, s.is_contiguous())',
 ]
 
 KNOWN = {}
