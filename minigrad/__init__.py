@@ -177,6 +177,7 @@ from minigrad._ops.reduction import (  # fidelity round 2
     sum,
     var,
 )
+from minigrad._ops.sampling import multinomial
 from minigrad._ops.scan import cumprod, cumsum
 from minigrad._ops.shape import (
     chunk,

@@ -263,3 +263,30 @@ def test_set_rng_state_errors_are_torchs(bad):
             lib.set_rng_state(bad(lib))
         errors.append((info.type, str(info.value)))
     assert errors[0] == errors[1]
+
+
+@SETTINGS
+@given(seed=seeds, rows=st.one_of(st.none(), st.integers(0, 6)), n=st.integers(1, 40),
+       dtype=float_dtypes, k=st.integers(1, 50), replacement=st.booleans(),
+       zeros=st.floats(0, 0.7), transposed=st.booleans())
+def test_multinomial(seed, rows, n, dtype, k, replacement, zeros, transposed):
+    """Both algorithms, on rows with zero entries, transposed inputs (noise drawn in memory
+    order) and every float dtype; where torch raises, minigrad raises the same error."""
+    r = np.random.default_rng(abs(seed) % 2**32)
+    shape = (n,) if rows is None else (rows, n)
+    p = r.random(shape) * (r.random(shape) >= zeros)
+    if not replacement:
+        k = min(k, n)
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        probs = lib.tensor(p, dtype=getattr(lib, dtype))
+        if transposed and probs.dim() == 2:
+            probs = lib.tensor(p.T.copy(), dtype=probs.dtype).t()
+        try:
+            out = [lib.multinomial(probs, k, replacement), probs.multinomial(1)]
+        except RuntimeError as e:
+            out = [lib.tensor([ord(c) for c in str(e)])]
+        return [*out, lib.rand(2)]
+
+    _both(draws)

@@ -1,7 +1,7 @@
 # ruff: noqa: E501 - snippets are kept as a learner types them, one per line
 """Random numbers after torch.manual_seed: rand, randn, randint, randperm, normal_, uniform_,
 bernoulli, normal, random_, exponential_, geometric_, in float16/32/64, with generators, the generator's
-state (get_rng_state, set_rng_state), and their errors."""
+state (get_rng_state, set_rng_state), multinomial, and their errors."""
 
 PROBES = [
     # held-out style probes (issue 13 audit)
@@ -120,6 +120,38 @@ b.sum().backward()""",
     'torch.manual_seed(2); s = torch.get_rng_state(); s[0] = 9; torch.set_rng_state(s); print(torch.initial_seed(), torch.rand(1))',
     'torch.manual_seed(2); s = torch.get_rng_state(); s[12] = 0; torch.set_rng_state(s)',
     's = torch.get_rng_state(); s2 = torch.get_rng_state(); s[0] += 1; print(torch.equal(s, s2), s.requires_grad, s.is_contiguous())',
+    # multinomial: exponential noise and topk without replacement, a cumulative search with it
+    'torch.manual_seed(0); p = torch.tensor([0.1, 0.2, 0.3, 0.4]); print(torch.multinomial(p, 1), torch.multinomial(p, 4), torch.multinomial(p, 10, replacement=True), p.multinomial(2))',
+    'torch.manual_seed(1); p = torch.rand(3, 5); print(torch.multinomial(p, 3), torch.multinomial(p, 7, True), torch.multinomial(p, 1, True), p.multinomial(num_samples=5, replacement=False))',
+    'torch.manual_seed(2); p = torch.rand(4, 6, dtype=torch.float64); print(torch.multinomial(p, 6), torch.multinomial(p, 20, True))',
+    'torch.manual_seed(2); p = torch.rand(4, 6, dtype=torch.float16); print(torch.multinomial(p, 3), torch.multinomial(p, 20, True))',
+    'torch.manual_seed(3); p = torch.tensor([0., 0., 1., 0., 2.]); print(torch.multinomial(p, 2), torch.multinomial(p, 8, True), torch.multinomial(p, 5))',
+    'torch.manual_seed(4); p = torch.rand(5, 3).t(); print(p.is_contiguous(), torch.multinomial(p, 2), torch.multinomial(p, 4, True))',
+    'torch.manual_seed(4); p = torch.rand(5, 6)[:, ::2]; print(torch.multinomial(p, 2), torch.multinomial(p, 4, True))',
+    'torch.manual_seed(5); w = torch.ones(3, requires_grad=True); s = torch.multinomial(w, 2); print(s, s.requires_grad, s.dtype)',
+    'torch.multinomial(torch.tensor([1, 2]), 1)',
+    'torch.multinomial(torch.ones(2, 2, 2), 1)',
+    'torch.multinomial(torch.tensor(1.), 1)',
+    'torch.multinomial(torch.ones(3), 0)',
+    'torch.multinomial(torch.ones(3), 4)',
+    'torch.multinomial(torch.tensor([0.5, -0.1]), 1)',
+    "torch.multinomial(torch.tensor([0.5, float('nan')]), 1)",
+    "torch.multinomial(torch.tensor([0.5, float('inf')]), 1)",
+    'torch.multinomial(torch.tensor([0., 0.]), 1)',
+    'torch.multinomial(torch.tensor([0.5, -0.1]), 3, True)',
+    "torch.multinomial(torch.tensor([0.5, float('nan')]), 3, True)",
+    "torch.multinomial(torch.tensor([0.5, float('inf')]), 3, True)",
+    'torch.multinomial(torch.tensor([0., 0.]), 3, True)',
+    'torch.multinomial(torch.tensor([[1., 1.], [0., 0.]]), 3, True)',
+    'torch.multinomial(torch.tensor([[1., 1.], [0., 0.]]), 2)',
+    'print(torch.multinomial(torch.ones(0, 3), 2), torch.multinomial(torch.ones(2, 3), 2, generator=torch.Generator().manual_seed(3)))',
+    'torch.multinomial(torch.ones(3, 0), 2, True)',
+    'torch.multinomial(torch.ones(3, 0), 2)',
+    'torch.manual_seed(6); print(torch.multinomial(torch.ones(1000), 5), torch.multinomial(torch.ones(7, 30), 30))',
+    'torch.multinomial(torch.ones(0), 2, True)',
+    'torch.multinomial(torch.ones(0), 1)',
+    'torch.manual_seed(7); print(torch.multinomial(torch.tensor([1e-30, 1., 1e30]), 3, True), torch.multinomial(torch.tensor([3., 1.], dtype=torch.float64), 2))',
+    'torch.manual_seed(8); x = torch.rand(2, 3); x.random_(1, 4); print(x.multinomial(2), x.exponential_(2.).multinomial(3, replacement=True))',
 ]
 
 KNOWN = {}
