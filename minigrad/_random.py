@@ -15,7 +15,11 @@ Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm)
 - normal floats, fewer than 16: one at a time in float64, Box-Muller with ``log1p``, the sine
   half cached in the generator for the next draw;
 - integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
-  or more); randperm swaps ``i`` with ``i + draw % (n - i)``.
+  or more), as ``randint`` and ``random_(from, to)`` draw them; ``random_()`` reduces one draw
+  modulo the dtype's range; randperm swaps ``i`` with ``i + draw % (n - i)``;
+- exponential and geometric numbers: a float64 uniform through ``-log1p(-u) / lambd`` or
+  ``ceil(log(u) / log1p(-p))``, with the C library's log1p and log;
+- the generator's state as torch's 5056 bytes (``Engine.get_state``/``from_state``).
 
 float16 runs the float32 recipes and rounds to half: a uniform is the float32 one (with the
 bounds as given) rounded, and one rounded up to ``to`` becomes ``from``; normals take the
@@ -55,6 +59,7 @@ class Engine:
         self._bits.state = {"bit_generator": "MT19937",
                             "state": {"key": self._fresh_key, "pos": 624}}
         self.next_double_normal = None
+        self.float_normal_tail = bytes(8)  # a float sample torch keeps but never draws here
 
     def get_state(self) -> np.ndarray:
         """torch's CPUGeneratorImplState, byte for byte (5056 bytes): seed, ``left``,
@@ -74,6 +79,7 @@ class Engine:
         if self.next_double_normal is not None:
             state[5024:5032] = np.array([self.next_double_normal], np.float64).view(np.uint8)
             state[5040:5044] = np.array([1], np.int32).view(np.uint8)
+        state[5048:5056] = np.frombuffer(self.float_normal_tail, np.uint8)
         return state
 
     @classmethod
@@ -94,6 +100,9 @@ class Engine:
                               "state": {"key": key, "pos": 624 if left == 1 else nxt}}
         valid = state[5040:5044].view(np.int32)[0]
         engine.next_double_normal = float(state[5024:5032].view(np.float64)[0]) if valid else None
+        tail = state[5048:5056].copy()
+        tail[4:] = (0, 0, 0, 0) if not tail[4] else (1, 0, 0, 0)  # the flag; padding is zero
+        engine.float_normal_tail = (tail if tail[4] else np.zeros(8, np.uint8)).tobytes()
         return engine
 
     def random(self, n: int) -> np.ndarray:

@@ -59,13 +59,12 @@ def _gumbel(engine, data, k):
 
 
 def _with_replacement(engine, row, k):
-    for value in row:
-        if not value >= 0:
-            raise RuntimeError("invalid multinomial distribution (encountering probability "
-                               "entry < 0)")
-        if not np.isfinite(value):
-            raise RuntimeError("invalid multinomial distribution (encountering probability "
-                               "entry = infinity or NaN)")
+    bad = ~(row >= 0) | ~np.isfinite(row)
+    if bad.any():  # torch checks entry by entry: the first bad one names the error
+        first = row[np.argmax(bad)]
+        what = "< 0" if not first >= 0 else "= infinity or NaN"
+        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry "
+                           f"{what})")
     acc = np.float32 if row.dtype == np.float16 else row.dtype  # half sums in float
     cum = np.cumsum(row.astype(acc), dtype=acc)
     total = cum[-1]

@@ -152,6 +152,14 @@ b.sum().backward()""",
     'torch.multinomial(torch.ones(0), 1)',
     'torch.manual_seed(7); print(torch.multinomial(torch.tensor([1e-30, 1., 1e30]), 3, True), torch.multinomial(torch.tensor([3., 1.], dtype=torch.float64), 2))',
     'torch.manual_seed(8); x = torch.rand(2, 3); x.random_(1, 4); print(x.multinomial(2), x.exponential_(2.).multinomial(3, replacement=True))',
+    # state bytes torch keeps as given (the float sample and its flag), bad entries' order
+    'torch.manual_seed(1); s = torch.get_rng_state(); s[5048:5053] = torch.tensor([0, 0, 128, 63, 1], dtype=torch.uint8); torch.set_rng_state(s); print(torch.get_rng_state()[5040:], torch.randn(1))',
+    'torch.manual_seed(1); s = torch.get_rng_state(); s[5048:5053] = torch.tensor([0, 0, 128, 63, 0], dtype=torch.uint8); torch.set_rng_state(s); print(torch.get_rng_state()[5040:])',
+    'torch.manual_seed(1); s = torch.get_rng_state(); s[5052:5056] = torch.tensor([7, 3, 3, 3], dtype=torch.uint8); s[5020:5024] = 9; torch.set_rng_state(s); print(torch.get_rng_state()[5016:])',
+    'torch.manual_seed(1); s = torch.get_rng_state(); s[5016:5024] = 9; s[5032:5040] = 9; s[5040] = 1; torch.set_rng_state(s); print(torch.get_rng_state()[5016:], torch.randn(2))',
+    'torch.manual_seed(1); torch.manual_seed(2); s = torch.get_rng_state(); s[5048:5053] = torch.tensor([0, 0, 128, 63, 1], dtype=torch.uint8); torch.set_rng_state(s); torch.manual_seed(2); print(torch.get_rng_state()[5040:])',
+    "torch.multinomial(torch.tensor([1., float('nan'), -1.]), 3, True)",
+    'torch.multinomial(torch.tensor([[1., 2.], [1., -1.]]), 3, True)',
 ]
 
 KNOWN = {}
