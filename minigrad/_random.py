@@ -139,8 +139,7 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if dtype == np.float16:
         return _normal_half(engine, n, mean, std)
     if n < 16:
-        values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
-        return fma64(values, std, mean).astype(dtype)
+        return normal_serial(engine, n, dtype, mean, std)
     data = uniform(engine, n, dtype)
     fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
     blocks = n // 16
@@ -148,6 +147,14 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if n % 16:  # torch redoes the last 16 with fresh uniforms
         data[n - 16:] = fill(uniform(engine, 16, dtype).reshape(1, 16), mean, std).reshape(-1)
     return data
+
+
+def normal_serial(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
+    """torch's serial normal kernel (fewer than 16 numbers, or a non-contiguous tensor): one
+    float64 sample at a time, scaled in float64, rounded to float32 (then to half)."""
+    values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
+    values = fma64(values, std, mean)
+    return values.astype(np.float32).astype(dtype) if dtype != np.float64 else values
 
 
 def _normal_half(engine: Engine, n: int, mean, std) -> np.ndarray:

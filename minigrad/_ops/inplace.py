@@ -474,12 +474,21 @@ class ZeroBackward0(Node):
         return t * 0
 
 
+def _in_memory_order(self: Tensor, values: np.ndarray) -> np.ndarray:
+    """Numbers drawn one after another, laid out as torch's TensorIterator fills ``self``: in
+    the order of its memory (a transposed view gets them column by column)."""
+    data = self._data
+    perm = sorted(range(data.ndim), key=lambda d: -data.strides[d])  # stable: ties keep order
+    return values.reshape([data.shape[d] for d in perm]).transpose(np.argsort(perm))
+
+
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers."""
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"check_uniform_bounds\" not implemented for '{self.dtype.scalar_name}'")
-    data = _creation._uniform(tuple(self.shape), self.dtype, a, b, generator)
+    data = _in_memory_order(self, _creation._uniform((self.numel(),), self.dtype, a, b,
+                                                     generator))
     return apply_inplace(self, data, UniformBackward0, (self,))
 
 
@@ -489,6 +498,10 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{self.dtype.scalar_name}'")
     _creation.check_std(std)
+    if not self.is_contiguous():  # torch's serial kernel: one float64 sample at a time
+        engine = _creation._generator(generator)._engine
+        values = _random.normal_serial(engine, self.numel(), self.dtype.numpy, mean, std)
+        return apply_inplace(self, _in_memory_order(self, values), NormalBackward0, (self,))
     data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
     return apply_inplace(self, data, NormalBackward0, (self,))
 
@@ -607,7 +620,7 @@ def random_(self, *args, generator=None, **kwargs):
         raise TypeError(_RANDOM_SIGNATURES.format(got, why))
     engine, n, name = _creation._generator(generator)._engine, self.numel(), self.dtype.name
     if not bound:
-        data = _random.random_bits(engine, n, name).reshape(self._data.shape)
+        data = _in_memory_order(self, _random.random_bits(engine, n, name))
         return apply_inplace(self, data, RandomBackward2, (self,))
     lo, hi = int(bound.get("from", 0)), bound.get("to")
     node = RandomBackward1 if set(bound) == {"to"} else RandomBackward0
@@ -618,7 +631,7 @@ def random_(self, *args, generator=None, **kwargs):
         if n and name not in ("int64", "float32", "float64"):
             raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, double, "
                                "float and bfloat16")
-        data = _random.random_full_range(engine, n).reshape(self._data.shape)
+        data = _in_memory_order(self, _random.random_full_range(engine, n))
         return apply_inplace(self, data, node, (self,))
     floating = self.dtype.is_floating_point
     if hi is not None:
@@ -641,7 +654,7 @@ def random_(self, *args, generator=None, **kwargs):
     else:
         hi_inc = 1 if name == "bool" else int(np.iinfo(self.dtype.numpy).max)
     _check_random_range(lo, hi_inc, self.dtype)
-    data = _random.random_from_to(engine, n, hi_inc + 1 - lo, lo).reshape(self._data.shape)
+    data = _in_memory_order(self, _random.random_from_to(engine, n, hi_inc + 1 - lo, lo))
     if name == "float16":  # int64 -> float -> half, as c10::Half converts
         data = data.astype(np.float32)
     return apply_inplace(self, data, node, (self,))
@@ -691,7 +704,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
                            f"{self.dtype.scalar_name}")
     engine = _creation._generator(generator)._engine
     data = _random.exponential(engine, self.numel(), self.dtype.numpy, lambd)
-    return apply_inplace(self, data.reshape(self._data.shape), ExponentialBackward0, (self,))
+    return apply_inplace(self, _in_memory_order(self, data), ExponentialBackward0, (self,))
 
 
 class ExponentialBackward0(ZeroBackward0):
@@ -703,7 +716,7 @@ def geometric_(self, p, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     data = _random.geometric(_creation._generator(generator)._engine, self.numel(), p)
-    return apply_inplace(self, quietly(data.astype, self._data.dtype).reshape(self._data.shape),
+    return apply_inplace(self, _in_memory_order(self, quietly(data.astype, self._data.dtype)),
                          GeometricBackward0, (self,))
 
 

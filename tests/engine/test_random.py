@@ -290,3 +290,25 @@ def test_multinomial(seed, rows, n, dtype, k, replacement, zeros, transposed):
         return [*out, lib.rand(2)]
 
     _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=9),
+       order=st.permutations(range(3)), step=st.integers(1, 3), dtype=float_dtypes)
+def test_fills_of_views_follow_memory_order(seed, shape, order, step, dtype):
+    """A permuted or strided view is filled in the order of its memory, as torch's
+    TensorIterator walks it; a non-contiguous normal_ takes torch's one-at-a-time kernel."""
+    perm = [d for d in order if d < len(shape)]
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        x = lib.zeros(shape, dtype=getattr(lib, dtype))
+        view = x.permute(*perm)[..., ::step]
+        view.uniform_(-1, 2)
+        view.normal_(0.5, 2.0)
+        x.permute(*perm).random_(-4, 9)
+        view.exponential_(1.5)
+        view.geometric_(0.4)
+        return [x, lib.rand(2)]
+
+    _both(draws)

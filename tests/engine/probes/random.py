@@ -160,6 +160,18 @@ b.sum().backward()""",
     'torch.manual_seed(1); torch.manual_seed(2); s = torch.get_rng_state(); s[5048:5053] = torch.tensor([0, 0, 128, 63, 1], dtype=torch.uint8); torch.set_rng_state(s); torch.manual_seed(2); print(torch.get_rng_state()[5040:])',
     "torch.multinomial(torch.tensor([1., float('nan'), -1.]), 3, True)",
     'torch.multinomial(torch.tensor([[1., 2.], [1., -1.]]), 3, True)',
+    # fills of non-contiguous views: numbers in memory order (normal_: torch's serial kernel)
+    'torch.manual_seed(0); x = torch.zeros(3, 4); x.t().random_(10); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(3, 4); x.t().uniform_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(3, 4); x.t().exponential_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(3, 4, dtype=torch.int64); x.t().random_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(3, 4); x.t().geometric_(0.2); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(3, 4); x[:, ::2].random_(10); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(5, 8); x.t().normal_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(5, 8, dtype=torch.float64); x.t().normal_(1., 2.); x[:, 1::2].normal_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(5, 8, dtype=torch.float16); x.t().normal_(); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(2, 3, 4); x.permute(1, 2, 0).uniform_(); print(x); x.transpose(0, 2).random_(5); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(40, 3); x[:, 0].normal_(); print(x[:, 0]); y = torch.zeros(40, 1); y.t().normal_(); print(y.t())',
 ]
 
 KNOWN = {}
