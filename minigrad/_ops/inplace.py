@@ -511,9 +511,11 @@ def _check_probability(p) -> None:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
 
 
-def _bernoulli_data(probs: Tensor, generator):
+def _bernoulli_data(probs: Tensor, generator, layout: Tensor):
     """torch's bernoulli_tensor_cpu_kernel: one uniform per element, below its p; the
-    uniform is float64 for a float64 p, else float32 (as measured against torch)."""
+    uniform is float64 for a float64 p, else float32 (as measured against torch), drawn in
+    the memory order of ``layout``, the tensor written in place (row-major when None: a new
+    tensor is contiguous)."""
     if not probs.dtype.is_floating_point:
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{probs.dtype.scalar_name}'")
@@ -523,7 +525,10 @@ def _bernoulli_data(probs: Tensor, generator):
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
     d = _dtype.float64 if probs.dtype is _dtype.float64 else _dtype.float32
-    return _creation._uniform(p.shape, d, 0.0, 1.0, generator) < p.astype(d.numpy)
+    u = _creation._uniform((p.size,), d, 0.0, 1.0, generator).reshape(p.shape)
+    if layout is not None:
+        u = _in_memory_order(layout, u)
+    return u < p.astype(d.numpy)
 
 
 def bernoulli(input, p=None, *, generator=None):
@@ -533,7 +538,7 @@ def bernoulli(input, p=None, *, generator=None):
         _check_probability(p)
         u = _creation._uniform(tuple(input.shape), _dtype.float64, 0.0, 1.0, generator)
         return _not_differentiable((u < p).astype(input._data.dtype), (input,), "bernoulli")
-    data = _bernoulli_data(input, generator).astype(input._data.dtype)
+    data = _bernoulli_data(input, generator, None).astype(input._data.dtype)
     out = Tensor._make(data)
     if needs_grad((input,)):
         graph.record(BernoulliBackward0, (input,), (out,))
@@ -548,10 +553,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
         if p._data.shape != self._data.shape:
             _check_expand(p, self._data.shape)
             probs = Tensor._make(np.broadcast_to(p._data, self._data.shape))  # no graph
-        return apply_inplace(self, _bernoulli_data(probs, generator), BernoulliBackward1,
+        return apply_inplace(self, _bernoulli_data(probs, generator, self), BernoulliBackward1,
                              (self, p))
     _check_probability(p)
-    u = _creation._uniform(tuple(self.shape), _dtype.float64, 0.0, 1.0, generator)
+    u = _creation._uniform((self.numel(),), _dtype.float64, 0.0, 1.0, generator)
+    u = _in_memory_order(self, u)
     return apply_inplace(self, u < p, BernoulliBackward2, (self,))
 
 

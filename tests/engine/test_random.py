@@ -297,7 +297,8 @@ def test_multinomial(seed, rows, n, dtype, k, replacement, zeros, transposed):
        order=st.permutations(range(3)), step=st.integers(1, 3), dtype=float_dtypes)
 def test_fills_of_views_follow_memory_order(seed, shape, order, step, dtype):
     """A permuted or strided view is filled in the order of its memory, as torch's
-    TensorIterator walks it; a non-contiguous normal_ takes torch's one-at-a-time kernel."""
+    TensorIterator walks it; a non-contiguous normal_ takes torch's one-at-a-time kernel;
+    bernoulli(p) of a permuted p fills a new row-major tensor."""
     perm = [d for d in order if d < len(shape)]
 
     def draws(lib):
@@ -309,6 +310,9 @@ def test_fills_of_views_follow_memory_order(seed, shape, order, step, dtype):
         x.permute(*perm).random_(-4, 9)
         view.exponential_(1.5)
         view.geometric_(0.4)
-        return [x, lib.rand(2)]
+        y = x.clone()
+        view.bernoulli_(0.3)
+        y.permute(*perm).bernoulli_(x.permute(*perm).sigmoid())
+        return [x, y, lib.bernoulli(x.permute(*perm).sigmoid()), lib.rand(2)]
 
     _both(draws)

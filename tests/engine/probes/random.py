@@ -172,6 +172,15 @@ b.sum().backward()""",
     'torch.manual_seed(0); x = torch.zeros(5, 8, dtype=torch.float16); x.t().normal_(); print(x)',
     'torch.manual_seed(0); x = torch.zeros(2, 3, 4); x.permute(1, 2, 0).uniform_(); print(x); x.transpose(0, 2).random_(5); print(x)',
     'torch.manual_seed(0); x = torch.zeros(40, 3); x[:, 0].normal_(); print(x[:, 0]); y = torch.zeros(40, 1); y.t().normal_(); print(y.t())',
+    # bernoulli_ on views: memory order of the tensor written; bernoulli(p) row-major
+    'torch.manual_seed(0); x = torch.zeros(4, 5); x.t().bernoulli_(0.5); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(4, 5); x.t().bernoulli_(torch.full((5, 4), 0.5)); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(4, 5); x.t().bernoulli_(torch.full((4, 5), 0.5).t()); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(4, 5); x.bernoulli_(torch.full((5, 4), 0.5).t()); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(4, 5); print(torch.bernoulli(torch.full((5, 4), 0.5).t()))',
+    'torch.manual_seed(0); p = torch.rand(5, 4).t(); print(torch.bernoulli(p), torch.bernoulli(p, 0.5), torch.bernoulli(p[:, ::2]), torch.bernoulli(p[::2], 0.3))',
+    'torch.manual_seed(0); x = torch.zeros(4, 6); x[:, ::2].bernoulli_(0.5); x.t()[1:].bernoulli_(torch.rand(6, 1)); print(x)',
+    'torch.manual_seed(0); x = torch.zeros(4, 6, dtype=torch.float64); x.t().bernoulli_(torch.rand(4, dtype=torch.float64)); print(x)',
 ]
 
 KNOWN = {}
