@@ -28,6 +28,7 @@ from minigrad._creation import (
     from_numpy,
     full,
     full_like,
+    get_rng_state,
     initial_seed,
     linspace,
     manual_seed,
@@ -40,6 +41,7 @@ from minigrad._creation import (
     randn,
     randn_like,
     randperm,
+    set_rng_state,
     tensor,
     zeros,
     zeros_like,
@@ -177,6 +179,7 @@ from minigrad._ops.reduction import (  # fidelity round 2
     sum,
     var,
 )
+from minigrad._ops.sampling import multinomial
 from minigrad._ops.scan import cumprod, cumsum
 from minigrad._ops.shape import (
     chunk,

@@ -33,8 +33,37 @@ class Generator:
     def initial_seed(self) -> int:
         return self._engine.seed
 
+    def get_state(self) -> Tensor:
+        """The generator's whole state as torch's uint8 tensor of 5056 bytes (its
+        CPUGeneratorImplState), the same bytes torch gives after the same seed and draws."""
+        return Tensor._make(self._engine.get_state())
+
+    def set_state(self, new_state) -> Generator:
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not _dtype.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if not new_state.is_contiguous():
+            raise RuntimeError("RNG state must be contiguous")
+        if new_state.numel() != 5056:
+            raise RuntimeError("Expected a CPUGeneratorImplState of size 5056 but found the "
+                               f"input RNG state size to be {new_state.numel()}")
+        engine = _random.Engine.from_state(np.ascontiguousarray(new_state._data).reshape(-1))
+        if engine is None:
+            raise RuntimeError("Invalid mt19937 state")
+        self._engine = engine
+        return self
+
 
 default_generator = Generator()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
 
 
 def manual_seed(seed: int) -> Generator:

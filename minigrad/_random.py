@@ -15,7 +15,11 @@ Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm)
 - normal floats, fewer than 16: one at a time in float64, Box-Muller with ``log1p``, the sine
   half cached in the generator for the next draw;
 - integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
-  or more); randperm swaps ``i`` with ``i + draw % (n - i)``.
+  or more), as ``randint`` and ``random_(from, to)`` draw them; ``random_()`` reduces one draw
+  modulo the dtype's range; randperm swaps ``i`` with ``i + draw % (n - i)``;
+- exponential and geometric numbers: a float64 uniform through ``-log1p(-u) / lambd`` or
+  ``ceil(log(u) / log1p(-p))``, with the C library's log1p and log;
+- the generator's state as torch's 5056 bytes (``Engine.get_state``/``from_state``).
 
 float16 runs the float32 recipes and rounds to half: a uniform is the float32 one (with the
 bounds as given) rounded, and one rounded up to ``to`` becomes ``from``; normals take the
@@ -51,9 +55,55 @@ class Engine:
     def __init__(self, seed: int):
         self.seed = seed
         self._bits = np.random.MT19937()
+        self._fresh_key = _mt19937_key(seed)  # the words before any draw: torch's next_ is 0
         self._bits.state = {"bit_generator": "MT19937",
-                            "state": {"key": _mt19937_key(seed), "pos": 624}}
+                            "state": {"key": self._fresh_key, "pos": 624}}
         self.next_double_normal = None
+        self.float_normal_tail = bytes(8)  # a float sample torch keeps but never draws here
+
+    def get_state(self) -> np.ndarray:
+        """torch's CPUGeneratorImplState, byte for byte (5056 bytes): seed, ``left``,
+        ``seeded``, ``next``, the 624 words widened to 64 bits, the legacy normal fields (the
+        cached normal sample in ``normal_y``), then the float sample torch's CPU kernels never
+        cache. NumPy's ``pos`` (draws used since the last twist) is torch's ``next``, with
+        ``left = 625 - next``; right after seeding torch says ``left=1, next=0``."""
+        st = self._bits.state["state"]
+        key, pos = st["key"], int(st["pos"])
+        nxt = 0 if pos == 624 and np.array_equal(key, self._fresh_key) else pos
+        state = np.zeros(5056, np.uint8)
+        head = np.array([self.seed & 0xFFFF_FFFF_FFFF_FFFF], np.uint64).view(np.uint8)
+        state[0:8] = head
+        state[8:16] = np.array([625 - pos if pos < 624 else 1, 1], np.int32).view(np.uint8)
+        state[16:24] = np.array([nxt], np.uint64).view(np.uint8)
+        state[24:5016] = key.astype(np.uint64).view(np.uint8)
+        if self.next_double_normal is not None:
+            state[5024:5032] = np.array([self.next_double_normal], np.float64).view(np.uint8)
+            state[5040:5044] = np.array([1], np.int32).view(np.uint8)
+        state[5048:5056] = np.frombuffer(self.float_normal_tail, np.uint8)
+        return state
+
+    @classmethod
+    def from_state(cls, state: np.ndarray) -> Engine:
+        """The engine a CPUGeneratorImplState describes (``get_state``'s inverse); None when
+        torch's mt19937 would call it invalid."""
+        seed = int(state[0:8].view(np.uint64)[0])
+        left, seeded = (int(v) for v in state[8:16].view(np.int32))
+        nxt = int(state[16:24].view(np.uint64)[0]) & 0xFFFF_FFFF
+        if not (seeded and 0 < left <= 624 and nxt <= 624):
+            return None
+        engine = cls.__new__(cls)
+        engine.seed = seed
+        engine._bits = np.random.MT19937()
+        key = state[24:5016].view(np.uint64).astype(np.uint32)
+        engine._fresh_key = key if nxt == 0 else np.empty(0, np.uint32)
+        engine._bits.state = {"bit_generator": "MT19937",
+                              "state": {"key": key, "pos": 624 if left == 1 else nxt}}
+        valid = state[5040:5044].view(np.int32)[0]
+        engine.next_double_normal = float(state[5024:5032].view(np.float64)[0]) if valid else None
+        tail = state[5048:5056].copy()
+        tail[4:] = (0, 0, 0, 0) if not tail[4] else (1, 0, 0, 0)  # the flag; padding is zero
+        engine.float_normal_tail = (tail if tail[4] else np.zeros(8, np.uint8)).tobytes()
+        return engine
 
     def random(self, n: int) -> np.ndarray:
         """n 32-bit draws (torch's ``random()``)."""
@@ -89,8 +139,7 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if dtype == np.float16:
         return _normal_half(engine, n, mean, std)
     if n < 16:
-        values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
-        return fma64(values, std, mean).astype(dtype)
+        return normal_serial(engine, n, dtype, mean, std)
     data = uniform(engine, n, dtype)
     fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
     blocks = n // 16
@@ -98,6 +147,14 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if n % 16:  # torch redoes the last 16 with fresh uniforms
         data[n - 16:] = fill(uniform(engine, 16, dtype).reshape(1, 16), mean, std).reshape(-1)
     return data
+
+
+def normal_serial(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
+    """torch's serial normal kernel (fewer than 16 numbers, or a non-contiguous tensor): one
+    float64 sample at a time, scaled in float64, rounded to float32 (then to half)."""
+    values = np.array([_normal_double(engine) for _ in range(n)], dtype=np.float64)
+    values = fma64(values, std, mean)
+    return values.astype(np.float32).astype(dtype) if dtype != np.float64 else values
 
 
 def _normal_half(engine: Engine, n: int, mean, std) -> np.ndarray:
@@ -197,3 +254,83 @@ def randperm(engine: Engine, n: int) -> np.ndarray:
         z = i + draw % (n - i)
         perm[i], perm[z] = perm[z], perm[i]
     return perm
+
+
+# random_: whole numbers, as torch's random_kernel and random_from_to_kernel draw them.
+_RANDOM_MODULUS = {"float16": 2**11 + 1, "float32": 2**24 + 1, "float64": 2**53 + 1,
+                   "int64": 2**63, "int32": 2**31, "int16": 2**15, "int8": 2**7, "uint8": 2**8}
+
+
+def random_bits(engine: Engine, n: int, dtype_name: str) -> np.ndarray:
+    """``random_()``: a 64-bit draw for int64 and float64, a 32-bit one otherwise, reduced
+    modulo the dtype's range (``2**digits + 1`` for floats; the low bit for bool)."""
+    wide = dtype_name in ("int64", "float64")
+    draws = engine.random64(n) if wide else engine.random(n).astype(np.uint64)
+    if dtype_name == "bool":
+        return (draws & np.uint64(1)).astype(np.int64)
+    return (draws % np.uint64(_RANDOM_MODULUS[dtype_name])).astype(np.int64)
+
+
+def random_from_to(engine: Engine, n: int, span: int, base: int) -> np.ndarray:
+    """``random_(from, to)``: ``draw % span + from`` (wrapping as int64 arithmetic does), the
+    draw 64 bits wide for spans of 2**28 or more, as ``randint``'s."""
+    draws = engine.random64(n) if span >= 2**28 else engine.random(n).astype(np.uint64)
+    values = (draws % np.uint64(span)) + np.uint64(base & 0xFFFF_FFFF_FFFF_FFFF)
+    return values.view(np.int64)
+
+
+def random_full_range(engine: Engine, n: int) -> np.ndarray:
+    """``random_(-2**63, None)``: one 64-bit draw read as a signed int64."""
+    return engine.random64(n).view(np.int64)
+
+
+def _c_log1p(x: np.ndarray) -> np.ndarray:
+    """The C library's log1p, element by element (NumPy's differs in the last bit)."""
+    return np.frompyfunc(math.log1p, 1, 1)(x).astype(np.float64)
+
+
+def exponential(engine: Engine, n: int, dtype, lambd: float) -> np.ndarray:
+    """torch's exponential_distribution<double>: a float64 uniform u, then
+    ``-1 / lambd * log1p(-u)`` in float64, rounded to float32 (and float16 from that)."""
+    u = uniform(engine, n, np.float64)
+    value = (-1.0 / lambd) * _c_log1p(-u)
+    return value.astype(np.float32).astype(dtype) if dtype != np.float64 else value
+
+
+_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
+
+
+def _through(value: int, dtype_name: str) -> int:
+    """``int64(scalar_t(value))``: value rounded to the float dtype and back (a value out of
+    int64's range, infinity included, reads as int64's lowest, as x86 converts it)."""
+    value = np.array(min(max(value, -(2**63)), 2**63 - 1), np.int64)
+    with np.errstate(over="ignore"):
+        rounded = float(value.astype(np.float32 if dtype_name == "float16" else dtype_name)
+                        .astype(dtype_name))
+    return int(rounded) if -(2.0**63) <= rounded < 2.0**63 else -(2**63)
+
+
+def update_from(lo: int, dtype_name: str) -> int:
+    """torch's update_from: move ``from`` right until ``from + 1`` survives the cast."""
+    plus_1 = _through(lo + 1, dtype_name)
+    if plus_1 < lo:
+        n = abs(lo + 1).bit_length() - 1
+        lo = plus_1 + (1 << (n - _DIGITS[dtype_name] + 1))
+    return lo
+
+
+def update_to(hi: int, dtype_name: str) -> int:
+    """torch's update_to: move ``to`` left until ``to - 1`` stays below it after the cast."""
+    minus_1 = _through(hi - 1, dtype_name)
+    if minus_1 >= hi:
+        n = abs(hi - 1).bit_length() - 1
+        hi = minus_1 - (1 << (n - _DIGITS[dtype_name] + 1))
+    return hi
+
+
+def geometric(engine: Engine, n: int, p: float) -> np.ndarray:
+    """torch's geometric_distribution<double>: ``ceil(log(u) / log1p(-p))``, u a float64
+    uniform, with the C library's log."""
+    u = uniform(engine, n, np.float64)
+    log = np.frompyfunc(lambda x: math.log(x) if x > 0 else -math.inf, 1, 1)
+    return np.ceil(log(u).astype(np.float64) / math.log1p(-p))

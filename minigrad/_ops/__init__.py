@@ -15,6 +15,7 @@ from minigrad._ops import (
     nn_ops,
     pointwise,
     reduction,
+    sampling,
     scan,
     shape,
     sorting,
@@ -55,7 +56,8 @@ METHODS = {
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,
     "clamp_": X.clamp_, "zero_": X.zero_, "fill_": X.fill_, "copy_": X.copy_,
     "uniform_": X.uniform_, "normal_": X.normal_, "bernoulli": X.bernoulli,
-    "bernoulli_": X.bernoulli_,
+    "bernoulli_": X.bernoulli_, "random_": X.random_, "exponential_": X.exponential_,
+    "geometric_": X.geometric_, "multinomial": sampling.multinomial,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,

@@ -17,9 +17,11 @@ ops; the nodes of the ops that only exist in place (``zero_``, ``fill_``, ``copy
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from minigrad import _creation, _dtype
+from minigrad import _creation, _dtype, _random
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._core import (
@@ -472,12 +474,21 @@ class ZeroBackward0(Node):
         return t * 0
 
 
+def _in_memory_order(self: Tensor, values: np.ndarray) -> np.ndarray:
+    """Numbers drawn one after another, laid out as torch's TensorIterator fills ``self``: in
+    the order of its memory (a transposed view gets them column by column)."""
+    data = self._data
+    perm = sorted(range(data.ndim), key=lambda d: -data.strides[d])  # stable: ties keep order
+    return values.reshape([data.shape[d] for d in perm]).transpose(np.argsort(perm))
+
+
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers."""
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"check_uniform_bounds\" not implemented for '{self.dtype.scalar_name}'")
-    data = _creation._uniform(tuple(self.shape), self.dtype, a, b, generator)
+    data = _in_memory_order(self, _creation._uniform((self.numel(),), self.dtype, a, b,
+                                                     generator))
     return apply_inplace(self, data, UniformBackward0, (self,))
 
 
@@ -487,6 +498,10 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{self.dtype.scalar_name}'")
     _creation.check_std(std)
+    if not self.is_contiguous():  # torch's serial kernel: one float64 sample at a time
+        engine = _creation._generator(generator)._engine
+        values = _random.normal_serial(engine, self.numel(), self.dtype.numpy, mean, std)
+        return apply_inplace(self, _in_memory_order(self, values), NormalBackward0, (self,))
     data = _creation._normal(tuple(self.shape), self.dtype, mean, std, generator)
     return apply_inplace(self, data, NormalBackward0, (self,))
 
@@ -496,9 +511,11 @@ def _check_probability(p) -> None:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
 
 
-def _bernoulli_data(probs: Tensor, generator):
+def _bernoulli_data(probs: Tensor, generator, layout: Tensor):
     """torch's bernoulli_tensor_cpu_kernel: one uniform per element, below its p; the
-    uniform is float64 for a float64 p, else float32 (as measured against torch)."""
+    uniform is float64 for a float64 p, else float32 (as measured against torch), drawn in
+    the memory order of ``layout``, the tensor written in place (row-major when None: a new
+    tensor is contiguous)."""
     if not probs.dtype.is_floating_point:
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{probs.dtype.scalar_name}'")
@@ -508,7 +525,10 @@ def _bernoulli_data(probs: Tensor, generator):
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
     d = _dtype.float64 if probs.dtype is _dtype.float64 else _dtype.float32
-    return _creation._uniform(p.shape, d, 0.0, 1.0, generator) < p.astype(d.numpy)
+    u = _creation._uniform((p.size,), d, 0.0, 1.0, generator).reshape(p.shape)
+    if layout is not None:
+        u = _in_memory_order(layout, u)
+    return u < p.astype(d.numpy)
 
 
 def bernoulli(input, p=None, *, generator=None):
@@ -518,7 +538,7 @@ def bernoulli(input, p=None, *, generator=None):
         _check_probability(p)
         u = _creation._uniform(tuple(input.shape), _dtype.float64, 0.0, 1.0, generator)
         return _not_differentiable((u < p).astype(input._data.dtype), (input,), "bernoulli")
-    data = _bernoulli_data(input, generator).astype(input._data.dtype)
+    data = _bernoulli_data(input, generator, None).astype(input._data.dtype)
     out = Tensor._make(data)
     if needs_grad((input,)):
         graph.record(BernoulliBackward0, (input,), (out,))
@@ -533,10 +553,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
         if p._data.shape != self._data.shape:
             _check_expand(p, self._data.shape)
             probs = Tensor._make(np.broadcast_to(p._data, self._data.shape))  # no graph
-        return apply_inplace(self, _bernoulli_data(probs, generator), BernoulliBackward1,
+        return apply_inplace(self, _bernoulli_data(probs, generator, self), BernoulliBackward1,
                              (self, p))
     _check_probability(p)
-    u = _creation._uniform(tuple(self.shape), _dtype.float64, 0.0, 1.0, generator)
+    u = _creation._uniform((self.numel(),), _dtype.float64, 0.0, 1.0, generator)
+    u = _in_memory_order(self, u)
     return apply_inplace(self, u < p, BernoulliBackward2, (self,))
 
 
@@ -578,6 +599,135 @@ class UniformBackward0(ZeroBackward0):
 
 class NormalBackward0(ZeroBackward0):
     """normal_: the old values are gone, so their gradient is zero."""
+
+
+_RANDOM_SIGNATURES = ("random_() received an invalid combination of arguments - got ({}), but "
+                      "expected one of:\n * (*, torch.Generator generator = None)\n{} * (int "
+                      "from, int to, *, torch.Generator generator = None)\n * (int to, *, "
+                      "torch.Generator generator = None)\n")
+_INT64_MIN = -(2**63)
+
+
+def random_(self, *args, generator=None, **kwargs):
+    """Whole numbers: ``random_()`` over the dtype's range (``[0, 2**digits]`` for floats),
+    ``random_(to)`` in ``[0, to)``, ``random_(from, to)`` in ``[from, to)`` (``to=None``: up to
+    the dtype's largest), drawn as torch draws them."""
+    bound = ({"to": args[0]} if len(args) == 1 and not kwargs
+             else {**dict(zip(("from", "to"), args, strict=False)), **kwargs})
+    not_int = [v for v in bound.values()
+               if v is not None and (isinstance(v, bool) or not isinstance(v, int | np.integer))]
+    if len(args) > 2 or set(kwargs) - {"from", "to"} or not_int or None in (
+            bound.get("from", 0), *args[:1]):
+        types = [type(v).__name__ for v in args]
+        got = ", ".join(types + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        marked = ", ".join(f"!{t}!" for t in types)
+        why = (f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+               if len(args) == 2 and not kwargs else "")
+        raise TypeError(_RANDOM_SIGNATURES.format(got, why))
+    engine, n, name = _creation._generator(generator)._engine, self.numel(), self.dtype.name
+    if not bound:
+        data = _in_memory_order(self, _random.random_bits(engine, n, name))
+        return apply_inplace(self, data, RandomBackward2, (self,))
+    lo, hi = int(bound.get("from", 0)), bound.get("to")
+    node = RandomBackward1 if set(bound) == {"to"} else RandomBackward0
+    if hi is None and lo == _INT64_MIN:  # the kernel's dtype check: never for an empty tensor
+        if n and name in ("float16", "bool"):
+            raise NotImplementedError(f'"random_full_64_bits_range_kernel_cpu" not implemented '
+                                      f"for '{self.dtype.scalar_name}'")
+        if n and name not in ("int64", "float32", "float64"):
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, double, "
+                               "float and bfloat16")
+        data = _in_memory_order(self, _random.random_full_range(engine, n))
+        return apply_inplace(self, data, node, (self,))
+    floating = self.dtype.is_floating_point
+    if hi is not None:
+        hi = int(hi)
+        if lo >= hi:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={lo} >= to={hi}")
+        if floating:
+            lo, hi = _random.update_from(lo, name), _random.update_to(hi, name)
+            if lo >= hi:
+                raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' "
+                                   f"casted to dtype, but got from={lo} >= to={hi}")
+        hi_inc = hi - 1
+    elif floating:
+        hi_inc = 2 ** _random._DIGITS[name]
+        lo = _random.update_from(lo, name)
+        if lo >= hi_inc:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal "
+                               f"to 'to_inc' casted to dtype, but got from={lo} > to_inc={hi_inc}")
+    else:
+        hi_inc = 1 if name == "bool" else int(np.iinfo(self.dtype.numpy).max)
+    _check_random_range(lo, hi_inc, self.dtype)
+    data = _in_memory_order(self, _random.random_from_to(engine, n, hi_inc + 1 - lo, lo))
+    if name == "float16":  # int64 -> float -> half, as c10::Half converts
+        data = data.astype(np.float32)
+    return apply_inplace(self, data, node, (self,))
+
+
+def _check_random_range(lo: int, hi_inc: int, dtype) -> None:
+    """torch's check_from_to_in_range: both ends within the dtype (an error), and for floats
+    within ``±2**digits``, where every whole number is exact (a warning)."""
+    c_name = {**_CPP_TYPE_NAMES}[dtype.name]
+    info = np.finfo(dtype.numpy) if dtype.is_floating_point else None
+    low, high = ((float(info.min), float(info.max)) if info is not None else (0, 1)
+                 if dtype.name == "bool" else (int(np.iinfo(dtype.numpy).min),
+                                               int(np.iinfo(dtype.numpy).max)))
+    for value, what in ((lo, "from"), (hi_inc, "to - 1")):
+        if not low <= value <= high:
+            raise RuntimeError(f"{what} is out of bounds for {c_name}")
+    if info is not None:
+        digits = _random._DIGITS[dtype.name]
+        for value, what in ((lo, "from"), (hi_inc, "to - 1")):
+            if not -(2**digits) <= value <= 2**digits:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {c_name} can support discrete uniform distribution only "
+                    "within this range. This warning will become an error in version 1.7 "
+                    "release, please fix the code in advance", UserWarning, stacklevel=3)
+
+
+class RandomBackward0(ZeroBackward0):
+    """random_(from, to): the old values are gone, so their gradient is zero."""
+
+
+class RandomBackward1(ZeroBackward0):
+    """random_(to): the old values are gone, so their gradient is zero."""
+
+
+class RandomBackward2(ZeroBackward0):
+    """random_(): the old values are gone, so their gradient is zero."""
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    """Fill with numbers drawn from Exp(lambd), as torch draws them (float64 uniforms)."""
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{self.dtype.scalar_name}")
+    engine = _creation._generator(generator)._engine
+    data = _random.exponential(engine, self.numel(), self.dtype.numpy, lambd)
+    return apply_inplace(self, _in_memory_order(self, data), ExponentialBackward0, (self,))
+
+
+class ExponentialBackward0(ZeroBackward0):
+    """exponential_: the old values are gone, so their gradient is zero."""
+
+
+def geometric_(self, p, *, generator=None):
+    """Fill with the number of Bernoulli(p) trials up to the first success, as torch draws it."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    data = _random.geometric(_creation._generator(generator)._engine, self.numel(), p)
+    return apply_inplace(self, _in_memory_order(self, quietly(data.astype, self._data.dtype)),
+                         GeometricBackward0, (self,))
+
+
+class GeometricBackward0(ZeroBackward0):
+    """geometric_: the old values are gone, so their gradient is zero."""
 
 
 def fill_(self, value):

@@ -511,7 +511,9 @@ NOT_OPS = {
                      "minigrad.is_anomaly_enabled", "minigrad.is_anomaly_check_nan_enabled"],
                     NOT_AN_OP),
     **dict.fromkeys(["Tensor._unsafe_view", "Tensor._squeeze_dims", "Tensor._slice"], INTERNAL),
-    **dict.fromkeys(["minigrad.initial_seed"], NOT_AN_OP),
+    **dict.fromkeys(["minigrad.initial_seed", "minigrad.get_rng_state",
+                     "minigrad.set_rng_state"], NOT_AN_OP),
+    **dict.fromkeys(["minigrad.multinomial", "Tensor.multinomial"], NON_DIFFERENTIABLE),
     # fidelity round 2: device moves and type names (tests/engine/probes/devices.py, reprs.py)
     **dict.fromkeys(["Tensor.cuda", "Tensor.type", "Tensor.get_device", "Tensor.is_cpu"],
                     NOT_AN_OP),

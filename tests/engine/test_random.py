@@ -9,6 +9,7 @@ pair in the generator), so each example makes several calls in a row.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -167,3 +168,151 @@ def test_dataloader_shuffle_order(seed, n, batch, own_generator):
         return [lib.tensor(order), lib.rand(2)]
 
     _both(epochs)
+
+
+all_dtypes = st.sampled_from(["float16", "float32", "float64", "int64", "int32", "int16",
+                              "int8", "uint8", "bool"])
+ranges = st.one_of(st.tuples(st.integers(-300, 300), st.integers(1, 300)),
+                   st.tuples(st.integers(-(2**31), 2**31), st.integers(2**27, 2**33)),
+                   st.tuples(st.integers(-(2**62), 2**62), st.integers(1, 2**62)))
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=all_dtypes, bounds=ranges, to_only=st.integers(1, 2**40))
+def test_random_(seed, shape, dtype, bounds, to_only):
+    """random_(), random_(to), random_(from, to), random_(from, None) and the full int64 range,
+    each drawn where torch can (an out-of-range bound raises on both engines: skipped)."""
+    low, span = bounds
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        out = [lib.empty(shape, dtype=getattr(lib, dtype)).random_()]
+        for args in ((to_only,), (low, low + span), (low, None), (-(2**63), None)):
+            x = lib.zeros(shape, dtype=getattr(lib, dtype))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # torch warns past 2**digits for floats
+                try:
+                    out.append(x.random_(*args))
+                except (RuntimeError, NotImplementedError) as e:
+                    out.append(lib.tensor([len(str(e))]))
+        return [*out, lib.rand(3)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=shapes, dtype=float_dtypes, lambd=st.floats(1e-3, 1e3),
+       p=st.floats(1e-3, 0.999))
+def test_exponential_and_geometric(seed, shape, dtype, lambd, p):
+    """float64 uniforms, torch's transforms with the C library's log1p and log."""
+    def draws(lib):
+        lib.manual_seed(seed)
+        d = getattr(lib, dtype)
+        return [lib.empty(shape, dtype=d).exponential_(),
+                lib.empty(shape, dtype=d).exponential_(lambd),
+                lib.empty(shape, dtype=d).geometric_(p),
+                lib.empty(shape, dtype=lib.int64).geometric_(max(p, 0.05)), lib.rand(3)]
+
+    _both(draws)
+
+
+def test_a_million_exponentials():
+    """Many draws: the float64 results match to the last bit (NumPy's own log1p would not)."""
+    _both(lambda lib: [lib.manual_seed(7) and lib.empty(1_000_001, dtype=lib.float64)
+                       .exponential_(0.25), lib.empty(100_000).exponential_()])
+
+
+@SETTINGS
+@given(seed=seeds, first=st.integers(0, 1500), second=st.integers(0, 40),
+       dtype=float_dtypes)
+def test_rng_state_bytes_and_round_trip(seed, first, second, dtype):
+    """get_rng_state's bytes are torch's after the same seed and draws (small randn leaves a
+    cached normal in them); restoring them repeats the draws, on the default generator and
+    on a Generator of one's own."""
+    def draws(lib):
+        lib.manual_seed(seed)
+        d = getattr(lib, dtype)
+        lib.rand(first, dtype=d)
+        lib.randn(second % 3, dtype=lib.float64)
+        before = lib.get_rng_state()
+        a = [lib.randn(second, dtype=d), lib.rand(first % 50, dtype=d), lib.randint(9, (4,))]
+        after = lib.get_rng_state()
+        lib.set_rng_state(before)
+        b = [lib.randn(second, dtype=d), lib.rand(first % 50, dtype=d), lib.randint(9, (4,))]
+        g = lib.Generator().set_state(after)
+        return [before, after, lib.get_rng_state(), g.get_state(), *a, *b,
+                lib.rand(3, generator=g), lib.rand(3), lib.Generator().get_state()]
+
+    _both(draws)
+    ours = draws(minigrad)
+    assert all(_equal(x, y) for x, y in zip(ours[4:7], ours[7:10], strict=True))
+
+
+def _equal(a, b):
+    return a.numpy().tobytes() == b.numpy().tobytes()
+
+
+@pytest.mark.parametrize("bad", [lambda lib: lib.zeros(5056), lambda lib: [1, 2],
+                                 lambda lib: lib.zeros(10, dtype=lib.uint8),
+                                 lambda lib: lib.zeros(5056, dtype=lib.uint8),
+                                 lambda lib: lib.zeros(2 * 5056, dtype=lib.uint8)[::2]])
+def test_set_rng_state_errors_are_torchs(bad):
+    errors = []
+    for lib in (torch, minigrad):
+        with pytest.raises((TypeError, RuntimeError)) as info:
+            lib.set_rng_state(bad(lib))
+        errors.append((info.type, str(info.value)))
+    assert errors[0] == errors[1]
+
+
+@SETTINGS
+@given(seed=seeds, rows=st.one_of(st.none(), st.integers(0, 6)), n=st.integers(1, 40),
+       dtype=float_dtypes, k=st.integers(1, 50), replacement=st.booleans(),
+       zeros=st.floats(0, 0.7), transposed=st.booleans())
+def test_multinomial(seed, rows, n, dtype, k, replacement, zeros, transposed):
+    """Both algorithms, on rows with zero entries, transposed inputs (noise drawn in memory
+    order) and every float dtype; where torch raises, minigrad raises the same error."""
+    r = np.random.default_rng(abs(seed) % 2**32)
+    shape = (n,) if rows is None else (rows, n)
+    p = r.random(shape) * (r.random(shape) >= zeros)
+    if not replacement:
+        k = min(k, n)
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        probs = lib.tensor(p, dtype=getattr(lib, dtype))
+        if transposed and probs.dim() == 2:
+            probs = lib.tensor(p.T.copy(), dtype=probs.dtype).t()
+        try:
+            out = [lib.multinomial(probs, k, replacement), probs.multinomial(1)]
+        except RuntimeError as e:
+            out = [lib.tensor([ord(c) for c in str(e)])]
+        return [*out, lib.rand(2)]
+
+    _both(draws)
+
+
+@SETTINGS
+@given(seed=seeds, shape=array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=9),
+       order=st.permutations(range(3)), step=st.integers(1, 3), dtype=float_dtypes)
+def test_fills_of_views_follow_memory_order(seed, shape, order, step, dtype):
+    """A permuted or strided view is filled in the order of its memory, as torch's
+    TensorIterator walks it; a non-contiguous normal_ takes torch's one-at-a-time kernel;
+    bernoulli(p) of a permuted p fills a new row-major tensor."""
+    perm = [d for d in order if d < len(shape)]
+
+    def draws(lib):
+        lib.manual_seed(seed)
+        x = lib.zeros(shape, dtype=getattr(lib, dtype))
+        view = x.permute(*perm)[..., ::step]
+        view.uniform_(-1, 2)
+        view.normal_(0.5, 2.0)
+        x.permute(*perm).random_(-4, 9)
+        view.exponential_(1.5)
+        view.geometric_(0.4)
+        y = x.clone()
+        view.bernoulli_(0.3)
+        y.permute(*perm).bernoulli_(x.permute(*perm).sigmoid())
+        return [x, y, lib.bernoulli(x.permute(*perm).sigmoid()), lib.rand(2)]
+
+    _both(draws)
