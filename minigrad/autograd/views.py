@@ -110,8 +110,9 @@ def refresh_grad_fn(view) -> None:
     check_view_rebase(view, indirect=True)
     view._view_version = view._version_counter[0]
     if base.requires_grad:
+        # where the view sits in the base's memory is found only if asked (``geometry``)
         record(AsStridedBackward0, (base,), (view,), view_fn=view._view_fn,
-               **_as_strided_attrs(base, view.shape, view.stride(), view.storage_offset()))
+               base_layout=(base._data.strides, base._make))
 
 
 def as_strided(input, size, stride, storage_offset):
@@ -124,8 +125,10 @@ def as_strided(input, size, stride, storage_offset):
     data = np.lib.stride_tricks.as_strided(memory[storage_offset:], size,
                                            tuple(s * memory.itemsize for s in stride))
     out = input._make(data)
-    attrs = _as_strided_attrs(input, size, stride, storage_offset)
-    attrs["view_fn"] = fn = lambda t: as_strided(t, size, stride, storage_offset)
+    fn = lambda t: as_strided(t, size, stride, storage_offset)  # noqa: E731
+    attrs = dict(view_fn=fn, _geometry=((size, stride, storage_offset),
+                                        (tuple(input.shape), input.stride(),
+                                         input.storage_offset())))
     if grad_mode.is_grad_enabled() and input.requires_grad:
         record(AsStridedBackward0, (input,), (out,), **attrs)
     if forward_grad._state.level is not None:
@@ -134,11 +137,15 @@ def as_strided(input, size, stride, storage_offset):
     return out
 
 
-def _as_strided_attrs(input, size, stride, storage_offset) -> dict:
-    """What AsStridedBackward0 keeps: the view's geometry and its input's (torch's
-    ``TensorGeometry(self)``)."""
-    return dict(size=tuple(size), stride=tuple(stride), storage_offset=storage_offset,
-                self_geometry=(input.shape, input.stride(), input.storage_offset()))
+def locate(view_fn, make, shape, byte_strides, dtype):
+    """The sizes, strides and storage offset (in elements) of the view ``view_fn`` takes of a
+    tensor laid out as given, and that tensor's: the view of an empty one, so nothing is read
+    or copied."""
+    itemsize = np.dtype(dtype).itemsize
+    stride = tuple(s // itemsize for s in byte_strides)
+    memory = np.empty(_storage_size(shape, stride, 0), dtype)
+    view = view_fn(make(np.lib.stride_tricks.as_strided(memory, shape, byte_strides)))
+    return (tuple(view.shape), view.stride(), view.storage_offset()), (tuple(shape), stride, 0)
 
 
 class AsStridedBackward0(Node):
@@ -149,13 +156,23 @@ class AsStridedBackward0(Node):
     memory, the way the view sees it, then read that memory the way ``self`` does. A view
     that repeats elements (an ``expand``, overlapping windows) adds their gradients up."""
 
+    @property
+    def geometry(self):
+        """``((size, stride, storage_offset), (self's sizes, strides, storage offset))``. For
+        a stale view, found when first asked (the in-place op on the base does not pay)."""
+        if "_geometry" not in self.__dict__:
+            byte_strides, make = self.base_layout
+            shape, dtype = self._input_meta[0]
+            self._geometry = locate(self.view_fn, make, shape, byte_strides, dtype)
+        return self._geometry
+
     def backward(self, grad):
-        in_size, in_stride, in_offset = self.self_geometry
-        if 0 in self.size or 0 in in_size:
+        (size, stride, offset), (in_size, in_stride, in_offset) = self.geometry
+        if 0 in size or 0 in in_size:
             return grad.new_zeros(in_size)
         out_size, out_stride = [], []
-        for i in reversed(range(len(self.size))):  # size-1 dims go, stride-0 dims add up
-            n, s = self.size[i], self.stride[i]
+        for i in reversed(range(len(size))):  # size-1 dims go, stride-0 dims add up
+            n, s = size[i], stride[i]
             if n == 1:
                 grad = grad.squeeze(i)
             elif s == 0:
@@ -163,8 +180,8 @@ class AsStridedBackward0(Node):
             else:
                 out_size.insert(0, n)
                 out_stride.insert(0, s)
-        shared = min(in_offset, self.storage_offset)
-        in_offset, out_offset = in_offset - shared, self.storage_offset - shared
+        shared = min(in_offset, offset)
+        in_offset, out_offset = in_offset - shared, offset - shared
         storage = grad.new_zeros(max(_storage_size(in_size, in_stride, in_offset),
                                      _storage_size(out_size, out_stride, out_offset)))
         if _may_overlap(out_size, out_stride):  # (torch: index_add_)
