@@ -119,15 +119,14 @@ class CopySlices(Node):
         return (result, *res[1:])
 
     def backward_with_graph(self, grad):
-        """``backward`` as torch's C++ does it, so that under ``create_graph`` the gradient's
-        graph is torch's: the gradient copied into memory laid out like the base
-        (CopyBackwards), the view's region read with ``as_strided`` (AsStridedBackward0) and
-        written back with ``copy_`` (a CopySlices of its own)."""
-        shape = self._input_meta[0][0]
-        stride = tuple(s // grad.itemsize for s in self.base_strides)
-        memory = np.empty(views._storage_size(shape, stride, 0), grad._data.dtype)
-        result = grad._make(np.lib.stride_tricks.as_strided(
-            memory, shape, self.base_strides)).copy_(grad)
+        """``backward`` in torch's steps, so that under ``create_graph`` the gradient's graph
+        is torch's: the gradient copied into new memory (CopyBackwards), the view's region
+        read with ``as_strided`` (AsStridedBackward0) and written back with ``copy_`` (a
+        CopySlices of its own). The copy is contiguous, like ``backward``'s clone (torch's is
+        laid out like the base): the region's strides must be those ``backward`` will meet
+        when the new CopySlices runs."""
+        memory = np.empty(self._input_meta[0][0], grad._data.dtype)
+        result = grad._make(memory).copy_(grad)
         view = self.view_fn(result.detach())  # where the view sits in the base's memory
         grad_slice = views.as_strided(result, view.shape, view.stride(), view.storage_offset())
         res = validate_outputs(self.fn, self.fn.apply(grad_slice.clone()))
@@ -146,8 +145,7 @@ def rebase_history(view, node, inputs, output_name=None) -> None:
     """An in-place op (its ``node`` read ``inputs``, the view first) changed ``view``: the
     change is recorded on the base, whose new ``grad_fn`` is ``CopySlices``."""
     base = view._base
-    record(CopySlices, (base, *inputs[1:]), (base,), view_fn=view._view_fn,
-           fn=node, base_strides=base._data.strides)
+    record(CopySlices, (base, *inputs[1:]), (base,), view_fn=view._view_fn, fn=node)
     view.grad_fn  # noqa: B018 - like torch, give the view its new grad_fn at once
     if output_name is not None and view.grad_fn is not None:
         # the version error names the view's grad_fn while that node is alive, as torch's

@@ -1209,9 +1209,11 @@ assert len(OPS_BY_NAME) == len(OPS), "duplicate OpInfo names"
 # --- known differences: the graph of a gradient made with create_graph=True --------------------
 # Strict xfails of test_gradgrad_graph (the values are right: test_gradgrad checks them).
 GRADGRAD_GRAPH_XFAIL = {
-    "setitem_slice": "sample 4 writes into a clone of a transposed tensor: torch's clone keeps "
-                     "its strides, minigrad's (_ops/shape.py) is contiguous, so the "
-                     "AsStridedBackward0 under CopySlices saves other strides and offset",
+    "setitem_slice": "sample 4 writes into a clone of a transposed tensor, whose memory torch "
+                     "keeps transposed: torch's CopySlices reads the gradient's region in memory "
+                     "laid out like the base, minigrad's (autograd/special_nodes.py) in "
+                     "contiguous memory (as its clone does), so AsStridedBackward0 saves other "
+                     "strides and storage offset",
 }
 assert set(GRADGRAD_GRAPH_XFAIL) <= set(OPS_BY_NAME), "stale names in GRADGRAD_GRAPH_XFAIL"
 OPS = [replace(op, xfail={**op.xfail, "gradgrad_graph": GRADGRAD_GRAPH_XFAIL[op.name]})
