@@ -94,7 +94,8 @@ from minigrad._ops.shape import (
 from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
-from minigrad.autograd.views import check_view_rebase, rebase_history
+from minigrad.autograd.special_nodes import rebase_history
+from minigrad.autograd.views import check_view_rebase
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = ("a view of a leaf Variable that requires grad is being used in an "

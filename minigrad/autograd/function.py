@@ -23,13 +23,8 @@ from minigrad._ops._core import needs_grad
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import SECOND_BACKWARD, Node
-from minigrad.autograd.special_nodes import Error
-from minigrad.autograd.views import (
-    IN_CUSTOM_FUNCTION,
-    alias_of,
-    check_view_rebase,
-    rebase_history,
-)
+from minigrad.autograd.special_nodes import Error, rebase_history
+from minigrad.autograd.views import IN_CUSTOM_FUNCTION, alias_of, check_view_rebase
 
 
 class FunctionCtx:

@@ -2,7 +2,8 @@
 ``derivatives.yaml``.
 
 * ``AccumulateGrad``: the sink of a leaf that requires grad; it adds into ``leaf.grad``.
-* ``CopySlices``: an in-place op on a view, seen from the view's base.
+* ``CopySlices``: an in-place op on a view, seen from the view's base (``rebase_history``
+  records it).
 * ``Error``: stands behind the result of a ``once_differentiable`` backward, and raises if a
   second backward reaches it.
 
@@ -13,11 +14,12 @@
 from __future__ import annotations
 
 import sys
+import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_grad, grad_mode
-from minigrad.autograd.graph import Node, validate_outputs
+from minigrad.autograd import forward_grad, grad_mode, views
+from minigrad.autograd.graph import Node, record, validate_outputs
 
 
 class AccumulateGrad(Node):
@@ -101,6 +103,11 @@ class CopySlices(Node):
     def name(self) -> str:
         return "minigrad::autograd::CopySlices"
 
+    def apply(self, grad):
+        if grad_mode.is_grad_enabled():  # create_graph: the steps of torch's CopySlices
+            return self.backward_with_graph(grad)
+        return self.backward(grad)
+
     def backward(self, grad):
         result = grad.clone()
         grad_slice = self.view_fn(result)
@@ -111,9 +118,38 @@ class CopySlices(Node):
             grad_slice.copy_(res[0])
         return (result, *res[1:])
 
+    def backward_with_graph(self, grad):
+        """``backward`` in torch's steps, so that under ``create_graph`` the gradient's graph
+        is torch's: the gradient copied into new memory (CopyBackwards), the view's region
+        read with ``as_strided`` (AsStridedBackward0) and written back with ``copy_`` (a
+        CopySlices of its own). The copy is contiguous, like ``backward``'s clone (torch's is
+        laid out like the base): the region's strides must be those ``backward`` will meet
+        when the new CopySlices runs."""
+        memory = np.empty(self._input_meta[0][0], grad._data.dtype)
+        result = grad._make(memory).copy_(grad)
+        view = self.view_fn(result.detach())  # where the view sits in the base's memory
+        grad_slice = views.as_strided(result, view.shape, view.stride(), view.storage_offset())
+        res = validate_outputs(self.fn, self.fn.apply(grad_slice.clone()))
+        if res[0] is None:
+            grad_slice.zero_()
+        else:
+            grad_slice.copy_(res[0])
+        return (result, *res[1:])
+
     def release_variables(self) -> None:
         self.fn.release_variables()
         super().release_variables()
+
+
+def rebase_history(view, node, inputs, output_name=None) -> None:
+    """An in-place op (its ``node`` read ``inputs``, the view first) changed ``view``: the
+    change is recorded on the base, whose new ``grad_fn`` is ``CopySlices``."""
+    base = view._base
+    record(CopySlices, (base, *inputs[1:]), (base,), view_fn=view._view_fn, fn=node)
+    view.grad_fn  # noqa: B018 - like torch, give the view its new grad_fn at once
+    if output_name is not None and view.grad_fn is not None:
+        # the version error names the view's grad_fn while that node is alive, as torch's
+        node._saved[output_name].view_grad_fn = weakref.ref(view.grad_fn)
 
 
 class Error(Node):

@@ -4,7 +4,8 @@ A view shares memory (and the version counter) with its *base*. Besides its ``gr
 remembers its root base (``_base``) and how to look at the base again (``_view_fn``, composed
 from the root). Three things use that:
 
-* an in-place op on a view rewrites the base's history as ``CopySlices`` (``rebase_history``);
+* an in-place op on a view rewrites the base's history as ``CopySlices`` (``rebase_history``,
+  in ``special_nodes.py`` next to the node);
 * a view whose base changed in place after the view was made gets a fresh
   ``AsStridedBackward0`` node pointing at the base (``refresh_grad_fn``), as in torch;
 * forward-mode AD gives a view changed in place a tangent that is a view of its base's.
@@ -13,13 +14,11 @@ from the root). Three things use that:
 from __future__ import annotations
 
 import re
-import weakref
 
 import numpy as np
 
-from minigrad.autograd import grad_mode
+from minigrad.autograd import forward_grad, grad_mode
 from minigrad.autograd.graph import Node, record
-from minigrad.autograd.special_nodes import CopySlices
 
 # How a view was made, when that forbids changing it in place with autograd on (torch's
 # CreationMeta; ``None`` is its DEFAULT: an ordinary view, which CopySlices handles).
@@ -111,33 +110,106 @@ def refresh_grad_fn(view) -> None:
     check_view_rebase(view, indirect=True)
     view._view_version = view._version_counter[0]
     if base.requires_grad:
+        # where the view sits in the base's memory is found only if asked (``geometry``)
         record(AsStridedBackward0, (base,), (view,), view_fn=view._view_fn,
-               self_shape=base._data.shape)
+               base_layout=(base._data.strides, base._make))
 
 
-def rebase_history(view, node, inputs, output_name=None) -> None:
-    """An in-place op (its ``node`` read ``inputs``, the view first) changed ``view``: the
-    change is recorded on the base, whose new ``grad_fn`` is ``CopySlices``."""
-    base = view._base
-    record(CopySlices, (base, *inputs[1:]), (base,), view_fn=view._view_fn, fn=node)
-    view.grad_fn  # noqa: B018 - like torch, give the view its new grad_fn at once
-    if output_name is not None and view.grad_fn is not None:
-        # the version error names the view's grad_fn while that node is alive, as torch's
-        node._saved[output_name].view_grad_fn = weakref.ref(view.grad_fn)
+def as_strided(input, size, stride, storage_offset):
+    """torch's ``as_strided``: the memory of ``input`` seen with ``size`` and ``stride``
+    (counted in elements), from ``storage_offset`` elements into that memory. Not public:
+    minigrad uses it where torch's own backward steps do (``CopySlices`` and
+    ``AsStridedBackward0`` under ``create_graph``), on tensors with dense memory of their own."""
+    memory = input.untyped_storage()._array.ravel(order="K")
+    size, stride = tuple(size), tuple(stride)
+    data = np.lib.stride_tricks.as_strided(memory[storage_offset:], size,
+                                           tuple(s * memory.itemsize for s in stride))
+    out = input._make(data)
+    fn = lambda t: as_strided(t, size, stride, storage_offset)  # noqa: E731
+    attrs = dict(view_fn=fn, _geometry=((size, stride, storage_offset),
+                                        (tuple(input.shape), input.stride(),
+                                         input.storage_offset())))
+    if grad_mode.is_grad_enabled() and input.requires_grad:
+        record(AsStridedBackward0, (input,), (out,), **attrs)
+    if forward_grad._state.level is not None:
+        forward_grad.propagate((out,), AsStridedBackward0, (input,), None, attrs)
+    make_view(input, out, fn)
+    return out
+
+
+def locate(view_fn, make, shape, byte_strides, dtype):
+    """The sizes, strides and storage offset (in elements) of the view ``view_fn`` takes of a
+    tensor laid out as given, and that tensor's: the view of an empty one, so nothing is read
+    or copied."""
+    itemsize = np.dtype(dtype).itemsize
+    stride = tuple(s // itemsize for s in byte_strides)
+    memory = np.empty(_storage_size(shape, stride, 0), dtype)
+    view = view_fn(make(np.lib.stride_tricks.as_strided(memory, shape, byte_strides)))
+    return (tuple(view.shape), view.stride(), view.storage_offset()), (tuple(shape), stride, 0)
 
 
 class AsStridedBackward0(Node):
-    """The grad_fn torch gives a view whose base changed in place after the view was made.
+    """out = as_strided(self, size, stride, storage_offset); also the grad_fn torch gives a
+    view whose base changed in place after the view was made.
 
-    The view may repeat base elements (an ``expand`` in its chain): like torch, each base
-    element gets the sum of the gradients of every view element that reads it."""
+    Its backward is torch's ``as_strided_backward``: put the gradient in a zeroed copy of the
+    memory, the way the view sees it, then read that memory the way ``self`` does. A view
+    that repeats elements (an ``expand``, overlapping windows) adds their gradients up."""
+
+    @property
+    def geometry(self):
+        """``((size, stride, storage_offset), (self's sizes, strides, storage offset))``. For
+        a stale view, found when first asked (the in-place op on the base does not pay)."""
+        if "_geometry" not in self.__dict__:
+            byte_strides, make = self.base_layout
+            shape, dtype = self._input_meta[0]
+            self._geometry = locate(self.view_fn, make, shape, byte_strides, dtype)
+        return self._geometry
 
     def backward(self, grad):
-        n = int(np.prod(self.self_shape, dtype=np.int64))
-        positions = type(grad)._make(np.arange(n).reshape(self.self_shape))
-        where = self.view_fn(positions).reshape(-1)
-        flat = grad.new_zeros(n).index_put((where,), grad.reshape(-1), accumulate=True)
-        return flat.view(*self.self_shape)
+        (size, stride, offset), (in_size, in_stride, in_offset) = self.geometry
+        if 0 in size or 0 in in_size:
+            return grad.new_zeros(in_size)
+        out_size, out_stride = [], []
+        for i in reversed(range(len(size))):  # size-1 dims go, stride-0 dims add up
+            n, s = size[i], stride[i]
+            if n == 1:
+                grad = grad.squeeze(i)
+            elif s == 0:
+                grad = grad.sum(i)
+            else:
+                out_size.insert(0, n)
+                out_stride.insert(0, s)
+        shared = min(in_offset, offset)
+        in_offset, out_offset = in_offset - shared, offset - shared
+        storage = grad.new_zeros(max(_storage_size(in_size, in_stride, in_offset),
+                                     _storage_size(out_size, out_stride, out_offset)))
+        if _may_overlap(out_size, out_stride):  # (torch: index_add_)
+            positions = grad._make(np.arange(storage.shape[0]))
+            where = as_strided(positions, out_size, out_stride, out_offset).reshape(-1)
+            storage = storage.index_put((where,), grad.reshape(-1), accumulate=True)
+        else:
+            as_strided(storage, out_size, out_stride, out_offset).copy_(grad)
+        return as_strided(storage, in_size, in_stride, in_offset)  # self's memory is dense
 
     def jvp(self, t):
         return self.view_fn(t)
+
+
+def _storage_size(size, stride, offset) -> int:
+    """How many elements of memory a tensor of this geometry reaches (torch's
+    ``_min_storage_size``)."""
+    if 0 in size:
+        return offset
+    return offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+
+
+def _may_overlap(size, stride) -> bool:
+    """Whether two elements of this geometry may share memory (torch's
+    ``_maybe_overlapping_memory``: dims by stride, each stride past all the smaller dims)."""
+    reach = 0
+    for s, n in sorted(zip(stride, size)):
+        if s <= reach:
+            return True
+        reach += s * (n - 1)
+    return False

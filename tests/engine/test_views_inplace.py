@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-from tests.torch_compare import norm, outcome
+from tests.torch_compare import norm, outcome, saved_numbers, walk_graph
 
 LIBS = (torch, minigrad)
 
@@ -391,3 +391,53 @@ def test_expand_shares_storage_and_repeat_copies():
                 sliced.untyped_storage().nbytes(), e.stride(), r.stride())
 
     both(fn)
+
+
+SECOND_ORDER_CASES = {
+    # a base whose memory is transposed (x.t() * 2 keeps x.t()'s strides), written through a slice
+    "transposed_base": lambda lib, x: _assign(x.t() * 2, (1, slice(None, None, 2)), x[0, :2] * 3),
+    "stale_expand": lambda lib, x: _stale(x.t() * 1, lambda b: b.expand(2, 3, 4)),
+    "stale_slice": lambda lib, x: _stale(x * 1, lambda b: b[1:, 2]),
+    "stale_overlapping_windows": lambda lib, x: _stale(x.reshape(-1) * 1,
+                                                       lambda b: b.unfold(0, 3, 2)),
+}
+
+
+def _assign(b, key, value):
+    b[key] = value
+    return b
+
+
+def _stale(b, make_view):
+    v = make_view(b)
+    b.mul_(3)
+    return v
+
+
+@pytest.mark.parametrize("name", SECOND_ORDER_CASES)
+def test_second_order_through_copyslices_and_stale_views(name):
+    """Gradients made with ``create_graph`` through CopySlices and a stale view's
+    AsStridedBackward0 (torch's as_strided steps: AsStridedBackward0, CopyBackwards, CopySlices),
+    and their own gradients, are torch's; so is the first gradient's graph (bar torch's
+    IndexAddBackward0 for overlapping windows, which minigrad writes with index_put), and the
+    numbers its nodes save (bar the strides of a transposed base's region: minigrad's
+    CopySlices reads it in contiguous memory, torch's in memory laid out like the base)."""
+    def fn(lib):
+        x = lib.tensor(np.arange(12.0).reshape(4, 3) / 5, dtype=lib.float64, requires_grad=True)
+        out = SECOND_ORDER_CASES[name](lib, x)
+        g = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)),
+                       requires_grad=True)
+        (gx,) = lib.autograd.grad(out, x, g, create_graph=True)
+        (gg, gxx) = lib.autograd.grad((gx * gx).sum(), (g, x), allow_unused=True)
+        names = [n.name().split("::")[-1] for n in walk_graph(gx.grad_fn)]
+        return arr(gx), arr(gg), arr(gxx), [numbers for n in walk_graph(gx.grad_fn)
+                                            if (numbers := saved_numbers(n))], names
+
+    (tg, tgg, tgxx, tsaved, tnames), (mg, mgg, mgxx, msaved, mnames) = fn(torch), fn(minigrad)
+    np.testing.assert_allclose(mg, tg)
+    np.testing.assert_allclose(mgg, tgg)
+    assert (mgxx is None) == (tgxx is None)
+    if name != "stale_overlapping_windows":
+        assert mnames == tnames
+    if name not in ("stale_overlapping_windows", "transposed_base"):
+        assert msaved == tsaved

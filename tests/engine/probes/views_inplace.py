@@ -475,6 +475,24 @@ x.unfold(0, 2, 2).mul_(2)""",
 y = x.exp()
 w = y.unfold(0, 3, 1); y.mul_(2)
 w.sum().backward()""",
+    # what a stale view's AsStridedBackward0 keeps, and gradients made with create_graph
+    """x = torch.arange(12., requires_grad=True).reshape(3, 4)
+b = x * 1
+v = b[1:, 2]
+b.mul_(2)
+print(v.grad_fn, v.grad_fn._saved_size, v.grad_fn._saved_stride, v.grad_fn._saved_storage_offset)""",
+    """x = torch.ones(4, 3, requires_grad=True)
+b = x.clone()
+b[1:3] = x[0] * 2
+g, = torch.autograd.grad((b * b).sum(), x, create_graph=True)
+print(g.grad_fn, g.grad_fn.next_functions)
+print(g.grad_fn.next_functions[1][0].next_functions)""",
+    """x = torch.ones(3, 4, requires_grad=True)
+b = x * 1
+v = b.t()
+b.add_(1)
+g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
+print(g, g.grad_fn.next_functions[0][0]._saved_size)""",
 ]
 
 KNOWN = {
