@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from torch_compare import normalize_text as norm
 
@@ -137,6 +137,11 @@ def test_division_family_float_values(op, dtype):
        op=st.sampled_from(["floor_divide", "remainder", "fmod"]),
        dtype=st.sampled_from(FLOATS))
 def test_division_family_sweep(a, b, op, dtype):
+    # A float32 quotient a / b that overflows is a known difference (probes/everyday_ops.py's
+    # KNOWN): torch's vectorised fmod gives nan there, for elements in full vectors only.
+    with np.errstate(over="ignore"):
+        assume(dtype != "float32" or op == "floor_divide"
+               or np.isfinite(np.float32(a) / np.float32(b)).all())
     m, t = both(lambda lib, x, y: getattr(lib, op)(x, y), a, [b] * len(a), dtype=dtype)
     assert_identical(m, t)
 

@@ -120,4 +120,7 @@ y = x.unfold(0, 2, 2) @ torch.tensor([1., -1.]); print(y, y.grad_fn.next_functio
 print(x.unfold(0, 2, 1).unfold(1, 2, 2).shape, x.t().unfold(0, 2, 2), x.unfold(-1, 4, 1).squeeze(1).equal(x))""",
 ]
 
-KNOWN = {}
+KNOWN = {
+    "x = torch.full((16,), 5.0); print(torch.fmod(x, 1.1754943508222875e-38), x.remainder(1.1754943508222875e-38))":
+        "torch's vectorised float32 fmod (SLEEF, 16 lanes with AVX512) gives nan where the float32 quotient overflows, and the exact remainder for the elements past the last full vector; minigrad gives the exact remainder everywhere (NumPy's fmod)",
+}
