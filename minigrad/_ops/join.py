@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._ops._core import record, result_type
-from minigrad._tensor import _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 
@@ -17,8 +17,16 @@ def _tangents_or_zeros(inputs, tangents):
     return [x.new_zeros(x.shape) if t is None else t for x, t in zip(inputs, tangents)]
 
 
+def _tensor_sequence(name, tensors) -> list:
+    """torch takes a sequence of tensors; a tensor alone is refused, not iterated."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        "not Tensor")
+    return list(tensors)
+
+
 def cat(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_sequence("cat", tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -59,7 +67,7 @@ class CatBackward0(Node):
 
 
 def stack(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_sequence("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     shape = tensors[0]._data.shape

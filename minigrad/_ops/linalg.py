@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, quietly, record
 from minigrad._ops.indexing import view_backward
 from minigrad._ops.shape import DiagonalBackwardBackward0, diagonal_data
@@ -25,6 +26,12 @@ def _short(d) -> str:
     return d.scalar_name  # Float, Double, Long...
 
 
+def _no_bool(kernel: str, t) -> None:
+    """torch's CPU products have no bool kernel, and name the one that is missing."""
+    if t.dtype is _dtype.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def dot(input, tensor):
     if input.dim() != 1 or tensor.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {tensor.dim()}D "
@@ -37,6 +44,7 @@ def dot(input, tensor):
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
             f"[{tensor.shape[0]}] to have the same number of elements, but got "
             f"{input.shape[0]} and {tensor.shape[0]} elements respectively")
+    _no_bool("dot", input)
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently
         data = np.dot(input._data, tensor._data)
     return record(data, DotBackward0, (input, tensor),
@@ -123,6 +131,7 @@ def mm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
+    _no_bool("addmm_impl_cpu_", input)
     data = quietly(matrix_product, input._data, mat2._data)  # inf * 0 is nan, silently
     return record(data, MmBackward0, (input, mat2),
                   save=cross_save(input, mat2, "self", "mat2"),
@@ -156,6 +165,7 @@ def mv(input, vec):
         out, a, b = _short(vec.dtype), _short(input.dtype), _short(vec.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {out}, {a}, "
                            f"and {b}")
+    _no_bool("addmv_impl_cpu", input)
     with np.errstate(invalid="ignore", over="ignore"):
         data = input._data @ vec._data
     return record(data, MvBackward0, (input, vec),
@@ -187,6 +197,7 @@ def bmm(input, mat2):
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {_short(input.dtype)} but found "
                            f"{_short(mat2.dtype)}")
+    _no_bool("bmm", input)
     with np.errstate(invalid="ignore", over="ignore"):
         data = np.matmul(input._data, mat2._data)
     return record(data, BmmBackward0, (input, mat2), save=cross_save(input, mat2, "self", "mat2"))

@@ -609,7 +609,10 @@ class TanhBackwardBackward0(Node):
 
 
 def _np_sigmoid(x):
-    """torch's kernel: ``1 / (1 + exp(-x))`` in the input's dtype (see ``_like_torch``)."""
+    """torch's kernel: ``1 / (1 + exp(-x))`` in the input's dtype (see ``_like_torch``); a
+    float16 input is computed in float32 and rounded once, as torch's kernel does."""
+    if x.dtype == np.float16:
+        return _np_sigmoid(x.astype(np.float32)).astype(np.float16)
     return (1 / (1 + np_exp(-x))).astype(x.dtype, copy=False)
 
 
@@ -914,10 +917,18 @@ def where(condition, input=_NO_VALUES, other=_NO_VALUES):
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(condition._data))
     if input is _NO_VALUES or other is _NO_VALUES:
         raise TypeError(WHERE_SIGNATURES)
+    if condition.dtype not in (_dtype.bool, _dtype.uint8):  # uint8: torch's deprecated mask
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype.scalar_name}")
     d = result_type(input, other)
     a, b = as_tensor_like(input, d), as_tensor_like(other, d)
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
     return record(data, WhereBackward0, (a, b), save={"condition": condition})
+
+
+def where_method(self, condition, other):
+    """``x.where(condition, y)``: torch's ``where(condition, x, y)``."""
+    return where(condition, self, other)
 
 
 class WhereBackward0(Node):
@@ -948,8 +959,26 @@ def _compare(np_fn):
 eq, ne, lt, le, gt, ge = (_compare(f) for f in (np.equal, np.not_equal, np.less,
                                                      np.less_equal, np.greater,
                                                      np.greater_equal))
-logical_and, logical_or, logical_xor = (_compare(f) for f in (np.logical_and, np.logical_or,
-                                                               np.logical_xor))
+def _logical(np_fn):
+    """logical_and/or/xor: two tensors, never a number (torch names the first argument that
+    is not a tensor, counting as its function or as its method does)."""
+    compare, name = _compare(np_fn), np_fn.__name__
+
+    def function(input, other):
+        _tensors_only(name, input, other)
+        return compare(input, other)
+
+    def method(self, other):
+        _tensor_only_method(name, other)
+        return compare(self, other)
+
+    function.__name__ = method.__name__ = name
+    return function, method
+
+
+(logical_and, logical_and_method), (logical_or, logical_or_method), \
+    (logical_xor, logical_xor_method) = map(_logical, (np.logical_and, np.logical_or,
+                                                       np.logical_xor))
 
 
 def _bitwise(np_fn, kernel):
@@ -957,7 +986,7 @@ def _bitwise(np_fn, kernel):
     logical on bools; torch's CPU kernels have no float version and name themselves."""
     def op(input, other):
         a, b, d = operands(input, other)
-        if d.is_floating_point:
+        if d.is_floating_point or (d is _dtype.bool and kernel in ("lshift", "rshift")):
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{d.scalar_name}\'')
         check_same_shape_broadcast(a._data, b._data)
         return Tensor._make(quietly(np_fn, a._data, b._data))
@@ -989,6 +1018,9 @@ def invert(input):
 
 
 def logical_not(input):
+    if not isinstance(input, Tensor):
+        raise TypeError("logical_not(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     return Tensor._make(np.logical_not(input._data))
 
 

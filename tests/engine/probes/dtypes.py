@@ -291,6 +291,9 @@ y.detach_()""",
     # fmax/fmin's type promotion, unfold of integer and bool tensors
     "print(torch.fmax(torch.tensor([1, 5]), torch.tensor([2., 3.])), torch.fmin(torch.tensor([1, 5]), torch.tensor(2.5, dtype=torch.float64)), torch.fmax(torch.tensor([True, False]), torch.tensor([False, False])), torch.fmin(torch.tensor([3, 1]), torch.tensor([2, 2])))",
     "print(torch.arange(6).unfold(0, 2, 2), torch.tensor([True, False, True]).unfold(0, 2, 1), torch.arange(4.).double().unfold(0, 3, 1).dtype)",
+    # float16 sigmoid: torch computes it in float32 and rounds once
+    "x = torch.arange(-8, 9, dtype=torch.float16); print(x.sigmoid().tolist())",
+    "x = torch.linspace(-3, 3, 13).half().requires_grad_(); y = x.sigmoid(); y.sum().backward(); print(y, x.grad)",
 ]
 
 KNOWN = {

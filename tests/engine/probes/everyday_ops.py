@@ -118,6 +118,27 @@ m = x.unfold(0, 3, 1).mean(-1); m.sum().backward(); print(m, x.grad)
 y = x.unfold(0, 2, 2) @ torch.tensor([1., -1.]); print(y, y.grad_fn.next_functions)""",
     """x = torch.arange(12.).view(3, 4)
 print(x.unfold(0, 2, 1).unfold(1, 2, 2).shape, x.t().unfold(0, 2, 2), x.unfold(-1, 4, 1).squeeze(1).equal(x))""",
+    # argument checks where minigrad computed and torch refuses (a sequence, a bool mask, tensors)
+    "t = torch.tensor([1.5, -2., .5]); print(torch.where(t, t, t))",
+    "i = torch.tensor([1, 0, 2]); t = torch.ones(3); print(torch.where(i, t, t))",
+    "t = torch.tensor([1.5, -2., .5]); print(t.where(t > 0, 0.))",
+    "t = torch.tensor([1.5, -2., .5]); print(torch.where(t))",
+    "t = torch.ones(3); torch.stack(t)",
+    "t = torch.ones(3); torch.cat(t, 0)",
+    "t = torch.ones(2, 2); print(torch.stack([t, t]).shape, torch.cat((t, t)).shape, torch.stack(tuple(t)).shape)",
+    "t = torch.ones(3); t.logical_and(2)",
+    "t = torch.ones(3); torch.logical_or(t, 2.5)",
+    "t = torch.ones(3); torch.logical_xor(2, t)",
+    "t = torch.ones(3); print(t.logical_and(t > 0), torch.logical_xor(t, t < 0))",
+    "torch.logical_not(2)",
+    "b = torch.tensor([True, False]); b.dot(b)",
+    "b = torch.tensor([True, False]); b @ b",
+    "b = torch.tensor([[True, False]]); b.mm(b.t())",
+    "b = torch.tensor([[True, False]]); b.mv(torch.tensor([True, True]))",
+    "b = torch.tensor([[[True]]]); b.bmm(b)",
+    "b = torch.tensor([True, False]); b << b",
+    "b = torch.tensor([True, False]); print(b << 1, b >> 1, b & b, b | b, b ^ b)",
+    "i = torch.tensor([1, 2]); print(i.dot(i), i @ i)",
 ]
 
 KNOWN = {
