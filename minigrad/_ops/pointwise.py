@@ -961,24 +961,19 @@ eq, ne, lt, le, gt, ge = (_compare(f) for f in (np.equal, np.not_equal, np.less,
                                                      np.greater_equal))
 def _logical(np_fn):
     """logical_and/or/xor: two tensors, never a number (torch names the first argument that
-    is not a tensor, counting as its function or as its method does)."""
-    compare, name = _compare(np_fn), np_fn.__name__
+    is not a tensor); ``_method`` makes the method."""
+    compare = _compare(np_fn)
 
     def function(input, other):
-        _tensors_only(name, input, other)
+        _tensors_only(np_fn.__name__, input, other)
         return compare(input, other)
 
-    def method(self, other):
-        _tensor_only_method(name, other)
-        return compare(self, other)
-
-    function.__name__ = method.__name__ = name
-    return function, method
+    function.__name__ = np_fn.__name__
+    return function
 
 
-(logical_and, logical_and_method), (logical_or, logical_or_method), \
-    (logical_xor, logical_xor_method) = map(_logical, (np.logical_and, np.logical_or,
-                                                       np.logical_xor))
+logical_and, logical_or, logical_xor = map(_logical, (np.logical_and, np.logical_or,
+                                                      np.logical_xor))
 
 
 def _bitwise(np_fn, kernel):
@@ -1146,17 +1141,6 @@ def minimum(input, other):
     return _binary(input, other, torch_min, MinimumBackward0, save=_save_both)
 
 
-def maximum_method(self, other):
-    """``x.maximum(y)``: torch counts ``other`` as the method's first argument."""
-    _tensor_only_method("maximum", other)
-    return maximum(self, other)
-
-
-def minimum_method(self, other):
-    _tensor_only_method("minimum", other)
-    return minimum(self, other)
-
-
 def _save_both(a, b):
     return {"self": a, "other": b}
 
@@ -1211,21 +1195,28 @@ def fmin(input, other):
     return _binary(input, other, torch_fmin, FminBackward0, save=_save_both)
 
 
-def fmax_method(self, other):
-    """``x.fmax(y)``: torch counts ``other`` as the method's first argument."""
-    _tensor_only_method("fmax", other)
-    return fmax(self, other)
-
-
-def fmin_method(self, other):
-    _tensor_only_method("fmin", other)
-    return fmin(self, other)
-
-
 def _tensor_only_method(name, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(other).__name__}")
+
+
+def _method(fn):
+    """``x.fn(y)`` for an op of two tensors: torch counts ``other`` as the method's first
+    argument when it refuses a number."""
+    def method(self, other):
+        _tensor_only_method(fn.__name__, other)
+        return fn(self, other)
+
+    method.__name__ = fn.__name__
+    return method
+
+
+maximum_method, minimum_method, fmax_method, fmin_method = map(_method, (maximum, minimum,
+                                                                          fmax, fmin))
+logical_and_method, logical_or_method, logical_xor_method = map(_method, (logical_and,
+                                                                          logical_or,
+                                                                          logical_xor))
 
 
 def torch_fmax(a, b):
