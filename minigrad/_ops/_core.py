@@ -14,7 +14,6 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly  # noqa: F401 - the ops import it from here
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.views import make_view

@@ -22,13 +22,13 @@ import warnings
 import numpy as np
 
 from minigrad import _creation, _dtype, _random
+from minigrad._numeric import quietly
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
     needs_grad,
-    quietly,
     record,
     result_type,
 )

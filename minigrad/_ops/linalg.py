@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, quietly, record
+from minigrad._numeric import quietly
+from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, record
 from minigrad._ops.indexing import view_backward
 from minigrad._ops.shape import DiagonalBackwardBackward0, diagonal_data
 from minigrad._tensor import Tensor, _wrap_dim

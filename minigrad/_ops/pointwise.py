@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import fma
+from minigrad._numeric import fma, quietly
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -25,7 +25,6 @@ from minigrad._ops._core import (
     fused,
     is_scalar,
     operands,
-    quietly,
     record,
     result_type,
 )

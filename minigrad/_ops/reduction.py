@@ -14,7 +14,8 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, return_types
-from minigrad._ops._core import fused, quietly, record
+from minigrad._numeric import quietly
+from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
 from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
 from minigrad._tensor import Tensor, _wrap_dim

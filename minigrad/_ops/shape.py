@@ -17,7 +17,8 @@ import math
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops._core import fused, needs_grad, quietly, record, record_view
+from minigrad._numeric import quietly
+from minigrad._ops._core import fused, needs_grad, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
