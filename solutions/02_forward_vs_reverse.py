@@ -152,8 +152,8 @@ with question("02.2", points=3, answers=("adj_y3", "adj_y2", "adj_y1", "adj_x1",
 # * `vjp(f, x, u)` returns $u^\top J$ with **one** reverse-mode pass: `torch.autograd.grad`
 #   (or `backward`) with `u` as the starting gradient.
 #
-# Each may call `f` only once, and must not build the whole Jacobian. `x` may arrive without
-# `requires_grad`.
+# Each may call `f` only once, and must not build the whole Jacobian (1 of the 3 points: the
+# other 2 are for the values). `x` may arrive without `requires_grad`.
 
 # %% question="02.3" role="answer"
 # Answer 02.3
@@ -213,8 +213,10 @@ def _check_jvp_vjp(q, kind, x, v, u, what):
     q.true(got is not None, "jvp returned None: read the tangent with unpack_dual(out).tangent "
            "inside the `with fwAD.dual_level():` block (after it ends the tangent is gone)")
     q.need_tensor("jvp's result", got)
-    q.true(seen["calls"] == 1,
-           f"jvp called f {seen['calls']} times: one pass with the tangent v gives J v")
+    # how many times jvp called f is counted beside the learner's code, which can reset the
+    # count (f.__closure__): a trusted fact, worth 1 point; the values earn the other 2
+    q.method(seen["calls"] == 1,
+             f"jvp called f {seen['calls']} times: one pass with the tangent v gives J v")
     q.true(tuple(got.shape) == tuple((J @ v).shape), f"jvp {what}: J v has one entry per output "
            f"of f ({J.shape[0]}), yours has shape {list(got.shape)}: is that uᵀJ (reverse mode)?")
     q.close(f"jvp {what} at x = {x}, v = {v.tolist()}", got, J @ v, hints={"other": "the tangent of f(x) along v is J v"})
@@ -224,8 +226,8 @@ def _check_jvp_vjp(q, kind, x, v, u, what):
     q.true(got is not None, "vjp returned None: return the gradient of x (autograd.grad's "
            "result, or x.grad after backward)")
     q.need_tensor("vjp's result", got)
-    q.true(seen["calls"] == 1,
-           f"vjp called f {seen['calls']} times: one backward pass from u gives uᵀJ")
+    q.method(seen["calls"] == 1,  # trusted, as jvp's count
+             f"vjp called f {seen['calls']} times: one backward pass from u gives uᵀJ")
     q.true(tuple(got.shape) == tuple((u @ J).shape), f"vjp {what}: uᵀJ has one entry per input "
            f"of f ({J.shape[1]}), yours has shape {list(got.shape)}: is that J v (forward mode)?")
     q.close(f"vjp {what} at x = {x}, u = {u.tolist()}", got, u @ J, hints={"other": "start the backward pass from u"})

@@ -189,7 +189,8 @@ with question("03.4", points=2, answers=()) as q:
         return w
 
     got = q.observe(_train_probe, 3.0, 5, 0.1)
-    q.true(got["same"], "train should update w in place and return the same tensor")
+    # whether train returned w itself is reported by the learner's process: trusted, 1 point
+    q.method(got["same"], "train should update w in place and return the same tensor")
     want = reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=True)
     q.close("w after 5 steps", got["w"], want, tensor=True, mistakes=[(
         reference(torch.tensor(3.0, requires_grad=True), 5, 0.1, zero=False),

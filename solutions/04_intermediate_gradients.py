@@ -190,8 +190,9 @@ with question("04.3", points=3, answers=()) as q:
     seen = q.observe(_hook_probe, [6.0, 8.0], 5.0)  # norm 10
     q.true(seen["callable"], "clip_norm_hook(5.0) should return a function (the hook)")
     g = torch.tensor([6.0, 8.0])
-    q.true(torch.equal(seen["grad"], g), "your hook changed `grad` in place: "
-           "never do that in a hook; return a new tensor (grad * factor) instead")
+    # the gradient after the hook ran is read in the learner's process: trusted, 1 point
+    q.method(torch.equal(seen["grad"], g), "your hook changed `grad` in place: "
+             "never do that in a hook; return a new tensor (grad * factor) instead")
     out = seen["out"]
     q.true(out is not None, "for a gradient of norm 10 and max_norm 5 your hook returned None, "
            "which leaves the gradient unchanged: return the scaled-down gradient")

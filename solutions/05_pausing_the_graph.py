@@ -240,10 +240,12 @@ def _check_gradients_at(q, kind, points, what):
     grads = seen["grads"]
     q.true(isinstance(grads, list) and len(grads) == len(points),
            f"{what}: return a list with one gradient per point ({len(points)})")
-    q.true(seen["calls"] == len(points) and seen["on_x"],
-           f"{what}: call f on x itself, once per point: change its values in place under "
-           "no_grad (x.copy_(p)) instead of making a new tensor")
-    q.true(seen["leaf"], f"{what}: x must stay a leaf that requires grad")
+    # the calls of f, what f was called on and whether x stayed a leaf are counted beside the
+    # learner's code, which can change them: trusted facts, worth 1 point together
+    q.method(seen["calls"] == len(points) and seen["on_x"],
+             f"{what}: call f on x itself, once per point: change its values in place under "
+             "no_grad (x.copy_(p)) instead of making a new tensor")
+    q.method(seen["leaf"], f"{what}: x must stay a leaf that requires grad")
     want, total, f = [], 0, _fn(kind)
     for p in points:
         fresh = torch.tensor(p).requires_grad_()

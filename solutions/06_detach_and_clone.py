@@ -193,8 +193,9 @@ with question("06.3", points=2, answers=()) as q:
            "target, not p itself (p - target must still record p)")
     q.close(f"the loss for p = {values}", seen["loss"], want_loss, tensor=True, hints={
         "other": "the value of the loss must not change: only the gradient should"})
-    q.true(torch.equal(seen["p"], torch.tensor(values, dtype=torch.float64)),
-           "sharpen_loss changed p's values: compute the target on a copy")
+    # p's values after the call are read in the learner's process: trusted, 1 point
+    q.method(torch.equal(seen["p"], torch.tensor(values, dtype=torch.float64)),
+             "sharpen_loss changed p's values: compute the target on a copy")
     q.close(f"p.grad for p = {values}", seen["grad"], want_grad, tensor=True, mistakes=[(
         _sharpen_reference(values, fixed=False)[1],
         "the gradient still flows through the target: build it from p.detach() (or "
@@ -256,11 +257,13 @@ with question("06.4", points=2, answers=()) as q:
             q.true(isinstance(arr, np.ndarray),
                    f"to_numpy should return a NumPy array, not {type(arr).__name__}")
             q.close(f"the array for {what} ({lib.__name__})", arr, before)
-            q.true(entry["requires_grad"], f"to_numpy turned off requires_grad of {what}: work "
-                   "on a detached copy, leave t alone")
-            q.true(entry["first"] == float(before[0]),
-                   f"writing into the array changed {what} ({lib.__name__}): numpy() does not "
-                   "copy, so clone() before calling it")
+            # t's state after the call (and after a write into the array) is read in the
+            # learner's process: trusted facts, worth 1 point together
+            q.method(entry["requires_grad"], f"to_numpy turned off requires_grad of {what}: "
+                     "work on a detached copy, leave t alone")
+            q.method(entry.get("first") == float(before[0]),
+                     f"writing into the array changed {what} ({lib.__name__}): numpy() does "
+                     "not copy, so clone() before calling it")
 
 # %% [markdown]
 # ## Reflection (not scored)

@@ -149,8 +149,10 @@ with question("07.3", points=2, answers=()) as q:
                "`with torch.no_grad():`")
     for seen, value in zip(got, values):
         old = torch.tensor(value)
-        q.true(seen["leaf"] and seen["requires_grad"], "the parameters must stay leaves that "
-               "require grad: update them in place, don't replace them")
+        # whether the parameters stayed leaves is reported by the learner's process: trusted,
+        # 1 point (their values, checked below, earn the other)
+        q.method(seen["leaf"] and seen["requires_grad"], "the parameters must stay leaves "
+                 "that require grad: update them in place, don't replace them")
         q.true(not torch.equal(seen["p"].detach(), old), "the parameters did not change: "
                "`p = p - ...` only rebinds the name p; change the tensor itself (p -= ...)")
         q.close("the updated parameter", seen["p"], old - 0.1 * 2 * old, tensor=True)

@@ -214,8 +214,11 @@ with question("08.3", points=2, answers=()) as q:
     except RuntimeError as error:
         q.fail(f"reset_first_ still raises: {str(error)[:85]}...: change the weight under "
                "`with torch.no_grad():`")
-    q.true(seen["leaf"], "after reset_first_, w must still be a leaf that "
-           "requires grad: change it in place under no_grad, don't rebuild it")
+    # whether w stayed a leaf, whether first_replaced changed w or returned it, and the node
+    # names of powers' graph are reported by the learner's process: trusted facts, worth 1
+    # point of each question (the values earn the rest)
+    q.method(seen["leaf"], "after reset_first_, w must still be a leaf that "
+             "requires grad: change it in place under no_grad, don't rebuild it")
     q.close(f"w after reset_first_, for w = {values}", seen["w"], [0.0] + values[1:], tensor=True)
 
     data = [1.0, 2.0, 3.0]
@@ -226,9 +229,9 @@ with question("08.3", points=2, answers=()) as q:
     except RuntimeError as error:
         q.fail(f"first_replaced still raises: {str(error)[:50]}...: write into a clone of w, "
                "not into w")
-    q.true(torch.equal(seen["w"], torch.tensor(values)), "first_replaced changed w itself: "
-           "it must return a new tensor (write into w.clone())")
-    q.true(not seen["same"], "first_replaced must return a new tensor, not w")
+    q.method(torch.equal(seen["w"], torch.tensor(values)), "first_replaced changed w "
+             "itself: it must return a new tensor (write into w.clone())")
+    q.method(not seen["same"], "first_replaced must return a new tensor, not w")
     q.close(f"first_replaced(w) for w = {values}", seen["out"], [0.0] + values[1:],
             tensor=True)
     q.true(seen["requires_grad"], "the result of first_replaced is cut from the graph: use "
@@ -314,8 +317,8 @@ with question("08.4", points=2, answers=()) as q:
         q.close(f"powers(x, {n})", y, want_y, hints={
             "other": f"row i must be x ** i, for i = 0 .. {n - 1} (x ** 0 is all ones)"})
         copies = seen["nodes"].count("CopySlices")
-        q.true(copies == 0, f"the graph of powers(x, {n}) still has {copies} CopySlices "
-               "node(s): build a list of the pieces and join them once with torch.stack")
+        q.method(copies == 0, f"the graph of powers(x, {n}) still has {copies} CopySlices "
+                 "node(s): build a list of the pieces and join them once with torch.stack")
         q.close(f"x.grad for powers(x, {n})", seen["grad"], want_grad, tensor=True)
 
 # %% [markdown]

@@ -139,8 +139,9 @@ with question("09.1", points=3, answers=()) as q:
     if "error" in seen:
         q.fail(f"backward raised: {str(seen['error'])[:90]}: return exactly one value per "
                "forward input (fn, x, h), with None for fn and h")
-    q.true(torch.equal(seen["x"], x), "backward changed x's values: nudge a copy, "
-           "x.detach().clone()")
+    # x's values after backward are read in the learner's process: trusted, 1 point
+    q.method(torch.equal(seen["x"], x), "backward changed x's values: nudge a copy, "
+             "x.detach().clone()")
     want = _estimate(values, h, upstream, "central")
     q.close(f"x.grad for x = {values}, h = {h}", seen["grad"], want, tensor=True, mistakes=[
         (_estimate(values, h, upstream, "forward"),

@@ -107,7 +107,8 @@ def _examples():
 
 def _rows_probe(name, values):
     """jacobian_rows on one of the example functions; how many gradients flowed back through
-    f's output (one per backward pass), and whether a ready-made Jacobian was called."""
+    f's output (one per backward pass), and whether a ready-made Jacobian was called (it is let
+    through: what it costs is the method's point, as a forged report would cost nothing)."""
     import torch.func
 
     passes, ready_made = [], []
@@ -118,23 +119,19 @@ def _rows_probe(name, values):
             y.register_hook(lambda g: passes.append(1))
         return y
 
-    def refuse(api):
+    def spy(api, fn):
         def call(*args, **kwargs):
             ready_made.append(api)
-            raise NotImplementedError(f"{api} is not allowed in 11.2")
+            return fn(*args, **kwargs)
         return call
 
     functions = [(torch.autograd.functional, "jacobian"), (torch.func, "jacrev"),
                  (torch.func, "jacfwd"), (torch.func, "vjp"), (torch.func, "vmap")]
     saved = [getattr(module, attr) for module, attr in functions]
-    for module, attr in functions:
-        setattr(module, attr, refuse(f"{module.__name__}.{attr}"))
+    for (module, attr), fn in zip(functions, saved):
+        setattr(module, attr, spy(f"{module.__name__}.{attr}", fn))
     try:
         J = jacobian_rows(counted, torch.tensor(values))
-    except NotImplementedError:
-        if not ready_made:
-            raise
-        J = None
     finally:
         for (module, attr), fn in zip(functions, saved):
             setattr(module, attr, fn)
@@ -170,15 +167,17 @@ with question("11.2", points=3, answers=()) as q:
                 q.fail(f"for the {name!r} example: grad_outputs must have the output's shape: "
                        "make the one-hot vector, then .reshape(y.shape)")
             raise
+        # a ready-made Jacobian is refused, and the backward passes counted, beside the
+        # learner's code, which can undo both: trusted facts, worth 1 point together
         if seen["ready_made"]:
-            q.fail(f"jacobian_rows called {seen['ready_made'][0]}: build the Jacobian yourself, "
-                   "one backward pass per output element")
+            q.method(False, f"jacobian_rows called {seen['ready_made'][0]}: build the Jacobian "
+                     "yourself, one backward pass per output element")
         q.need_tensor(f"jacobian_rows for the {name!r} example", seen["J"])
         outputs = _row_examples()[name](torch.tensor(values)).numel()
-        q.true(seen["passes"] == outputs,
-               f"for the {name!r} example, {seen['passes']} gradient(s) flowed back through "
-               f"f's output, expected {outputs}: one backward pass per output element, each "
-               "with a one-hot grad_outputs")
+        q.method(seen["passes"] == outputs,
+                 f"for the {name!r} example, {seen['passes']} gradient(s) flowed back through "
+                 f"f's output, expected {outputs}: one backward pass per output element, each "
+                 "with a one-hot grad_outputs")
         got = tuple(seen["J"].shape)
         q.true(got == tuple(want.shape) or len(got) != 2 or want.dim() == 2,
                f"for the {name!r} example jacobian_rows has shape {list(got)}, expected "
@@ -262,12 +261,15 @@ with question("11.3", points=2, answers=()) as q:
         q.true(tuple(seen["JU"].shape) != (k, m) or m == k,
                f"directional_derivatives has shape {[k, m]}, expected {[m, k]}: each tangent "
                "is a column, so stack them side by side: torch.stack(columns, dim=1)")
-        q.true(seen["all_dual"], "f got an x without a tangent: forward mode calls f on "
-               "fwAD.make_dual(x, u) inside fwAD.dual_level(), one direction u at a time")
-        q.true(seen["runs"] != n or n == k, f"f ran {n} times, once per input: that builds "
-               "the whole Jacobian first; one dual pass per direction (column of U) is enough")
-        q.true(seen["runs"] == k, f"f ran {seen['runs']} time(s) for {k} directions: forward "
-               "mode runs f once per direction, with that direction as the tangent")
+        # what f was called on, and how often, is counted beside the learner's code, which
+        # can change the count: trusted facts, worth 1 point together
+        q.method(seen["all_dual"], "f got an x without a tangent: forward mode calls f on "
+                 "fwAD.make_dual(x, u) inside fwAD.dual_level(), one direction u at a time")
+        q.method(seen["runs"] != n or n == k, f"f ran {n} times, once per input: that builds "
+                 "the whole Jacobian first; one dual pass per direction (column of U) is "
+                 "enough")
+        q.method(seen["runs"] == k, f"f ran {seen['runs']} time(s) for {k} directions: "
+                 "forward mode runs f once per direction, with that direction as the tangent")
         q.close(f"directional_derivatives for the {name!r} example at {values}", seen["JU"],
                 want, tensor=True, mistakes=[(want.T, "that is (J U) transposed: each "
                                               "tangent is a column")] if m == k else [])
@@ -325,10 +327,11 @@ with question("11.4", points=2, answers=()) as q:
     grads = seen["grads"]
     q.true(isinstance(grads, list) and len(grads) == 3,
            "param_grads must return a list with one gradient per parameter (3 here)")
-    q.true(seen["b_grad"] is None and seen["c_grad"] is None
-           and torch.equal(seen["a_grad"], torch.tensor([10.0, 10.0])),
-           "param_grads changed the parameters' .grad: backward() adds into .grad; "
-           "torch.autograd.grad returns the gradients and leaves .grad alone")
+    # the parameters' .grad after the call is read in the learner's process: trusted, 1 point
+    q.method(seen["b_grad"] is None and seen["c_grad"] is None
+             and torch.equal(seen["a_grad"], torch.tensor([10.0, 10.0])),
+             "param_grads changed the parameters' .grad: backward() adds into .grad; "
+             "torch.autograd.grad returns the gradients and leaves .grad alone")
     q.close("the gradient for a", grads[0], want[0], tensor=True, mistakes=[
         (want[0] + 10, "that includes the 10 already in a.grad: backward() accumulates")])
     q.close("the gradient for b", grads[1], want[1], tensor=True)

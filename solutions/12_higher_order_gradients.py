@@ -126,19 +126,21 @@ def _check_hvp(q, name, fn, values, direction):
     gradient = torch.autograd.grad(fn(xr), xr)[0]
     seen = q.observe(_hvp_probe, name, values, direction)
     q.need_tensor(f"hvp_trick for {name}", seen["out"])
-    q.true(torch.equal(seen["x"], x), "hvp_trick changed x in place: work on "
-           "x.detach().requires_grad_() (a new tensor)")
+    # x after the call, the backward passes that reached x and whether the result requires
+    # grad are reported by the learner's process: trusted facts, worth 1 point together
+    q.method(torch.equal(seen["x"], x), "hvp_trick changed x in place: work on "
+             "x.detach().requires_grad_() (a new tensor)")
     q.close(f"hvp_trick for {name} at x = {values}, v = {direction}", seen["out"], hessian @ v,
             tensor=True, mistakes=[
                 (gradient, "that is the gradient g: differentiate once more, the scalar "
                            "(g * v).sum(), with the gradient made with create_graph=True"),
                 (v @ hessian @ v * torch.ones(len(values)), "return the vector H v, not "
                                                             "the number v·Hv")])
-    q.true(seen["passes"] <= 2, f"{seen['passes']} backward passes reached x: that is the "
-           "cost of the whole Hessian (one pass per entry of x, plus one); two grad calls "
-           "are enough")
-    q.true(not seen["requires_grad"], "the result still requires grad: the second grad call "
-           "needs no create_graph")
+    q.method(seen["passes"] <= 2, f"{seen['passes']} backward passes reached x: that is the "
+             "cost of the whole Hessian (one pass per entry of x, plus one); two grad calls "
+             "are enough")
+    q.method(not seen["requires_grad"], "the result still requires grad: the second grad "
+             "call needs no create_graph")
 
 
 with question("12.2", points=3, answers=()) as q:

@@ -220,16 +220,23 @@ def unbroadcast(grad, shape):
 
 # %% question="13.4" role="check" points=3
 def _unbroadcast_probe(values, shape):
-    """unbroadcast(grad, shape) for a float64 gradient with these values, with sum_to_size
-    and expand switched off for the call (the exercise is to write them yourself)."""
-    def refuse(*args, **kwargs):
-        raise RuntimeError("unbroadcast may not call sum_to_size or expand")
+    """unbroadcast(grad, shape) for a float64 gradient with these values, and whether it called
+    sum_to_size or expand (the exercise is to write them yourself). They are let through: what
+    calling them costs is the method's point, as a forged report would cost nothing."""
+    called = []
+
+    def spy(name, fn):
+        def call(*args, **kwargs):
+            called.append(name)
+            return fn(*args, **kwargs)
+        return call
 
     grad = torch.tensor(values, dtype=torch.float64)
     saved = torch.Tensor.sum_to_size, torch.Tensor.expand
-    torch.Tensor.sum_to_size = torch.Tensor.expand = refuse
+    torch.Tensor.sum_to_size = spy("sum_to_size", saved[0])
+    torch.Tensor.expand = spy("expand", saved[1])
     try:
-        return unbroadcast(grad, tuple(shape))
+        return {"got": unbroadcast(grad, tuple(shape)), "called": called}
     finally:
         torch.Tensor.sum_to_size, torch.Tensor.expand = saved
 
@@ -248,13 +255,17 @@ with question("13.4", points=3, answers=()) as q:
     for grad, shape in _unbroadcast_cases():
         name = f"unbroadcast(grad of shape {tuple(grad.shape)}, {shape})"
         try:
-            got = q.observe(_unbroadcast_probe, grad.tolist(), list(shape))
+            seen = q.observe(_unbroadcast_probe, grad.tolist(), list(shape))
         except NotImplementedError:
             raise  # a stub (NotImplementedError is a RuntimeError)
         except RuntimeError as error:
-            q.fail(f"{name} raised: {str(error)[:90]}" + (
-                ": write the sums yourself, with sum(dim=..., keepdim=...)"
-                if "may not call" in str(error) else ""))
+            q.fail(f"{name} raised: {str(error)[:90]}")
+        # whether unbroadcast called sum_to_size or expand is reported by the learner's
+        # process: trusted, 1 point (the values earn the other 2)
+        called = " and ".join(sorted(set(seen["called"])))
+        q.method(not called, f"{name} called {called}: write the sums yourself, with "
+                 "sum(dim=..., keepdim=...), without sum_to_size or expand")
+        got = seen["got"]
         q.need_tensor(name, got)
         q.true(tuple(got.shape) == shape, f"{name} has shape {tuple(got.shape)}, expected "
                f"{shape}: sum the added leading dims away, and the size-1 dims with "

@@ -14,7 +14,9 @@ A check cell reads like a short test::
         q.close("w.grad", q.observe(_probe, [1.0, 2.0]), expected)
 
 The first failed expectation stops the question, scores it 0 and prints one line of feedback;
-otherwise the question gets its points.
+otherwise the question gets its points, less those of a failed ``q.method`` (see there: a fact
+about *how* the learner's code works, which only the learner's process can report, is worth
+little and never stops the question).
 
 Inline (in the learner's notebook) ``answers`` are the notebook's variables and
 ``q.observe(fn, *args)`` calls ``fn``. Under the grader (``coursekit.grading.trusted``) the check
@@ -23,15 +25,29 @@ plain data and rebuilt, and ``q.observe`` sends ``fn``'s source to the learner's
 gets back what it returned (or raised) as plain data (``coursekit.grading.plain``). Both ways
 the check sees the same rebuilt values, so its feedback is the same. Expected values are only
 ever computed in the check's own process.
+
+Feedback is for an honest learner: it says what was expected and what came back (a float where
+a tensor is due reads "expected a tensor from your code, got float", not the AttributeError the
+observation function raised on it), and it is bounded (``FEEDBACK_CAP`` characters; names and
+messages of the learner's errors are cut), since every string the learner's process sends is
+the learner's.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import re
 
+import numpy as np
+import torch
+
+import minigrad
 from coursekit.grading import plain
 
 RESULTS: dict[str, dict] = {}
+FEEDBACK_CAP = 1000  # characters of one question's feedback
+MESSAGE_CAP = 300  # characters of a learner's error message quoted in feedback
+VALUE_CAP = 300  # characters of a value shown in feedback
+_NO_ATTRIBUTE = re.compile(r"^'(\w{1,100})' object has no attribute '(\w{1,100})'$")
 
 
 class CheckFailed(Exception):
@@ -64,11 +80,16 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
+def _short(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[:cap - 3] + "..."
+
+
 def _fmt(a) -> str:
     a = np.asarray(a)
     if a.ndim == 0:
         return f"{float(a):.4g}"
-    return " ".join(np.array2string(a, precision=4, separator=", ").split())  # one line
+    return _short(" ".join(np.array2string(a, precision=4, separator=", ", threshold=50)
+                           .split()), VALUE_CAP)  # one line
 
 
 def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1e-4,
@@ -145,6 +166,7 @@ class Question:
         self._observer = observer
         self._results = RESULTS if results is None else results
         self._more = False
+        self._method: tuple[float, str] | None = None  # the first failed ``method`` fact
 
     def observe(self, fn, *args, **kwargs):
         """What ``fn(*args, **kwargs)`` returns (or raises) where the learner's code runs, as
@@ -156,7 +178,7 @@ class Question:
             try:
                 outcome = {"returned": plain.encode(fn(*args, **kwargs))}
             except Exception as error:  # noqa: BLE001 - the learner's error is an observation
-                outcome = {"raised": plain.encode_error(error)}
+                outcome = {"raised": plain.encode_error(error, fn.__code__.co_filename)}
         if "raised" in outcome:
             error = plain.rebuild_error(outcome["raised"])
             error.observed_input = _inputs(args, kwargs)  # for ``explain``, if uncaught
@@ -184,6 +206,22 @@ class Question:
         if not is_tensor(got):
             raise CheckFailed(f"`{name}`: expected a tensor, got {_kind(got)}")
 
+    def method(self, condition, feedback: str, points: float = 1) -> None:
+        """``condition`` is a fact about *how* the learner's code works (how many times it
+        called ``f``, whether it returned ``w`` itself, whether it used a ready-made function)
+        that only the learner's process can report: the observation function computes it beside
+        the learner's code, which can reset a counter through ``f.__closure__``, or send any
+        reply at all. Forging it costs nothing, so it is worth at most ``points`` of the
+        question (1 by default; the question's values, which the grader verifies, earn the
+        rest), and a failed one does not stop the question: when every other expectation
+        holds, the question scores its points less the largest of its failed facts', with the
+        first failed fact's ``feedback``; when a later one fails, it scores 0 with that same
+        feedback (the first problem found, as if the fact had stopped the question)."""
+        if not condition:
+            lost = min(float(points), float(self.points))
+            if self._method is None or lost > self._method[0]:
+                self._method = (lost, feedback if self._method is None else self._method[1])
+
     def true(self, condition, feedback: str) -> None:
         if not condition:
             raise CheckFailed(feedback)
@@ -192,9 +230,11 @@ class Question:
         raise CheckFailed(feedback)
 
     def __enter__(self):
+        self._method = None
         return self
 
     def _record(self, points, feedback: str) -> None:
+        feedback = _short(feedback, FEEDBACK_CAP)
         self._results[self.id] = {"id": self.id, "points": points, "max": self.points,
                                   "feedback": feedback}
         if self._observer is not None:
@@ -203,9 +243,18 @@ class Question:
         print(f"{mark} {self.id}: {_num(points)}/{_num(self.points)} points · {feedback}")
 
     def __exit__(self, kind, error, tb) -> bool:
-        if kind is None:
+        if kind is None and self._method is not None:
+            lost, feedback = self._method
+            points = self.points - lost
+            self._record(int(points) if float(points).is_integer() else points,
+                         f"right values, but {feedback}")
+        elif kind is None:
             self._record(self.points, "passes the visible checks; grading runs more"
                          if self._more else "correct")
+        elif self._method is not None and issubclass(kind, Exception):
+            # the failed fact came first: it is what to fix (what failed after it may only
+            # follow from it, a value or a key the observation did not make)
+            self._record(0, self._method[1])
         else:
             self._record(0, explain(error))
         return kind is None or issubclass(kind, Exception)
@@ -223,10 +272,27 @@ def explain(error: BaseException) -> str:
         return "no verdict: what your code returned could not be read"
     name = error.type_name if isinstance(error, plain.LearnerError) else type(error).__name__
     message = error.message if isinstance(error, plain.LearnerError) else str(error)
+    name, message = _short(name, 100), _short(message, MESSAGE_CAP)
     inputs = getattr(error, "observed_input", None)
+    if inputs is not None and getattr(error, "in_check", False) \
+            and isinstance(error, AttributeError | TypeError):
+        # the check's observation function raised it on what the learner's code gave it
+        missing = _NO_ATTRIBUTE.match(message) if isinstance(error, AttributeError) else None
+        if missing and _is_tensor_attribute(missing.group(2)):
+            got = "None" if missing.group(1) == "NoneType" else f"a {missing.group(1)}"
+            return (f"expected a tensor from your code, got {got}: the check needs its "
+                    f"`.{missing.group(2)}` (called by the check with {inputs})")
+        return (f"the check could not use what your code gave it ({name}: {message}; called "
+                f"by the check with {inputs})")
     if inputs is not None:  # the learner's code raised it, called by the check on these inputs
         return f"your code raised {name}: {message} (called by the check with {inputs})"
     return f"checking your answer raised {name}: {message}"
+
+
+def _is_tensor_attribute(name: str) -> bool:
+    """Whether torch's or minigrad's tensors have an attribute ``name`` (``grad_fn``,
+    ``backward``, ``shape``...): one the check reads only because it expects a tensor."""
+    return hasattr(torch.Tensor, name) or hasattr(minigrad.Tensor, name)
 
 
 def _inputs(args, kwargs) -> str:
