@@ -95,3 +95,26 @@ def test_course_script_offers_bench():
     help_text = subprocess.run(["bash", str(ROOT / "course"), "help"], capture_output=True,
                                text=True, check=True).stdout
     assert re.search(r"^  bench ", help_text, re.MULTILINE)
+
+
+def test_float32_report_runs_and_prints_every_op():
+    """``./course bench --float32`` runs benchmarks/float32_report.py: the CPU's capabilities,
+    then per op and result the bit-identical fraction, the largest ulp distance and both
+    engines' errors against their budgets (a zero exit status: minigrad's within budget)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "float32_report.py"),
+                           "--quick", "--only", "exp", "tanh", "div"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert re.search(r"^torch .*: ATen CPU capability (DEFAULT|AVX2|AVX512)\b", out, re.MULTILINE)
+    assert re.search(r"^NumPy [\d.]+: .*\bSSE2\b", out, re.MULTILINE), out
+    rows = re.findall(r"^(\w+)\s+(out|grad|grad_y)\s+([\d.]+)%\s+(\d+)\s+([\d.]+)\s+([\d.]+)$",
+                      out, re.MULTILINE)
+    assert {(op, key) for op, key, *_ in rows} == {
+        ("exp", "out"), ("exp", "grad"), ("tanh", "out"), ("tanh", "grad"),
+        ("div", "out"), ("div", "grad"), ("div", "grad_y")}, out
+    for op, key, same, ulps, ours, _ in rows:
+        assert 0 <= float(same) <= 100 and float(ours) <= 1, (op, key)
+        assert (float(same) == 100) == (int(ulps) == 0), (op, key)
+    course = (ROOT / "course").read_text()
+    assert "benchmarks/float32_report.py" in course and "--float32" in course

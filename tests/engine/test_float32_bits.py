@@ -1,13 +1,39 @@
-"""float32 results bit for bit against torch: the digits learners see are torch's.
+"""float32 results against torch, with bounds that hold on every CPU.
 
-torch's CPU kernels (SLEEF for exp, log, sin, cos, tanh, pow; fused multiply-adds in some
-backward kernels) round some float32 results differently from NumPy. minigrad chooses, op by
-op, how to compute so that as many results as possible are bit-identical to torch's (see
-``_like_torch`` in ``minigrad/_ops/pointwise.py``). Exact equality everywhere would need
-SLEEF's own algorithms, so this file measures, on 100k elements per input range, the fraction
-of float32 results bit-identical to torch (computed now), forward and backward, and keeps each
-op at or above a floor set a little below what was measured: reverting a choice falls below
-it. Then whole examples of the course must match torch exactly, repr and bits.
+torch's float32 kernels depend on the CPU: exp, log, sin, cos, tanh and sqrt go through MKL's
+vector math (HA mode), whose code path differs between Intel and AMD processors; sigmoid and pow
+use SLEEF's vectorised functions, or the C library's without AVX2 (``ATEN_CPU_CAPABILITY``);
+backward kernels such as ``tanh_backward`` round ``1 - y*y`` once with a fused multiply-add when
+compiled for AVX2/AVX512 and twice without. All are within 1 ulp of the exact result, but
+which results are bit-identical to minigrad's changes from CPU to CPU (99% of tanh gradients on
+an AVX512 build, 41% without FMA): a fraction measured on one machine is no invariant. It is a
+report instead: ``./course bench --float32`` (benchmarks/float32_report.py).
+
+What holds everywhere, and is asserted here (budgets and their derivations in
+``tests/float32_ulps.py``; ``U = 2**-24``, float32's unit roundoff):
+
+* Forward. minigrad computes exp, log, sin, cos, tanh and pow in float64 and rounds once
+  (``_like_torch`` in minigrad/_ops/pointwise.py), so its result is correctly rounded up to
+  NumPy's float64 error (a few float64 ulps, ~2**-27 float32 ulps, on every CPU): within
+  ``1 U |exact|``. The exact value is torch's float64 result on the same float32 inputs. A
+  composite op gets one U per rounding, weighted by how much it propagates: sigmoid
+  ``1 / (1 + exp(-x))`` 3 U; ``x ** 3 = x * x * x`` 2 U. torch's functions are documented
+  within 1 ulp (<= 2 U), so ours and torch's are within the sum of both budgets.
+* Backward. A gradient is bounded by its own roundings (each product 1 U) plus the forward's
+  error carried through the formula: for a backward computed from the output y (tanh:
+  ``g * (1 - y*y)``), ``|d backward / dy| |dy|``, with that derivative from torch's float64
+  autograd of its own backward kernel (``|g f''(x) / f'(x)|``). Near tanh's saturation
+  ``1 - y*y`` is tiny and this term dominates: there the two engines can differ by
+  thousands of ulps of the gradient, and both are right to within it.
+* Bit for bit only where both engines run the same IEEE operations (correctly rounded,
+  nothing a compiler can fuse) on the same values: reciprocal, division, ``x ** 3``,
+  ``x ** -2``, log's gradient ``g / x``... (``SAME_OPERATIONS``), and float64 gradients made of
+  arithmetic alone.
+* Whole examples of the course: every value within a norm-wise budget of torch's; and where
+  the printed repr cannot change anywhere within both engines' budgets (so is the same on
+  every CPU), the same repr as torch's. Where it can (a value one float32 step from the next
+  printed digit), the digits are not compared: torch itself prints them differently on
+  different CPUs.
 """
 
 from __future__ import annotations
@@ -17,123 +43,60 @@ import pytest
 import torch
 
 import minigrad
-
-N = 100_000
-RANGES = {  # name: (low, high) of a uniform draw
-    "tiny": (-1e-3, 1e-3),
-    "unit": (-3.0, 3.0),
-    "wide": (-30.0, 30.0),
-}
-POSITIVE = {
-    "tiny": (1e-4, 1e-2),
-    "unit": (0.05, 3.0),
-    "wide": (3.0, 1e4),
-}
-
-
-def _inputs(positive, seed):
-    rng = np.random.default_rng(seed)
-    ranges = POSITIVE if positive else RANGES
-    return {name: rng.uniform(lo, hi, N).astype(np.float32) for name, (lo, hi) in ranges.items()}
-
-
-def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Element-wise: the same float32 bits (any NaN equals any NaN: torch prints them alike)."""
-    return (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
-
-
-def _run(lib, fn, x, g, y=None):
-    """fn's forward values and the gradient of x (and of y) for the upstream gradient g."""
-    xs = [lib.tensor(x, requires_grad=True)] + ([] if y is None else
-                                                 [lib.tensor(y, requires_grad=True)])
-    out = fn(lib, *xs)
-    out.backward(lib.tensor(g))
-    return [out.detach().numpy()] + [t.grad.numpy() for t in xs]
-
-
-# op: (function of (lib, x[, y]), positive inputs?, a second input y?, {result: floor}).
-# The comments give what was measured (lowest input range, torch 2.13 CPU, AVX512): out,
-# gradient [, gradient of y], then in brackets what NumPy float32 and the previous order of
-# operations gave.
-OPS = {
-    # 98.9, 99.1 (60: grad * result is exact once the result is)
-    "exp": (lambda lib, x: lib.exp(x), False, False, {"out": 0.985, "grad": 0.985}),
-    # 90.3, 100 (84)
-    "log": (lambda lib, x: lib.log(x), True, False, {"out": 0.89, "grad": 0.999}),
-    # 94.9, 93.8 (83)
-    "sin": (lambda lib, x: lib.sin(x), False, False, {"out": 0.935, "grad": 0.925}),
-    # 91.8, 95.8 (81)
-    "cos": (lambda lib, x: lib.cos(x), False, False, {"out": 0.90, "grad": 0.945}),
-    # 99.9, 99.9 (68, 41)
-    "tanh": (lambda lib, x: lib.tanh(x), False, False, {"out": 0.995, "grad": 0.995}),
-    # 95.9, 96.3 (83, 65)
-    "sigmoid": (lambda lib, x: lib.sigmoid(x), False, False, {"out": 0.95, "grad": 0.95}),
-    # 100, 100 (100, 65)
-    "reciprocal": (lambda lib, x: lib.reciprocal(x), True, False,
-                   {"out": 0.999, "grad": 0.999}),
-    # 98.2, 98.5 (79, 64)
-    "pow_2.5": (lambda lib, x: x ** 2.5, True, False, {"out": 0.975, "grad": 0.975}),
-    # 98.1, 98.5 (85, 63)
-    "pow_-1.5": (lambda lib, x: x ** -1.5, True, False, {"out": 0.975, "grad": 0.975}),
-    # 100, 100 (70, 62)
-    "pow_3": (lambda lib, x: x ** 3, False, False, {"out": 0.999, "grad": 0.999}),
-    # 100, 98.3 (70)
-    "pow_-2": (lambda lib, x: x ** -2, True, False, {"out": 0.999, "grad": 0.975}),
-    # 98.2, 100 (79)
-    "pow_4": (lambda lib, x: x ** 4, False, False, {"out": 0.975, "grad": 0.999}),
-    # 98.2, 98.3 (79)
-    "rpow": (lambda lib, x: 2.7 ** x, False, False, {"out": 0.975, "grad": 0.975}),
-    # 98.2, 98.4, 90.9 (80, -, 60)
-    "pow_tensor": (lambda lib, x, y: x ** y, True, True,
-                   {"out": 0.975, "grad": 0.975, "grad_y": 0.90}),
-    # 100, 100, 100 (100, 100, 54)
-    "div": (lambda lib, x, y: x / y, True, True,
-            {"out": 0.999, "grad": 0.999, "grad_y": 0.999}),
-    # 83.1, 85.2: torch's float32 sqrt is not correctly rounded on the reference CPU, and
-    # rounding NumPy's float64 sqrt gets no closer: left as NumPy computes it.
-    "sqrt": (lambda lib, x: lib.sqrt(x), True, False, {"out": 0.82, "grad": 0.84}),
-}
-
-
-def measure(name, seed=0):
-    """{result: lowest fraction over the input ranges} for one op of OPS."""
-    fn, positive, binary, _ = OPS[name]
-    rng = np.random.default_rng(seed + 1)
-    lowest = {}
-    for x in _inputs(positive, seed).values():
-        g = rng.standard_normal(N).astype(np.float32)
-        y = rng.uniform(-3, 3, N).astype(np.float32) if binary else None
-        if name == "div":
-            y = np.where(rng.random(N) < 0.5, -1, 1).astype(np.float32) * x[::-1]
-        ours = _run(minigrad, fn, x, g, y)
-        theirs = _run(torch, fn, x, g, y)
-        for key, a, b in zip(("out", "grad", "grad_y"), ours, theirs):
-            frac = float(_same_bits(a, b).mean())
-            lowest[key] = min(frac, lowest.get(key, 1.0))
-    return lowest
+from tests.float32_ulps import (
+    OPS,
+    RESULTS,
+    SAME_OPERATIONS,
+    U,
+    bounds,
+    inputs,
+    reference,
+    run,
+    same_bits,
+)
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
-def test_float32_bit_identical_fraction(name):
-    floors = OPS[name][3]
-    measured = measure(name)
-    for key, floor in floors.items():
-        assert measured[key] >= floor, (name, key, measured)
+def test_float32_within_error_bounds(name):
+    """On 100k inputs in each of three ranges: minigrad's forward and gradients are within
+    their budgets of the exact values, within both engines' budgets of torch's, and bit for
+    bit equal to torch's where both run the same IEEE operations."""
+    for x, g, y in inputs(name).values():
+        ours, theirs = run(minigrad, name, x, g, y), run(torch, name, x, g, y)
+        ref, sens = reference(name, x, g, y)
+        ours_bound = bounds(name, x, g, y, ref, sens, ours=True)
+        torch_bound = bounds(name, x, g, y, ref, sens, ours=False)
+        for key, a, b, r, ba, bb in zip(RESULTS, ours, theirs, ref, ours_bound, torch_bound):
+            a64, b64 = a.astype(np.float64), b.astype(np.float64)
+            over = np.abs(a64 - r) > ba
+            assert not over.any(), (name, key, x[over][:3], a[over][:3], r[over][:3])
+            apart = np.abs(a64 - b64) > ba + bb
+            assert not apart.any(), (name, key, x[apart][:3], a[apart][:3], b[apart][:3])
+            if (name, key) in SAME_OPERATIONS:
+                assert same_bits(a, b).all(), (name, key)
 
 
-@pytest.mark.parametrize(("name", "floor"), [("tanh", 0.995), ("sigmoid", 0.95)])
-def test_create_graph_gradient_fraction(name, floor):
-    """With ``create_graph`` the gradient is built from minigrad ops, rounding as the fused
-    kernel does: tanh 99.95% (41% with 1 - y*y rounded twice), sigmoid 97.0%."""
-    rng = np.random.default_rng(5)
-    x = rng.uniform(-3, 3, N).astype(np.float32)
-    g = rng.standard_normal(N).astype(np.float32)
+def test_same_operations_name_real_results():
+    """Every bit-for-bit claim names an op of OPS and one of its results."""
+    for name, key in SAME_OPERATIONS:
+        assert name in OPS and RESULTS.index(key) <= len(OPS[name][4]), (name, key)
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid"])
+def test_create_graph_gradient_within_bounds(name):
+    """With ``create_graph`` the gradient is built from minigrad ops (a recorded
+    ``tanh_backward``/``sigmoid_backward``): the same bounds as the fused kernel's."""
+    x, g, _ = inputs(name, seed=5)["unit"]
     grads = []
     for lib in (minigrad, torch):
         t = lib.tensor(x, requires_grad=True)
         (gx,) = lib.autograd.grad(getattr(lib, name)(t), t, lib.tensor(g), create_graph=True)
-        grads.append(gx.detach().numpy())
-    assert _same_bits(*grads).mean() >= floor
+        grads.append(gx.detach().numpy().astype(np.float64))
+    ref, sens = reference(name, x, g)
+    ours_bound = bounds(name, x, g, None, ref, sens, ours=True)[1]
+    torch_bound = bounds(name, x, g, None, ref, sens, ours=False)[1]
+    assert (np.abs(grads[0] - ref[1]) <= ours_bound).all()
+    assert (np.abs(grads[0] - grads[1]) <= ours_bound + torch_bound).all()
 
 
 def test_float64_stays_numpy_float64():
@@ -148,25 +111,16 @@ def test_float64_stays_numpy_float64():
 @pytest.mark.parametrize("name", ["reciprocal", "div"])
 def test_float64_gradients_in_torchs_order(name):
     """The backward formulas follow torch's order of operations, so float64 gradients made of
-    arithmetic alone are bit-identical too (54-65% were in the previous order). (float64
-    exp, pow... are NumPy's and differ from torch's in the last bit for a few % of inputs.)"""
-    fn, _, binary, _ = OPS[name]
+    arithmetic alone are bit-identical on every CPU: products and quotients only, each
+    correctly rounded by IEEE 754, nothing a compiler could fuse into a multiply-add (54-65%
+    were bit-identical in the previous order). (float64 exp, pow... are NumPy's and differ
+    from torch's in the last bit for a few % of inputs.)"""
     rng = np.random.default_rng(11)
     x = rng.uniform(0.1, 3, 20_000)
-    y = rng.uniform(-3, 3, 20_000) if binary else None
+    y = rng.uniform(-3, 3, 20_000) if name == "div" else None
     g = rng.standard_normal(20_000)
-    for ours, theirs in zip(_run(minigrad, fn, x, g, y)[1:], _run(torch, fn, x, g, y)[1:]):
+    for ours, theirs in zip(run(minigrad, name, x, g, y)[1:], run(torch, name, x, g, y)[1:]):
         assert np.array_equal(ours, theirs)
-
-
-def _bits(t):
-    return np.asarray(t.detach().numpy(), dtype=np.float32).view(np.uint32).tolist()
-
-
-def _same(ours, theirs):
-    """The same printed repr and the same float32 bits."""
-    assert repr(ours) == repr(theirs)
-    assert _bits(ours) == _bits(theirs)
 
 
 def _log_sin(lib):
@@ -180,13 +134,6 @@ def _log_sin(lib):
     z = log_a * sin_a
     z.backward()
     return [x1.grad, x2.grad, log_a.grad, sin_a.grad, a.grad, z]
-
-
-def test_log_sin_example_bit_for_bit():
-    ours, theirs = _log_sin(minigrad), _log_sin(torch)
-    for a, b in zip(ours, theirs):
-        _same(a, b)
-        assert a.item() == b.item()
 
 
 def _seed_detach(lib):
@@ -234,19 +181,60 @@ def _detach_chain(lib):
     return [x.grad, h, k, out]
 
 
-# Inputs avoid the few points where torch's SLEEF functions are not correctly rounded (there
-# minigrad's float64-rounded result is one ulp away, see the fractions above): torch's
-# cos(1.0), sin(2.9) and log(1.3) are such points. A float32 sum of several elements is
-# compared elsewhere: torch adds in another order than NumPy.
-@pytest.mark.parametrize("example", [_seed_detach, _detach_square, _detach_exp_tanh,
-                                     _detach_pow_sigmoid, _detach_chain])
-def test_detach_examples_bit_for_bit(example):
-    for a, b in zip(example(minigrad), example(torch)):
-        _same(a, b)
-        if a.dim() == 0:
-            assert a.item() == b.item()
+# The examples' budget is norm-wise: an error measured against the tensor's largest entry, as
+# torch prints every entry with the digits its largest one needs (a cancellation in one small
+# entry, as in tanh's 1 - y*y near saturation, is measured against that scale). Each output is
+# a short chain of the operations bounded one by one above; against float64 evaluations of the
+# same examples both engines are within 4.5 U of the largest entry (input rounding included).
+# 8 U per engine leaves a margin over that, not a derivation: the derived bounds are the
+# per-op ones above; this test is about the printed digits.
+EXAMPLE_BUDGET = 8 * U
 
 
-if __name__ == "__main__":  # print the measured fractions, to update the table above
-    for name in sorted(OPS):
-        print(name, {k: round(v, 4) for k, v in measure(name).items()})
+def _printed(values: np.ndarray) -> str:
+    return repr(torch.tensor(values, dtype=torch.float32))
+
+
+def _print_stable(values: np.ndarray, reach: float) -> bool:
+    """Whether moving any one entry by up to ``reach`` leaves the printed digits unchanged."""
+    flat = values.ravel()
+    printed = _printed(flat)
+    for i in range(flat.size):
+        for sign in (1, -1):
+            moved = flat.copy()
+            moved[i] = np.float32(flat[i] + sign * reach)
+            if _printed(moved) != printed:
+                return False
+    return True
+
+
+def _same_print_everywhere(ours, theirs) -> bool:
+    """The values within both engines' budgets of each other; and where the printed digits
+    are the same anywhere within those budgets (so on every CPU), the same repr as torch's.
+    Returns whether the digits were compared."""
+    assert ours.shape == theirs.shape and ours.dtype == minigrad.float32
+    assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__
+    a = ours.detach().numpy().astype(np.float64)
+    b = theirs.detach().numpy().astype(np.float64)
+    reach = 2 * EXAMPLE_BUDGET * np.abs(b).max(initial=0.0)
+    assert (np.abs(a - b) <= reach).all(), (a, b)
+    if not _print_stable(theirs.detach().numpy(), reach):
+        return False
+    assert repr(ours) == repr(theirs)
+    return True
+
+
+EXAMPLES = [_log_sin, _seed_detach, _detach_square, _detach_exp_tanh, _detach_pow_sigmoid,
+            _detach_chain]
+
+
+def test_examples_print_torchs_digits_on_every_cpu():
+    """Each output's values, and its printed digits wherever they cannot depend on the CPU.
+    Some can: ``_detach_square``'s gradient 186.76984 is one float32 step from printing
+    186.7699 instead of 186.7698, and torch's exp(3), within its 1 ulp, moves it that far;
+    those are compared by value only. Most outputs are compared digit for digit."""
+    compared = {example.__name__: [_same_print_everywhere(a, b) for a, b in
+                                   zip(example(minigrad), example(torch), strict=True)]
+                for example in EXAMPLES}
+    flat = [c for cs in compared.values() for c in cs]
+    assert sum(flat) >= 0.6 * len(flat), compared

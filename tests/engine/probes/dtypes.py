@@ -301,3 +301,13 @@ KNOWN = {
         "minigrad has no bfloat16 (NumPy has none): torch.bfloat16 raises one AttributeError "
         "that says so and names float16/float32",
 }
+
+# Snippets whose torch output depends on the CPU's kernels (tests/cpu_kernels.py): float32
+# arange/linspace compute start + i * step with one fused multiply-add in torch's vectorised
+# kernels, as minigrad does, and round the product first in its scalar ones (an element that
+# should be 0 comes out 2.2e-16 or -3e-8, and torch then prints the whole tensor in scientific
+# notation). Compared exactly on vectorised kernels, number by number elsewhere.
+KERNEL_DEPENDENT = {
+    "print(torch.arange(-1.2, 1.3, 0.4), torch.arange(1e-3, 1e-2, 1e-3).shape, torch.arange(0, 5, 1.5, dtype=torch.int64))",
+    "print(torch.linspace(0, 1, 5), torch.linspace(-1, 1, 7), torch.linspace(0, 1, 1), torch.linspace(0, 1, 0), torch.linspace(3, 1, 4))",
+}

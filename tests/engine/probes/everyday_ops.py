@@ -145,3 +145,11 @@ KNOWN = {
     "x = torch.full((16,), 5.0); print(torch.fmod(x, 1.1754943508222875e-38), x.remainder(1.1754943508222875e-38))":
         "torch's vectorised float32 fmod (SLEEF, 16 lanes with AVX512) gives nan where the float32 quotient overflows, and the exact remainder for the elements past the last full vector; minigrad gives the exact remainder everywhere (NumPy's fmod)",
 }
+
+# Snippets whose torch output depends on the CPU's kernels (tests/cpu_kernels.py): arange and
+# linspace as in dtypes.KERNEL_DEPENDENT; fmod's nan comes from torch's vectorised kernel only
+# (its scalar one, without AVX2, gives the exact remainder, as minigrad does).
+KERNEL_DEPENDENT = {
+    "print(torch.arange(0, 1, 0.1).tolist(), torch.arange(1, 4, 0.5), torch.arange(-1, 1, 0.25).tolist(), torch.arange(0.5, 2.0, 0.3).tolist(), torch.linspace(0, 1, 7).tolist(), torch.linspace(-2.5, 3.3, 9).tolist())",
+    "x = torch.full((16,), 5.0); print(torch.fmod(x, 1.1754943508222875e-38), x.remainder(1.1754943508222875e-38))",
+}
