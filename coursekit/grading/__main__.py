@@ -7,32 +7,50 @@ included) of the solution with the same lesson number in ``--solutions DIR`` (de
 ``solutions`` in the current folder), the number read from the file name (``01_*.ipynb``) or
 else from its question ids or ``--lesson NN``.
 
-Notebooks run in parallel (``-j``), each in its own grading child (sandboxed with bubblewrap
-where it works), and grading never aborts: every notebook gets a status (graded, unreadable,
+Notebooks run in parallel (``-j``), each graded in a worker process of its own
+(``coursekit.grading.worker``) whose kernel is a grading child sandboxed with bubblewrap where
+it works, and grading never aborts: every notebook gets a status (graded, unreadable,
 timeout, crashed) and its points. Prints a summary table (its first line says whether the
 notebooks ran sandboxed); ``--json FILE`` (``-`` for stdout) and ``--csv FILE`` write the report.
 Exits 0 whenever grading ran, whatever the scores; 2 for usage errors.
+
+A submission is what the student wrote (``walk``): each PATH is resolved once (the teacher's
+own links), nothing below it is followed through a symbolic link (a link named ``*.ipynb`` or to
+a folder is listed as ``unreadable``, and ``read_submission`` opens every folder again with
+``O_NOFOLLOW``), a name that is not UTF-8 is ``unreadable`` under its escaped name, and each
+student folder has an id of its own (two never share a row). The writers escape and bound every
+string (``_clean``) and replace a report only by a complete one (``_write``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
+import math
 import os
 import re
+import stat
 import sys
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from coursekit.grading.grader import (
     DEFAULT_TIMEOUT,
     GRADER_VERSION,
+    MAX_NAME,
+    MAX_PATH,
     Result,
-    grade,
+    bounded,
+    load_checks,
     printable,
+    solution_for,
 )
 from coursekit.grading.runner import (
     DEFAULT_MEMORY,
@@ -41,6 +59,7 @@ from coursekit.grading.runner import (
     Limits,
     sandbox_available,
 )
+from coursekit.grading.worker import grade_in_worker
 
 PROG = "python -m coursekit.grading"
 DEFAULT_SOLUTIONS = "solutions"
@@ -64,36 +83,154 @@ def solutions_folder(path: str) -> Path:
     return folder
 
 
-def _notebooks_under(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.ipynb")
-                  if p.is_file() and not any(part in SKIPPED for part in p.parts))
+# Why an entry of a class folder is not graded (the feedback reads "unreadable notebook:
+# NotANotebook (...)", as for the same refusal in ``read_submission``).
+LINK_FILE = "a symbolic link, not a file"
+LINK_FOLDER = "a symbolic link to a folder, not followed"
+NOT_REGULAR = "not a regular file"
+NOT_UTF8 = "its name, or a folder's above it, is not UTF-8"
+MAX_ID = MAX_NAME - 20  # room for the " (2)" that keeps two students apart
 
 
-def submissions(paths: list[str]) -> list[tuple[str, Path]]:
-    """(student id, notebook) pairs for the PATHs; raises ``UsageError``."""
+class Entry(NamedTuple):
+    """A notebook to grade, or one refused without grading (``refused`` says why)."""
+    student: str  # the id in the reports: unique per student folder, escaped, bounded
+    path: Path
+    refused: str = ""
+
+
+def _not_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # Python decoded the name's bytes with surrogateescape
+        return True
+    return False
+
+
+def _scan(folder: Path) -> list[os.DirEntry]:
+    with os.scandir(folder) as entries:
+        return sorted(entries, key=lambda e: e.name)
+
+
+def _link(entry: os.DirEntry) -> str:
+    """Why a symbolic link in a class folder is refused; "" for a link to something that is
+    neither a notebook nor a folder (a link to a data file is not a submission)."""
+    if entry.name.endswith(".ipynb"):
+        return LINK_FILE
+    return LINK_FOLDER if os.path.isdir(entry.path) else ""
+
+
+def _notebooks_in(folder: Path) -> list[tuple[Path, str]]:
+    """The notebooks under a student's folder, with why each is refused ("" when it is not).
+    No link is followed: a link named ``*.ipynb`` or to a folder is listed, refused."""
+    found, todo = [], [folder]
+    while todo:  # not recursive: a student may nest folders deeper than Python's stack
+        current = todo.pop()
+        try:
+            entries = _scan(current)
+        except OSError as error:
+            found.append((current, f"a folder the grader cannot list ({error.strerror})"))
+            continue
+        for entry in entries:
+            if entry.name in SKIPPED:
+                continue
+            path = Path(entry.path)
+            if entry.is_symlink():
+                if _link(entry):
+                    found.append((path, _link(entry)))
+            elif entry.is_dir(follow_symlinks=False):
+                todo.append(path)
+            elif entry.name.endswith(".ipynb"):
+                found.append((path, "" if entry.is_file(follow_symlinks=False) else NOT_REGULAR))
+    return sorted(found)
+
+
+def _root(path: Path) -> Path:
+    """The folder as typed when no link is on it, else its real path: the links in the path a
+    teacher types are followed here, once; below it none is (``read_submission``)."""
+    real = Path(os.path.realpath(path))
+    return path if real == Path(os.path.abspath(path)) else real
+
+
+def _walk_folder(root: Path) -> list[tuple[tuple, str, Path, str]]:
+    """(student key, name, notebook, refused) for a folder PATH: its notebooks (student: the
+    file's stem) and its subfolders (student: the subfolder's name; a link to a folder is one
+    refused entry, so the student it names still appears)."""
+    real, found = os.path.realpath(root), []
+    for entry in _scan(root):
+        path, name = root / entry.name, entry.name
+        if entry.is_symlink():
+            if _link(entry) == LINK_FILE:
+                found.append((("file", real, name), path.stem, path, LINK_FILE))
+            elif _link(entry) and not name.startswith("."):
+                found.append((("folder", real, name), name, path, LINK_FOLDER))
+        elif entry.is_dir(follow_symlinks=False):
+            if not name.startswith(".") and name not in SKIPPED:
+                found += [(("folder", real, name), name, nb, why)
+                          for nb, why in _notebooks_in(path)]
+        elif name.endswith(".ipynb"):
+            why = "" if entry.is_file(follow_symlinks=False) else NOT_REGULAR
+            found.append((("file", real, name), path.stem, path, why))
+    found = [(key, name, nb, why or _utf8(nb.relative_to(root))) for key, name, nb, why in found]
+    return sorted(found, key=lambda f: (f[0][0] != "file", f[2]))  # notebooks, then folders
+
+
+def _utf8(below: Path) -> str:
+    """``NOT_UTF8`` when a name below the PATH is not UTF-8, else "": such a name is reported
+    escaped (``\\xff``), never graded under a name the reports could not write."""
+    return NOT_UTF8 if any(map(_not_utf8, below.parts)) else ""
+
+
+def _ids(found) -> dict[tuple, str]:
+    """A student id per student key: the name escaped and bounded; two students whose ids
+    would be the same (escaped or cut alike, or a folder and a notebook of the same name) get
+    " (2)", " (3)"... in the order folders first, so they never merge into one row."""
+    ids, used, nth = {}, set(), {}
+    students = dict.fromkeys((key, name) for key, name, _, _ in found)  # in order, once each
+    for key, name in sorted(students, key=lambda student: student[0][0] != "folder"):
+        base = printable(name, MAX_ID)
+        student = base
+        while student in used:
+            nth[base] = nth.get(base, 1) + 1
+            student = f"{base} ({nth[base]})"
+        ids[key] = student
+        used.add(student)
+    return ids
+
+
+def walk(paths: list[str]) -> list[Entry]:
+    """The entries for the PATHs (``submissions``, with why some are not graded); raises
+    ``UsageError``. Nothing below a PATH that is a link is followed, a name that is not UTF-8
+    is refused, and a notebook named twice (a file and its folder) is listed once."""
     found = []
     for p in map(Path, paths):
         if p.is_dir():
-            inside = [(nb.stem, nb) for nb in sorted(p.glob("*.ipynb")) if nb.is_file()]
-            for sub in sorted(p.iterdir()):
-                if sub.is_dir() and not sub.name.startswith(".") and sub.name not in SKIPPED:
-                    inside += [(sub.name, nb) for nb in _notebooks_under(sub)]
+            inside = _walk_folder(_root(p))
             if not inside:
                 raise UsageError(f"no notebooks (*.ipynb) in {p}")
             found += inside
+        elif p.suffix == ".ipynb" and (p.is_file() or p.is_symlink()):
+            path = _root(p.parent) / p.name  # typed, or a glob of students' names: no link
+            key = ("file", os.path.realpath(path.parent), p.name)
+            found.append((key, p.stem, path,
+                          LINK_FILE if p.is_symlink() else _utf8(Path(p.name))))
         elif p.is_file():
-            if p.suffix != ".ipynb":
-                raise UsageError(f"{p} is not a notebook (*.ipynb)")
-            found.append((p.stem, p))
+            raise UsageError(f"{p} is not a notebook (*.ipynb)")
         else:
             raise UsageError(f"no such file or folder: {p}")
-    seen, unique = set(), []
-    for student, nb in found:  # a notebook named twice (a file and its folder) is graded once
-        key = nb.parent.resolve() / nb.name  # not through a symlinked file: a student's link to
-        if key not in seen:                  # another's notebook must not hide theirs
-            seen.add(key)
-            unique.append((student, nb))
-    return unique
+    ids, seen, entries = _ids(found), set(), []
+    for key, _, nb, why in found:
+        place = (os.path.realpath(nb.parent), nb.name)  # no link below the PATHs is followed
+        if place not in seen:
+            seen.add(place)
+            entries.append(Entry(ids[key], nb, why))
+    return entries
+
+
+def submissions(paths: list[str]) -> list[tuple[str, Path]]:
+    """(student id, notebook) pairs for the PATHs, refused ones included; raises
+    ``UsageError``."""
+    return [(e.student, e.path) for e in walk(paths)]
 
 
 def size(text: str) -> int:
@@ -125,13 +262,17 @@ def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
+SHOWN_NAME = 80  # characters of a student id or notebook name in the terminal summary
+SHOWN_FEEDBACK = 500  # characters of a question's feedback in the terminal table
+
+
 def table(result: dict) -> str:
     """One notebook's questions: points, max and feedback, then its total."""
-    rows = [(q["id"], _num(q["points"]), _num(q["max"]), q["feedback"])
-            for q in result["questions"]]
+    rows = [(printable(str(q["id"]), SHOWN_NAME), _num(q["points"]), _num(q["max"]),
+             printable(str(q["feedback"]), SHOWN_FEEDBACK)) for q in result["questions"]]
     head = ("question", "points", "max", "feedback")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
-    lines = [printable(result["notebook"])]
+    lines = [printable(str(result["notebook"]), MAX_PATH)]
     for row in [head, *rows]:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row[:3], widths))
                      + "  " + row[3])
@@ -150,7 +291,8 @@ def sandbox_line(sandboxed: bool) -> str:
 
 def summary(report: dict) -> str:
     """The terminal summary: one line per notebook, then the totals."""
-    rows = [(printable(n["student"]), printable(Path(n["notebook"]).name), n["status"],
+    rows = [(printable(str(n["student"]), SHOWN_NAME),
+             printable(Path(str(n["notebook"])).name, SHOWN_NAME), printable(str(n["status"]), 20),
              f"{_num(n['score'])}/{_num(n['max_score'])}") for n in report["notebooks"]]
     head = ("student", "notebook", "status", "points")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
@@ -167,11 +309,19 @@ def _qkey(qid: str):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", qid)]
 
 
-def _cell_text(text: str) -> str:
-    """A text cell a spreadsheet shows as text: a student id (a file or folder name the student
-    may choose) starting with ``=``, ``+``, ``-`` or ``@`` would be run as a formula when the
-    teacher opens the CSV, so it gets a leading apostrophe."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _cell_text(text: str, limit: int = MAX_NAME) -> str:
+    """A text cell a spreadsheet shows as text, on one line: a student id (a file or folder
+    name the student may choose) is escaped (``printable``: a carriage return or a newline in it
+    would start a row of its own) and bounded, and one starting with ``=``, ``+``, ``-`` or
+    ``@`` (after spaces) would be run as a formula when the teacher opens the CSV, so it gets a
+    leading apostrophe, which spreadsheets hide; so does one starting with an apostrophe, so
+    the cell shows the id as it is (``'=1`` and ``''=1`` are two students)."""
+    text = printable(str(text), limit)
+    return "'" + text if text.lstrip(" ")[:1] in FORMULA or text[:1] in ("'", *FORMULA) \
+        else text
 
 
 def to_csv(report: dict) -> str:
@@ -191,13 +341,13 @@ def to_csv(report: dict) -> str:
         row["status"].append(nb["status"])
     qids = sorted({q for row in students.values() for q in row["points"]}, key=_qkey)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["student", *qids, "total", "max", "status"])
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)  # RFC 4180
+    writer.writerow(["student", *map(_cell_text, qids), "total", "max", "status"])
     for student, row in students.items():
         bad = sorted(set(row["status"]) - {"graded"})
         writer.writerow([_cell_text(student), *(_num(row["points"].get(q, 0)) for q in qids),
                          _num(sum(row["points"].values())), _num(sum(row["max"].values())),
-                         " ".join(bad) or "graded"])
+                         _cell_text(" ".join(bad) or "graded")])
     return out.getvalue()
 
 
@@ -220,12 +370,14 @@ class Progress:
         with self.lock:
             self.done += 1
             if self.tty:
-                self._bar(printable(result["student"]))
+                self._bar(printable(str(result["student"]), SHOWN_NAME))
                 if self.done == self.total:
                     sys.stderr.write("\n")
             else:
-                print(f"[{self.done}/{self.total}] {printable(result['student'])} "
-                      f"{printable(Path(result['notebook']).name)}: {result['status']} "
+                print(f"[{self.done}/{self.total}] "
+                      f"{printable(str(result['student']), SHOWN_NAME)} "
+                      f"{printable(Path(str(result['notebook'])).name, SHOWN_NAME)}: "
+                      f"{printable(str(result['status']), 20)} "
                       f"{_num(result['score'])}/{_num(result['max_score'])}",
                       file=sys.stderr, flush=True)
 
@@ -268,7 +420,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         solutions = solutions_folder(args.solutions)
-        found = submissions(args.paths)
+        entries = walk(args.paths)
+        found = [(e.student, e.path) for e in entries if not e.refused]  # the rest: refused()
         if args.json == "-" and args.csv == "-":
             raise UsageError("--json and --csv cannot both write to stdout")
         if args.lesson is not None and not re.fullmatch(r"\d\d", args.lesson):
@@ -284,13 +437,13 @@ def main(argv=None) -> int:
     sandbox = False if args.no_sandbox else sandbox_available()
     hidden = [Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent
               for p in args.paths] + [out.resolve().parent for out in outputs]
-    progress = Progress(len(found))
+    progress = Progress(len(entries))  # the refused ones count at the end
 
     def one(item):
         student, path = item
         try:
-            result = grade(path, solutions, limits=limits, hidden=hidden, student=student,
-                           sandbox=sandbox, lesson=args.lesson).as_dict()
+            result = grade_in_worker(path, solutions, limits=limits, hidden=hidden,
+                                     student=student, sandbox=sandbox, lesson=args.lesson)
         except Exception as error:  # noqa: BLE001 - a grader bug costs one notebook, not all
             result = Result(student, str(path), "crashed", sandboxed=sandbox).as_dict()
             result["questions"] = [{"id": "grader", "points": 0, "max": 0,
@@ -300,6 +453,7 @@ def main(argv=None) -> int:
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one, found))
+    results = _in_order(entries, results, solutions, args.lesson, sandbox, progress)
     by_status = {s: sum(r["status"] == s for r in results) for s in STATUSES}
     report = {"grader_version": GRADER_VERSION, "sandboxed": sandbox,
               "limits": {"cell_timeout": limits.cell_timeout,
@@ -311,22 +465,119 @@ def main(argv=None) -> int:
     text = summary(report)
     if args.details or len(results) == 1:
         text = "\n\n".join([*(table(r) for r in results), text])
-    text = sandbox_line(sandbox) + "\n\n" + text
+    text = sandbox_line(sandbox) + "\n\n" + text + _refusals(entries)
+    documents = []  # both made before either is written: a failure leaves both old reports
     if args.json is not None:
-        document = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-        _write(args.json, document)
+        documents.append((args.json, json.dumps(report, indent=2, ensure_ascii=False,
+                                                allow_nan=False) + "\n"))
     if args.csv is not None:
-        _write(args.csv, to_csv(report))
-    print(text, file=sys.stderr if "-" in (args.json, args.csv) else sys.stdout)
+        documents.append((args.csv, to_csv(report)))
+    for target, document in documents:
+        _write(target, document)
+    _say(text, sys.stderr if "-" in (args.json, args.csv) else sys.stdout)
     return 0
 
 
+def refused(entry: Entry, solutions: Path, lesson: str | None, sandbox: bool) -> dict:
+    """The report entry of a notebook refused without grading: ``unreadable``, 0 points for
+    each question of its lesson when its name or ``--lesson`` says which (else none)."""
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    result = Result(entry.student, str(entry.path), "unreadable", started=now,
+                    finished=now, sandboxed=sandbox)
+    solution = solution_for(entry.path, solutions, lesson)
+    result.questions = [{"id": c.id, "points": 0, "max": c.points,
+                         "feedback": f"unreadable notebook: NotANotebook ({entry.refused})"}
+                        for c in (load_checks(solution) if solution else [])]
+    return result.as_dict()
+
+
+def _in_order(entries, results, solutions, lesson, sandbox, progress) -> list[dict]:
+    """The graded results and the refused entries' in the walk's order, each ``_clean``."""
+    graded, done = iter(results), []
+    for entry in entries:
+        if entry.refused:
+            done.append(refused(entry, solutions, lesson, sandbox))
+            progress.finished(done[-1])
+        else:
+            done.append(next(graded))
+    return [_clean(result) for result in done]
+
+
+def _finite(x):
+    number = isinstance(x, int | float) and not isinstance(x, bool)
+    return x if number and math.isfinite(x) else 0
+
+
+def _clean(nb: dict) -> dict:
+    """A notebook's report entry as the writers take it, whatever made it (``Result.as_dict``
+    or a fallback): every string escaped and bounded, the status one of ``STATUSES``, points
+    finite numbers, so no entry can crash a writer or grow a report without bound."""
+    questions = [{**bounded(q), "points": _finite(q.get("points")), "max": _finite(q.get("max"))}
+                 for q in nb.get("questions", [])]
+    return {**nb, "student": printable(str(nb.get("student", "")), MAX_NAME),
+            "notebook": printable(str(nb.get("notebook", "")), MAX_PATH),
+            "status": nb.get("status") if nb.get("status") in STATUSES else "crashed",
+            **{k: printable(str(nb.get(k, "")), 40) for k in ("started", "finished")},
+            "questions": questions, "score": sum(q["points"] for q in questions),
+            "max_score": sum(q["max"] for q in questions)}
+
+
+def _refusals(entries) -> str:
+    """Lines saying why each refused notebook was not graded (the JSON has its status)."""
+    lines = [f"  {printable(e.student, SHOWN_NAME)}: {printable(str(e.path), MAX_PATH)}: "
+             f"{e.refused}" for e in entries if e.refused]
+    return "\n\nnot graded (unreadable):\n" + "\n".join(lines) if lines else ""
+
+
+def _say(text: str, stream) -> None:
+    """Print ``text`` on ``stream`` whatever its encoding (what it cannot show, escaped)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    print(text.encode(encoding, "backslashreplace").decode(encoding), file=stream)
+
+
 def _write(target: str, text: str) -> None:
+    """Write a report as UTF-8 (what cannot be, escaped): to stdout for ``-``; else to a
+    temporary file in the target's folder, renamed over the target once complete, so a run
+    that fails leaves the previous report whole. A target that exists and is not a regular
+    file (``/dev/null``, a pipe) is written in place."""
+    data = text.encode("utf-8", "backslashreplace")
     if target == "-":
-        sys.stdout.write(text)
         sys.stdout.flush()
-    else:
-        Path(target).write_text(text, encoding="utf-8")
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            out.write(data)
+            out.flush()
+        return
+    path = os.path.realpath(target)  # a report the teacher links elsewhere is written there
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(path, "wb") as file:
+            file.write(data)
+        return
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
+                                     prefix=f".{os.path.basename(path)}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions 
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
 ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
+CHECK_SHARE = 0.25  # of a notebook's time limit, kept for its checks (see ``grade``)
 MAX_NOTEBOOK_BYTES = 32 << 20  # a larger submission is "unreadable" (the grader parses it whole)
 
 
@@ -131,12 +132,47 @@ def feedback_for_error(ename: str, evalue: str, where: str) -> str:
 
 
 
-def printable(text: str) -> str:
+MAX_FEEDBACK = 2000  # characters of one question's feedback in the report, once escaped
+MAX_NAME = 255  # characters of a student id or a question id in the report, once escaped
+MAX_PATH = 1000  # characters of a notebook's path in the report, once escaped
+CUT = "...(cut)"  # ends a string cut at its bound
+
+
+def _escaped(c: str) -> str:
+    if unicodedata.category(c)[0] != "C":
+        return c
+    code = ord(c)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (Python's surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 256:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"  # one reading only
+
+
+def printable(text: str, limit: int | None = None) -> str:
     """``text`` without control or format characters (shown as ``\\x1b``, ``\\u202e``...):
     feedback quotes the learner's error messages and file names, and a terminal escape sequence
-    or a right-to-left override in them could rewrite the teacher's summary on screen."""
-    return "".join(c if unicodedata.category(c)[0] != "C" else
-                   (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in text)
+    or a right-to-left override in them could rewrite the teacher's summary on screen. The bytes
+    of a file name that is not UTF-8 show as ``\\xff``, so the result always encodes as UTF-8.
+
+    With ``limit``, at most ``limit`` characters come back: a longer text is cut (never inside
+    an escape) and ends with ``CUT``. Every string the learner controls reaches the reports
+    bounded this way: 450,000 newlines in an exception's name must not become megabytes."""
+    if limit is None:
+        return "".join(map(_escaped, text))
+    parts, size = [], 0
+    for c in text:  # stops after ``limit`` characters, however long ``text`` is
+        shown = _escaped(c)
+        size += len(shown)
+        if size > limit:
+            break
+        parts.append(shown)
+    else:
+        return "".join(parts)
+    size -= len(shown)
+    while parts and size + len(CUT) > limit:
+        size -= len(parts.pop())
+    return "".join(parts) + CUT[:limit]
 
 
 class NotANotebook(ValueError):
@@ -144,14 +180,66 @@ class NotANotebook(ValueError):
 
 
 def read_submission(path: Path) -> bytes:
-    """The submitted file's bytes: a regular file (a symlink is refused, so a "submission"
-    pointing at the solutions is not graded as one) of at most ``MAX_NOTEBOOK_BYTES``."""
-    if Path(path).is_symlink():
-        raise NotANotebook("a symbolic link, not a file")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    """The submitted file's bytes: a regular file of at most ``MAX_NOTEBOOK_BYTES``, reached
+    without following any symbolic link, so a "submission" that is, or lies in a folder that is,
+    a link to the solutions or to a classmate's work is not graded as one.
+
+    Every component of ``path`` (from ``/`` when it is absolute, else from the current folder)
+    is opened relative to the one before with ``O_NOFOLLOW``: a folder swapped for a link after
+    the class folder was listed is refused too. Callers resolve first the part of the path they
+    trust: the class command line resolves the folder the teacher names, once."""
+    path = Path(path)
+    names = path.parts[1:] if path.is_absolute() else path.parts
+    if not names:
+        raise NotANotebook("not a regular file")
+    if os.open not in os.supports_dir_fd:  # no openat (not Linux or macOS): lstat each folder
+        return _read_by_lstat(path)
+    nofollow, handle = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_PATH", os.O_RDONLY)
+    folder = os.open("/" if path.is_absolute() else ".", handle | os.O_DIRECTORY)
+    try:
+        for name in names[:-1]:
+            try:
+                below = os.open(name, handle | os.O_DIRECTORY | nofollow, dir_fd=folder)
+            except OSError:
+                if _is_link(name, folder):
+                    raise NotANotebook(f"in a symbolic link to a folder "
+                                       f"({printable(name, 100)}), not followed") from None
+                raise
+            os.close(folder)
+            folder = below
+        try:
+            fd = os.open(names[-1], os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0),
+                         dir_fd=folder)
+        except OSError:
+            if _is_link(names[-1], folder):
+                raise NotANotebook("a symbolic link, not a file") from None
+            raise
+    finally:
+        os.close(folder)
+    return _read_regular(fd)
+
+
+def _is_link(name: str, folder: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=folder).st_mode)
+    except OSError:
+        return False
+
+
+def _read_by_lstat(path: Path) -> bytes:
+    for above in [*reversed(path.parents[:-1]), path]:
+        if above.is_symlink():
+            raise NotANotebook("a symbolic link, not a file" if above == path else
+                               f"in a symbolic link to a folder ({printable(above.name, 100)})"
+                               ", not followed")
+    return _read_regular(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)))
+
+
+def _read_regular(fd: int) -> bytes:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a pipe, a device...
+        os.close(fd)
+        raise NotANotebook("not a regular file")
     with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise NotANotebook("not a regular file")
         data = file.read(MAX_NOTEBOOK_BYTES + 1)
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise NotANotebook(f"larger than {MAX_NOTEBOOK_BYTES >> 20} MB")
@@ -183,10 +271,21 @@ class Result:
         return sum(q["max"] for q in self.questions)
 
     def as_dict(self) -> dict:
-        return {"student": self.student, "notebook": self.notebook, "status": self.status,
+        """The report's object; every string in it escaped (``printable``) and bounded (names
+        ``MAX_NAME``, the path ``MAX_PATH``, each feedback ``MAX_FEEDBACK`` characters), whatever
+        grading put in, so one notebook's entry stays small and always encodes as UTF-8."""
+        return {"student": printable(str(self.student), MAX_NAME),
+                "notebook": printable(str(self.notebook), MAX_PATH), "status": self.status,
                 "started": self.started, "finished": self.finished,
                 "grader_version": GRADER_VERSION, "sandboxed": self.sandboxed,
-                "questions": self.questions, "score": self.score, "max_score": self.max_score}
+                "questions": [bounded(q) for q in self.questions], "score": self.score,
+                "max_score": self.max_score}
+
+
+def bounded(question: dict) -> dict:
+    """A question's report entry with its id and feedback escaped and bounded."""
+    return {**question, "id": printable(str(question.get("id", "")), MAX_NAME),
+            "feedback": printable(str(question.get("feedback", "")), MAX_FEEDBACK)}
 
 
 def read_notebook(data: bytes):
@@ -200,12 +299,14 @@ def read_notebook(data: bytes):
 
 
 class Session:
-    """The cells of one notebook run in a grading child that is restarted when it dies."""
+    """The cells of one notebook run in a grading child that is restarted when it dies.
+    ``deadline`` (``time.monotonic()``) bounds every request; ``grade`` moves it."""
 
-    def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool):
+    def __init__(self, scratch: Path, hidden: list[Path], limits: Limits, sandbox: bool,
+                 deadline: float | None = None):
         self.kernel = Kernel(scratch, hidden, limits, sandbox)
         self.limits = limits
-        self.deadline = time.monotonic() + limits.notebook_timeout
+        self.deadline = deadline or time.monotonic() + limits.notebook_timeout
         self.done: list[str] = []  # sources of the cells that ran without dying
         self.alive = False
         self.restarts = -1  # the first start is not a restart
@@ -225,9 +326,13 @@ class Session:
                 raise KernelDied("crashed", f"the kernel died {MAX_RESTARTS + 1} times")
             self.kernel.start()
             try:
+                limit = self._timeout(START_TIMEOUT)
                 try:
-                    self.kernel.cell("pass", self._timeout(START_TIMEOUT))
-                except KernelDied as died:  # before any learner code: the set-up is broken
+                    self.kernel.cell("pass", limit)
+                except KernelDied as died:  # before any learner code: the set-up is broken,
+                    if died.kind == "timeout" and limit < START_TIMEOUT:  # or time is up
+                        raise KernelDied("timeout", "the notebook ran longer than its time "
+                                         f"limit ({self.limits.notebook_timeout:g} s)") from None
                     tail = self.kernel.output.text()[-300:].strip()
                     raise KernelDied("crashed", f"the grading kernel could not start "
                                      f"({died.reason}): {tail}") from None
@@ -288,13 +393,24 @@ def _death_feedback(died: KernelDied, where: str) -> str:
 
 def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits | None = None,
           hidden=(), student: str | None = None, sandbox: bool | None = None,
-          lesson: str | None = None) -> Result:
+          lesson: str | None = None, started: float | None = None,
+          announce=None) -> Result:
     """Grade the notebook ``path`` with the checks of its solution in the folder ``solutions``.
 
     ``hidden`` folders (besides ``solutions``, the notebook's folder and home folders) are
     invisible to the learner's code when sandboxed; ``sandbox=None`` means "when bubblewrap
     works". Never raises for a bad notebook: the result's status says what happened.
+
+    The notebook's whole grading (cells, restarts, checks) ends by ``started`` (a
+    ``time.monotonic()``; default: now) plus ``limits.notebook_timeout``: its cells may use
+    all of it but the last ``CHECK_SHARE`` of it, kept for the checks (so a notebook whose last
+    cell loops forever still has its other answers checked). The rebuilding of observed data
+    in between has no deadline here: the class CLI grades each notebook in a worker process of
+    its own (``coursekit.grading.worker``) and kills it at the notebook's time limit;
+    ``announce``, when given, is called with the questions (``[{"id", "max"}]``) before any
+    learner code runs, so that a worker killed then still reports them.
     """
+    started = time.monotonic() if started is None else started
     path = Path(path)
     limits = limits or Limits(cell_timeout=timeout)
     sandbox = sandbox_available() if sandbox is None else sandbox
@@ -317,13 +433,17 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
         result.finished = _now()
         return result
     checks = {c.id: c for c in load_checks(solution)}
+    if announce is not None:
+        announce([{"id": c.id, "max": c.points} for c in checks.values()])
     results: dict[str, dict] = {}  # question id -> what its answer cell did, when it failed
     answered: set[str] = set()
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-"))
     (scratch / path.name).write_bytes(data)  # the learner works on a copy
     # the solutions, their repository's history, and every submission stay out of sight
     secret = [Path(solutions), Path(solutions).resolve().parent / ".git", path.parent, *hidden]
-    session = Session(scratch, secret, limits, sandbox)
+    end = started + limits.notebook_timeout
+    session = Session(scratch, secret, limits, sandbox,
+                      deadline=end - CHECK_SHARE * limits.notebook_timeout)
     gave_up = None
     try:
         # every learner cell runs (an answer may sit in a cell of its own below the exercise's),
@@ -350,13 +470,13 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
             if answer and reply["status"] == "error":
                 results[qid] = {"points": 0, "feedback": feedback_for_error(
                     reply["ename"], reply["evalue"], "your answer cell")}
-        # then each question is observed and checked once all cells ran; after the notebook's
-        # time limit stopped the cells, the questions whose answer cells ran are still checked,
-        # with a time budget of their own (a kernel that keeps dying is not started again)
+        # then each question is observed and checked once all cells ran, by the notebook's
+        # end; after the time limit stopped the cells, the questions whose answer cells ran
+        # are still checked in the time kept for the checks (a kernel that keeps dying is not
+        # started again)
         checking = gave_up is None or gave_up.kind == "timeout" and \
             session.restarts < MAX_RESTARTS
-        if gave_up is not None and checking:
-            session.deadline = time.monotonic() + limits.notebook_timeout
+        session.deadline = end
         base = None
         for qid, check in checks.items() if checking else ():
             if gave_up is not None and (qid not in answered or qid in results):

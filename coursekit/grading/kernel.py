@@ -53,7 +53,11 @@ def _shell() -> InteractiveShell:
 
 
 def _error(exc: BaseException | None) -> dict:
-    return {"status": "error", "ename": type(exc).__name__, "evalue": str(exc)[:2000]}
+    """A cell's error as the encoder sends any error: its class name and message bounded (a
+    class named with 450,000 newlines is the learner's string) and read without calling the
+    learner's ``__str__`` unguarded."""
+    error = _ENCODE_ERROR(exc)
+    return {"status": "error", "ename": error["type"], "evalue": error["message"]}
 
 
 def run_cell(shell: InteractiveShell, source: str) -> dict:

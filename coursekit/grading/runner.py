@@ -7,8 +7,13 @@ Each ``Kernel`` is one child process running a learner's cells. The grader:
   "no verdict" (``KernelDied("malformed", ...)``) and the child is killed;
 * drains the child's fd 1 and 2 (the learner's output, C-level writes included) in a thread,
   keeping at most ``output_cap`` bytes and dropping the rest;
-* enforces the time limits itself (a learner can block signals): when a reply does not come in
-  time, the child's whole process group gets SIGKILL;
+* enforces the time limits itself (a learner can block signals): a request is written without
+  blocking and its reply read within the same deadline; when either does not happen in time
+  (a child that stops reading its stdin included), the child's whole process group gets SIGKILL;
+* never runs the learner's code as root: a grader running as root starts each child as a
+  fresh unprivileged uid of its own (``learner_uid``), with no groups, in a private mount
+  namespace where the Python installation and the packages are reachable by that uid even
+  when they sit in a private folder (``/root/.pyenv``); the rest of such a folder is hidden;
 * limits the child's address space (RLIMIT_AS) and the size of a file it writes
   (RLIMIT_FSIZE) before it starts, and makes the grader's own process non-dumpable
   (``protect_grader``) so a child of the same user cannot read or write it through ``/proc``;
@@ -34,8 +39,10 @@ import secrets
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -67,25 +74,36 @@ class Limits:
     output_cap: int = DEFAULT_OUTPUT_CAP
 
 
+# A grader running as root runs each kernel as a uid of this range, picked at random (no two
+# kernels share one, so unsandboxed they cannot signal or trace each other either): no account
+# owns them, so no file of the machine belongs to them and they are in no group.
+LEARNER_UIDS = range(0x70000000, 0x71000000)
+
+
+def learner_uid() -> int | None:
+    """The uid a new kernel runs as: a fresh one of ``LEARNER_UIDS`` when the grader is root
+    (the learner's code never runs as root, sandboxed or not), None (the grader's own) else."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    return LEARNER_UIDS[secrets.randbelow(len(LEARNER_UIDS))]
+
+
 @cache
 def sandbox_available() -> bool:
-    """Whether bubblewrap is installed and allowed to make namespaces here (probed once)."""
-    if not sys.platform.startswith("linux"):
+    """Whether bubblewrap is installed and allowed to make namespaces here (probed once, as the
+    kernels will run it: the real mounts, and as an unprivileged uid when the grader is root)."""
+    if not sys.platform.startswith("linux") or shutil.which("bwrap") is None:
         return False
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return False
+    scratch = Path(tempfile.mkdtemp(prefix="minigrad-probe-"))
+    uid = learner_uid()
     try:
-        # the options ``bwrap_command`` uses (an old bubblewrap without --size is no sandbox)
-        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev",
-                                "--size", "1048576", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-                                "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/tmp/probe",
-                                "--chmod", "0555", "/tmp/probe",
-                                "--unshare-all", "--cap-drop", "ALL",
-                                "--die-with-parent", "--new-session", "true"],
-                               stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        cmd = [*bwrap_command(scratch, []), sys.executable, "-I", "-c", "pass"]
+        probe = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+                               preexec_fn=_child_limits(0, {}, uid, _reach_plan(uid, [])))
     except (OSError, subprocess.SubprocessError):
         return False
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return probe.returncode == 0
 
 
@@ -199,6 +217,7 @@ def bwrap_command(scratch: Path, hidden: list[Path], files: dict[str, int] | Non
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
+_PR_SET_NO_NEW_PRIVS = 38
 
 
 def protect_grader() -> None:
@@ -244,15 +263,88 @@ def pids_cgroup() -> Path | None:
     return cgroup_parents().get("pids")
 
 
-def _child_limits(memory: int, cgroups: dict[str, Path]):
-    """The child's set-up between fork and exec: die with the grader, join its cgroups, and the
-    resource limits."""
-    libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None
+_CLONE_NEWNS = 0x00020000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = (
+    1, 2, 4, 32, 4096, 16384, 1 << 18)
+
+
+@dataclass
+class ReachPlan:
+    """How a kernel running as an unprivileged uid reaches what it needs (``_reach_plan``):
+    each ``folders`` entry is a folder that uid cannot search, mounted over with an empty
+    tmpfs in the kernel's private mount namespace, and the needed paths below it (each with
+    whether it stays writable) are bound back."""
+    folders: dict[Path, list[tuple[Path, bool]]] = field(default_factory=dict)
+
+
+def _searchable(folder: Path, uid: int) -> bool:
+    info = os.stat(folder)
+    if info.st_uid == uid:
+        return bool(info.st_mode & stat.S_IXUSR)
+    if info.st_gid == uid:  # the kernel's gid is its uid, and it has no other group
+        return bool(info.st_mode & stat.S_IXGRP)
+    return bool(info.st_mode & stat.S_IXOTH)
+
+
+def _reach_plan(uid: int | None, writable: list[Path]) -> ReachPlan:
+    """For a kernel run as ``uid`` (None: the grader's own, nothing to do): the folders on the
+    way to the Python installation and the packages (``_essential_paths``, bound read-only) and
+    to the ``writable`` folders (unsandboxed, the scratch folder) that ``uid`` cannot search,
+    e.g. a Python installation under ``/root``."""
+    plan = ReachPlan()
+    if uid is None:
+        return plan
+    needed = [(path, False) for path in _essential_paths()] + [
+        (Path(path).resolve(), True) for path in writable]
+    kept: list[Path] = []
+    for path, writable_path in sorted(needed, key=lambda item: len(item[0].parts)):
+        if any(_inside(path, other) for other in kept):
+            continue  # inside a path bound already
+        for folder in reversed(path.parents):
+            if folder != Path("/") and not _searchable(folder, uid):
+                plan.folders.setdefault(folder, []).append((path, writable_path))
+                kept.append(path)
+                break
+    return plan
+
+
+def _mount(libc, source, target, fstype, flags: int, data=None) -> None:
+    arguments = [None if x is None else str(x).encode() for x in (source, target, fstype, data)]
+    if libc.mount(arguments[0], arguments[1], arguments[2], flags, arguments[3]) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
+
+
+def _reach(libc, plan: ReachPlan) -> None:
+    """In the forked child, as root: a private mount namespace carrying out ``plan`` (each
+    needed path is opened before its folder is covered, then bound back from that descriptor:
+    a bind's source must be a mount of the new namespace)."""
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"unshare: {os.strerror(errno)}")
+    _mount(libc, "none", "/", None, _MS_REC | _MS_PRIVATE)
+    for folder, paths in plan.folders.items():
+        fds = [os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) for path, _ in paths]
+        _mount(libc, "tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755")
+        for (path, writable), fd in zip(paths, fds):
+            os.makedirs(path, mode=0o755, exist_ok=True)
+            _mount(libc, f"/proc/self/fd/{fd}", path, None, _MS_BIND | _MS_REC)
+            if not writable:
+                _mount(libc, None, path, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY)
+            os.close(fd)
+        _mount(libc, None, folder, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+
+
+def _child_limits(memory: int, cgroups: dict[str, Path], uid: int | None = None,
+                  plan: ReachPlan | None = None):
+    """The child's set-up between fork and exec: join its cgroups, the resource limits, then
+    (a grader running as root) the private mount namespace of ``plan`` and the drop to the
+    unprivileged ``uid`` with no groups, and last: die with the grader (a change of uid clears
+    that setting, so it comes after)."""
+    libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
     procs = [str(folder / "cgroup.procs") for folder in cgroups.values()]
 
     def preexec():
-        if libc is not None:  # unsandboxed too, the child dies with the grader
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         for path in procs:
             fd = os.open(path, os.O_WRONLY)
             try:
@@ -263,14 +355,35 @@ def _child_limits(memory: int, cgroups: dict[str, Path]):
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_SIZE, MAX_FILE_SIZE))
+        if uid is not None:
+            if plan is not None and plan.folders:
+                _reach(libc, plan)
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            if os.getresuid() != (uid, uid, uid) or os.getgroups():
+                raise OSError("the kernel could not drop to an unprivileged uid")
+        if libc is not None:  # unsandboxed too, the child dies with the grader
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if uid is not None:  # and no set-uid program (su, sudo...) gives root back
+                libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     return preexec
+
+
+def _give(scratch: Path, uid: int) -> None:
+    """Unsandboxed, the scratch folder and the files the grader put there belong to the
+    learner's uid (nothing the learner's code made there is followed: no symlink)."""
+    os.chown(scratch, uid, uid)
+    for path in Path(scratch).iterdir():
+        if path.is_file() and not path.is_symlink():
+            os.chown(path, uid, uid, follow_symlinks=False)
 
 
 def _new_cgroups(memory: int) -> dict[str, Path]:
     """A cgroup of the kernel's own under each of ``cgroup_parents()``, with its limit."""
     _remove_left()
     made = {}
-    name = f"minigrad-grade-{secrets.token_hex(6)}"
+    name = f"{CGROUP_PREFIX}{secrets.token_hex(6)}"
     limits = {"pids": MAX_TASKS, "memory": memory}
     for controller, parent in cgroup_parents().items():
         if not limits[controller]:
@@ -297,6 +410,17 @@ def _out_of_memory(cgroups: dict[str, Path]) -> bool:
 
 
 _LEFT: list[Path] = []  # cgroups that were still busy when their kernel was killed
+# The start of every kernel cgroup's name; a grading worker process makes it its own, so that
+# the class CLI can empty and remove what a worker it killed left (``remove_cgroups``).
+CGROUP_PREFIX = "minigrad-grade-"
+
+
+def remove_cgroups(prefix: str, wait: float = 5.0) -> None:
+    """Kill every process in the kernel cgroups whose name starts with ``prefix`` and remove
+    them (those of a grading worker that was killed)."""
+    for parent in cgroup_parents().values():
+        for folder in parent.glob(f"{prefix}*"):
+            _empty_cgroups({"": folder}, wait)
 
 
 def _empty_cgroups(cgroups: dict[str, Path], wait: float = 20.0) -> None:
@@ -372,6 +496,7 @@ class Kernel:
         self.process = None
         self.cgroups: dict[str, Path] = {}
         self.output = Output(limits.output_cap)
+        self.uid = learner_uid()  # one per kernel (kept across restarts); None: not root
 
     def start(self) -> None:
         protect_grader()
@@ -392,31 +517,53 @@ class Kernel:
             files = {p.name: os.open(p, os.O_RDONLY) for p in sorted(self.scratch.iterdir())
                      if p.is_file() and not p.is_symlink()}
             cmd = [*bwrap_command(self.scratch, self.hidden, files), *cmd]
+        elif self.uid is not None:  # unsandboxed, the learner's uid works in the scratch folder
+            _give(self.scratch, self.uid)
         try:
+            plan = _reach_plan(self.uid, [] if self.sandbox else [self.scratch])
             self.process = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w,
                 pass_fds=(reply_w, *files.values()), cwd=self.scratch, env=env,
                 start_new_session=True,
-                preexec_fn=_child_limits(self.limits.memory, self.cgroups))
-        except BaseException:
+                preexec_fn=_child_limits(self.limits.memory, self.cgroups, self.uid, plan))
+        except BaseException as error:
             _empty_cgroups(self.cgroups)
             self.cgroups = {}
+            os.close(reply_r)
+            os.close(out_r)
+            if isinstance(error, OSError | subprocess.SubprocessError):
+                raise KernelDied("crashed", f"the kernel could not start ({error})") from None
             raise
         finally:
             for fd in (reply_w, out_w, *files.values()):
                 os.close(fd)
+        os.set_blocking(self.process.stdin.fileno(), False)
         self.reply_fd, self.buffer = reply_r, b""
         self.drainer = threading.Thread(target=self.output.drain, args=(out_r,), daemon=True)
         self.drainer.start()
 
+    def _send(self, data: bytes, deadline: float, timeout: float) -> None:
+        """Write ``data`` to the child's stdin (non-blocking) by ``deadline``: a child that
+        stops reading (the learner's code took over the kernel's loop) cannot hold the grader."""
+        fd, view = self.process.stdin.fileno(), memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._died("timeout", f"ran longer than the time limit ({timeout:g} s)")
+            _, ready, _ = select.select([], [fd], [], min(left, 1.0))
+            if not ready:
+                continue
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise self._died("crashed", "the kernel died") from None
+
     def _request(self, request: dict, timeout: float, observation: bool = False) -> dict:
         request["id"] = secrets.token_hex(8)
-        try:
-            self.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.process.stdin.flush()
-        except OSError:
-            raise self._died("crashed", "the kernel died") from None
         deadline = time.monotonic() + timeout
+        self._send((json.dumps(request) + "\n").encode(), deadline, timeout)
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0:

@@ -14,11 +14,12 @@ The check cell (``coursekit.grading.checks``) names the learner's variables it r
 
 So expected values never enter the learner's process, and nothing the learner's process sends
 can run code here: what it sends is only ever rebuilt into plain Python, NumPy, torch or
-minigrad objects by our code. Trusted runs take a lock: the grader grades notebooks in threads,
-and minigrad's grad mode, ``warnings`` and ``sys.stdout`` are process-wide. The lock is held
-during the run's observations too (a slow learner function delays the other notebooks' checks,
-each observation within the cell time limit); the waiting is not counted against a notebook's
-time limit.
+minigrad objects by our code. Trusted runs take a lock, because minigrad's grad mode,
+``warnings`` and ``sys.stdout`` are process-wide and ``grade()`` may be called from threads.
+The class command line never shares it between classmates: it grades each notebook in a
+process of its own (``coursekit.grading.worker``), so a slow observation or a costly rebuild
+only ever spends its own notebook's time. (Callers of ``grade()`` in threads share the lock;
+the waiting is not counted against a notebook's time limit.)
 """
 
 from __future__ import annotations

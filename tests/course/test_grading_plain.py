@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-from coursekit.grading import checks, plain
+from coursekit.grading import checks, kernel, plain
 from coursekit.grading.grader import grade
 from coursekit.grading.runner import Limits, sandbox_available
 
@@ -248,6 +248,18 @@ def test_a_class_named_with_450000_newlines_is_cut_by_encode():
     assert len(error["type"]) == plain.MAX_NAME and len(error["message"]) == plain.MAX_TEXT
     assert error["builtin"] is False
     assert len(json.dumps(plain.encode({"a": [Huge()] * 3, HUGE: HugeError()}))) < 10_000
+
+
+def test_a_cell_s_error_class_with_a_huge_name_is_cut_by_the_kernel():
+    """An answer cell's error goes through the kernel's own reply, not through ``q.observe``:
+    it is bounded the same way, and a lying ``__str__`` does not break the reply."""
+    class Lying(Exception):
+        def __str__(self):
+            raise RuntimeError("no")
+
+    reply = kernel._error(type(HUGE, (RuntimeError,), {})("m" * 10_000))
+    assert len(reply["ename"]) == plain.MAX_NAME and len(reply["evalue"]) == plain.MAX_TEXT
+    assert kernel._error(Lying())["ename"] == "Lying"
 
 
 def test_a_node_class_with_a_huge_name_is_cut_by_encode():
