@@ -177,15 +177,19 @@ print(f"dz/dx1 = {x1bar:.4f}, dz/dx2 = {x2bar:.4f}")
 for t in (y1, y2, y3):
     t.retain_grad()
 z.backward()
-print(f"dz/dx1 = {x1.grad.item()}, dz/dx2 = {x2.grad.item()}")
-print(f"adjoints: y1 = {y1.grad.item()}, y2 = {y2.grad.item()}, y3 = {y3.grad.item()}")
+print(f"dz/dx1 = {x1.grad.item():.4f}, dz/dx2 = {x2.grad.item():.4f}")
+print(f"adjoints: y1 = {y1.grad.item():.4f}, y2 = {y2.grad.item():.4f}, y3 = {y3.grad.item():.4f}")
 
 # %% [markdown]
-# The same numbers as by hand, and the same on both engines, to the last digit. ([`.item()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.item.html)
-# turns the float32 result into a Python float, which prints all its digits: 0.33239537477493286
-# is the float32 number nearest to the exact $0.3323954139\ldots$; by hand we got only the
-# first four digits.) The drawing now shows each
-# adjoint in blue next to its value:
+# The same numbers as by hand, and the same on both engines. ([`.item()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.item.html)
+# turns the float32 result into a Python float. Printed in full, `x1.grad.item()` shows 17
+# digits, such as 0.33239537477493286, of which float32 holds only about seven; the exact value
+# is $0.3323954139\ldots$. The last of those seven can differ from one computer to another:
+# torch's float32 `log`, `sin` and `cos` are accurate to one float32 step (one *ulp*), not
+# always to the nearest float32 number, and which of the two nearest they return depends on
+# the CPU. The gradient, built from them, can then come out a few steps away: 0.3323955... on
+# another CPU. So the course prints four digits, which every CPU agrees on.) The drawing now
+# shows each adjoint in blue next to its value:
 
 # %%
 viz.show(viz.make_dot(compare.get("z"), params={k: compare.get(k) for k in names},

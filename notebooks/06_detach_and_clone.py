@@ -303,8 +303,8 @@ y3 = torch.sin(y1)
 z = y2 * y3
 z.backward()
 print(f"z = {z.item():.4f}")
-print(f"dz/dx1 = {x1.grad.item()}")
-print(f"dz/dx2 = {x2.grad.item()}")
+print(f"dz/dx1 = {x1.grad.item():.4f}")
+print(f"dz/dx2 = {x2.grad.item():.4f}")
 
 # %% [markdown]
 # The value of $z$ did not change ($\approx 0.6303$), but the gradient went from $+0.3324$

@@ -69,7 +69,7 @@ compare.seed_all(0)
 # %%
 # %%both x y m e a
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = torch.tensor([3.0, 4.0], requires_grad=True)
+y = torch.tensor([0.5, -1.0], requires_grad=True)
 m = x * y
 e = x.exp()
 a = x + y
@@ -260,7 +260,7 @@ for depth in (1, 2, 4, 8):
 #   is exact.
 
 # %%
-# %%both W grad_exact grad_half grad_numpy
+# %%both W grad_exact grad_numpy
 def grad_of_W(pack, unpack):
     W.grad = None
     with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
@@ -277,6 +277,13 @@ print("float16: gradient changed", not torch.equal(grad_half, grad_exact),
 print("numpy copy: exact", torch.equal(grad_numpy, grad_exact))
 
 # %% [markdown]
+# (The `%%both` line leaves `grad_half` out of the values it compares with torch; the printed
+# checks cover it. A float32 number lying near the middle between two float16 numbers rounds
+# one way or the other depending on its last bit, and the last bit of `tanh` can differ between
+# CPUs: torch's float32 functions are accurate to one float32 step, not always to the nearest
+# number. So the float16 gradient itself can differ from one computer to another by more than
+# float32 rounding; "changed, and within 1%" holds on all of them.)
+#
 # torch ships one such pair:
 # [`torch.autograd.graph.save_on_cpu()`](https://docs.pytorch.org/docs/stable/autograd.html#torch.autograd.graph.save_on_cpu)
 # packs every saved tensor by copying it from the GPU to the computer's main memory, and
