@@ -187,8 +187,8 @@ print(f"adjoints: y1 = {y1.grad.item():.4f}, y2 = {y2.grad.item():.4f}, y3 = {y3
 # is $0.3323954139\ldots$. The last of those seven can differ from one computer to another:
 # torch's float32 `log`, `sin` and `cos` are accurate to one float32 step (one *ulp*), not
 # always to the nearest float32 number, and which of the two nearest they return depends on
-# the CPU. The gradient, built from them, can then come out a few steps away: 0.3323955... on
-# another CPU. So the course prints four digits, which every CPU agrees on.) The drawing now
+# the CPU. The gradient, built from them, can then differ by a few steps, in its seventh or
+# eighth digit. So the course prints four digits, which every CPU agrees on.) The drawing now
 # shows each adjoint in blue next to its value:
 
 # %%
