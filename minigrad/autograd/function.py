@@ -229,7 +229,7 @@ def _save(ctx, outputs) -> None:
             continue
         nr = ctx._raw_outputs.get(id(t))
         if nr is not None and outputs[nr].grad_fn is ctx:
-            ctx.save_output(str(i), outputs[nr])
+            ctx.save_output(str(i), outputs[nr], nr)
         else:
             ctx.save({str(i): t})
     ctx.to_save = ()

@@ -108,7 +108,9 @@ class SavedTensor:
 
     Unpacking checks the version, so an in-place change between forward and backward is
     caught instead of silently giving a wrong gradient. A saved *output* of the node is kept
-    as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack.
+    as its data only (keeping the tensor would make a reference cycle) and rebuilt on unpack
+    as that same output of the node: its ``output_nr`` is kept too (as torch's
+    ``SavedVariable``), so a gradient through it under ``create_graph`` reaches its own slot.
 
     With saved-tensor hooks (``saved_tensors_hooks``, or ``register_hooks`` on a node's
     ``_raw_saved_*``), the tensor is handed to ``pack_hook`` when saved and only what that
@@ -117,10 +119,10 @@ class SavedTensor:
     the graph (its ``grad_fn``, or its leaf's ``AccumulateGrad``).
     """
 
-    __slots__ = ("tensor", "data", "version", "counter", "is_output", "view_grad_fn",
+    __slots__ = ("tensor", "data", "version", "counter", "is_output", "output_nr", "view_grad_fn",
                  "tensor_type", "packed", "unpack_hook", "grad_edge", "fw_grad", "name", "next")
 
-    def __init__(self, tensor, is_output: bool = False):
+    def __init__(self, tensor, is_output: bool = False, output_nr: int = 0):
         if tensor._is_inference and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors created "
@@ -135,6 +137,7 @@ class SavedTensor:
             self.counter = None
             self.version = 0 if tensor._counter is None else tensor._counter[0]
         self.is_output = is_output
+        self.output_nr = output_nr  # which output of the node a saved output is
         # For an in-place op on a view: a weak reference to the view's grad_fn, which torch
         # names in the version error while that node is still alive.
         self.view_grad_fn = None
@@ -153,7 +156,7 @@ class SavedTensor:
         s = cls.__new__(cls)
         s.tensor = s.data = s.counter = s.tensor_type = s.view_grad_fn = None
         s.packed = s.unpack_hook = s.grad_edge = s.fw_grad = s.name = s.next = None
-        s.version, s.is_output = 0, False
+        s.version, s.is_output, s.output_nr = 0, False, 0
         return s
 
     def __repr__(self) -> str:
@@ -204,7 +207,7 @@ class SavedTensor:
         if self.is_output:
             out = self.tensor_type._make(self.data)
             out._version_counter = self.counter
-            out._attach(node)
+            out._attach(node, self.output_nr)
             if self.fw_grad is not None:
                 out._fw_grad = self.fw_grad
             return out
@@ -215,7 +218,7 @@ class SavedTensor:
         if not isinstance(value, _tensor_class(self.tensor_type)):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                             f"result of type {type(value).__name__}")
-        edge = (node, 0) if self.is_output else self.grad_edge
+        edge = (node, self.output_nr) if self.is_output else self.grad_edge
         if edge is None:
             return value
         out = type(value)._make(value._data)
@@ -302,7 +305,7 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
     what = f"[CPUBoolType [{shape}]]" if kind == "BoolTensor" else f"[minigrad.{kind} [{shape}]]"
     if saved.is_output:
         view_fn = saved.view_grad_fn() if saved.view_grad_fn is not None else None
-        what += f", which is output 0 of {_op_name(view_fn or node)},"
+        what += f", which is output {saved.output_nr} of {_op_name(view_fn or node)},"
     elif t is not None and t.grad_fn is not None:  # a stale view: AsStrided, as torch
         what += f", which is output {t._output_nr} of {_op_name(t.grad_fn)},"
     if anomaly_mode._state.enabled:  # the forward trace is shown: torch's other hint
@@ -501,8 +504,9 @@ class Node(metaclass=_NodeType):
             if value is not None:
                 self._keep(key, SavedTensor(value))
 
-    def save_output(self, key: str, tensor) -> None:
-        self._keep(key, SavedTensor(tensor, is_output=True))
+    def save_output(self, key: str, tensor, output_nr: int = 0) -> None:
+        """Keep ``tensor``, output ``output_nr`` of this node, for backward."""
+        self._keep(key, SavedTensor(tensor, is_output=True, output_nr=output_nr))
 
     def _keep(self, key: str, saved: SavedTensor) -> None:
         """Add ``saved`` under ``key`` at the end of the node's chain of saved tensors (a
