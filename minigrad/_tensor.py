@@ -47,6 +47,8 @@ T_ND_WARNING = (
     "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
     "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
     "tensor.")
+SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                  "unexpected behavior.\nConsider using tensor.detach() first.")
 T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
                 "cases.")
 _warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
@@ -376,6 +378,11 @@ class Tensor:
     def _bump_version(self) -> None:
         self._version_counter[0] += 1
 
+    def _is_view(self) -> bool:
+        """Whether this tensor looks into another one's memory as an autograd view (x[0],
+        x.view(...)); a detach() shares memory too but is not a view, as in torch."""
+        return self._base is not None
+
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, with no grad_fn."""
         out = Tensor._make(self._data)
@@ -576,6 +583,8 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad:  # torch warns here (and for complex()), not in int() or item()
+            _warn_once(SCALAR_WARNING)
         return float(self.item())
 
     def __int__(self) -> int:

@@ -657,12 +657,14 @@ class SigmoidBackwardBackward0(Node):
 
 def clip(data: np.ndarray, lo, hi) -> np.ndarray:
     """torch's clamp, element by element: min(max(x, lo), hi) that keeps ``x`` itself on a tie
-    (so -0. stays -0.; NumPy's maximum/minimum may return the bound) and NaN as NaN."""
+    (so -0. stays -0.; NumPy's maximum/minimum may return the bound) and NaN as NaN. A NaN
+    bound gives NaN too, as torch's kernel propagates it (``x < nan`` alone would keep x)."""
     out = data
-    if lo is not None:
-        out = np.where(out < lo, lo, out)
-    if hi is not None:
-        out = np.where(out > hi, hi, out)
+    for bound, beyond in ((lo, np.less), (hi, np.greater)):
+        if bound is not None:
+            out = np.where(beyond(out, bound), bound, out)
+            if data.dtype.kind == "f":
+                out = np.where(np.isnan(bound), bound, out)
     return np.asarray(out).astype(data.dtype, copy=False)
 
 
@@ -775,8 +777,14 @@ def sign(input):
 
 def sgn(input):
     """``sign`` extended to complex numbers (``x / |x|``); for real tensors the same values.
-    torch's ``abs`` backward uses it, so its node appears in a double-backward graph."""
-    data = input._data if input.dtype is _dtype.bool else np.sign(input._data)
+    torch's ``abs`` backward uses it, so its node appears in a double-backward graph. For
+    real floats it is torch's ``(0 < x) - (x < 0)`` (as ``sign``), not NumPy's ``np.sign``:
+    a NaN gets 0, so ``abs`` passes a zero gradient to a NaN element, as torch does."""
+    x = input._data
+    if x.dtype.kind == "f":
+        data = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+    else:
+        data = x if x.dtype == np.bool_ else np.sign(x)
     return record(data, SgnBackward0, (input,), save={"self": input}, output_name="result")
 
 

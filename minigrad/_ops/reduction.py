@@ -165,8 +165,11 @@ class MaxBackward1(Node):
 
     def backward(self, grad):
         """torch's evenly_distribute_backward: a zero tensor filled at the ties, so the
-        other elements get +0 whatever the gradient's sign."""
-        mask = self.saved("self") == self.saved("result")
+        other elements get +0 whatever the gradient's sign. A NaN result came from the NaN
+        elements (NaN == NaN is false), so those are the ties then, as torch's CPU kernel
+        picks them: ``input.isnan()`` when the result is NaN, else ``input == result``."""
+        x, result = self.saved("self"), self.saved("result")
+        mask = x.isnan() if np.isnan(result._data).any() else x == result
         return grad.new_zeros(mask.shape).masked_fill(mask, grad / mask.sum())
 
     def jvp(self, t):
