@@ -12,11 +12,11 @@ which Python calls only for names the package does not define.
 
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
 _LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
-          "LogSoftmax, Sequential, MSELoss, CrossEntropyLoss); build others from tensor "
-          "operations, or run this code with torch")
+          "LogSoftmax, Sequential, MSELoss, CrossEntropyLoss, BCEWithLogitsLoss); build others "
+          "from tensor operations, or run this code with torch")
 _FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "
-             "mse_loss, nll_loss and cross_entropy; build others from tensor operations, or run "
-             "this code with torch")
+             "mse_loss, nll_loss, cross_entropy and binary_cross_entropy_with_logits; build "
+             "others from tensor operations, or run this code with torch")
 
 # package -> {name: what to use instead}
 LEFT_OUT = {
@@ -46,11 +46,11 @@ LEFT_OUT = {
         ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
          "Dropout", "Embedding", "RNN", "LSTM", "GRU", "Flatten", "Identity", "GELU",
          "LeakyReLU", "ELU", "SiLU", "Softplus", "NLLLoss", "L1Loss", "BCELoss",
-         "BCEWithLogitsLoss", "HuberLoss", "SmoothL1Loss"], _LAYER),
+         "HuberLoss", "SmoothL1Loss"], _LAYER),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "layer_norm", "dropout",
          "embedding", "one_hot", "gelu", "leaky_relu", "elu", "silu", "softplus", "l1_loss",
-         "binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
+         "binary_cross_entropy", "huber_loss",
          "smooth_l1_loss", "normalize", "pad"], _FUNCTION),
 }
 

@@ -188,6 +188,9 @@ SAVED_FIELDS = {
                     "mat2_sym_strides": _strides(1, 1, "mat2_column_major"), "self": TENSOR,
                     "self_sym_sizes": _operand_sizes(0),
                     "self_sym_strides": _strides(0, 0, "self_column_major")},
+    "BinaryCrossEntropyWithLogitsBackward0": {
+        "pos_weight": TENSOR, "reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
+        "target": TENSOR, "weight": TENSOR},
     "MseLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
                          "target": TENSOR},
     "MseLossBackwardBackward0": {"grad_output": TENSOR,

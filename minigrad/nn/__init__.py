@@ -7,6 +7,7 @@ minigrad operations, and autograd records the graph as for any other code.
 from minigrad import _left_out
 from minigrad.nn import functional, init, parameter
 from minigrad.nn.modules import (
+    BCEWithLogitsLoss,
     CrossEntropyLoss,
     Linear,
     LogSoftmax,
@@ -21,7 +22,8 @@ from minigrad.nn.modules import (
 from minigrad.nn.parameter import Parameter
 
 __all__ = ["functional", "init", "parameter", "Parameter", "Module", "Linear", "Sequential",
-           "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss"]
+           "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
+           "BCEWithLogitsLoss"]
 
 
 def __getattr__(name):

@@ -4,7 +4,8 @@ Like torch, ``linear``, ``mse_loss``, ``softmax``, ``log_softmax`` and ``nll_los
 operations with one backward node each (``AddmmBackward0``, ``MseLossBackward0``,
 ``SoftmaxBackward0``, ``LogSoftmaxBackward0``, ``NllLossBackward0``; see
 ``minigrad/_ops/nn_ops.py``), so a model's graph is the same node for node as torch's.
-``cross_entropy`` composes them as torch does.
+``cross_entropy`` composes them as torch does. ``binary_cross_entropy_with_logits`` is one
+fused node too (``BinaryCrossEntropyWithLogitsBackward0``; see ``minigrad/_ops/bce.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import warnings
 import numpy as np
 
 from minigrad import _left_out
-from minigrad._ops import nn_ops
+from minigrad._ops import bce, nn_ops
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad.autograd import forward_grad
 
@@ -146,6 +147,27 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if input.numel() == 0:
         return -loss.sum().fill_(float("nan"))
     return nn_ops.div_by_count(-loss.sum(), input.numel() // input.shape[class_dim])
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """Binary cross-entropy of ``sigmoid(input)``, fused and stable (see ``_ops/bce.py``)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
+                         f"({input.shape!r})")
+    return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def _legacy_reduction(size_average, reduce):
+    """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = ("mean" if size_average else "sum") if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{ret}' instead.", stacklevel=3)
+    return ret
 
 
 def _unsupported(**options):
