@@ -196,7 +196,7 @@ class Session:
         return self.rng.standard_normal(shape).astype(np.float32)
 
     def check(self, code: str, names=(), *, engine: str = "torch", graph: bool = True,
-              quiet: bool = False, user_ns: dict | None = None):
+              quiet: bool = False, user_ns: dict | None = None, rtol: dict | None = None):
         """Run ``code`` on both engines and compare; see the module docstring."""
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -206,7 +206,7 @@ class Session:
         for which in ENGINES:
             self.rng.bit_generator.state = state
             runs[which] = run(code, self.namespaces[which])
-        problems = _compare(runs, names, graph)
+        problems = _compare(runs, names, graph, rtol or {})
         if problems:
             raise AssertionError(_report(runs, names, problems))
         if user_ns is not None:
@@ -224,8 +224,10 @@ def _minigrad_builtins() -> dict:
     return b
 
 
-def _compare(runs, names, graph: bool):
-    """The list of what differs (empty when the engines agree)."""
+def _compare(runs, names, graph: bool, rtol: dict):
+    """The list of what differs (empty when the engines agree). A name in ``rtol`` is compared
+    within that fraction of its largest entry (a value the cell rounds coarsely on purpose,
+    e.g. through float16, whose last digits no two CPUs need agree on)."""
     lt, at = describe(runs["torch"], names, "torch")
     lm, am = describe(runs["minigrad"], names, "minigrad")
     problems = []
@@ -234,8 +236,15 @@ def _compare(runs, names, graph: bool):
             [x for x in lm if not _is_value_line(x, numeric)]:
         problems.append("text")
     for key in sorted(numeric, key=list(at).index):
-        if at[key].shape != am[key].shape or not np.allclose(at[key], am[key], rtol=1e-5,
-                                                             atol=1e-6, equal_nan=True):
+        loose = rtol.get(key)
+        if at[key].shape != am[key].shape:
+            problems.append(key)
+        elif loose is None and not np.allclose(at[key], am[key], rtol=1e-5, atol=1e-6,
+                                               equal_nan=True):
+            problems.append(key)
+        elif loose is not None and at[key].size and not np.allclose(
+                at[key], am[key], rtol=0, atol=loose * np.nanmax(np.abs(at[key])),
+                equal_nan=True):
             problems.append(key)
     if graph:
         for name in names:
@@ -332,7 +341,8 @@ def same_random(*shape) -> np.ndarray:
 
 # --- the IPython cell magic ---------------------------------------------------------------------
 def _parse_magic_line(line: str):
-    """``%%both x y --engine minigrad --no-graph`` -> (names, options)."""
+    """``%%both x y~1e-3 --engine minigrad --no-graph`` -> (names, options); ``y~1e-3``
+    compares ``y`` within 1e-3 of its largest entry."""
     names, options = [], {}
     words = iter(shlex.split(line))
     for w in words:
@@ -343,7 +353,11 @@ def _parse_magic_line(line: str):
         elif w == "--quiet":
             options["quiet"] = True
         else:
-            names += [n for n in w.split(",") if n]
+            for n in filter(None, w.split(",")):
+                n, _, tol = n.partition("~")
+                names.append(n)
+                if tol:
+                    options.setdefault("rtol", {})[n] = float(tol)
     return names, options
 
 

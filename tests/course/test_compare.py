@@ -106,6 +106,21 @@ def test_user_namespace_gets_torch_results(session):
 def test_magic_line_parsing():
     assert compare._parse_magic_line("x y,z --engine minigrad --no-graph") == (
         ["x", "y", "z"], {"engine": "minigrad", "graph": False})
+    assert compare._parse_magic_line("x y~1e-3") == (["x", "y"], {"rtol": {"y": 1e-3}})
+
+
+def test_a_loose_name_tolerates_only_its_own_budget(session, monkeypatch):
+    """``name~R``: within R of the largest entry passes, beyond it fails, and the other names
+    keep float32 precision."""
+    real = pointwise.ExpBackward0.backward
+    monkeypatch.setattr(pointwise.ExpBackward0, "backward",
+                        lambda self, g: real(self, g) * (1 + 1e-4))
+    code = "x = torch.tensor([0.5, 1.5], requires_grad=True); x.exp().sum().backward(); g = x.grad"
+    session.check(code, ["g"], quiet=True, rtol={"g": 1e-3})
+    with pytest.raises(AssertionError, match="g"):
+        session.check(code, ["g"], quiet=True, rtol={"g": 1e-5})
+    with pytest.raises(AssertionError, match="g"):
+        session.check(code, ["g"], quiet=True)
 
 
 def test_ipython_magic_registration(monkeypatch):
