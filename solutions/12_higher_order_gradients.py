@@ -78,7 +78,8 @@ with question("12.1", points=2, answers=("g_value", "h_value", "g2_requires_grad
 # that does **not** require grad, and `v` has the shape of `x`. Return $H\mathbf v$, where $H$
 # is the Hessian of `f` at `x`, as a tensor that does not require grad. Do not build the
 # Hessian: two `torch.autograd.grad` calls are enough (the check counts how many backward
-# passes reach `x`). Work on a copy of `x` that requires grad.
+# passes reach `x`). Work on a copy of `x` that requires grad. Do not use
+# `torch.autograd.functional` or `torch.func` (their `hvp` is the answer, not the method).
 
 # %% question="12.2" role="answer"
 # Answer 12.2
@@ -105,7 +106,12 @@ def _hvp_probe(name, values, direction):
     how many backward passes reached x (a hook on the tensor f is called with)."""
     passes = []
 
+    from coursekit.grading.checks import ready_made_caller
+
+    ready_made = []
+
     def f(t):
+        ready_made.append(ready_made_caller())
         if t.requires_grad:
             t.register_hook(lambda grad: passes.append(1))
         if name == "quartic":
@@ -115,7 +121,8 @@ def _hvp_probe(name, values, direction):
     x = torch.tensor(values, dtype=torch.float64)
     out = hvp_trick(f, x, torch.tensor(direction, dtype=torch.float64))
     return {"out": out, "passes": len(passes), "x": x,
-            "requires_grad": getattr(out, "requires_grad", False) is True}
+            "requires_grad": getattr(out, "requires_grad", False) is True,
+            "ready_made": [api for api in ready_made if api]}
 
 
 def _check_hvp(q, name, fn, values, direction):
@@ -124,7 +131,14 @@ def _check_hvp(q, name, fn, values, direction):
     hessian = torch.autograd.functional.hessian(fn, x)
     xr = x.clone().requires_grad_()
     gradient = torch.autograd.grad(fn(xr), xr)[0]
+    refused = "compute H v yourself, with two torch.autograd.grad calls"
+    q.refuse(("functional", "func", "hvp", "vhp", "hessian", "jacobian", "jacrev", "jacfwd",
+              "vjp", "jvp"), refused)
     seen = q.observe(_hvp_probe, name, values, direction)
+    # the ready-made API found on the stack by the learner's process: a trusted fact, worth 1
+    # point (q.refuse above is the grader's own reading of the answer cell)
+    q.method(not seen["ready_made"], f"hvp_trick called f through {seen['ready_made'][:1]}: "
+             f"{refused}")
     q.need_tensor(f"hvp_trick for {name}", seen["out"])
     # x after the call, the backward passes that reached x and whether the result requires
     # grad are reported by the learner's process: trusted facts, worth 1 point together

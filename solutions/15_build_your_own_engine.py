@@ -18,8 +18,8 @@
 #
 # Practise lesson 15 (`notebooks/15_build_your_own_engine.ipynb`): counting the paths a naive
 # recursion follows, the engine's backward order built from dependency counts (deep graphs
-# included), summing a gradient back to a broadcast shape, and a backward rule with a bug that
-# simple tests miss. Each answer cell is followed by a check cell; the questions do not depend
+# included), a mean along chosen axes with its backward rule, and a backward rule with a bug
+# that simple tests miss. Each answer cell is followed by a check cell; the questions do not depend
 # on each other. Every check compares your engine with torch.
 
 # %%
@@ -153,7 +153,13 @@ with question("15.1", points=2, answers=("visits_x", "grad_x")) as q:
 # (through `.parents`), each exactly once, **`root` first** and every value **before all its
 # parents**, the order in which a backward pass can run them. A value used twice by the same
 # child (`a + a`) counts twice. It must work on a chain of 5,000 operations, so do not recurse.
-# The check runs `run_backward(root, backward_order(root)[::-1])` and compares the gradients
+#
+# Many orders are valid (the lesson's depth-first one, reversed, is one of them); the check
+# wants the one dependency counts give with this ready list: start with `ready = [root]`;
+# repeatedly take `v = ready.pop()` (the value added last) and append it to the order; then go
+# through `v.parents` in their order, lowering each parent's count by one, and `append` a
+# parent to `ready` the moment its count reaches 0. The check compares your order with that
+# one, then runs `run_backward(root, backward_order(root)[::-1])` and compares the gradients
 # with torch's.
 
 # %% question="15.2" role="answer"
@@ -218,6 +224,26 @@ def _order_probe(spec):
             "grads": {leaf: built[leaf].grad for leaf in leaves}}
 
 
+def _counted_order(spec):
+    """The labels of ``spec``'s graph in the order the question describes, computed here (in
+    the check's process) from the labels alone: count the uses, then a last-in first-out ready
+    list."""
+    parents = {label: (rest[1:] if len(rest) > 1 else []) for label, *rest in spec}
+    uses = {label: 0 for label in parents}
+    for label in parents:
+        for parent in parents[label]:
+            uses[parent] += 1
+    order, ready = [], ["out"]
+    while ready:
+        label = ready.pop()
+        order.append(label)
+        for parent in parents[label]:
+            uses[parent] -= 1
+            if uses[parent] == 0:
+                ready.append(parent)
+    return order
+
+
 def _torch_grads(spec):
     built, ops = {}, {"add": torch.add, "mul": torch.mul, "tanh": torch.tanh}
     for label, *rest in spec:
@@ -256,65 +282,100 @@ with question("15.2", points=3, answers=()) as q:
                 q.true(position[label] < position[parent], f"{name} graph: {parent!r} comes "
                        f"before {label!r}, which uses it; a value is ready only once every "
                        "value that uses it has run")
+        counted = _counted_order(spec)
+        first = next((i for i, (a, b) in enumerate(zip(order, counted)) if a != b), None)
+        q.true(first is None, f"{name} graph: a valid order, but not the one dependency counts "
+               f"give: position {first} holds {order[first] if first is not None else ''!r} "
+               f"where the ready list gives {counted[first] if first is not None else ''!r} "
+               "(count every value's uses first; then pop the last ready value, lower its "
+               "parents' counts in order, and append each parent whose count reaches 0)")
         want = _torch_grads(spec)
         for leaf, grad in seen["grads"].items():
             q.close(f"{leaf}.grad ({name} graph)", grad, want[leaf])
 
 # %% [markdown]
-# ## 15.3 · Implement: `unbroadcast` (3 points)
+# ## 15.3 · Implement: `mean` along axes (3 points)
 #
-# When `x` of shape `shape` was broadcast in an operation, the gradient `grad` arriving for it
-# has the (larger) shape of the result. Write `unbroadcast(grad, shape)`: it returns a NumPy
-# array of shape `shape`, the sum of `grad` over every dimension that broadcasting added in
-# front, and over every dimension where `shape` has size 1 (keeping that dimension). For
-# example, `shape` `(2, 1)` and a `grad` of shape `(4, 2, 3)`: sum over the first dimension and
-# over the last one, keeping it, to get shape `(2, 1)`. Do not change `grad` in place.
+# The lesson's `sum_` reduces every element to one number. Write `mean(a, axis=None,
+# keepdims=False)` for the engine above, as NumPy's `a.data.mean(axis=axis, keepdims=keepdims)`
+# computes it: `axis` is `None` (every element), an int (negative counts from the end) or a
+# tuple of ints. Return a new `Value` whose parents are `(a,)` and whose `backward_fn` takes
+# the gradient `g` (shaped like the mean) and returns a one-element tuple: the gradient for
+# `a`, shaped like `a.data`. Each element of `a` was averaged into one output with weight
+# $1/n$, where $n$ is the number of elements averaged together. When `keepdims=False` the
+# reduced axes are gone from `g`: put them back (size 1) before you broadcast. Use NumPy only
+# (no `torch` in this engine). The check builds `mean`, `tanh` and `mul` on random inputs,
+# runs `run_backward`, and compares values and gradients with torch's `mean(dim, keepdim)`.
 
 # %% question="15.3" role="answer"
 # Answer 15.3
-def unbroadcast(grad, shape):
+def mean(a, axis=None, keepdims=False):
     ### BEGIN SOLUTION
-    grad = np.asarray(grad)
-    while grad.ndim > len(shape):
-        grad = grad.sum(axis=0)
-    for axis, size in enumerate(shape):
-        if size == 1 and grad.shape[axis] != 1:
-            grad = grad.sum(axis=axis, keepdims=True)
-    return grad
+    out = Value(a.data.mean(axis=axis, keepdims=keepdims), (a,), "mean")
+    n = a.data.size // out.data.size  # the elements averaged into each output
+
+    def backward_fn(g):
+        if axis is not None and not keepdims:
+            g = np.expand_dims(g, axis)  # the reduced axes again, with size 1
+        return (np.broadcast_to(g / n, a.data.shape).copy(),)
+
+    out.backward_fn = backward_fn
+    return out
     ### END SOLUTION
 
 
 # %% question="15.3" role="check" points=3
-def _unbroadcast_probe(grad, shape):
-    """unbroadcast(grad, shape) on a float64 array, and that array afterwards."""
-    g = np.array(grad, dtype=np.float64)
-    out = unbroadcast(g, tuple(shape))
-    return {"out": np.asarray(out, dtype=np.float64), "grad": g}
+def _mean_probe(values, weights, axis, keepdims):
+    """tanh(mean(x, axis, keepdims)) * w on the learner's engine: the mean's value, its
+    parents, and x's gradient after run_backward (None if mean is not a Value)."""
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    x = Value(values)
+    m = mean(x, axis=axis, keepdims=keepdims)
+    if not isinstance(m, Value):
+        return {"type": type(m).__name__}
+    w = Value(weights) if np.shape(weights) == m.data.shape else Value(np.ones(m.data.shape))
+    t = tanh(m)
+    out = mul(t, w)
+    run_backward(out, [x, m, t, w, out])
+    return {"type": "Value", "value": m.data, "parents": [p is x for p in m.parents],
+            "grad": x.grad}
 
 
-def _torch_unbroadcast(grad, shape):
-    """What torch's engine gives x.grad when x of ``shape`` is broadcast to grad's shape."""
-    g = torch.tensor(grad, dtype=torch.float64)
-    x = torch.zeros(shape, dtype=torch.float64, requires_grad=True)
-    (x + torch.zeros(g.shape, dtype=torch.float64)).backward(g)
-    return x.grad
+def _torch_mean(values, weights, axis, keepdims):
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    m = x.mean(dim=axis, keepdim=keepdims)
+    (torch.tanh(m) * torch.tensor(weights, dtype=torch.float64)).backward(
+        torch.ones(m.shape, dtype=torch.float64))
+    return m.detach(), x.grad
 
 
 with question("15.3", points=3, answers=()) as q:
-    cases = [((2, 3), (3,)), ((2, 3), (2, 1)), ((2, 3), (1, 3)), ((2, 3), (2, 3)),
-             ((2, 3), ()), ((4, 2, 3), (2, 1)), ((3, 4, 2), (4, 1))]
-    for big, shape in cases:
-        grad = (np.arange(np.prod(big), dtype=np.float64).reshape(big) - 3.0).tolist()
-        seen = q.observe(_unbroadcast_probe, grad, list(shape))
-        q.true(np.array_equal(seen["grad"], np.array(grad)), "unbroadcast changed `grad` in "
-               "place: sum into a new array instead")
-        want = _torch_unbroadcast(grad, shape)
-        got = seen["out"]
-        q.true(got.shape == tuple(want.shape), f"unbroadcast(grad of shape {list(big)}, "
-               f"{list(shape)}) has shape {list(got.shape)}, expected {list(shape)}: sum the "
-               "dimensions added in front away, and sum the size-1 dimensions with "
-               "keepdims=True")
-        q.close(f"unbroadcast(grad of shape {list(big)}, {list(shape)})", got, want)
+    q.refuse(("torch", "minigrad"), "the engine is NumPy only: compute with a.data and np")
+    rng = np.random.default_rng(15)
+    cases = [((2, 3), None, False), ((2, 3), 0, False), ((2, 3), 1, True), ((2, 3), -1, False),
+             ((2, 3, 4), [0, 2], False), ((2, 3, 4), -2, True), ((5,), 0, False),
+             ((2, 3, 4), [1, 2], True)]
+    for shape, axis, keepdims in cases:
+        values = rng.normal(size=shape).round(3).tolist()
+        reduced = np.zeros(shape).mean(axis=tuple(axis) if isinstance(axis, list) else axis,
+                                       keepdims=keepdims).shape
+        weights = rng.normal(size=reduced).round(3).tolist()
+        want_value, want_grad = _torch_mean(values, weights, axis, keepdims)
+        call = f"mean(x of shape {list(shape)}, axis={axis}, keepdims={keepdims})"
+        seen = q.observe(_mean_probe, values, weights, axis, keepdims)
+        q.true(seen["type"] == "Value", f"{call} returned a {seen['type']}, not a Value")
+        q.close(call, seen["value"], want_value)
+        q.true(seen["parents"] == [True], f"{call}: its parents must be (a,), the Value it "
+               "averages, so that run_backward reaches a")
+        q.true(seen["grad"] is not None, f"{call}: x got no gradient: backward_fn must return "
+               "a one-element tuple")
+        n = np.prod(shape) // max(int(np.prod(want_value.shape)), 1)
+        q.close(f"x.grad for tanh({call}) * w", seen["grad"], want_grad, mistakes=[
+            (want_grad * n, f"each element was averaged with weight 1/{n}: divide the "
+                            "gradient by the number of elements averaged together"),
+            (want_grad * n / np.prod(shape), "divide by the number of elements averaged "
+                                             "into each output, not by a's size")])
 
 # %% [markdown]
 # ## 15.4 · Debug: a backward rule that simple tests miss (2 points)

@@ -35,7 +35,9 @@ the learner's.
 
 from __future__ import annotations
 
+import ast
 import re
+import sys
 
 import numpy as np
 import torch
@@ -161,9 +163,11 @@ class Question:
     is printed); inline, ``observe`` calls the function itself.
     """
 
-    def __init__(self, qid: str, points: float, answers=(), *, observer=None, results=None):
+    def __init__(self, qid: str, points: float, answers=(), *, observer=None, results=None,
+                 answer_source: str | None = None):
         self.id, self.points, self.answers = qid, points, tuple(answers)
         self._observer = observer
+        self._answer_source = answer_source
         self._results = RESULTS if results is None else results
         self._more = False
         self._method: tuple[float, str] | None = None  # the first failed ``method`` fact
@@ -221,6 +225,19 @@ class Question:
             lost = min(float(points), float(self.points))
             if self._method is None or lost > self._method[0]:
                 self._method = (lost, feedback if self._method is None else self._method[1])
+
+    def refuse(self, names, feedback: str) -> None:
+        """The question's answer cells must not use any of ``names`` (a ready-made API such as
+        ``hvp``, or ``torch`` in a NumPy-only engine): the first one found stops the question
+        with ``feedback``. Unlike ``method``, this is a fact the grader establishes itself,
+        from the text of the submitted notebook (``grader.answer_sources``), so it costs the
+        whole question. Inline it reads the answer cell from the notebook's input history
+        (``answer_source_inline``); with no source to read, it checks nothing."""
+        source = self._answer_source if self._observer is not None else answer_source_inline(
+            self.id)
+        found = names_used(source or "") & set(names)
+        if found:
+            raise CheckFailed(f"your answer uses {', '.join(sorted(found))}: {feedback}")
 
     def true(self, condition, feedback: str) -> None:
         if not condition:
@@ -304,6 +321,67 @@ def _inputs(args, kwargs) -> str:
 
 def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def names_used(source: str) -> set[str]:
+    """The outside names ``source`` reaches for: attributes (``torch.autograd.functional.hvp``
+    gives ``autograd``, ``functional``, ``hvp``), imported modules and their parts, and the
+    names it reads without binding them itself (``torch``; a learner's own ``def hvp`` or
+    variable ``hessian`` is theirs, not the API). Code that does not parse is read word by
+    word instead."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+    found, read, bound = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.alias):
+            found.update(node.name.split("."))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.update(node.module.split("."))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return found | (read - bound)
+
+
+READY_MADE = ("torch/autograd/functional.py", "torch/_functorch/", "minigrad/autograd/functional.py",
+              "minigrad/func/")
+
+
+def ready_made_caller() -> str | None:
+    """Called from inside a function the learner's code was given: the ready-made
+    differentiation API (``torch.autograd.functional``, ``torch.func``, or minigrad's) on the
+    call stack, if any; a probe records it. The learner's process reports it, so it can only
+    ever lower a score (``q.refuse`` is the grader's own check of the same thing)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = frame.f_code.co_filename.replace("\\", "/")
+        for part in READY_MADE:
+            if part in path:
+                return part.rstrip("/").removesuffix(".py").replace("/", ".")
+        frame = frame.f_back
+    return None
+
+
+def answer_source_inline(qid: str) -> str | None:
+    """The last cell run in this notebook whose first line is ``# Answer <qid>`` (every answer
+    cell starts so), read from IPython's input history; None outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    history = shell.user_ns.get("In", []) if shell is not None else []
+    for text in reversed(history):
+        if isinstance(text, str) and text.lstrip().startswith(f"# Answer {qid}\n"):
+            return text
+    return None
 
 
 def question(qid: str, points: float = 1, answers=()) -> Question:

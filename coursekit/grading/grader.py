@@ -437,6 +437,7 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
         announce([{"id": c.id, "max": c.points} for c in checks.values()])
     results: dict[str, dict] = {}  # question id -> what its answer cell did, when it failed
     answered: set[str] = set()
+    sources: dict[str, str] = {}  # question id -> the text of its answer cells (q.refuse)
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-grade-"))
     (scratch / path.name).write_bytes(data)  # the learner works on a copy
     # the solutions, their repository's history, and every submission stay out of sight
@@ -457,6 +458,7 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
             answer = kind == "answer" and qid in checks
             if answer:
                 answered.add(qid)
+                sources[qid] = sources.get(qid, "") + cell.source + "\n"
             try:
                 reply = session.cell(cell.source)
             except KernelDied as died:
@@ -484,7 +486,8 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
             try:
                 if base is None:
                     base = trusted.base_namespace(load_setup(solution))
-                found = trusted.run_check(qid, check.points, check.source, base, session)
+                found = trusted.run_check(qid, check.points, check.source, base, session,
+                                          sources.get(qid, ""))
             except trusted.Stop as stop:
                 if stop.died is None:
                     found = {"points": 0, "feedback": f"no verdict: {stop.reason}"}

@@ -140,10 +140,13 @@ def _outcome(reply: dict) -> dict:
     return outcome
 
 
-def run_check(qid: str, points: float, source: str, base: dict, session) -> dict:
+def run_check(qid: str, points: float, source: str, base: dict, session,
+              answer_source: str = "") -> dict:
     """Run the check cell ``source`` of question ``qid`` here, observing the learner's process
-    through ``session`` (``grader.Session``). Returns ``{"points", "feedback"}``; raises
-    ``Stop`` when the learner's process died or answered nonsense."""
+    through ``session`` (``grader.Session``); ``answer_source`` is the text of the learner's
+    answer cells for ``qid``, as the grader read it from the notebook (``q.refuse``). Returns
+    ``{"points", "feedback"}``; raises ``Stop`` when the learner's process died or answered
+    nonsense."""
     names = answers_of(source) or ()
     results: dict[str, dict] = {}
 
@@ -159,7 +162,8 @@ def run_check(qid: str, points: float, source: str, base: dict, session) -> dict
                               "kwargs": _plain_args(dict(kwargs))}))
 
     def question(check_id: str, points: float = 1, answers=()) -> Question:
-        return Question(check_id, points, answers, observer=observer, results=results)
+        return Question(check_id, points, answers, observer=observer, results=results,
+                        answer_source=answer_source if check_id == qid else "")
 
     namespace = dict(base)
     if names:
