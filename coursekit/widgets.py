@@ -8,6 +8,7 @@ controls' callbacks replace, so nothing is printed from a callback (nbval would 
 
 from __future__ import annotations
 
+import base64
 import io
 import time
 
@@ -24,6 +25,16 @@ def _png(fig) -> bytes:
     fig.savefig(buffer, format="png")
     plt.close(fig)
     return buffer.getvalue()
+
+
+def figure_html(fig, dpi: int = 80) -> str:
+    """The figure as an ``<img>`` for an ``HTML`` widget's ``value`` (and closed): how a
+    widget callback shows a plot without printing into the cell (an ``Output`` widget would,
+    under nbval)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    plt.close(fig)
+    return f"<img src='data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}'>"
 
 
 def _best_time(fn, *args, repeats=3) -> float:

@@ -28,6 +28,7 @@ from minigrad._creation import (
     from_numpy,
     full,
     full_like,
+    get_default_device,
     get_rng_state,
     initial_seed,
     linspace,
@@ -41,6 +42,7 @@ from minigrad._creation import (
     randn,
     randn_like,
     randperm,
+    set_default_device,
     set_rng_state,
     tensor,
     zeros,
@@ -132,10 +134,14 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     frac,
     ge,
     gt,
+    isfinite,
+    isinf,
     isnan,
     le,
     lerp,
     log,
+    log2,
+    log10,
     logical_and,
     logical_not,
     logical_or,
@@ -144,6 +150,7 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     maximum,
     minimum,
     mul,
+    nan_to_num,
     ne,
     neg,
     pow,
@@ -151,6 +158,7 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     relu,
     remainder,
     round,
+    rsqrt,
     rsub,
     sgn,
     sigmoid,
@@ -214,6 +222,9 @@ from minigrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 
+# torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
+globals().update({_k: _v.as_function for _k, _v in list(globals().items())
+                  if hasattr(_v, "as_function")})
 clip = clamp
 fix = trunc
 concat = concatenate = cat
@@ -222,7 +233,19 @@ multiply, subtract, divide, negative = mul, sub, div, neg
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
     ByteTensor, BoolTensor = (_legacy_type(d) for d in (
         float32, float64, float16, int64, int32, int16, int8, uint8, bool))
-from minigrad import cuda, nn, optim, return_types, utils  # noqa: E402  (they use the names above)
+# these use the names above (torch.vmap is torch.func.vmap; serialization uses nn)
+from minigrad import (  # noqa: E402
+    accelerator,
+    cuda,
+    func,
+    nn,
+    optim,
+    profiler,
+    return_types,
+    utils,
+)
+from minigrad.func import vmap  # noqa: E402
+from minigrad.serialization import load, save  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -15,8 +15,10 @@ import numpy as np
 
 from minigrad import _dtype, _random
 from minigrad._numeric import fma
+from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _warn_once, check_device
+from minigrad._tensor import device as _device
 
 
 class Generator:
@@ -56,6 +58,28 @@ class Generator:
 
 
 default_generator = Generator()
+_DEFAULT_DEVICE = [None]  # set_default_device's device; None: the CPU
+
+
+def set_default_device(device) -> None:
+    """Where factories make tensors by default. Any device torch knows may be set (as in
+    torch); making a tensor anywhere but the CPU then raises a CPU-only torch's error."""
+    _DEFAULT_DEVICE[0] = None if device is None else _device(device)
+
+
+def get_default_device() -> _device:
+    d = _DEFAULT_DEVICE[0]
+    if d is None:
+        return _device("cpu")
+    if d.type == "mps":
+        raise RuntimeError("PyTorch is not linked with support for mps devices")
+    if d.type == "cuda" and d.index is None:  # torch asks CUDA for the current index
+        check_device(d)  # a CPU-only torch's AssertionError
+    return d
+
+
+def _check_device(device) -> None:
+    check_device(_DEFAULT_DEVICE[0] if device is None else device)
 
 
 def get_rng_state() -> Tensor:
@@ -160,7 +184,7 @@ def _check_fits(array: np.ndarray, dtype, name: str) -> None:
 
 
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
-    check_device(device)  # the CPU only: "cuda" raises a CPU-only torch's error
+    _check_device(device)  # the CPU only: "cuda" raises a CPU-only torch's error
     if requires_grad:
         if not t.dtype.is_floating_point:  # a factory's wording, not requires_grad_'s
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -175,6 +199,10 @@ LIST_OF_ARRAYS_WARNING = (
     "tensor.")
 
 
+@parses(
+    'tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+)
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     if isinstance(data, Tensor):
@@ -189,6 +217,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         array = data.copy()
         dtype = dtype or _dtype.from_numpy_dtype(array.dtype)
     else:
+        if data is None and dtype is not None:  # what torch's element conversion says
+            raise TypeError("must be real number, not NoneType" if dtype.is_floating_point
+                            else "'NoneType' object cannot be interpreted as an integer")
         inferred = _infer_dtype(data)
         if isinstance(data, list | tuple):
             if any(isinstance(x, np.ndarray) for x in data):
@@ -209,7 +240,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    check_device(device)
+    _check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
@@ -256,6 +287,11 @@ def _size(size, name: str = "zeros"):
     return size
 
 
+@parses(
+    'full(tuple of ints size, Number fill_value, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+)
 def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     if dtype is None:
         dtype = (_dtype.bool if isinstance(fill_value, bool) else _dtype.int64
@@ -267,17 +303,32 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> T
                    device)
 
 
+@parses(
+    'zeros(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(Tensor._make(np.zeros(_size(size), dtype=dtype.numpy)), requires_grad, device)
 
 
+@parses(
+    'ones(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(Tensor._make(np.ones(_size(size, "ones"), dtype=dtype.numpy)), requires_grad,
                    device)
 
 
+@parses(
+    'empty(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """Zeros, in fact: NumPy's uninitialised memory would make lessons unrepeatable."""
     dtype = dtype or _dtype.get_default_dtype()
@@ -285,6 +336,13 @@ def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
                    requires_grad, device)
 
 
+@parses(
+    'eye(int n, *, Tensor out = None, torch.dtype? dtype = None, torch.layout? layout = None, '
+    'torch.device? device = None, bool? pin_memory = False, bool? requires_grad = False)',
+    'eye(int n, int m, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def eye(n, m=None, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad, device)
@@ -385,18 +443,34 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None)
     return _finish(Tensor._make(data), requires_grad, device)
 
 
+@parses(
+    'rand(tuple of ints size, *, torch.Generator? generator, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+    'rand(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def rand(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
-    check_device(device)  # before drawing: a refused device leaves the generator as it was
+    _check_device(device)  # before drawing: a refused device leaves the generator as it was
     dtype = dtype or _dtype.get_default_dtype()
     data = _uniform(_size(size, "rand"), dtype, generator=generator)
-    return _finish(Tensor._make(data), requires_grad)
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
+@parses(
+    'randn(tuple of ints size, *, torch.Generator? generator, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+    'randn(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+)
 def randn(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
-    check_device(device)
+    _check_device(device)
     dtype = dtype or _dtype.get_default_dtype()
     data = _normal(_size(size, "randn"), dtype, generator=generator)
-    return _finish(Tensor._make(data), requires_grad)
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
 def check_std(std) -> None:
@@ -430,7 +504,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
         dtype = dtype or _dtype.get_default_dtype()
         data = _normal(_size(size, "normal"), dtype, mean, std, generator)
         return _finish(Tensor._make(data), requires_grad, device)
-    check_device(device)
+    _check_device(device)
     if any(t.requires_grad for t in tensors):
         raise NotImplementedError("minigrad's normal() does not differentiate through a tensor "
                                   "mean or std; write mean + std * torch.randn_like(mean) "
@@ -459,7 +533,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
 
 def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
     """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
-    check_device(device)
+    _check_device(device)
     if isinstance(high, tuple | list):
         low, high, size = 0, low, high
     if high is None:
@@ -474,14 +548,14 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None)
 
 
 def randperm(n, *, generator=None, device=None) -> Tensor:
-    check_device(device)
+    _check_device(device)
     return Tensor._make(_random.randperm(_generator(generator)._engine, n))
 
 
 def _like(maker):
     def like(input, *, dtype=None, requires_grad=False, device=None, memory_format=None):
         return maker(tuple(input.shape), dtype=dtype or input.dtype,
-                     requires_grad=requires_grad, device=device)
+                     requires_grad=requires_grad, device=device or input.device)
 
     like.__name__ = maker.__name__ + "_like"
     return like
@@ -492,35 +566,38 @@ zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                generator=generator, device=device)
+                generator=generator, device=device or input.device)
 
 
 def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
     return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                 generator=generator, device=device)
+                 generator=generator, device=device or input.device)
 
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
     return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
-                device=device)
+                device=device or input.device)
 
 
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
-    """``x.new_zeros(size)``: zeros with ``x``'s dtype unless told otherwise."""
-    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+    """``x.new_zeros(size)``: zeros with ``x``'s dtype and device unless told otherwise."""
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                 device=device or self.device)
 
 
 def new_ones(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
-    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                device=device or self.device)
 
 
 def new_empty(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
-    return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+    return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                 device=device or self.device)
 
 
 def new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                device=device)
+                device=device or self.device)
 
 
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -532,4 +609,5 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tens
                       ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
         data = data._data  # copied by tensor(), without its own warning
-    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                  requires_grad=requires_grad)

@@ -1,7 +1,7 @@
 """The parts of torch that minigrad leaves out on purpose, and the one error that says so.
 
 minigrad covers what the course teaches. A learner who reaches for something beyond it
-(``minigrad.nn.Conv2d``, ``minigrad.utils.checkpoint``, ``minigrad.func``) gets an
+(``minigrad.nn.Conv2d``, ``minigrad.fft``, ``minigrad.jit``) gets an
 AttributeError that names the torch feature, says minigrad does not implement it, and says
 what to use instead, not Python's bare "has no attribute" or a failure deep inside. Any other
 unknown name gets the wording torch uses for a missing attribute of a module.
@@ -10,21 +10,24 @@ Each package of minigrad hands its unknown names here from its module ``__getatt
 which Python calls only for names the package does not define.
 """
 
+import dis
+import sys
+
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
 _LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
-          "LogSoftmax, Sequential, MSELoss, CrossEntropyLoss, BCEWithLogitsLoss); build others "
+          "LogSoftmax, LeakyReLU, GELU, SiLU, Softplus, ELU, Dropout, Embedding, "
+          "Flatten, Unflatten, Identity, LayerNorm, Sequential, MSELoss, CrossEntropyLoss, "
+          "NLLLoss, L1Loss, HuberLoss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss); build others "
           "from tensor operations, or run this code with torch")
 _FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "
-             "mse_loss, nll_loss, cross_entropy and binary_cross_entropy_with_logits; build "
+             "leaky_relu, gelu, silu, softplus, elu, dropout, one_hot, embedding, "
+             "layer_norm, mse_loss, l1_loss, huber_loss, smooth_l1_loss, nll_loss, "
+             "cross_entropy, binary_cross_entropy and binary_cross_entropy_with_logits; build "
              "others from tensor operations, or run this code with torch")
 
 # package -> {name: what to use instead}
 LEFT_OUT = {
     "minigrad": {
-        "func": "functorch transforms (grad, vjp, jacrev, vmap...); use minigrad.autograd.grad "
-                "or minigrad.autograd.functional (vjp, jvp, jacobian, hessian, hvp, vhp) instead",
-        "vmap": "functorch's batching transform; loop over the batch, or use "
-                "minigrad.autograd.functional.jacobian for Jacobians",
         "compile": _EAGER,
         "jit": "TorchScript tracing and scripting; " + _EAGER,
         "linalg": "use minigrad.matmul, minigrad.outer, Tensor.norm and minigrad.einsum, or run "
@@ -38,27 +41,56 @@ LEFT_OUT = {
         "complex64": "the course differentiates real functions; use minigrad.float32",
         "complex128": "the course differentiates real functions; use minigrad.float64",
     },
-    "minigrad.utils": {
-        "checkpoint": "lesson 14 builds checkpointing by hand with a custom "
-                      "minigrad.autograd.Function",
-    },
     "minigrad.nn": dict.fromkeys(
-        ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
-         "Dropout", "Embedding", "RNN", "LSTM", "GRU", "Flatten", "Identity", "GELU",
-         "LeakyReLU", "ELU", "SiLU", "Softplus", "NLLLoss", "L1Loss", "BCELoss",
-         "HuberLoss", "SmoothL1Loss"], _LAYER),
+        ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
+         "RNN", "LSTM", "GRU"], _LAYER),
     "minigrad.nn.functional": dict.fromkeys(
-        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "layer_norm", "dropout",
-         "embedding", "one_hot", "gelu", "leaky_relu", "elu", "silu", "softplus", "l1_loss",
-         "binary_cross_entropy", "huber_loss",
-         "smooth_l1_loss", "normalize", "pad"], _FUNCTION),
+        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm",
+         "normalize", "pad"], _FUNCTION),
 }
 
 
-def missing(package: str, name: str) -> AttributeError:
-    """The error for ``package.name``, a name the package does not define."""
+def missing(package: str, name: str) -> AttributeError | ImportError:
+    """The error for ``package.name``, a name the package does not define (called from the
+    package's ``__getattr__``)."""
     hint = LEFT_OUT.get(package, {}).get(name)
     if hint is not None:
         torch_name = "torch" + package[len("minigrad"):] + "." + name
-        return AttributeError(f"minigrad does not implement {torch_name}: {hint}")
+        message = f"minigrad does not implement {torch_name}: {hint}"
+        # ``from minigrad.nn.functional import conv2d``: Python turns an AttributeError into
+        # its own "cannot import name"; an ImportError keeps the message
+        return ImportError(message) if _from_import(sys._getframe(2)) else AttributeError(
+            message)
     return AttributeError(f"module '{package}' has no attribute '{name}'")
+
+
+_IMPORT_FROM = dis.opmap["IMPORT_FROM"]
+
+
+def _from_import(frame) -> bool:
+    """Whether ``frame`` is executing a ``from module import name`` statement."""
+    try:
+        return frame.f_code.co_code[frame.f_lasti] == _IMPORT_FROM
+    except (AttributeError, IndexError, TypeError):
+        return False
+
+
+class LeftOutFinder:
+    """``import minigrad.jit`` and ``from minigrad.nn import Conv2d`` end in Python's import
+    machinery, not in a module ``__getattr__``: Python would say "No module named
+    'minigrad.jit'" or "cannot import name 'Conv2d'". This finder, first on ``sys.meta_path``,
+    answers those names (and only those) with the same message as ``missing``, as a
+    ``ModuleNotFoundError`` (an ``ImportError``, what an import statement raises)."""
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        if name in LEFT_OUT.get(package, ()):
+            # a name other than ``fullname``: Python's ``from package import name`` swallows a
+            # ModuleNotFoundError for exactly that module and would print its own words
+            raise ModuleNotFoundError(str(missing(package, name).args[0]),
+                                      name=f"{fullname} (left out)")
+        return None
+
+
+if not any(isinstance(finder, LeftOutFinder) for finder in sys.meta_path):
+    sys.meta_path.insert(0, LeftOutFinder())

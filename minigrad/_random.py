@@ -17,6 +17,8 @@ Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm)
 - integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
   or more), as ``randint`` and ``random_(from, to)`` draw them; ``random_()`` reduces one draw
   modulo the dtype's range; randperm swaps ``i`` with ``i + draw % (n - i)``;
+- bernoulli_(p): a float64 uniform per element, 1 where it is below p (the kernel torch runs
+  without MKL or on a processor that is not Intel's; see ``bernoulli``);
 - exponential and geometric numbers: a float64 uniform through ``-log1p(-u) / lambd`` or
   ``ceil(log(u) / log1p(-p))``, with the C library's log1p and log;
 - the generator's state as torch's 5056 bytes (``Engine.get_state``/``from_state``).
@@ -36,6 +38,9 @@ from minigrad._numeric import fma32, fma64
 
 DEFAULT_SEED = 67280421310721  # torch's seed before any manual_seed
 _F = np.float32
+# Set by minigrad.func.vmap while it runs, called with the engine before any number is drawn:
+# vmap refuses random ops (randomness='error') or replays one sample's numbers ('same').
+draw_hook = None
 
 
 def _mt19937_key(seed: int) -> np.ndarray:
@@ -107,10 +112,14 @@ class Engine:
 
     def random(self, n: int) -> np.ndarray:
         """n 32-bit draws (torch's ``random()``)."""
+        if draw_hook is not None:
+            draw_hook(self)
         return self._bits.random_raw(n).astype(np.uint32) if n else np.empty(0, np.uint32)
 
     def random64(self, n: int) -> np.ndarray:
         """n 64-bit draws, each made of two 32-bit ones, the first as the high half."""
+        if draw_hook is not None:
+            draw_hook(self)
         raw = self._bits.random_raw(2 * n)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
 
@@ -171,6 +180,8 @@ def _normal_half(engine: Engine, n: int, mean, std) -> np.ndarray:
 
 def _normal_double(engine: Engine) -> float:
     """One sample of torch's normal_distribution<double>: Box-Muller, the sine half kept."""
+    if draw_hook is not None:
+        draw_hook(engine)
     if engine.next_double_normal is not None:
         value, engine.next_double_normal = engine.next_double_normal, None
         return value
@@ -326,6 +337,15 @@ def update_to(hi: int, dtype_name: str) -> int:
         n = abs(hi - 1).bit_length() - 1
         hi = minus_1 - (1 << (n - _DIGITS[dtype_name] + 1))
     return hi
+
+
+def bernoulli(engine: Engine, n: int, p: float) -> np.ndarray:
+    """torch's ``bernoulli_(p)`` for a number ``p``, element by element: a float64 uniform
+    each, True where it is below ``p`` (``bernoulli_distribution<double>``). This is torch's
+    kernel without MKL, and with MKL on a processor that is not Intel's; an Intel processor
+    runs MKL's own generator (VSL_BRNG_MCG31, seeded with one 32-bit draw), whose numbers
+    minigrad does not reproduce."""
+    return uniform(engine, n, np.float64) < p
 
 
 def geometric(engine: Engine, n: int, p: float) -> np.ndarray:

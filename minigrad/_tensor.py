@@ -376,7 +376,10 @@ class Tensor:
         return int(self._version_counter[0])
 
     def _bump_version(self) -> None:
-        self._version_counter[0] += 1
+        counter = self._counter  # the property, written out: every in-place op bumps
+        if counter is None:
+            counter = self._counter = new_version_counter()
+        counter[0] += 1
 
     def _is_view(self) -> bool:
         """Whether this tensor looks into another one's memory as an autograd view (x[0],

@@ -27,7 +27,7 @@
 # - Read a `%%both` cell: what it runs, what it compares, what the `✓` line means.
 # - See what happens when the engines disagree, and how errors are shown.
 # - Draw a backward graph, with values and gradients, and redraw it from a slider.
-# - Find your way through the eleven lessons and their exercises.
+# - Find your way through the lessons and their exercises, and know what minigrad covers.
 #
 # **Time:** about 15 minutes.
 
@@ -280,10 +280,44 @@ print(inspect.getsource(compare.normalize))
 #   and the leaf node's long name `minigrad::autograd::AccumulateGrad`.
 # - Random numbers are torch's after the same seed (section 5).
 # - minigrad runs on the CPU only, with NumPy arrays underneath, and is much slower.
-# - It implements the operations the course uses, not all of torch.
 #
 # Everything else that the lessons show (values, gradients, graphs, warnings, error
 # messages) is checked to be the same.
+#
+# ### Pasting code from PyTorch's own tutorials
+#
+# You can paste a cell from PyTorch's autograd tutorials into a `%%both` cell (or run it with
+# `import minigrad as torch`). minigrad covers what those tutorials and the autograd notes use:
+#
+# - tensors, their operations and methods, views and in-place operations, dtypes and printing;
+# - `backward`, `torch.autograd.grad`, hooks (on tensors, nodes and saved tensors), custom
+#   `torch.autograd.Function`s, forward mode (`torch.autograd.forward_ad`),
+#   `torch.autograd.functional`, `gradcheck`, `detect_anomaly`, the profiler
+#   (`torch.autograd.profiler`, `torch.profiler`);
+# - `torch.func` (`grad`, `vjp`, `jvp`, `jacrev`, `jacfwd`, `hessian`, `vmap`,
+#   `functional_call`) and `torch.utils.checkpoint`;
+# - `torch.nn` for fully connected networks: `Linear`, `Sequential`, the common activations,
+#   `Dropout`, `Embedding`, `Flatten`, `LayerNorm`, the usual losses (`MSELoss`,
+#   `CrossEntropyLoss`, `NLLLoss`, `L1Loss`, `BCELoss`, `BCEWithLogitsLoss`...);
+#   `torch.optim`'s `SGD`, `Adam`, `AdamW`, `RMSprop`, `Adagrad`; `torch.save`/`torch.load`;
+#   `torch.utils.data`'s `TensorDataset` and `DataLoader`.
+#
+# Left out on purpose: convolution, pooling, recurrent and batch-norm layers, `torchvision`
+# and downloads, GPUs (`torch.cuda.is_available()` is `False`, as on a CPU-only torch),
+# `torch.compile` and `torch.jit`, and the dispatch extension points (`__torch_function__`,
+# `__torch_dispatch__`). Each of them raises one clear error that says so and what to use
+# instead, never a wrong answer:
+
+# %%
+try:
+    minigrad.nn.Conv2d(1, 8, kernel_size=3)
+except AttributeError as error:
+    print(f"{type(error).__name__}: {error}")
+
+# %% [markdown]
+# (In a `%%both` cell, torch would build the layer and minigrad would raise: the engines
+# disagree, so the cell stops with both outputs side by side. That is how you find out, on
+# the first line, that a pasted cell needs something minigrad leaves out.)
 
 # %% [markdown]
 # ## The map of the course
@@ -305,7 +339,9 @@ print(inspect.getsource(compare.normalize))
 # | `12_higher_order_gradients` | `create_graph=True`, second derivatives, Hessian-vector products, a gradient penalty | `exercises/12_higher_order_gradients.ipynb` |
 # | `13_broadcasting_in_backward` | why broadcast gradients are summed, `expand` vs `repeat`, `mean` vs `sum` | `exercises/13_broadcasting_in_backward.ipynb` |
 # | `14_memory_and_debugging` | what nodes save, saved-tensor hooks, checkpointing, leaks, `detect_anomaly` | `exercises/14_memory_and_debugging.ipynb` |
-# | `15_build_your_own_engine` | capstone: write your own small autograd, then read minigrad's engine | `exercises/15_build_your_own_engine.ipynb` |
+# | `15_build_your_own_engine` | capstone: write your own small autograd, train a network with it, then read minigrad's engine | `exercises/15_build_your_own_engine.ipynb` |
+# | `16_non_differentiable_points` | gradients at corners, ties and infinite slopes, NaN gradients and the double `where` | `exercises/16_non_differentiable_points.ipynb` |
+# | `17_functional_transforms` | `torch.func`: `grad`, `jacrev` or `jacfwd`, Hessian-vector products, `vmap` and per-sample gradients | `exercises/17_functional_transforms.ipynb` |
 #
 # Each lesson from 01 on has exercises in the `exercises/` folder, with the same name, and
 # reference solutions in `solutions/`. Try an exercise before you open its solution.

@@ -384,9 +384,15 @@ print("v^T J =", vJ)
 # runs. So there we count how many times `f` runs; each run performs every operation of `f`
 # once, with its tangent. How many operations is that? One ordinary run of `f` on an `x` that
 # requires grad records one node per operation: we count those.
+#
+# The four counting helpers are in the folded cell below (click it to read them):
+# `reverse_cost(f, x)` builds the Jacobian row by row with a pre-hook on every node and
+# returns the number of backward passes and of node calls; `forward_cost(f, x)` builds it
+# column by column and counts the runs of `f`; `ops_per_run(f, x)` counts the operations one
+# run records; `net_of(n, m)` makes a small network with `n` inputs and `m` outputs.
 
-# %%
-# %%both counts
+# %% jupyter={"source_hidden": true}
+# %%both
 def graph_nodes(t):
     """Every node behind t, each once."""
     nodes, todo = [], [t.grad_fn]
@@ -436,7 +442,8 @@ def ops_per_run(f, x):
     y = f(x.detach().requires_grad_())
     return sum(type(node).__name__ != "AccumulateGrad" for node in graph_nodes(y))
 
-
+# %%
+# %%both counts
 counts = []
 for n, m in [(16, 1), (1, 16), (4, 4)]:
     net, x = net_of(n, m), torch.tensor(same_random(n))
@@ -480,7 +487,8 @@ print(inspect.getsource(api._seed_grads))
 # ## Where minigrad differs from torch
 #
 # * `vectorize=True` is accepted by minigrad's `jacobian`, with the same results, but it does
-#   not batch anything: minigrad has no `vmap`, so it runs the same loop.
+#   not batch anything: minigrad's `jacobian` runs the same loop either way. (minigrad does
+#   have `vmap`, as `minigrad.func.vmap`, but that too runs the function once per sample.)
 # * Everything printed in this lesson, errors included, is the same in both engines (apart
 #   from the `minigrad.` prefix); the `%%both` cells check it.
 #

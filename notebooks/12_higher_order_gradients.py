@@ -241,6 +241,16 @@ torch.autograd.grad(dy_dx, x)
 x = torch.tensor(2.0, requires_grad=True)
 (x ** 3).backward(create_graph=True)
 print(x.grad, x.grad.grad_fn.name())
+print(x.grad.grad_fn.next_functions)
+
+# %% [markdown]
+# Why `CopyBackwards` and not the `MulBackward0` of $3x^2$? Under `create_graph=True`, the
+# `AccumulateGrad` of a leaf never stores the incoming gradient itself: it copies it into a new
+# tensor laid out like `x` (`new_empty_strided(...).copy_(grad)`), and with recording on that
+# copy is a recorded op too. `CopyBackwards` is the backward node of `copy_`. Its
+# `next_functions` show two edges: `None` for the fresh tensor it copied into, and the
+# `MulBackward0` that computed $3x^2$. (`autograd.grad`
+# hands the gradient back as it is, with no copy: section 1's `dy_dx` had `MulBackward0`.)
 
 # %% [markdown]
 # ## 5. Hessians and Hessian-vector products
@@ -397,9 +407,29 @@ for penalty_weight in (0.0, 0.1, 1.0):
 # %% [markdown]
 # The larger $\lambda$, the flatter the model: the weights, which set the slope of $\hat y$
 # along $\mathbf x$, shrink, the penalty falls four times, and the fit gets worse. That is the
-# trade-off $\lambda$ controls. Without `create_graph=True` the penalty would be a constant
-# with no history: `total.backward()` would run without complaint and the penalty would simply
-# change nothing (exercise 12.3).
+# trade-off $\lambda$ controls.
+#
+# What if the first call forgets `create_graph=True`? Then `autograd.grad` also takes its
+# default `retain_graph=False` (lesson 11, section 3): it frees the tensors the graph of `pred`
+# saved, and that graph is shared with `loss`. So `total.backward()` does complain, with the
+# error of a second backward through a freed graph:
+
+# %%
+# %%both
+inputs = X.clone().requires_grad_()
+w = torch.tensor([0.5, 0.5], requires_grad=True)
+pred = torch.tanh(inputs @ w)
+loss = ((pred - target) ** 2).mean()
+(input_grad,) = torch.autograd.grad(pred.sum(), inputs)  # no create_graph
+total = loss + (input_grad ** 2).sum(dim=1).mean()
+print(input_grad.grad_fn)
+total.backward()
+
+# %% [markdown]
+# The silent version of this bug needs one more argument: with `retain_graph=True` (and still
+# no `create_graph=True`) nothing is freed, `total.backward()` runs without complaint, and the
+# penalty, a constant with no history, adds nothing to the weights' gradients: the model trains
+# as if $\lambda = 0$. Exercise 12.3 asks you to find exactly that bug.
 #
 # Here is the graph of one `total`. The loss comes in through the `MeanBackward0` on the left.
 # The penalty, on the right, is built from the *backward* of the prediction:
@@ -526,8 +556,8 @@ print(inspect.getsource(minigrad._ops.pointwise.PowBackward0.backward))
 #    need `create_graph=True` to get them?
 # 3. $f$ has $10^6$ inputs. Why compute $H\mathbf v$ with the double-backward trick rather
 #    than `hessian(f, x) @ v`?
-# 4. You train with a gradient penalty but forgot `create_graph=True`. Does it raise? What
-#    happens to the weights?
+# 4. You train with a gradient penalty but forgot `create_graph=True` in the `grad` call.
+#    Does it raise? And if you also pass `retain_graph=True`?
 # 5. A custom Function passes `gradcheck` but fails `gradgradcheck`. Where would you look?
 #
 # <details><summary>Answers</summary>
@@ -539,8 +569,11 @@ print(inspect.getsource(minigrad._ops.pointwise.PowBackward0.backward))
 #    the first one recorded, and needs no graph of its own).
 # 3. The Hessian needs about $10^6$ backward passes and $10^{12}$ numbers of memory; the trick
 #    needs two backward passes and memory for a few vectors.
-# 4. No error: the penalty is a constant (no `grad_fn`), `backward()` runs, and the penalty adds
-#    nothing to the weights' gradients, so the model trains as if $\lambda = 0$.
+# 4. It raises "Trying to backward through the graph a second time": without `create_graph`,
+#    `grad` defaults to `retain_graph=False` and frees the saved tensors the loss shares with
+#    the prediction. Add `retain_graph=True` alone and the error goes away, but silently: the
+#    penalty is then a constant (no `grad_fn`), it adds nothing to the weights' gradients, and
+#    the model trains as if $\lambda = 0$.
 # 5. In its `backward`: something there is not a differentiable tensor operation (a
 #    `.detach()`, `.item()`, NumPy, a new `torch.tensor(...)`), or it is marked
 #    `once_differentiable`.

@@ -268,8 +268,37 @@ for n in (4, 40, 400):
 # Torch's losses average by default (`reduction="mean"` in
 # [`nn.MSELoss`](https://docs.pytorch.org/docs/stable/generated/torch.nn.MSELoss.html)), and
 # that is what you want in most training loops: the learning rate you found keeps working when
-# you change the batch size. If you switch a loss
-# from `mean` to `sum`, divide the learning rate by the batch size to take the same steps.
+# you change the batch size. If you switch a loss from `mean` to `sum` and train with plain
+# SGD, divide the learning rate by the number of elements the mean averaged over to take the
+# same steps: that is $n$ here, but $64 \times 10 = 640$ for an `MSELoss` on a `(64, 10)`
+# output, because `mean` divides by every element, not by the batch size.
+#
+# That advice is for SGD (and SGD with momentum) only. Adam divides each gradient by a running
+# estimate of its own size, so a constant factor in the loss cancels out (up to the tiny `eps`
+# in the denominator): `mean` and `sum` give Adam the same steps, and dividing its learning
+# rate would make every step $n$ times too small. Two runs of Adam, on the mean and on the sum
+# of the same squared errors over a `(64, 10)` batch:
+
+# %%
+# %%both w_mean w_sum
+xs = torch.tensor(same_random(64, 10))
+ys = 2 * xs
+for reduce in ("mean", "sum"):
+    w = torch.tensor(0.0, requires_grad=True)
+    optimizer = torch.optim.Adam([w], lr=0.1)
+    for step in range(5):
+        squares = (w * xs - ys) ** 2
+        loss = squares.mean() if reduce == "mean" else squares.sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(f"{reduce:4s}: w after 5 Adam steps = {w.item():.6f}")
+    if reduce == "mean":
+        w_mean = w.detach()
+    else:
+        w_sum = w.detach()
+
+# %% [markdown]
 #
 # ## 4. Reducing along a dimension, and `keepdim`
 #
@@ -443,8 +472,10 @@ print(inspect.getsource(shape.ExpandBackward0))
 # 2. `expand` returns a view with stride 0 along the new dimension, so all rows read the same
 #    three numbers; `repeat` copies them into new memory. Their gradients are the same: the
 #    incoming gradient summed over the copies.
-# 3. Every gradient becomes 64 times larger (no more $1/n$). Divide the learning rate by 64 to
-#    take the same steps.
+# 3. Every gradient becomes 64 times larger (no more $1/n$; with an output of shape `(64, 10)`
+#    it would be 640 times, the number of elements averaged). With SGD, divide the learning rate
+#    by that factor to take the same steps. With Adam, change nothing: it rescales each gradient
+#    by its own running size, so the factor cancels.
 # 4. `(8, 8)`: every prediction against every target. Make the shapes equal, for example
 #    `pred.squeeze(1) - target`.
 #

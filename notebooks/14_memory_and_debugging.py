@@ -29,11 +29,12 @@
 # 2. explain when saved tensors are freed, what `retain_graph=True` changes, and the error
 #    "Trying to backward through the graph a second time";
 # 3. intercept every saved tensor with `saved_tensors_hooks` (count it, store it as float16 or
-#    outside autograd) and trade memory for computation with a hand-made **checkpoint**;
+#    outside autograd) and trade memory for computation with **checkpointing**, by hand and
+#    with `torch.utils.checkpoint` (and say why its random-number replay matters);
 # 4. find and fix the `losses.append(loss)` leak;
 # 5. find the operation whose backward made a NaN with `detect_anomaly`.
 #
-# **Time:** about 35 minutes. Lessons 03 (the graph is freed), 07 (version counters) and 09
+# **Time:** about 45 minutes. Lessons 03 (the graph is freed), 07 (version counters) and 09
 # (custom Functions) come first.
 
 # %%
@@ -56,15 +57,15 @@ compare.seed_all(0)
 #
 # | forward | derivative | so the node keeps |
 # |---|---|---|
-# | `m = x * y` | $\partial m/\partial x = y$, $\partial m/\partial y = x$ | both inputs |
+# | `m = x * y` | $\partial m/\partial x = y$, $\partial m/\partial y = x$ | each input whose *partner* needs a gradient (both, when both do) |
 # | `e = x.exp()` | $\partial e/\partial x = e^x = e$ | its **output** |
 # | `a = x + y` | $1$ and $1$ | no tensor at all |
 #
 # torch shows what a node kept as attributes named `_saved_<name>`: `_saved_self` and
-# `_saved_other` for the two operands, `_saved_result` for the output. (They are an
-# undocumented debugging aid, which is why they start with an underscore; the
+# `_saved_other` for the two operands, `_saved_result` for the output. They are not part of
+# torch's public API (hence the underscore: they may change between versions), but the
 # [autograd notes](https://docs.pytorch.org/docs/stable/notes/autograd.html#saved-tensors)
-# describe them.)
+# use them to show what a node keeps, and so do we.
 
 # %%
 # %%both x y m e a
@@ -117,9 +118,10 @@ viz.show(viz.make_dot(compare.get("z"), params={"x": compare.get("x"), "y": comp
 # `result`, `SinBackward0` its `self` ($x$ again: the same tensor, saved twice, costs its
 # memory once). `AddBackward0` has none.
 #
-# Every `_saved_<name>` has a twin `_raw_saved_<name>`: the `SavedTensor` object itself, the
-# box autograd keeps the tensor in (its `register_hooks` method is the per-tensor version of
-# section 3's hooks).
+# Every saved *tensor* `_saved_<name>` has a twin `_raw_saved_<name>`: the `SavedTensor`
+# object itself, the box autograd keeps the tensor in (its `register_hooks` method is the
+# per-tensor version of section 3's hooks). Saved numbers have no twin: `AddBackward0` has
+# `_saved_alpha` and no `_raw_saved_alpha`.
 
 # %%
 # %%both m
@@ -247,6 +249,10 @@ for depth in (1, 2, 4, 8):
 # Each extra layer adds $8\cdot16 + 16\cdot16 + 8\cdot16 = 512$ elements: `@` keeps `h`
 # (for `W.grad`) and `W` (for the gradient of `h`), `tanh` keeps its output. The first layer
 # keeps less, because `X` needs no gradient and so `W` is not needed. Memory grows with depth.
+# (The hook counts *saves*: `W`, saved by every layer, is one tensor, and so is a layer's
+# output, saved by its `tanh` and again by the next `@`. Such a tensor is counted each time but
+# its memory is paid once; what is new in each layer is its output, $8 \cdot 16 = 128$
+# elements.)
 #
 # ### Storing saved tensors differently
 #
@@ -304,10 +310,12 @@ print(torch.equal(W.grad, grad_exact))
 #
 # The other way to save memory is to save *less*: keep only a block's input, and when backward
 # reaches the block, run its forward pass again (this time recording) and backpropagate through
-# that fresh little graph. That is **gradient checkpointing**: about one more forward pass of
-# computation, for the memory of the block's intermediate results. torch has it as
-# [`torch.utils.checkpoint`](https://docs.pytorch.org/docs/stable/checkpoint.html); minigrad
-# does not, so we build the idea ourselves with a custom Function (lesson 09):
+# that fresh little graph. That is **gradient checkpointing** (also called activation
+# checkpointing): one more forward pass of each block, in exchange for the memory of its
+# intermediate results. torch has it as
+# [`torch.utils.checkpoint`](https://docs.pytorch.org/docs/stable/checkpoint.html), and so does
+# minigrad. First we build the idea ourselves with a custom Function (lesson 09), then we use
+# the real one.
 
 # %%
 # %%both W X
@@ -339,11 +347,14 @@ for depth in (4, 8, 16):
           f"checkpointed {saved_elements(checkpointed_network, X, W, depth)[1]:5d} elements")
 
 # %% [markdown]
-# Each checkpointed segment of 4 layers keeps only its two inputs, `h` and `W`: $128 + 256 =
-# 384$ elements instead of about $4 \cdot 512$. The memory now grows with the number of
-# segments, not of layers. While backward runs, one segment's graph exists again for a moment
-# (the one being recomputed), so the peak is that much higher, still far below the plain
-# network's. The gradient is the same:
+# With 4 layers, one segment, the checkpointed network saves 512 elements: the segment's two
+# inputs, `h` ($8 \cdot 16 = 128$) and `W` ($16 \cdot 16 = 256$), which `save_for_backward`
+# keeps, and 128 more for the last line, `h.pow(2)`, which keeps its input (the segment's
+# output) outside any checkpoint. Each further segment adds its `h` and `W`, 384: 896 for 8
+# layers, 1664 for 16. The plain network adds 512 per layer (section 3): 1920, 3968, 8064. The
+# memory now grows with the number of segments, not of layers. While backward runs, one
+# segment's graph exists again for a moment (the one being recomputed), so the peak is that
+# much higher, still far below the plain network's. The gradient is the same:
 
 # %%
 # %%both W grad_checkpointed
@@ -354,14 +365,205 @@ grad_checkpointed = W.grad
 print(torch.allclose(grad_checkpointed, grad_exact))
 
 # %% [markdown]
-# Two details in `Checkpoint`:
+# [`torch.enable_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.enable_grad.html)
+# is needed in `backward`, because backward runs with gradient recording off.
 #
-# * `W` is passed to `apply` as an input, not read by `block` from outside. A Function only
-#   returns gradients for its inputs; a weight the recomputation reaches "by itself" would get
-#   its gradient only through the recomputed graph, which autograd does not know about when it
-#   plans the backward pass. (torch's own checkpoint has a mode for this; ours keeps it simple.)
-# * [`torch.enable_grad()`](https://docs.pytorch.org/docs/stable/generated/torch.enable_grad.html)
-#   is needed because backward runs with gradient recording off.
+# ### Why `W` goes through `apply`
+#
+# `checkpointed_network` passes `W` to `apply` as an input. What if the segment read `W` from
+# outside instead, as `block` could (a closure), and `apply` got only `h`? Then the
+# recomputation still reaches the real `W`: `output.backward(grad_output)` in
+# `Checkpoint.backward` is a backward pass *inside* the backward pass, and it adds into
+# `W.grad`. But the graph autograd knows has no edge from the checkpoint's node to `W`:
+# `W`'s gradient arrives behind autograd's back, and two things go wrong.
+#
+# First, a Function's output requires grad only if one of its inputs does. In the first
+# segment the only input is `X`, which requires none, so nothing after it is recorded, and
+# `backward()` has nothing to go back through:
+
+# %%
+# %%both
+def captured_network(X, W, depth, segment=4):
+    """checkpointed_network, but each segment reads W from outside."""
+    h = X
+    for _ in range(depth // segment):
+        h = Checkpoint.apply(lambda h: layers(h, W, segment), h)
+    return h.pow(2).mean()
+
+loss = captured_network(X, W, 4)
+print("loss.requires_grad:", loss.requires_grad)
+loss.backward()
+
+# %% [markdown]
+# Second, when the input does require grad (here a copy of `X` made a leaf), `backward()`
+# gives `W` the right `.grad`, by that inner backward pass. But
+# [`torch.autograd.grad(loss, W)`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html)
+# only follows the graph's edges, finds none that reaches `W`, and refuses. With `W` passed to
+# `apply`, `W` is an input of the node and both work:
+
+# %%
+# %%both W grad_through_apply
+X_leaf = X.clone().requires_grad_()
+W.grad = None
+captured_network(X_leaf, W, 4).backward()
+print("W captured, backward(): right W.grad:", torch.allclose(W.grad, grad_exact))
+grad_through_apply, = torch.autograd.grad(checkpointed_network(X, W, 4), W)
+print("W through apply, autograd.grad:", torch.allclose(grad_through_apply, grad_exact))
+torch.autograd.grad(captured_network(X_leaf, W, 4), W)
+
+# %% [markdown]
+# ### The real thing: `torch.utils.checkpoint`
+#
+# [`torch.utils.checkpoint.checkpoint(fn, *args, use_reentrant=False)`](https://docs.pytorch.org/docs/stable/checkpoint.html#torch.utils.checkpoint.checkpoint)
+# returns `fn(*args)`, and runs `fn` again in backward. It comes in two versions, chosen by
+# `use_reentrant`, and torch wants you to choose: leaving the argument out still works (it
+# means `True`, the old default), with a warning (its threat of an error "starting in PyTorch
+# 2.9" has not come true in 2.13):
+
+# %%
+# %%both
+out = torch.utils.checkpoint.checkpoint(block, X, W)
+
+# %% [markdown]
+# * **`use_reentrant=True`** is our `Checkpoint`, grown up: a custom Function (its node is
+#   `CheckpointFunctionBackward`) that runs `fn` under `no_grad`, keeps the arguments, and in
+#   backward runs `fn` again and calls backward on that, a backward pass inside the backward
+#   pass ("re-entrant"). It has our Function's limits: its node has edges only to the tensors
+#   passed as arguments (a weight read from outside gets its `.grad` only from the inner
+#   backward pass, as above), and `torch.autograd.grad` is refused.
+# * **`use_reentrant=False`**, the recommended one, runs `fn` normally, so the graph is the real
+#   one (the output's `grad_fn` is `fn`'s last node, here `TanhBackward0`), but inside a pair of
+#   saved-tensor hooks (section 3): the pack hook keeps a small placeholder instead of each
+#   tensor, and the first unpack in backward runs `fn` again to get them all back. Since the
+#   graph is the real one, a weight read from outside gets its gradient, and
+#   `torch.autograd.grad` works.
+
+# %%
+# %%both W grad_reentrant grad_nonreentrant grad_captured
+from torch.utils.checkpoint import checkpoint
+
+for use_reentrant in (True, False):
+    h = checkpoint(layers, X, W, 4, use_reentrant=use_reentrant)
+    print(f"use_reentrant={use_reentrant}: h.grad_fn is", type(h.grad_fn).__name__)
+
+def real_checkpointed_network(X, W, depth, use_reentrant, segment=4):
+    """network, with each run of `segment` layers in torch.utils.checkpoint."""
+    h = X
+    for _ in range(depth // segment):
+        h = checkpoint(layers, h, W, segment, use_reentrant=use_reentrant)
+    return h.pow(2).mean()
+
+W.grad = None
+real_checkpointed_network(X, W, 4, True).backward()
+grad_reentrant = W.grad
+print("use_reentrant=True, backward():", torch.allclose(grad_reentrant, grad_exact))
+grad_nonreentrant, = torch.autograd.grad(real_checkpointed_network(X, W, 4, False), W)
+print("use_reentrant=False, autograd.grad:", torch.allclose(grad_nonreentrant, grad_exact))
+h = checkpoint(lambda h: layers(h, W, 4), X, use_reentrant=False)     # W read from outside
+grad_captured, = torch.autograd.grad(h.pow(2).mean(), W)
+print("use_reentrant=False, W captured:", torch.allclose(grad_captured, grad_exact))
+torch.autograd.grad(real_checkpointed_network(X, W, 4, True), W)
+
+# %% [markdown]
+# What do they keep? The count of section 3, for the plain network, our `Checkpoint` and
+# torch's checkpoint in both modes:
+
+# %%
+# %%both
+for depth in (4, 8, 16):
+    print(f"depth {depth:2d}: plain {saved_elements(network, X, W, depth)[1]:5d}, "
+          f"Checkpoint {saved_elements(checkpointed_network, X, W, depth)[1]:5d}, "
+          f"reentrant {saved_elements(real_checkpointed_network, X, W, depth, True)[1]:5d}, "
+          f"non-reentrant {saved_elements(real_checkpointed_network, X, W, depth, False)[1]:5d}"
+          " elements")
+
+# %% [markdown]
+# Both of torch's modes keep exactly what ours keeps: each segment's arguments `h` and `W`.
+# The reentrant one saves them in its Function; the non-reentrant one keeps them as saved
+# tensors of its own (so our counting hook sees them), plus a placeholder (no tensor) for each
+# tensor `fn` would have saved: its own saved-tensor hooks, active inside the block, replace
+# them before ours could count them.
+#
+# ### Random numbers: the recomputation must draw the same ones
+#
+# Recomputing gives the forward's values again only if the block computes the same thing the
+# second time. A block with
+# [dropout](https://docs.pytorch.org/docs/stable/generated/torch.nn.functional.dropout.html)
+# does not: it zeroes a *random* half of its values (and doubles the rest), and the
+# recomputation draws new random numbers. Our `Checkpoint` then computes the gradient of
+# another network than the one that made the loss, and says nothing. torch's checkpoint saves
+# the state of the random number generator before the forward pass and restores it for the
+# recomputation (`preserve_rng_state=True`, the default), so the same elements are dropped.
+# (minigrad's generator draws torch's numbers after the same `torch.manual_seed`, so here both
+# engines even drop the same elements.)
+
+# %%
+# %%both g_plain g_hand g_real g_unpreserved
+def noisy_block(h, W):
+    return torch.nn.functional.dropout((h @ W).tanh(), p=0.5)
+
+def grad_with(run):
+    """W's gradient through noisy_block called by run, from the same seed each time."""
+    W.grad = None
+    torch.manual_seed(0)
+    run(noisy_block, X, W).pow(2).mean().backward()
+    return W.grad
+
+g_plain = grad_with(lambda fn, *args: fn(*args))
+g_hand = grad_with(Checkpoint.apply)
+g_real = grad_with(lambda fn, *args: checkpoint(fn, *args, use_reentrant=False))
+g_unpreserved = grad_with(lambda fn, *args: checkpoint(fn, *args, use_reentrant=False,
+                                                       preserve_rng_state=False))
+print("the same gradient as without checkpointing?")
+print("  our Checkpoint:                           ", torch.allclose(g_hand, g_plain))
+print("  torch.utils.checkpoint:                   ", torch.allclose(g_real, g_plain))
+print("  torch.utils.checkpoint, no RNG state kept:", torch.allclose(g_unpreserved, g_plain))
+
+# %% [markdown]
+# No error, no warning: only a wrong gradient, for other dropout masks than the forward's. Keep
+# `preserve_rng_state=True` (saving and restoring the generator's state costs little) unless
+# the block draws no random numbers. `use_reentrant=True` replays the state the same way.
+#
+# ### What it costs, and when it pays
+#
+# Counting the calls of `block` in one forward and backward pass of 8 layers:
+
+# %%
+# %%both
+calls = []
+
+def counted_layers(h, W, n):
+    for _ in range(n):
+        calls.append(1)
+        h = block(h, W)
+    return h
+
+def calls_of(loss_fn):
+    """How many times block runs for one forward and one backward pass."""
+    calls.clear()
+    loss_fn().backward()
+    return len(calls)
+
+print("plain:     ", calls_of(lambda: counted_layers(X, W, 8).pow(2).mean()))
+print("checkpoint:", calls_of(lambda: checkpoint(counted_layers, checkpoint(
+    counted_layers, X, W, 4, use_reentrant=False), W, 4, use_reentrant=False).pow(2).mean()))
+
+# %% [markdown]
+# Each checkpointed layer runs twice: one more forward pass in all. A backward pass costs about
+# two forward passes, so a training step takes about a third longer ($1 + 1 + 2$ forward
+# passes' worth instead of $1 + 2$). In exchange, the activations kept go from one per layer to
+# one per segment, plus one segment's graph while it is recomputed: $n$ layers cut into
+# $\sqrt n$ segments of $\sqrt n$ layers keep about $2\sqrt n$ activations instead of $n$.
+#
+# * It pays when activations fill the memory (deep networks, big batches, long sequences) and
+#   the memory saved buys something: a bigger batch or model, or a training run that fits at
+#   all.
+# * It does not pay when everything fits anyway (the step only gets slower), nor for a block
+#   that saves little besides its input (checkpointing one matrix product keeps its input
+#   anyway).
+#
+# [`torch.utils.checkpoint.checkpoint_sequential(model, segments, x, use_reentrant=False)`](https://docs.pytorch.org/docs/stable/checkpoint.html#torch.utils.checkpoint.checkpoint_sequential)
+# cuts an `nn.Sequential` into segments and checkpoints each but the last for you.
 #
 # ## 5. The `losses.append(loss)` leak
 #
@@ -596,6 +798,24 @@ with warnings.catch_warnings():
         (v ** 2).sum().sqrt().backward()
 
 # %% [markdown]
+# The fix: compute the length with
+# [`v.norm()`](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.norm.html) (which
+# calls `torch.linalg.vector_norm`, hence its node's name). Its backward is one node for the
+# whole formula, $v / \lVert v \rVert$, and torch special-cases the zero vector: there the
+# gradient is 0 instead of $0 / 0$. (The length has a corner at 0,
+# like $|x|$, so no slope is the true one; 0 is the choice that keeps training going.) Away
+# from 0 it is the usual gradient:
+
+# %%
+# %%both v u
+v = torch.zeros(3, requires_grad=True)
+v.norm().backward()
+print("at 0:       ", v.grad, type(v.norm().grad_fn).__name__)
+u = torch.tensor([3.0, 4.0, 0.0], requires_grad=True)
+u.norm().backward()
+print("at (3, 4, 0):", u.grad)
+
+# %% [markdown]
 # ### Look inside: anomaly mode in minigrad
 #
 # minigrad's engine calls every node through `checked_apply` while anomaly mode is on:
@@ -606,7 +826,8 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 # %% [markdown]
 # ## Where minigrad differs from torch
 #
-# * minigrad has no `torch.utils.checkpoint`: section 4 builds the idea by hand.
+# * minigrad has no `torch.linalg` module: section 6 calls `v.norm()`, not
+#   `torch.linalg.vector_norm(v)` (the same node, `LinalgVectorNormBackward0`, in both).
 # * minigrad's tensors are always on the CPU, so its `save_on_cpu` keeps saved tensors as they
 #   are (torch's copies them to the CPU and back).
 # * minigrad's nodes also list everything they saved in a dict, `grad_fn._saved` (torch has
@@ -617,29 +838,43 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 # %% [markdown]
 # ## Self-check
 #
-# 1. Which tensors does the graph of `y = (a * b).tanh()` save, and why?
+# 1. `a` and `b` both require grad. Which tensors does the graph of `y = (a * b).tanh()`
+#    save, and why? And if only `a` required grad?
 # 2. You read `z.grad_fn._saved_self` after `z.backward()` and get "Trying to backward through
 #    the graph a second time...". Why, and what are the two ways out?
 # 3. A pack hook returns `t.to(torch.float16)`. What do you gain, and what do you lose?
-# 4. What does a checkpointed block keep for backward, and what does it cost?
+# 4. What does a checkpointed block keep for backward, and what does it cost? When is
+#    `use_reentrant=False` needed?
 # 5. `valid_losses.append(criterion(model(x), y))` runs inside an evaluation loop without
 #    `torch.no_grad()`. What stays alive, and what are the fixes?
 # 6. Anomaly mode reports "Function 'PowBackward0' returned nan values in its 0th output."
 #    Must the bug be in the power?
+# 7. A block with dropout is checkpointed by a hand-made Function like section 4's
+#    `Checkpoint`. Nothing fails. What is wrong, and what does `torch.utils.checkpoint` do
+#    about it?
 #
 # <details><summary>Answers</summary>
 #
 # 1. `mul` keeps `a` and `b` (each one's derivative is the other), `tanh` keeps its output
-#    ($1 - \tanh^2$ needs only that).
+#    ($1 - \tanh^2$ needs only that). If only `a` required grad, `mul` would keep only `b`
+#    (the gradient of `a` needs `b`; `a` would only be needed for `b`'s gradient).
 # 2. The first backward freed the saved tensors. Read them before backward, or pass
 #    `retain_graph=True` to the backward (and leave it out of the last one).
 # 3. Half the memory of every saved tensor; the gradient is computed from rounded values
 #    (about 3 significant digits), so it is slightly wrong.
-# 4. Only its inputs. In backward it runs its forward pass again: extra computation.
+# 4. Only its inputs. In backward it runs its forward pass again: extra computation (about a
+#    third more per training step when everything is checkpointed). `use_reentrant=False` is
+#    needed for `torch.autograd.grad` (or `backward(inputs=...)`) and for weights the block
+#    reads from outside instead of taking them as arguments; it is the recommended mode
+#    anyway.
 # 5. Every batch's whole graph with all its saved tensors, because no backward frees them.
 #    Append `loss.item()` (or `loss.detach()`), and evaluate under `torch.no_grad()`.
 # 6. No: it names the first node whose backward *returned* NaN. An `inf` from the node before
-#    (e.g. `sqrt` at 0) becomes NaN there.
+#    (e.g. `sqrt` at 0) becomes NaN there. (For a length, `v.norm()` has gradient 0 at 0.)
+# 7. The recomputation draws new random numbers, so backward differentiates a network with
+#    other dropout masks than the one that made the loss: a wrong gradient, silently.
+#    `torch.utils.checkpoint` saves the random generator's state before the forward pass and
+#    restores it for the recomputation (`preserve_rng_state=True`, the default).
 #
 # </details>
 #

@@ -649,6 +649,130 @@ print(torch.cos(x), -torch.sin(x))
 print(inspect.getsource(minigrad.autograd.graph.validate_outputs))
 
 # %% [markdown]
+# ## 9. The payoff: train a network with your engine
+#
+# Everything a training loop needs is now in our hands: a forward pass that records, a
+# backward pass that fills `.grad`, and plain NumPy for the update. Here is a two-layer
+# network, $\hat y = \tanh(XW_1 + b_1)\,W_2 + b_2$ with 8 hidden units, fitted to 32 points of
+# $y = \sin(3x_0) + x_1$ by gradient descent on the mean squared error. Two things every
+# training loop does, with torch's names:
+#
+# * **`zero_grad`**: our `backward` *adds* to a leaf's `.grad`, as torch's does (lesson 03),
+#   so every step starts by clearing the parameters' gradients;
+# * **the SGD step**: $p \leftarrow p - \eta\,\partial L/\partial p$, done on `.data`, outside
+#   the graph (what `torch.optim.SGD.step()` does under `no_grad`).
+#
+# The same network runs on torch, from the same starting weights, with `torch.optim.SGD`, and
+# `check` compares the two losses at every step and the weights at the end.
+
+# %%
+def normal(*shape):
+    """The same normal numbers on every run (float64, as our engine computes)."""
+    return compare.same_random(*shape).astype(np.float64)
+
+
+inputs = normal(32, 2)
+targets = np.sin(3 * inputs[:, :1]) + inputs[:, 1:]
+start = {"W1": normal(2, 8) * 0.5, "b1": np.zeros(8), "W2": normal(8, 1) * 0.5, "b2": np.zeros(1)}
+
+
+def train_ours(steps, lr=0.1, zero_grad=True):
+    params = {name: Value(value.copy()) for name, value in start.items()}
+    X, y = Value(inputs), Value(targets)
+    losses = []
+    for step in range(steps):
+        if zero_grad:
+            for p in params.values():
+                p.grad = None
+        hidden = tanh(X @ params["W1"] + params["b1"])
+        error = hidden @ params["W2"] + params["b2"] + y * (-1.0)
+        loss = (error * error).sum() * (1 / len(inputs))
+        loss.backward()
+        for p in params.values():
+            p.data = p.data - lr * p.grad
+        losses.append(float(loss.data))
+    return losses, params
+
+
+def train_torch(steps, lr=0.1, zero_grad=True):
+    params = {name: torch.tensor(value, requires_grad=True) for name, value in start.items()}
+    X, y = torch.tensor(inputs), torch.tensor(targets)
+    optimizer = torch.optim.SGD(params.values(), lr=lr)
+    losses = []
+    for step in range(steps):
+        if zero_grad:
+            optimizer.zero_grad()
+        hidden = torch.tanh(X @ params["W1"] + params["b1"])
+        loss = ((hidden @ params["W2"] + params["b2"] - y) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses, params
+
+
+ours, our_params = train_ours(300)
+theirs, their_params = train_torch(300)
+check("the 300 losses", np.array(ours), torch.tensor(theirs, dtype=torch.float64))
+for name in start:
+    check(f"{name} after training", our_params[name].data, their_params[name].detach())
+print(f"loss: {ours[0]:.4f} at the start, {ours[-1]:.4f} after 300 steps, on both engines")
+
+# %% [markdown]
+# Our forty-line engine trains a network, step for step as torch does. Now the most common
+# training bug: forget `zero_grad`. Each step's gradient is then the *sum of all the
+# gradients so far*, so the steps keep pushing in old directions long after the slope has
+# changed: after two good steps the loss overshoots and swings up and down instead of falling
+# steadily. torch makes the same mistake in the same way (the check compares the curves):
+
+# %%
+forgot, _ = train_ours(300, zero_grad=False)
+forgot_torch, _ = train_torch(300, zero_grad=False)
+check("the 300 losses without zero_grad", np.array(forgot),
+      torch.tensor(forgot_torch, dtype=torch.float64))
+
+fig, ax = plt.subplots(figsize=(8, 3.5))
+ax.plot(ours, label="with zero_grad")
+ax.plot(forgot, label="without zero_grad: gradients pile up")
+ax.set_yscale("log")
+ax.set_xlabel("step")
+ax.set_ylabel("mean squared error")
+ax.legend()
+plt.show()
+print(f"after 300 steps: {ours[-1]:.4f} with zero_grad, {forgot[-1]:.4f} without")
+
+# %% [markdown]
+# ### Try it: the learning rate
+#
+# Move the learning rate and watch both curves: a small one trains slowly, a larger one
+# faster, and without `zero_grad` the curve swings whatever the rate, because the summed
+# gradients keep old directions alive. (Each move trains our engine twice, 300 steps each.)
+
+# %%
+from coursekit.widgets import figure_html
+
+
+def replot(change=None):
+    lr = lr_slider.value
+    with_zero, _ = train_ours(300, lr=lr)
+    without, _ = train_ours(300, lr=lr, zero_grad=False)
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    ax.plot(with_zero, label="with zero_grad")
+    ax.plot(without, label="without zero_grad")
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_title(f"learning rate {lr:.2f}")
+    ax.legend()
+    curves.value = figure_html(fig)
+
+
+lr_slider = widgets.FloatSlider(value=0.1, min=0.02, max=0.5, step=0.02, description="lr",
+                                continuous_update=False)
+curves = widgets.HTML()
+lr_slider.observe(replot, names="value")
+replot()
+widgets.VBox([lr_slider, curves])
+
+# %% [markdown]
 # ## Where our engine and minigrad differ from torch
 #
 # * Our engine gives every leaf a gradient, constants included, and computes the gradient of
@@ -691,5 +815,4 @@ print(inspect.getsource(minigrad.autograd.graph.validate_outputs))
 # </details>
 #
 # **Exercises:** `exercises/15_build_your_own_engine.ipynb` (counting paths, the engine's
-# order from dependency counts, unbroadcast, and a buggy `mul`). This is the last lesson: well
-# done.
+# order from dependency counts, a `mean` along axes, and a buggy `mul`).

@@ -153,7 +153,9 @@ with question("02.2", points=3, answers=("adj_y3", "adj_y2", "adj_y1", "adj_x1",
 #   (or `backward`) with `u` as the starting gradient.
 #
 # Each may call `f` only once, and must not build the whole Jacobian (1 of the 3 points: the
-# other 2 are for the values). `x` may arrive without `requires_grad`.
+# other 2 are for the values). `x` may arrive without `requires_grad`. Do not use
+# `torch.autograd.functional` or `torch.func`: their `jvp` and `vjp` are the answer, not the
+# method.
 
 # %% question="02.3" role="answer"
 # Answer 02.3
@@ -234,6 +236,9 @@ def _check_jvp_vjp(q, kind, x, v, u, what):
 
 
 with question("02.3", points=3, answers=()) as q:
+    q.refuse(("functional", "func", "jvp", "vjp", "jacobian", "jacrev", "jacfwd", "vmap"),
+             "push the tangent yourself with fwAD, and pull u back with one "
+             "torch.autograd.grad (or backward) call")
     _check_jvp_vjp(q, "tanh", [0.5, -1.0, 2.0], [1.0, 2.0, -1.0], [1.0, -3.0], "for tanh(W x)")
     ### BEGIN HIDDEN TESTS
     _check_jvp_vjp(q, "stack", [1.5, -0.5], [0.5, 2.0], [1.0, 0.5, -2.0, 3.0],

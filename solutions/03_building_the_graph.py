@@ -108,7 +108,10 @@ with question("03.2", points=2, answers=("x_grad",)) as q:
 # new op, `cube(x) = x³`, recorded with `record(...)` exactly like minigrad's own ops. Write
 # `CubeBackward0.backward`: given `grad` (the gradient of the output), return the gradient of
 # the input. The input was saved as `"self"`: read it with `self.saved("self")`. Use minigrad
-# operations (not NumPy) so the formula works for any shape.
+# operations on `x` and `grad` (not NumPy, nor a new tensor made from their numbers), so the
+# formula works for any shape and can itself be differentiated: the check also takes a second
+# derivative, through a gradient computed with `create_graph=True`. Write the formula yourself:
+# no autograd call inside the node (and no torch).
 
 # %% question="03.3" role="answer"
 # Answer 03.3
@@ -139,7 +142,21 @@ def _cube_probe(values, upstream):
     return {"node": name, "grad": x.grad}
 
 
+def _cube_second_probe(values, direction):
+    """The gradient of sum(cube(x)) taken with create_graph=True, whether it requires grad, and
+    (when it does) the gradient of sum(direction * that gradient): a second derivative."""
+    x = minigrad.tensor(values, requires_grad=True)
+    (g,) = minigrad.autograd.grad(cube(x).sum(), x, create_graph=True)
+    seen = {"requires_grad": getattr(g, "requires_grad", False) is True}
+    if seen["requires_grad"]:
+        (seen["second"],) = minigrad.autograd.grad((g * minigrad.tensor(direction)).sum(), x)
+    return seen
+
+
 with question("03.3", points=3, answers=()) as q:
+    q.refuse(("autograd", "backward", "torch", "np", "numpy"), "write the formula of the "
+             "derivative yourself, with minigrad operations on x and grad (no autograd call "
+             "inside a backward node)")
     values = [[0.5, -1.5, 2.0], [1.0, 0.0, -0.25]]
     got = q.observe(_cube_probe, values, None)
     q.true(got["node"] == "CubeBackward0", "cube(x) should record a CubeBackward0 node")
@@ -147,6 +164,17 @@ with question("03.3", points=3, answers=()) as q:
     (tx ** 3).sum().backward()
     q.close(f"x.grad for x = {values}", got["grad"], tx.grad, tensor=True, hints={
         "other": "the derivative of x³ is 3x², times the incoming gradient"})
+    direction = [[1.0, -2.0, 0.5], [3.0, 1.0, -1.0]]
+    seen = q.observe(_cube_second_probe, values, direction)
+    q.true(seen["requires_grad"], "with create_graph=True the gradient your backward returns "
+           "is cut from the graph: compute it from x and grad with minigrad operations, not "
+           "from their NumPy values")
+    tx = torch.tensor(values, requires_grad=True)
+    (tg,) = torch.autograd.grad((tx ** 3).sum(), tx, create_graph=True)
+    (tg * torch.tensor(direction)).sum().backward()
+    q.close("the second derivative through your backward", seen["second"], tx.grad,
+            tensor=True, hints={"other": "the gradient 3x²·grad must be built from x itself "
+                                         "(minigrad operations), so it can be differentiated"})
     ### BEGIN HIDDEN TESTS
     v = [[1.0, 2.0, -1.0], [0.5, 3.0, 2.0]]
     got = q.observe(_cube_probe, values, v)

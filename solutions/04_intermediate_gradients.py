@@ -247,19 +247,34 @@ def weighted_grad(w, x, weight):
 # %% question="04.4" role="check" points=2
 def _weighted_probe(lib_name, calls):
     """weighted_grad called on one w for each (xs, weight) of ``calls``, then a plain backward
-    of sum(w * w): the gradients returned, and w.grad after that backward."""
+    of sum(w * w): the gradients returned, w.grad after that backward, and how many hooks the
+    calls registered (register_hook is counted while they run)."""
     lib = minigrad if lib_name == "minigrad" else torch
     w = lib.tensor([1.0, -2.0], requires_grad=True)
-    got = [weighted_grad(w, lib.tensor(xs), weight) for xs, weight in calls]
+    registered, saved = [], lib.Tensor.register_hook
+
+    def counted(self, hook):
+        registered.append(1)
+        return saved(self, hook)
+
+    lib.Tensor.register_hook = counted
+    try:
+        got = [weighted_grad(w, lib.tensor(xs), weight) for xs, weight in calls]
+    finally:
+        lib.Tensor.register_hook = saved
     w.grad = None
     (w * w).sum().backward()
-    return {"calls": got, "after": w.grad}
+    return {"calls": got, "after": w.grad, "hooks": len(registered)}
 
 
 with question("04.4", points=2, answers=()) as q:
     calls = [([2.0, 1.0], 0.5), ([1.0, 3.0], 2.0), ([-1.0, 0.5], 3.0)]
     for lib in (torch, minigrad):
         seen = q.observe(_weighted_probe, lib.__name__, calls)
+        # the hooks registered are counted beside the learner's code: a trusted fact, 1 point
+        q.method(seen["hooks"] == len(calls), f"weighted_grad registered {seen['hooks']} "
+                 f"hook(s) in {len(calls)} calls ({lib.__name__}): keep the hook (one per "
+                 "call), and remove it after backward")
         tw = torch.tensor([1.0, -2.0])
         stacked = 1.0
         for i, ((xs, weight), got) in enumerate(zip(calls, seen["calls"]), start=1):

@@ -191,6 +191,8 @@ with question("05.2", points=2, answers=("raises",)) as q:
 # gradient of `f` at each point, computed by **reusing `x`**: for each point, put its values
 # into `x` (without making a new tensor), call `f(x)`, run backward, and collect the gradient.
 # Each gradient must be the gradient at that point alone, and must stay right after the loop.
+# Use backward (or `torch.autograd.grad`) on `x`, not `torch.func` or `torch.autograd.functional`,
+# which compute a gradient without any leaf of yours.
 
 # %% question="05.3" role="answer"
 # Answer 05.3
@@ -266,6 +268,8 @@ def _check_gradients_at(q, kind, points, what):
 
 
 with question("05.3", points=3, answers=()) as q:
+    q.refuse(("func", "functional", "vmap", "jacrev", "jacfwd", "jacobian", "hessian", "vjp"),
+             "put each point's values into x and run backward through f(x)")
     _check_gradients_at(q, "quadratic", [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]],
                         "f(x) = x0² + x1² + x0·x1")
     ### BEGIN HIDDEN TESTS

@@ -207,38 +207,114 @@ with question("06.3", points=2, answers=()) as q:
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 06.4 · Implement: from a tensor to a NumPy array (2 points)
+# ## 06.4 · Implement: a batch of tensors to NumPy arrays (2 points)
 #
-# Write `to_numpy(t)`: it must accept any tensor, from torch or from minigrad, including one
-# that requires grad or sits in the middle of a graph, and return a NumPy array with the same
-# values that **owns its memory**: writing into the array must never change `t`. It must not
-# change `t` either (no `requires_grad_(False)`, no in-place ops).
+# The lesson turned one tensor into a NumPy array safely. What you log or plot is usually a
+# whole structure: a batch, a dict of metrics, a list of layers' outputs. Write `to_numpy(obj)`:
+# `obj` is a tensor, or a list, tuple or dict holding tensors and other values, nested to any
+# depth. Return the same structure (same container types, same keys, same order) with every
+# tensor replaced by a NumPy array of its values that **owns its memory**: writing into an
+# array must never change the tensor. Anything else (a number, a string) comes back as it is.
+# Tensors may come from torch or from minigrad (tell them from the rest with
+# `isinstance(v, (torch.Tensor, minigrad.Tensor))`), and may require grad or sit in the middle
+# of a graph. `to_numpy` must not change any tensor (no `requires_grad_(False)`, no in-place
+# ops).
 
 # %% question="06.4" role="answer"
 # Answer 06.4
-def to_numpy(t):
+def to_numpy(obj):
     ### BEGIN SOLUTION
-    return t.detach().cpu().clone().numpy()
+    if isinstance(obj, (torch.Tensor, minigrad.Tensor)):
+        return obj.detach().cpu().clone().numpy()
+    if isinstance(obj, dict):
+        return {key: to_numpy(value) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_numpy(value) for value in obj)
+    return obj
     ### END SOLUTION
 
 
 # %% question="06.4" role="check" points=2
+def _batch(w):
+    """A non-leaf made from w, and the nested structure to_numpy gets: w (a leaf that requires
+    grad) and tensors made from it, with a string, an int and a float."""
+    h = w * 2
+    return h, {"w": w, "pair": (h, "label", 7), "more": [w * w, {"h": h, "lr": 0.5}]}
+
+
+def _arrays(value):
+    """The NumPy arrays inside ``value`` (dicts, lists and tuples are searched)."""
+    if type(value) is np.ndarray:
+        return [value]
+    if type(value) is dict:
+        value = list(value.values())
+    if type(value) in (list, tuple):
+        return [a for item in value for a in _arrays(item)]
+    return []
+
+
+def _as_arrays(value):
+    """The expected result: ``value`` with each (torch) tensor as an array of its values."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().numpy()
+    if type(value) is dict:
+        return {k: _as_arrays(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_as_arrays(v) for v in value)
+    return value
+
+
+def _copied(value):
+    """``value`` with each array copied, before the probe writes into the arrays."""
+    if type(value) is np.ndarray:
+        return np.array(value)
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_copied(v) for v in value)
+    return value
+
+
 def _numpy_probe(lib_name):
-    """to_numpy on a leaf that requires grad and on a non-leaf: the array, then whether the
-    tensor still requires grad and its first value once the array's first entry was
-    overwritten."""
+    """to_numpy on a leaf that requires grad, on a non-leaf and on a nested structure of
+    tensors: what it returned, then whether the tensors still require grad and their first
+    values once the first entry of every array returned was overwritten."""
     lib = minigrad if lib_name == "minigrad" else torch
-    w = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
     seen = []
-    for t in (w, w * 2):
-        arr = to_numpy(t)
-        entry = {"array": np.array(arr) if type(arr) is np.ndarray else arr,
-                 "requires_grad": t.requires_grad}
-        if type(arr) is np.ndarray and arr.size:
-            arr[0] = 1000.0
-            entry["first"] = float(t.detach()[0])
+    for kind in range(3):  # fresh tensors each time: a write into one array stays there
+        w = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        h, batch = _batch(w)
+        out = to_numpy((w, h, batch)[kind])
+        entry = {"out": _copied(out)}
+        for arr in _arrays(out):
+            if arr.size:
+                arr[0] = 1000.0
+        entry.update(requires_grad=w.requires_grad and h.requires_grad,
+                     first=[float(w.detach()[0]), float(h.detach()[0])])
         seen.append(entry)
     return seen
+
+
+def _check_structure(q, got, want, where):
+    """``got`` (what to_numpy returned) has ``want``'s structure, arrays for tensors."""
+    if isinstance(want, np.ndarray):
+        q.true(isinstance(got, np.ndarray), f"{where} should be a NumPy array, not "
+               f"{type(got).__name__}")
+        q.close(where, got, want)
+    elif isinstance(want, dict):
+        q.true(isinstance(got, dict) and list(got) == list(want), f"{where} should be a dict "
+               f"with the keys {list(want)}, in that order")
+        for key in want:
+            _check_structure(q, got[key], want[key], f"{where}[{key!r}]")
+    elif isinstance(want, list | tuple):
+        q.true(type(got) is type(want) and len(got) == len(want), f"{where} should be a "
+               f"{type(want).__name__} of {len(want)} items, like the one given: keep each "
+               "container's type")
+        for i, (mine, theirs) in enumerate(zip(got, want)):
+            _check_structure(q, mine, theirs, f"{where}[{i}]")
+    else:
+        q.true(type(got) is type(want) and got == want, f"{where} is {want!r} in what "
+               f"to_numpy was given, not a tensor: return it as it is")
 
 
 with question("06.4", points=2, answers=()) as q:
@@ -251,19 +327,19 @@ with question("06.4", points=2, answers=()) as q:
             q.fail(f"to_numpy raised ({lib.__name__}): {str(error)[:60]}...: "
                    "detach() it first, numpy() refuses a tensor that requires grad")
         w = torch.tensor([1.0, -2.0, 3.0])
-        for what, before, entry in (("a leaf that requires grad", w, seen[0]),
-                                    ("a non-leaf", w * 2, seen[1])):
-            arr = entry["array"]
-            q.true(isinstance(arr, np.ndarray),
-                   f"to_numpy should return a NumPy array, not {type(arr).__name__}")
-            q.close(f"the array for {what} ({lib.__name__})", arr, before)
-            # t's state after the call (and after a write into the array) is read in the
-            # learner's process: trusted facts, worth 1 point together
+        h, batch = _batch(w)
+        for what, given, entry in (("a leaf that requires grad", w, seen[0]),
+                                   ("a non-leaf", h, seen[1]),
+                                   ("a nested dict of tensors", batch, seen[2])):
+            _check_structure(q, entry["out"], _copied(_as_arrays(given)),
+                             f"to_numpy({what}) ({lib.__name__})")
+            # the tensors' state after the call (and after writes into the arrays) is read in
+            # the learner's process: trusted facts, worth 1 point together
             q.method(entry["requires_grad"], f"to_numpy turned off requires_grad of {what}: "
-                     "work on a detached copy, leave t alone")
-            q.method(entry.get("first") == float(before[0]),
-                     f"writing into the array changed {what} ({lib.__name__}): numpy() does "
-                     "not copy, so clone() before calling it")
+                     "work on a detached copy, leave the tensors alone")
+            q.method(entry["first"] == [1.0, 2.0], f"writing into the array changed {what} "
+                     f"({lib.__name__}): numpy() does not copy, so clone() before calling it")
+
 
 # %% [markdown]
 # ## Reflection (not scored)

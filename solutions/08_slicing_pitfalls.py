@@ -95,8 +95,9 @@ with question("08.1", points=2, answers=("a_values", "version_a")) as q:
 # The forward pass works, but `cumulative(x).sum().backward()` fails with *"one of the
 # variables needed for gradient computation has been modified by an inplace operation: ...
 # which is output 0 of AsStrided, is at version 3; expected version 2"*. Copy the function
-# into the answer cell and fix it, keeping the slice assignment, so backward works and gives
-# the right gradient.
+# into the answer cell and fix it, keeping the slice assignment (the point is to repair it, so
+# no `torch.cumprod`, and no list joined at the end), so backward works and gives the right
+# gradient.
 
 # %% question="08.2" role="answer"
 # Answer 08.2
@@ -122,11 +123,26 @@ def _cumulative_reference(values, upstream, cut=False):
     return s.detach(), x.grad
 
 
+def _copy_slices(t):
+    """How many CopySlices nodes (slice assignments) the graph behind ``t`` has."""
+    count, seen, todo = 0, set(), [getattr(t, "grad_fn", None)]
+    while todo:
+        node = todo.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        count += type(node).__name__ == "CopySlices"
+        todo += [n for n, _ in node.next_functions]
+    return count
+
+
 def _cumulative_probe(values, upstream):
-    """cumulative(x), whether it requires grad, and x.grad after backward from ``upstream``."""
+    """cumulative(x), whether it requires grad, how many CopySlices its graph has, and x.grad
+    after backward from ``upstream``."""
     x = torch.tensor(values, requires_grad=True)
     s = cumulative(x)
-    seen = {"s": s, "requires_grad": getattr(s, "requires_grad", False) is True}
+    seen = {"s": s, "requires_grad": getattr(s, "requires_grad", False) is True,
+            "copies": _copy_slices(s)}
     if seen["requires_grad"]:
         try:
             s.backward(torch.tensor(upstream))
@@ -139,11 +155,17 @@ def _cumulative_probe(values, upstream):
 with question("08.2", points=3, answers=()) as q:
     values, upstream = [2.0, 3.0, 0.5, -1.5], [1.0, 0.5, -2.0, 1.0, 3.0]
     want_s, want_grad = (t.float() for t in _cumulative_reference(values, upstream))
+    q.refuse(("cumprod", "cumulative_trapezoid", "logcumsumexp"), "keep the slice assignment "
+             "and repair it: the exercise is the version error, not the running product")
     seen = q.observe(_cumulative_probe, values, upstream)  # in float32
     q.close(f"cumulative(x) for x = {values}", seen["s"], want_s, tensor=True, hints={
         "other": "s[i + 1] must be s[i] times x[i]: the running product"})
     q.true(seen["requires_grad"], "cumulative(x) is cut from the graph: the copy of s[i] must "
            "stay in the graph (clone(), not detach())")
+    # the CopySlices nodes are counted in the learner's process: a trusted fact, 1 point
+    q.method(seen["copies"] == len(values), f"the graph of cumulative(x) has {seen['copies']} "
+             f"CopySlices node(s), expected {len(values)}: keep the slice assignment "
+             "s[i + 1] = ... and repair it")
     if "error" in seen:
         q.fail(f"backward still fails: {str(seen['error'])[:70]}...: MulBackward0 saves the "
                "view s[i], and the next write into s bumps its version; multiply a clone, "

@@ -42,7 +42,8 @@ from coursekit.grading import question
 #
 # The rules of the lesson apply: save tensors with `ctx.save_for_backward`, keep `fn` and `h`
 # as plain attributes of `ctx`, return one value per input of `forward` (`None` for `fn` and
-# `h`), and never change `x` itself (nudge a copy).
+# `h`), and never change `x` itself (nudge a copy). Write the differences yourself: not with
+# the numerical Jacobian of `torch.autograd.gradcheck`, which is built the same way.
 
 # %% question="09.1" role="answer"
 # Answer 09.1
@@ -124,6 +125,10 @@ def _jacobian_probe(values, h):
 
 
 with question("09.1", points=3, answers=()) as q:
+    q.refuse(("gradcheck", "_get_numerical_jacobian", "get_numerical_jacobian",
+              "get_numerical_jacobian_wrt_specific_input", "_compute_numerical_gradient",
+              "functional", "func"), "nudge each entry of a copy of x yourself and take the "
+             "central difference")
     values, h = [0.5, -1.0, 2.0], 0.01
     upstream = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
     seen = q.observe(_central_probe, values, h, upstream.tolist())

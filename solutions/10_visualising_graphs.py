@@ -40,7 +40,8 @@ from coursekit.stepper import BackwardStepper
 # `"AccumulateGrad"`) to how many **distinct** nodes of that kind the graph has. A node that
 # can be reached along two paths is still one node. Return `{}` when `t.grad_fn` is `None`.
 # It must work for minigrad and torch tensors, and for long chains (use a loop, not
-# recursion).
+# recursion). Walk the graph yourself: not with the course's `viz` or `BackwardStepper`, which
+# walk it for you.
 #
 # For example, for `z = x * y + torch.sin(x)` with leaves `x`, `y` that require grad:
 # `{"AddBackward0": 1, "MulBackward0": 1, "SinBackward0": 1, "AccumulateGrad": 2}`.
@@ -124,6 +125,9 @@ def _check_counts(q, lib, kind, what):
 
 
 with question("10.1", points=3, answers=()) as q:
+    q.refuse(("viz", "GraphWalk", "make_dot", "fn_ids", "BackwardStepper", "stepper",
+              "step_through"), "walk next_functions yourself, with a loop and a set of the "
+             "nodes already seen")
     for lib in (minigrad, torch):
         _check_counts(q, lib, "shared", f"a graph with shared nodes ({lib.__name__})")
         _check_counts(q, lib, "none", f"a tensor with no graph ({lib.__name__})")

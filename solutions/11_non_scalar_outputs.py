@@ -107,8 +107,9 @@ def _examples():
 
 def _rows_probe(name, values):
     """jacobian_rows on one of the example functions; how many gradients flowed back through
-    f's output (one per backward pass), and whether a ready-made Jacobian was called (it is let
-    through: what it costs is the method's point, as a forged report would cost nothing)."""
+    f's output (one per backward pass), and whether a ready-made Jacobian was called (reported
+    by the learner's process, so it costs the method's point; the grader's own reading of the
+    answer cell, q.refuse, costs the whole question)."""
     import torch.func
 
     passes, ready_made = [], []
@@ -151,6 +152,8 @@ def _row_examples():
 
 
 with question("11.2", points=3, answers=()) as q:
+    q.refuse(("functional", "func", "jacobian", "jacrev", "jacfwd", "vjp", "vmap"),
+             "build the Jacobian yourself, one backward pass per output element")
     for name, values in (("mix", [1.0, 2.0, 0.5]), ("layer", [0.3, -0.2]),
                          ("matrix in", [[0.5, -1.0], [2.0, 0.25]]),
                          ("matrix out", [0.3, -0.7, 1.1])):
@@ -206,7 +209,8 @@ with question("11.2", points=3, answers=()) as q:
 # the $m \times k$ tensor $J U$, column $j$ being $J$ times column $j$ of `U`. Use **forward
 # mode**: call `f` exactly $k$ times, each time on a dual `x` whose tangent is one direction
 # (not once per input), and never build $J$ itself. (`fwAD` is `torch.autograd.forward_ad`,
-# imported in the first cell.)
+# imported in the first cell.) Do not use `torch.autograd.functional` or `torch.func`: their
+# `jvp` and `jacobian` do the passes for you.
 
 # %% question="11.3" role="answer"
 # Answer 11.3
@@ -251,6 +255,9 @@ with question("11.3", points=2, answers=()) as q:
     for name, values, directions in (
             ("mix", [1.0, 2.0, 0.5], [[1.0, 0.5], [-2.0, 0.0], [0.5, 3.0]]),
             ("layer", [0.3, -0.2], [[1.0, 0.0, 2.0], [1.0, 1.0, -1.0]])):
+        q.refuse(("functional", "func", "jvp", "jacobian", "jacrev", "jacfwd", "vmap"),
+                 "push each direction through f yourself, with fwAD.make_dual and "
+                 "fwAD.unpack_dual")
         J = torch.autograd.functional.jacobian(_examples()[name], torch.tensor(values))
         U = torch.tensor(directions)
         want = J @ U

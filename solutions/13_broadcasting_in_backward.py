@@ -193,8 +193,9 @@ with question("13.3", points=3, answers=()) as q:
 #
 # The engine runs this step after every node: a gradient `grad` arrives with the broadcast
 # shape, and must be summed down to the `shape` of the input it belongs to. Write
-# `unbroadcast(grad, shape)` **without** `sum_to_size` or `expand`, using `sum` with `dim`
-# (and `keepdim`):
+# `unbroadcast(grad, shape)` **without** `sum_to_size`, `expand` or `broadcast_to`, and without
+# autograd (a backward pass through a broadcast would do the sums for you), using `sum` with
+# `dim` (and `keepdim`):
 #
 # * dimensions that broadcasting added in front of `shape` are summed away;
 # * dimensions where `shape` has size 1 but `grad` does not are summed with `keepdim=True`.
@@ -221,8 +222,9 @@ def unbroadcast(grad, shape):
 # %% question="13.4" role="check" points=3
 def _unbroadcast_probe(values, shape):
     """unbroadcast(grad, shape) for a float64 gradient with these values, and whether it called
-    sum_to_size or expand (the exercise is to write them yourself). They are let through: what
-    calling them costs is the method's point, as a forged report would cost nothing."""
+    sum_to_size or expand (the exercise is to write them yourself). This report is the learner
+    process's, so it costs the method's point; the grader's own reading of the answer cell
+    (q.refuse) costs the whole question."""
     called = []
 
     def spy(name, fn):
@@ -252,6 +254,9 @@ def _unbroadcast_cases():
 
 
 with question("13.4", points=3, answers=()) as q:
+    q.refuse(("sum_to_size", "expand", "expand_as", "broadcast_to", "broadcast_tensors",
+              "autograd", "backward", "minigrad"), "write the sums yourself, with "
+             "sum(dim=..., keepdim=...)")
     for grad, shape in _unbroadcast_cases():
         name = f"unbroadcast(grad of shape {tuple(grad.shape)}, {shape})"
         try:

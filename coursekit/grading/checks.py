@@ -350,8 +350,8 @@ def names_used(source: str) -> set[str]:
     return found | (read - bound)
 
 
-READY_MADE = ("torch/autograd/functional.py", "torch/_functorch/", "minigrad/autograd/functional.py",
-              "minigrad/func/")
+READY_MADE = ("torch/autograd/functional.py", "torch/_functorch/",
+              "minigrad/autograd/functional.py", "minigrad/func/")
 
 
 def ready_made_caller() -> str | None:

@@ -33,8 +33,8 @@ METHODS = {
     "sin": P.sin, "cos": P.cos, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
     "sign": P.sign, "clamp": P.clamp, "clip": P.clamp, "eq": P.eq, "ne": P.ne, "lt": P.lt,
     "le": P.le, "gt": P.gt, "ge": P.ge, "logical_not": P.logical_not,
-    "logical_and": P.logical_and_method, "logical_or": P.logical_or_method,
-    "logical_xor": P.logical_xor_method, "where": P.where_method,
+    "logical_and": P.logical_and, "logical_or": P.logical_or,
+    "logical_xor": P.logical_xor, "where": P.where_method,
     "isnan": P.isnan,
     "allclose": P.allclose, "equal": P.equal, "multiply": P.mul, "subtract": P.sub,
     "divide": P.div, "negative": P.neg,
@@ -62,8 +62,8 @@ METHODS = {
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
-    "fix": P.trunc, "maximum": P.maximum_method, "minimum": P.minimum_method,
-    "fmax": P.fmax_method, "fmin": P.fmin_method, "clamp_min": P.clamp_min,
+    "fix": P.trunc, "maximum": P.maximum, "minimum": P.minimum,
+    "fmax": P.fmax, "fmin": P.fmin, "clamp_min": P.clamp_min,
     "clamp_max": P.clamp_max, "lerp": P.lerp, "floor_divide": P.floor_divide,
     "remainder": P.remainder, "fmod": P.fmod, "softmax": nn_ops.softmax,
     "log_softmax": nn_ops.log_softmax, "norm": R.norm, "var": R.var, "std": R.std,
@@ -81,6 +81,10 @@ METHODS = {
     "__ifloordiv__": X.floor_divide_, "__imod__": X.remainder_,
     "__floordiv__": P.floor_divide, "__rfloordiv__": P.rfloordiv, "__mod__": P.remainder,
     "__rmod__": P.rmod,
+    "log10": P.log10, "log2": P.log2, "rsqrt": P.rsqrt, "log10_": X.log10_, "log2_": X.log2_,
+    "rsqrt_": X.rsqrt_,
+    "nan_to_num": P.nan_to_num, "nan_to_num_": X.nan_to_num_, "isfinite": P.isfinite,
+    "isinf": P.isinf,
     # autograd
     "backward": api.tensor_backward,
     # new tensors like this one
@@ -168,6 +172,8 @@ METHODS["__eq__"] = _compare_with_none(P.eq, False)
 METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
 for _name, _fn in METHODS.items():
-    if _name in _ARITHMETIC_OPERATORS:
+    if _name in _ARITHMETIC_OPERATORS:  # operators check their operand themselves
         _fn = _operator(_fn)
+    elif not _name.startswith("__"):  # an op with torch's signatures (_args.py): as a method
+        _fn = getattr(_fn, "as_method", _fn)
     setattr(Tensor, _name, _fn)

@@ -15,8 +15,10 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
-from minigrad.autograd import forward_grad, grad_mode, graph
+from minigrad.autograd import forward_grad, grad_mode, graph, profiler
 from minigrad.autograd.views import make_view
+
+_profiler_state = profiler._state
 
 # What may stand beside a tensor in an op: Python numbers, NumPy's scalars (which are numbers
 # too, np.bool_ included: torch reads it as a float)
@@ -114,10 +116,12 @@ def record(data, node_cls, inputs, save=None, output_name=None, **attrs) -> Tens
     ``save`` maps names to tensors the backward formula needs; ``output_name`` saves the
     result itself under that name; ``attrs`` are plain values (shapes, dims) for the formula.
     """
-    out = Tensor._make(np.asarray(data))
+    out = Tensor._make(data if type(data) is np.ndarray else np.asarray(data))
+    if _profiler_state.active:  # autograd.profiler: one event per op (``aten::<name>``)
+        profiler.op(node_cls, inputs)
     if out._data.dtype.kind == "f":
-        if needs_grad(inputs):
-            graph.record(node_cls, inputs, (out,), save, output_name, **attrs)
+        if needs_grad(inputs):  # ``attrs`` passed on as the dict it already is
+            graph.record_with(node_cls, inputs, (out,), save, output_name, attrs)
         if forward_grad._state.level is not None:  # forward-mode AD: the result's tangent
             forward_grad.propagate((out,), node_cls, inputs, save, attrs)
     return out

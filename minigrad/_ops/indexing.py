@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -477,6 +478,9 @@ def _at_least_1d(data):
     return data.reshape(1) if data.ndim == 0 else data
 
 
+@parses(
+    'gather(Tensor input, int dim, Tensor index, *, bool sparse_grad = False, Tensor out = None)',
+)
 def gather(input, dim, index, *, sparse_grad=False):
     """``out[i][j] = input[index[i][j]][j]`` (for ``dim=0``): read along ``dim`` at ``index``."""
     if sparse_grad:
@@ -501,6 +505,7 @@ class GatherBackward0(Node):
         return t.gather(self.dim, self.index)
 
 
+@parses('scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)')
 def scatter_add(input, dim, index, src):
     """A copy of ``input`` with ``src[i][j]`` added at ``[index[i][j]][j]`` (``dim=0``);
     repeated indices add up."""
@@ -554,13 +559,14 @@ class ScatterBackward1(Node):
         return t.scatter(self.dim, self.index, 0)
 
 
+@parses('index_select(Tensor input, int dim, Tensor index, *, Tensor out = None)')
 def index_select(input, dim, index):
     """The slices of ``input`` at ``index`` (a vector, or one number) along ``dim``, copied."""
     d = _wrap_dim(dim, input.dim())
-    if index._data.dtype not in _INDEX_DTYPES:
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._data.dtype not in _INDEX_DTYPES:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = _at_least_1d(index._data)
     if input.dim() == 0 and idx.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
@@ -593,6 +599,7 @@ def _check_bool_mask(mask, message):
                                                          mask._data.dtype.name)))
 
 
+@parses('masked_select(Tensor input, Tensor mask, *, Tensor out = None)')
 def masked_select(input, mask):
     """The elements of ``input`` where ``mask`` is True, as a 1-D copy (both broadcast)."""
     _check_bool_mask(mask, "masked_select: expected BoolTensor for mask")
@@ -613,6 +620,10 @@ class MaskedSelectBackward0(Node):
         return t.masked_select(self.mask)
 
 
+@parses(
+    'masked_fill(Tensor input, Tensor mask, Tensor value)',
+    'masked_fill(Tensor input, Tensor mask, Number value)',
+)
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` where ``mask`` is True (both broadcast). A number
     records MaskedFillBackward0; a 0-d tensor MaskedFillBackward1, which also gives the value

@@ -17,6 +17,7 @@ ops; the nodes of the ops that only exist in place (``zero_``, ``fill_``, ``copy
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -221,6 +222,9 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
     check_no_partial_overlap(self._data, other_t._data)
     if isinstance(np_fn, np.ufunc):
         data = _writer(np_fn, other_t._data)
+    elif (np_fn.__class__ is _Scaled and type(np_fn.alpha) in (int, float)
+          and self._data.dtype.kind == "f" and other_t._data.dtype == self._data.dtype):
+        data = _scaled_writer(np_fn, other_t._data)
     else:
         data = quietly(np_fn, self._data, other_t._data)
     save = {}
@@ -239,14 +243,38 @@ def _writer(ufunc, other):
     return write
 
 
+class _Scaled:
+    """``ufunc(x, alpha * y)``: ``add_`` and ``sub_`` with an ``alpha`` other than 1."""
+
+    __slots__ = ("ufunc", "alpha")
+
+    def __init__(self, ufunc, alpha):
+        self.ufunc, self.alpha = ufunc, alpha
+
+    def __call__(self, x, y):
+        return self.ufunc(x, self.alpha * y)
+
+
+def _scaled_writer(scaled, other):
+    """``scaled``'s result written into ``out`` itself: the product ``alpha * other`` is the
+    one new array (then added in place, the same two roundings as ``x + alpha * y``), where
+    computing ``x + alpha * y`` and copying it in would make two and pass over ``x`` twice.
+    For a float tensor and ``other`` of its dtype, with ``alpha`` a Python number (so the
+    product keeps that dtype)."""
+    def write(out):
+        quietly(scaled.ufunc, out, quietly(operator.mul, scaled.alpha, other), out)
+
+    return write
+
+
 def add_(self, other, *, alpha=1):
-    fn = np.add if alpha == 1 else (lambda x, y: x + alpha * y)
+    fn = np.add if alpha == 1 else _Scaled(np.add, alpha)
     return _binary_inplace(self, other, fn, AddBackward0, alpha=alpha)
 
 
 def sub_(self, other, *, alpha=1):
     _sub_check(self, other)
-    fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
+    fn = np.subtract if alpha == 1 else _Scaled(np.subtract, alpha)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
 
@@ -278,6 +306,25 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False, fl
 
 def log_(self):
     return _unary_inplace(self, np_log, LogBackward0, save_self=True, floats=True)
+
+
+def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+    if not self.dtype.is_floating_point:  # nothing to replace: torch returns the tensor as is
+        return self
+    return _unary_inplace(self, lambda x: P.np_nan_to_num(x, nan, posinf, neginf),
+                          P.NanToNumBackward0, save_self=True, floats=True)
+
+
+def log10_(self):
+    return _unary_inplace(self, np.log10, P.Log10Backward0, save_self=True, floats=True)
+
+
+def log2_(self):
+    return _unary_inplace(self, np.log2, P.Log2Backward0, save_self=True, floats=True)
+
+
+def rsqrt_(self):
+    return _unary_inplace(self, P.np_rsqrt, P.RsqrtBackward0, save_result=True, floats=True)
 
 
 def exp_(self):
@@ -762,13 +809,25 @@ def copy_(self, src, non_blocking=False):
         data = (src_t._data if src_t._data.shape == self._data.shape
                 else np.broadcast_to(src_t._data, self._data.shape))
     except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({self._data.shape[-1] if self.dim() else 1}) must match "
-            f"the size of tensor b ({src_t._data.shape[-1] if src_t.dim() else 1}) at "
-            f"non-singleton dimension {max(self.dim() - 1, 0)}") from None
+        raise RuntimeError(_copy_shape_error(self._data.shape, src_t._data.shape)) from None
     if data.dtype != self._data.dtype:  # cast here: nan into an integer is a value, no warning
         data = quietly(data.astype, self._data.dtype)
     return apply_inplace(self, data, CopyBackwards, (self, src_t))
+
+
+def _copy_shape_error(shape, src_shape) -> str:
+    """torch's words when ``src`` cannot be copied into ``self``: the first dimension (from
+    the right) where the sizes clash, or, if they broadcast, the broadcast shape that is
+    bigger than ``self``."""
+    ndim = max(len(shape), len(src_shape))
+    for k in range(1, ndim + 1):
+        a = shape[-k] if k <= len(shape) else 1
+        b = src_shape[-k] if k <= len(src_shape) else 1
+        if a != b and a != 1 and b != 1:
+            return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"non-singleton dimension {ndim - k}")
+    broadcast = list(np.broadcast_shapes(shape, src_shape))
+    return f"output with shape {list(shape)} doesn't match the broadcast shape {broadcast}"
 
 
 class CopyBackwards(Node):

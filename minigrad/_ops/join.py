@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -25,6 +26,7 @@ def _tensor_sequence(name, tensors) -> list:
     return list(tensors)
 
 
+@parses('cat(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)')
 def cat(tensors, dim=0):
     tensors = _tensor_sequence("cat", tensors)
     if not tensors:
@@ -66,6 +68,7 @@ class CatBackward0(Node):
         return cat(_tangents_or_zeros(self.inputs, tangents), self.dim)
 
 
+@parses('stack(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)')
 def stack(tensors, dim=0):
     tensors = _tensor_sequence("stack", tensors)
     if not tensors:

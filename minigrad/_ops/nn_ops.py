@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._numeric import quietly
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
     _short,
@@ -22,6 +23,7 @@ from minigrad._ops.linalg import (
 )
 from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, where
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -35,9 +37,9 @@ def _check_reduction(reduction):
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat1 @ mat2)``, ``input`` broadcast to the product's shape."""
     for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m.dim() != 2:
+        if m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.dim()}-D tensor")
-    (n, k), (k2, m) = mat1.shape, mat2.shape
+    (n, k), (k2, m) = mat1._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     if mat1.dtype is not mat2.dtype:
@@ -46,10 +48,16 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{_short(input.dtype)} and {_short(mat2.dtype)}")
-    bias = input.detach().expand(n, m)._data  # torch's error if the bias does not broadcast
-    with np.errstate(invalid="ignore", over="ignore"):
-        product = matrix_product(mat1._data, mat2._data)
-        data = (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
+    bias = input._data  # a layer's bias (m,) broadcasts as it is: no view to check it
+    if bias.shape != (m,) and bias.shape != (n, m):
+        bias = input.detach().expand(n, m)._data  # torch's error if it does not broadcast
+    product = quietly(matrix_product, mat1._data, mat2._data)  # inf * 0 is nan, silently
+    if beta == 1 and alpha == 1:  # bias + product, written into the product (a new array)
+        data = quietly(np.add, bias, product, product)
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):
+            data = ((bias if beta == 1 else beta * bias)
+                    + (product if alpha == 1 else alpha * product))
     save = {"mat1": mat1 if mat2.requires_grad else None,
             "mat2": mat2 if mat1.requires_grad else None}
     return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
@@ -233,11 +241,16 @@ def log_softmax(input, dim, dtype=None):
     if x.ndim == 0:
         data = np.zeros_like(x)
     else:
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            z = _shifted(x, d)
-            data = z - np.log(np.exp(z).sum(axis=d, keepdims=True))
+        data = quietly(_log_softmax_data, x, d)
     return record(data, LogSoftmaxBackward0, (input,), output_name="result", dim=d,
                   dim_arg=d if dim is None else dim)
+
+
+def _log_softmax_data(x, axis):
+    """``z - log(sum(exp(z)))`` for ``z = _shifted(x)``; the two reductions called as the ufuncs
+    that ``max`` and ``sum`` are (their Python wrappers cost more than a small batch's math)."""
+    z = x - np.maximum.reduce(x, axis, None, None, True) if x.size else x
+    return z - np.log(np.add.reduce(np.exp(z), axis, None, None, True))
 
 
 class LogSoftmaxBackward0(Node):
@@ -331,9 +344,11 @@ class LogSoftmaxBackwardDataBackward0(Node):
         return out
 
 
-def nll_loss(input, target, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, ignore_index=-100, reduction="mean", weight=None):
     """``-input[i, target[i]]`` for each row ``i`` (``-input[target]`` for a 1-D input),
-    skipping targets equal to ``ignore_index``; a mean divides by the number of targets kept."""
+    skipping targets equal to ``ignore_index``; a mean divides by the number of targets kept.
+    With class weights, each term is times ``weight[target[i]]`` and a mean divides by the sum
+    of the weights of the targets kept (torch's ``total_weight``)."""
     _check_reduction(reduction)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
@@ -353,18 +368,32 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{_short(target.dtype)}")
     classes = input.shape[-1]
-    labels = target._data.reshape(-1).astype(np.int64)
+    if weight is not None:
+        _check_class_weight(weight, input, classes)
+    labels = target._data.reshape(-1).astype(np.int64, copy=False)  # only read
     kept = labels != ignore_index
-    for label in labels[kept]:
-        if not 0 <= label < classes:
-            raise IndexError(f"Target {label} is out of bounds.")
+    every = kept.all()  # no target ignored (the usual case): the rows are 0, 1, 2...
+    rows = np.arange(batch) if every else np.nonzero(kept)[0]
+    row_labels = labels if every else labels[rows]
+    # checked at once: a loop over the batch would cost more than the loss
+    if row_labels.size and (np.minimum.reduce(row_labels) < 0
+                            or np.maximum.reduce(row_labels) >= classes):
+        bad = (row_labels < 0) | (row_labels >= classes)
+        raise IndexError(f"Target {row_labels[bad][0]} is out of bounds.")
     mask = np.zeros((batch, classes), dtype=bool)
-    rows = np.nonzero(kept)[0]
-    mask[rows, labels[rows]] = True
+    mask[rows, row_labels] = True
     x = input._data.reshape(batch, classes)
-    losses = np.zeros(batch, dtype=x.dtype)
-    losses[rows] = -x[rows, labels[rows]]
-    total_weight = float(rows.size)
+    if every:
+        losses = -x[rows, row_labels]
+    else:
+        losses = np.zeros(batch, dtype=x.dtype)
+        losses[rows] = -x[rows, row_labels]
+    if weight is None:
+        total_weight = float(rows.size)
+    else:
+        picked = weight._data[row_labels]
+        losses[rows] = losses[rows] * picked
+        total_weight = float(picked.sum(dtype=x.dtype))
     if reduction == "none":
         data = losses if input.dim() == 2 else losses.reshape(())
     elif reduction == "sum":
@@ -373,7 +402,8 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean"):
         with np.errstate(invalid="ignore", divide="ignore"):
             data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
-                  save={"self": input}, mask=Tensor._make(mask.reshape(input.shape)),
+                  save={"self": input, "weight": weight},
+                  mask=Tensor._make(mask.reshape(input.shape)),
                   reduction=reduction, total_weight=total_weight, ignore_index=ignore_index,
                   target=target)
 
@@ -383,25 +413,32 @@ class NllLossBackward0(Node):
     the gradient is -grad at each picked entry, zero elsewhere."""
 
     def backward(self, grad):
-        return nll_loss_backward(grad, self.saved("self"), self)
+        weight = self.saved("weight") if self._find_saved("weight") is not None else None
+        return nll_loss_backward(grad, self.saved("self"), self, weight)
 
     def jvp(self, t):
-        picked = -where(self.mask, t, 0.0)
+        picked = -where(self.mask, t if self.weight is None else t * self.weight, 0.0)
         if self.reduction == "none":
             return picked.sum(-1)
         return picked.sum() / self.total_weight if self.reduction == "mean" else picked.sum()
 
 
-def nll_loss_backward(grad_output, input, node):
+def nll_loss_backward(grad_output, input, node, weight=None):
     """nll_loss's backward, an op of its own as in torch (NllLossBackwardBackward0, over the
-    upstream gradient and the loss's input): ``-grad_output`` at each picked entry."""
+    upstream gradient and the loss's input): ``-grad_output`` (times the class weight) at each
+    picked entry."""
     g = grad_output._data
     if node.reduction == "none":
         g = g[..., None] if g.ndim else g  # one row per target
     elif node.reduction == "mean":
         g = g / np.asarray(node.total_weight, dtype=g.dtype)
-    data = np.where(node.mask._data, -g, np.asarray(0.0, dtype=g.dtype)).astype(g.dtype)
-    return record(data, NllLossBackwardBackward0, (grad_output, input), mask=node.mask,
+    if weight is not None:
+        g = -g * weight._data  # the picked entry of row i is in column target[i]
+    else:
+        g = -g
+    data = np.where(node.mask._data, g, np.asarray(0.0, dtype=g.dtype)).astype(g.dtype)
+    return record(data, NllLossBackwardBackward0, (grad_output, input),
+                  save={"weight": weight}, mask=node.mask,
                   reduction=node.reduction, total_weight=node.total_weight,
                   ignore_index=node.ignore_index, target=node.target)
 
@@ -413,13 +450,28 @@ class NllLossBackwardBackward0(Node):
     def backward(self, w):
         g_g = g_self = None
         if self.needs_input_grad[0]:
-            g_g = nll_loss(w, self.target, self.ignore_index, self.reduction)
+            weight = self.saved("weight") if self._find_saved("weight") is not None else None
+            g_g = nll_loss(w, self.target, self.ignore_index, self.reduction, weight)
         if self.needs_input_grad[1]:
             g_self = w.new_zeros(w.shape)
         return g_g, g_self
 
     def jvp(self, t_g, t_self):
-        return None if t_g is None else nll_loss_backward(t_g, self.inputs[1], self)
+        return None if t_g is None else nll_loss_backward(t_g, self.inputs[1], self, self.weight)
+
+
+def _check_class_weight(weight, input, classes):
+    """torch's checks of nll_loss's class weights: one per class, the input's dtype, and a
+    constant."""
+    if weight.numel() != classes:
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
+                           f"no classes but got weight tensor of shape: {list(weight.shape)}")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_short(input.dtype).capitalize()} but found "
+                           f"{_short(weight.dtype).capitalize()}")
+    if weight.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
+                           "to argument 'weight'. This input cannot have requires_grad True.")
 
 
 def div_by_count(input, count):

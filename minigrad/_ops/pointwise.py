@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import fma, quietly
+from minigrad._ops._args import parses
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -95,7 +96,19 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
 
 
+def _check_alpha(input, other, alpha) -> None:
+    if result_type(input, other) is not _dtype.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+
+
+@parses(
+    'add(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
+    'add(Tensor input, Number alpha, Tensor other, *, Tensor out = None)|hidden',
+    numbers_as_tensors=True,
+)
 def add(input, other, *, alpha=1):
+    if alpha.__class__ is bool:
+        _check_alpha(input, other, alpha)
     fn = np.add if alpha == 1 else (lambda x, y: x + alpha * y)
     return _binary(input, other, fn, AddBackward0, alpha=alpha)
 
@@ -112,22 +125,34 @@ class AddBackward0(Node):
 
 def _is_bool(x) -> bool:
     """A bool tensor, or a Python bool (which torch wraps as a bool tensor)."""
-    return x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool)
+    if isinstance(x, Tensor):
+        return x._data.dtype.kind == "b"  # x.dtype is _dtype.bool, without the property
+    return isinstance(x, bool)
 
 
 def _sub_check(input, other):
     """torch refuses to subtract bools, with one message for two and another for one."""
-    if _is_bool(input) and _is_bool(other):
+    input_bool, other_bool = _is_bool(input), _is_bool(other)
+    if not (input_bool or other_bool):  # the usual case: one look at each operand
+        return
+    if input_bool and other_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
-    if _is_bool(input) or _is_bool(other):
+    if input_bool or other_bool:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
 
 
+@parses(
+    'sub(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
+    'sub(Tensor input, Number alpha, Tensor other, *, Tensor out = None)|hidden',
+    numbers_as_tensors=True,
+)
 def sub(input, other, *, alpha=1):
     _sub_check(input, other)
+    if alpha.__class__ is bool:
+        _check_alpha(input, other, alpha)
     fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
     return _binary(input, other, fn, SubBackward0, alpha=alpha)
 
@@ -142,7 +167,11 @@ class SubBackward0(Node):
         return _total(t_self, _times(t_other, -self.alpha))
 
 
-def rsub(input, other, *, alpha=1):
+@parses(
+    'rsub(Tensor input, Tensor other, *, Number alpha = 1)',
+    'rsub(Tensor input, Number other, Number alpha = 1)',
+)
+def rsub(input, other, alpha=1):
     """``other - alpha * input`` (Python's ``2 - x`` is ``x.__rsub__(2)``)."""
     _sub_check(input, other)
     if not is_scalar(other):
@@ -174,6 +203,7 @@ class RsubBackward1(Node):
         return -t * self.alpha if self.alpha != 1 else -t
 
 
+@parses('mul(Tensor input, Tensor other, *, Tensor out = None)', numbers_as_tensors=True)
 def mul(input, other):
     if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
         return _binary(input, other, np.multiply, MulBackward0, save=cross_save,
@@ -268,11 +298,20 @@ class DivBackward1(Node):
         return div_scalar(t, self.other)
 
 
+@parses(
+    'div(Tensor input, Tensor other, *, Tensor out = None)',
+    'div(Tensor input, Tensor other, *, str? rounding_mode, Tensor out = None)',
+    'div(Tensor input, Number other, *, str? rounding_mode)',
+    numbers_as_tensors=True,
+)
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
         a, b, d = operands(input, other)
         fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return record(fn(a._data, b._data).astype(d.numpy), DivBackward2, (a, b),
+        return record(quietly(fn, a._data, b._data).astype(d.numpy), DivBackward2, (a, b),
                       rounding_mode=rounding_mode)
     a, b, d = operands(input, other)
     if not d.is_floating_point:
@@ -281,8 +320,7 @@ def div(input, other, *, rounding_mode=None):
     if is_scalar(input):  # 2 / x is computed as reciprocal(x) * 2, as in torch
         return mul(reciprocal(b), input)
     check_same_shape_broadcast(a._data, b._data)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        data = np.true_divide(a._data, b._data).astype(d.numpy, copy=False)
+    data = quietly(np.true_divide, a._data, b._data).astype(d.numpy, copy=False)
     save = {"self": a if b.requires_grad else None, "other": b}
     if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
         return record(data, DivBackward0, (a, b), save=save, number_other=other)
@@ -322,6 +360,7 @@ def _trunc_div(a, b):
     return np.trunc(np.true_divide(a, b))
 
 
+@parses('neg(Tensor input, *, Tensor out = None)')
 def neg(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
@@ -338,6 +377,7 @@ class NegBackward0(Node):
         return -t
 
 
+@parses('reciprocal(Tensor input, *, Tensor out = None)')
 def reciprocal(input):
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
     with np.errstate(divide="ignore"):
@@ -356,6 +396,11 @@ class ReciprocalBackward0(Node):
         return -t * (self.result * self.result)
 
 
+@parses(
+    'pow(Tensor input, Tensor exponent, *, Tensor out = None)',
+    'pow(Number self, Tensor exponent, *, Tensor out = None)',
+    'pow(Tensor input, Number exponent, *, Tensor out = None)',
+)
 def pow(input, exponent):
     if is_scalar(input):
         return _rpow(exponent, input)
@@ -498,6 +543,7 @@ def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
                   output_name="result" if save_result else None)
 
 
+@parses('exp(Tensor input, *, Tensor out = None)')
 def exp(input):
     return _unary(input, np_exp, ExpBackward0, save_result=True)
 
@@ -510,6 +556,7 @@ class ExpBackward0(Node):
         return t * self.result
 
 
+@parses('log(Tensor input, *, Tensor out = None)')
 def log(input):
     return _unary(input, np_log, LogBackward0, save_self=True)
 
@@ -522,6 +569,58 @@ class LogBackward0(Node):
         return t / self.inputs[0]
 
 
+@parses('log10(Tensor input, *, Tensor out = None)')
+def log10(input):
+    return _unary(input, np.log10, Log10Backward0, save_self=True)
+
+
+class Log10Backward0(Node):
+    """torch's formula divides by ``self * ln(10)`` (a MulBackward1 under create_graph)."""
+
+    def backward(self, grad):
+        return grad / mul_scalar(self.saved("self"), LN10)
+
+    def jvp(self, t):
+        return t / mul_scalar(self.inputs[0], LN10)
+
+
+@parses('log2(Tensor input, *, Tensor out = None)')
+def log2(input):
+    return _unary(input, np.log2, Log2Backward0, save_self=True)
+
+
+class Log2Backward0(Node):
+    def backward(self, grad):
+        return grad / mul_scalar(self.saved("self"), LN2)
+
+    def jvp(self, t):
+        return t / mul_scalar(self.inputs[0], LN2)
+
+
+LN10, LN2 = 2.3025850929940456, 0.6931471805599453  # the constants of torch's formulas
+
+
+@parses('rsqrt(Tensor input, *, Tensor out = None)')
+def rsqrt(input):
+    return _unary(input, np_rsqrt, RsqrtBackward0, save_result=True)
+
+
+def np_rsqrt(x):
+    """``1 / sqrt(x)``, two roundings, as torch's CPU kernel computes it."""
+    return np.reciprocal(np.sqrt(x))
+
+
+class RsqrtBackward0(Node):
+    """torch's formula: ``-0.5 * grad * result ** 3``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, -0.5) * self.saved("result").pow(3)
+
+    def jvp(self, t):
+        return mul_scalar(t, -0.5) * self.result.pow(3)
+
+
+@parses('sqrt(Tensor input, *, Tensor out = None)')
 def sqrt(input):
     return _unary(input, np.sqrt, SqrtBackward0, save_result=True)
 
@@ -534,6 +633,7 @@ class SqrtBackward0(Node):
         return t / (2 * self.result)
 
 
+@parses('sin(Tensor input, *, Tensor out = None)')
 def sin(input):
     return _unary(input, np_sin, SinBackward0, save_self=True)
 
@@ -546,6 +646,7 @@ class SinBackward0(Node):
         return t * self.inputs[0].cos()
 
 
+@parses('cos(Tensor input, *, Tensor out = None)')
 def cos(input):
     return _unary(input, np_cos, CosBackward0, save_self=True)
 
@@ -558,6 +659,7 @@ class CosBackward0(Node):
         return -t * self.inputs[0].sin()
 
 
+@parses('tanh(Tensor input, *, Tensor out = None)')
 def tanh(input):
     return _unary(input, np_tanh, TanhBackward0, save_result=True)
 
@@ -618,6 +720,7 @@ def _np_sigmoid(x):
     return (1 / (1 + np_exp(-x))).astype(x.dtype, copy=False)
 
 
+@parses('sigmoid(Tensor input, *, Tensor out = None)')
 def sigmoid(input):
     return _unary(input, _np_sigmoid, SigmoidBackward0, save_result=True)
 
@@ -685,6 +788,7 @@ def torch_min(a, b):
     return np.asarray(out).astype(np.result_type(a, b), copy=False)
 
 
+@parses('relu(Tensor input)')
 def relu(input):
     if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -729,11 +833,14 @@ def threshold_backward(grad_output, input, threshold):
                   save={"self": input}, threshold=threshold)
 
 
+_UNSIGNED = {n: np.dtype(f"u{n}") for n in (2, 4, 8)}  # a float's bits, by its itemsize
+
+
 def _zero_where(blocked: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``np.where(blocked, +0, g)`` for floats of the same shape, as bit operations on their
     integer view, three quick passes where ``np.where`` makes one slow one: the bits of
     ``g`` AND all ones stay ``g``, AND zeros become +0 (NaN and -0 included)."""
-    bits = np.dtype(f"u{g.itemsize}")
+    bits = _UNSIGNED[g.itemsize]
     mask = blocked.view(np.uint8).astype(bits)  # 1 where blocked, 0 elsewhere
     mask -= 1  # all zeros where blocked, all ones elsewhere
     mask &= g.view(bits)
@@ -753,6 +860,7 @@ class ThresholdBackwardBackward0(Node):
         return threshold_backward(t_grad, self.inputs[1], self.threshold)
 
 
+@parses('abs(Tensor input, *, Tensor out = None)')
 def abs(input):
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -767,6 +875,7 @@ class AbsBackward0(Node):
         return t * self.inputs[0].sgn()
 
 
+@parses('sign(Tensor input, *, Tensor out = None)')
 def sign(input):
     """-1, 0 or 1, computed as torch does, ``(0 < x) - (x < 0)``: so NaN and -0.0 give 0.0."""
     x = input._data
@@ -775,6 +884,7 @@ def sign(input):
     return record((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype), SignBackward0, (input,))
 
 
+@parses('sgn(Tensor input, *, Tensor out = None)')
 def sgn(input):
     """``sign`` extended to complex numbers (``x / |x|``); for real tensors the same values.
     torch's ``abs`` backward uses it, so its node appears in a double-backward graph. For
@@ -808,6 +918,10 @@ class SignBackward0(Node):
         return t.new_zeros(t.shape)
 
 
+@parses(
+    'clamp(Tensor input, Tensor? min = None, Tensor? max = None, *, Tensor out = None)',
+    'clamp(Tensor input, Number? min = None, Number? max = None, *, Tensor out = None)',
+)
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -920,6 +1034,14 @@ WHERE_SIGNATURES = (
     " * (Tensor condition, Number self, Number other)\n")
 
 
+@parses(
+    'where(Tensor condition)',
+    'where(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)',
+    'where(Tensor condition, Number self, Tensor other)',
+    'where(Tensor condition, Tensor input, Number other)',
+    'where(Tensor condition, Number self, Number other)',
+    method=(),  # the method is where_method's
+)
 def where(condition, input=_NO_VALUES, other=_NO_VALUES):
     """Pick from ``input`` where ``condition`` holds, else from ``other``. With the condition
     alone, torch's ``nonzero(as_tuple=True)``: one index tensor per dim."""
@@ -936,6 +1058,8 @@ def where(condition, input=_NO_VALUES, other=_NO_VALUES):
     return record(data, WhereBackward0, (a, b), save={"condition": condition})
 
 
+@parses('where(Tensor input, Tensor condition, Tensor other)',
+        'where(Tensor input, Tensor condition, Number other)')
 def where_method(self, condition, other):
     """``x.where(condition, y)``: torch's ``where(condition, x, y)``."""
     return where(condition, self, other)
@@ -969,6 +1093,11 @@ def _compare(np_fn):
 eq, ne, lt, le, gt, ge = (_compare(f) for f in (np.equal, np.not_equal, np.less,
                                                      np.less_equal, np.greater,
                                                      np.greater_equal))
+for _name, _op in zip(("eq", "ne", "lt", "le", "gt", "ge"), (eq, ne, lt, le, gt, ge)):
+    parses(f"{_name}(Tensor input, Tensor other, *, Tensor out = None)",
+           f"{_name}(Tensor input, Number other, *, Tensor out = None)")(_op)
+
+
 def _logical(np_fn):
     """logical_and/or/xor: two tensors, never a number (torch names the first argument that
     is not a tensor); ``_method`` makes the method."""
@@ -984,6 +1113,12 @@ def _logical(np_fn):
 
 logical_and, logical_or, logical_xor = map(_logical, (np.logical_and, np.logical_or,
                                                       np.logical_xor))
+for _name, _op in zip(("logical_and", "logical_or", "logical_xor"),
+                     (logical_and, logical_or, logical_xor)):
+    parses(f"{_name}(Tensor input, Tensor other, *, Tensor out = None)")(_op)
+logical_and = parses('logical_and(Tensor input, Tensor other, *, Tensor out = None)')(logical_and)
+logical_or = parses('logical_or(Tensor input, Tensor other, *, Tensor out = None)')(logical_or)
+logical_xor = parses('logical_xor(Tensor input, Tensor other, *, Tensor out = None)')(logical_xor)
 
 
 def _bitwise(np_fn, kernel):
@@ -1005,8 +1140,15 @@ bitwise_and, bitwise_or, bitwise_xor = (_bitwise(np.bitwise_and, "bitwise_and"),
                                         _bitwise(np.bitwise_xor, "bitwise_xor"))
 bitwise_left_shift = _bitwise(np.left_shift, "lshift")
 bitwise_right_shift = _bitwise(np.right_shift, "rshift")
+for _name, _op in zip(("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                      "bitwise_right_shift"), (bitwise_and, bitwise_or, bitwise_xor,
+                                               bitwise_left_shift, bitwise_right_shift)):
+    parses(f"{_name}(Tensor input, Tensor other, *, Tensor out = None)",
+           f"{_name}(Number self, Tensor other)",
+           f"{_name}(Tensor input, Number other, *, Tensor out = None)")(_op)
 
 
+@parses('bitwise_not(Tensor input, *, Tensor out = None)')
 def bitwise_not(input):
     if input.dtype.is_floating_point:
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
@@ -1022,6 +1164,7 @@ def invert(input):
     return bitwise_not(input)
 
 
+@parses('logical_not(Tensor input, *, Tensor out = None)')
 def logical_not(input):
     if not isinstance(input, Tensor):
         raise TypeError("logical_not(): argument 'input' (position 1) must be Tensor, not "
@@ -1029,14 +1172,60 @@ def logical_not(input):
     return Tensor._make(np.logical_not(input._data))
 
 
+@parses('isnan(Tensor input)')
 def isnan(input):
     return Tensor._make(np.isnan(input._data))
 
 
+@parses('isinf(Tensor input)')
+def isinf(input):
+    return Tensor._make(np.isinf(input._data))
+
+
+@parses('isfinite(Tensor input)')
+def isfinite(input):
+    return Tensor._make(np.isfinite(input._data))
+
+
+@parses('nan_to_num(Tensor input, float? nan = None, float? posinf = None, '
+        'float? neginf = None, *, Tensor out = None)')
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
+    """NaN, +inf and -inf replaced by ``nan`` (0), ``posinf`` and ``neginf`` (the dtype's
+    largest and lowest finite numbers). A replaced value no longer depends on the input, so the
+    gradient is 0 there and passes unchanged elsewhere: ``grad * isfinite(self)``, torch's
+    formula. An integer or bool tensor has nothing to replace: a copy."""
+    if not input.dtype.is_floating_point:
+        return Tensor._make(input._data.copy())
+    data = np_nan_to_num(input._data, nan, posinf, neginf)
+    return record(data, NanToNumBackward0, (input,), save={"self": input})
+
+
+def np_nan_to_num(x, nan, posinf, neginf):
+    info = np.finfo(x.dtype)
+    return np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
+                         posinf=info.max if posinf is None else posinf,
+                         neginf=info.min if neginf is None else neginf)
+
+
+class NanToNumBackward0(Node):
+    def backward(self, grad):
+        return grad * isfinite(self.saved("self"))
+
+    def jvp(self, t):
+        return t * isfinite(self.inputs[0])
+
+
+@parses(
+    'allclose(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, '
+    'bool equal_nan = False)',
+)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
+@parses('equal(Tensor input, Tensor other)')
 def equal(input, other) -> bool:
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
@@ -1062,6 +1251,7 @@ class _ZeroGradient(Node):
         return t.new_zeros(t.shape)
 
 
+@parses('floor(Tensor input, *, Tensor out = None)')
 def floor(input):
     return _rounding(input, np.floor, FloorBackward0, "floor")
 
@@ -1070,6 +1260,7 @@ class FloorBackward0(_ZeroGradient):
     """out = floor(self)"""
 
 
+@parses('ceil(Tensor input, *, Tensor out = None)')
 def ceil(input):
     return _rounding(input, np.ceil, CeilBackward0, "ceil")
 
@@ -1078,6 +1269,7 @@ class CeilBackward0(_ZeroGradient):
     """out = ceil(self)"""
 
 
+@parses('trunc(Tensor input, *, Tensor out = None)')
 def trunc(input):
     return _rounding(input, np.trunc, TruncBackward0, "trunc")
 
@@ -1086,6 +1278,10 @@ class TruncBackward0(_ZeroGradient):
     """out = trunc(self)"""
 
 
+@parses(
+    'round(Tensor input, *, Tensor out = None)',
+    'round(Tensor input, *, int decimals, Tensor out = None)',
+)
 def round(input, *, decimals=0):
     """Round half to even (NumPy's rint, C's nearbyint). With ``decimals``, torch computes
     ``nearbyint(x * 10**d) / 10**d`` in the input's dtype (``x / 10**-d`` first for d < 0)."""
@@ -1113,6 +1309,7 @@ class RoundBackward1(_ZeroGradient):
     """out = round(self, decimals)"""
 
 
+@parses('frac(Tensor input, *, Tensor out = None)')
 def frac(input):
     """``self - trunc(self)``: keeps the sign (``frac(-1.5)`` is ``-0.5``)."""
     if not input.dtype.is_floating_point:
@@ -1140,12 +1337,14 @@ def _tensor_only(name, other):
                         f"{type(other).__name__}")
 
 
+@parses('maximum(Tensor input, Tensor other, *, Tensor out = None)')
 def maximum(input, other):
     """Element-wise max; a NaN in either input wins. Ties split the gradient in halves."""
     _tensors_only("maximum", input, other)
     return _binary(input, other, torch_max, MaximumBackward0, save=_save_both)
 
 
+@parses('minimum(Tensor input, Tensor other, *, Tensor out = None)')
 def minimum(input, other):
     _tensors_only("minimum", input, other)
     return _binary(input, other, torch_min, MinimumBackward0, save=_save_both)
@@ -1192,6 +1391,7 @@ def _tensors_only(name, input, other):
     _tensor_only(name, other)
 
 
+@parses('fmax(Tensor input, Tensor other, *, Tensor out = None)')
 def fmax(input, other):
     """Element-wise max that ignores NaN (NumPy's fmax): a NaN loses to a number, two NaN
     give NaN. On a tie the first input is kept (fmax(-0., 0.) is -0.), as torch's kernel."""
@@ -1199,34 +1399,11 @@ def fmax(input, other):
     return _binary(input, other, torch_fmax, FmaxBackward0, save=_save_both)
 
 
+@parses('fmin(Tensor input, Tensor other, *, Tensor out = None)')
 def fmin(input, other):
     """Element-wise min that ignores NaN (NumPy's fmin); a tie keeps the first input."""
     _tensors_only("fmin", input, other)
     return _binary(input, other, torch_fmin, FminBackward0, save=_save_both)
-
-
-def _tensor_only_method(name, other):
-    if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type(other).__name__}")
-
-
-def _method(fn):
-    """``x.fn(y)`` for an op of two tensors: torch counts ``other`` as the method's first
-    argument when it refuses a number."""
-    def method(self, other):
-        _tensor_only_method(fn.__name__, other)
-        return fn(self, other)
-
-    method.__name__ = fn.__name__
-    return method
-
-
-maximum_method, minimum_method, fmax_method, fmin_method = map(_method, (maximum, minimum,
-                                                                          fmax, fmin))
-logical_and_method, logical_or_method, logical_xor_method = map(_method, (logical_and,
-                                                                          logical_or,
-                                                                          logical_xor))
 
 
 def torch_fmax(a, b):
@@ -1283,6 +1460,10 @@ class FminBackward0(Node):
         return t_b + (a <= b).logical_or(b.isnan()) * (t_a - t_b)
 
 
+@parses(
+    'clamp_min(Tensor input, Tensor min, *, Tensor out = None)',
+    'clamp_min(Tensor input, Number min, *, Tensor out = None)',
+)
 def clamp_min(input, min):
     if isinstance(min, Tensor):
         return _binary(input, min, torch_max, ClampMinBackward1, save=_save_bound("min"))
@@ -1291,6 +1472,10 @@ def clamp_min(input, min):
     return record(data, ClampMinBackward0, (input,), save={"self": input}, min=min)
 
 
+@parses(
+    'clamp_max(Tensor input, Tensor max, *, Tensor out = None)',
+    'clamp_max(Tensor input, Number max, *, Tensor out = None)',
+)
 def clamp_max(input, max):
     if isinstance(max, Tensor):
         return _binary(input, max, torch_min, ClampMaxBackward1, save=_save_bound("max"))
@@ -1352,6 +1537,10 @@ class ClampMaxBackward1(Node):
                      hi.new_zeros(()) if t_max is None else t_max)
 
 
+@parses(
+    'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)',
+    'lerp(Tensor input, Tensor end, Number weight, *, Tensor out = None)',
+)
 def lerp(input, end, weight):
     """``input + weight * (end - input)``, computed as torch does so that both ends are exact:
     from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
@@ -1369,8 +1558,8 @@ def lerp_data(input, end, weight):
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not "
                         f"{type(end).__name__}")
-    for name, t in (("end", end), ("weight", weight)):
-        if isinstance(t, Tensor) and t.dtype is not input.dtype:
+    for name, t in (("end", end), ("weight", weight)):  # a 0-d weight of any dtype will do
+        if isinstance(t, Tensor) and t.dtype is not input.dtype and (t is end or t.dim()):
             raise RuntimeError(f"expected dtype {_type_word(input.dtype)} for `{name}` but got "
                                f"dtype {_type_word(t.dtype)}")
     if not input.dtype.is_floating_point:
@@ -1378,7 +1567,8 @@ def lerp_data(input, end, weight):
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
     a, b = input._data, end._data
-    w = weight._data if isinstance(weight, Tensor) else a.dtype.type(weight)
+    w = weight._data.astype(a.dtype, copy=False) if isinstance(weight, Tensor) else \
+        a.dtype.type(weight)
     check_same_shape_broadcast(a, b)
     with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
@@ -1437,6 +1627,11 @@ def _division_operands(input, other, kernel):
     return a, b, d
 
 
+@parses(
+    'floor_divide(Tensor input, Tensor other, *, Tensor out = None)',
+    'floor_divide(Tensor input, Number other)',
+    numbers_as_tensors=True,
+)
 def floor_divide(input, other):
     """``input // other`` rounded toward minus infinity (Python's rule). torch has no
     derivative for it: the result's node raises when reached by backward."""
@@ -1460,6 +1655,11 @@ def _torch_remainder(a, b):
     return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
 
 
+@parses(
+    'remainder(Tensor input, Tensor other, *, Tensor out = None)',
+    'remainder(Number self, Tensor other)',
+    'remainder(Tensor input, Number other, *, Tensor out = None)',
+)
 def remainder(input, other):
     """``input % other`` with the divisor's sign (Python's rule)."""
     a, b, d = _division_operands(input, other, "remainder_cpu")
@@ -1506,6 +1706,10 @@ class RemainderBackward1(Node):
                       else -t_other * div(a, b, rounding_mode="floor"))
 
 
+@parses(
+    'fmod(Tensor input, Tensor other, *, Tensor out = None)',
+    'fmod(Tensor input, Number other, *, Tensor out = None)',
+)
 def fmod(input, other):
     """The remainder with the dividend's sign (C's fmod)."""
     a, b, d = _division_operands(input, other, "fmod_cpu")

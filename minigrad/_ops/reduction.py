@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import _dtype, return_types
 from minigrad._numeric import quietly
+from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
 from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
@@ -32,6 +33,11 @@ def _dims(dim, ndim):
     return tuple(sorted(wrapped)) if ndim else ()  # a 0-d tensor: its one element, as it is
 
 
+@parses(
+    'sum(Tensor input, *, torch.dtype? dtype = None)',
+    'sum(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, '
+    'torch.dtype? dtype = None, Tensor out = None)',
+)
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     return quietly(_sum, input, dim, keepdim, dtype)  # inf - inf is nan, silently as in torch
 
@@ -41,6 +47,8 @@ def _sum(input, dim, keepdim, dtype):
     data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
+    if dim is None and keepdim:  # sum(x, None, True): every dim, kept
+        dim = tuple(range(data.ndim))
     if dim is None:
         return record(np.asarray(data.sum(), dtype=data.dtype), SumBackward0, (x,),
                       self_shape=x._data.shape)
@@ -75,28 +83,38 @@ def _unreduce(grad, dims, keepdim, shape):
     return grad.expand(*shape)
 
 
+@parses(
+    'mean(Tensor input, *, torch.dtype? dtype = None, Tensor out = None)',
+    'mean(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, '
+    'torch.dtype? dtype = None, Tensor out = None)',
+)
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     return quietly(_mean, input, dim, keepdim, dtype)
 
 
 def _mean(input, dim, keepdim, dtype):
     x = input  # with dtype=, torch casts inside the reduction: still one node, on the input
-    d = x.dtype if dtype is None else dtype
-    if not d.is_floating_point:
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {d.scalar_name}")
-    data = x._data if dtype is None else x._data.astype(dtype.numpy)
+    data = x._data
+    if dtype is not None or data.dtype.kind != "f":  # a float input needs no check
+        d = x.dtype if dtype is None else dtype
+        if not d.is_floating_point:
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {d.scalar_name}")
+        if dtype is not None:
+            data = data.astype(dtype.numpy)
     if dim is None:
         if data.size and data.dtype.itemsize >= 4:
             # NumPy's own float32/float64 mean without its Python wrapper (_methods._mean):
-            # the same pairwise sum, divided by the count as an intp, rounded to the dtype
+            # the same pairwise sum, divided by the count in float64 (NumPy divides by an
+            # intp, which promotes to float64; a Python float division is that same
+            # division), rounded once to the dtype
             total = np.add.reduce(data, axis=None)
-            value = total.dtype.type(total / np.intp(data.size))
+            value = np.asarray(float(total) / data.size, dtype=data.dtype)
         else:
-            value = data.mean() if data.size else np.nan  # NumPy would warn on an empty mean
-        return record(np.asarray(value, dtype=data.dtype), MeanBackward0, (x,),
-                      self_shape=data.shape, numel=data.size)
+            value = np.asarray(data.mean() if data.size else np.nan,  # NumPy would warn on
+                               dtype=data.dtype)                       # an empty mean
+        return record(value, MeanBackward0, (x,), self_shape=data.shape, numel=data.size)
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     if count:
@@ -148,12 +166,22 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     return getattr(return_types, name)((out, indices))
 
 
+@parses(
+    'max(Tensor input, *, Tensor out = None)',
+    'max(Tensor input, Tensor other, *, Tensor out = None)',
+    'max(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)',
+)
 def max(input, dim=None, keepdim=False):
     if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
         return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0, "max")
 
 
+@parses(
+    'min(Tensor input, *, Tensor out = None)',
+    'min(Tensor input, Tensor other, *, Tensor out = None)',
+    'min(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)',
+)
 def min(input, dim=None, keepdim=False):
     if isinstance(dim, Tensor):
         return minimum(input, dim)
@@ -206,21 +234,27 @@ class MinBackward0(MaxBackward0):
     """min along a dim"""
 
 
+@parses('argmax(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmax(input, dim=None, keepdim=False):
     if dim is None:
         return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
     return max(input, dim, keepdim)[1]
 
 
-def prod(input, dim=None, keepdim=False):
-    data = input._data
+@parses(
+    'prod(Tensor input, *, torch.dtype? dtype = None)',
+    'prod(Tensor input, int dim, bool keepdim = False, *, torch.dtype? dtype = None, '
+    'Tensor out = None)',
+)
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    data = input._data if dtype is None else input._data.astype(dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if dim is None:
-        return record(np.asarray(data.prod(), dtype=data.dtype), ProdBackward0, (input,),
+        return record(np.asarray(quietly(np.prod, data), dtype=data.dtype), ProdBackward0, (input,),
                       save={"self": input}, output_name="result")
     d = _wrap_dim(dim, data.ndim)
-    out = data.prod(axis=d, keepdims=keepdim) if data.ndim else data.copy()
+    out = quietly(lambda a: a.prod(axis=d, keepdims=keepdim), data) if data.ndim else data.copy()
     return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
                   dim=d, dim_arg=dim, keepdim=keepdim)
 
@@ -330,10 +364,12 @@ def _restore_by_reshape(t, node):
     return t.reshape(*shape)
 
 
+@parses('amax(Tensor input, tuple of ints[1] dim = [], bool keepdim = False, *, Tensor out = None)')
 def amax(input, dim=(), keepdim=False):
     return _amaxmin(input, dim, keepdim, np.max, AmaxBackward0, "amax")
 
 
+@parses('amin(Tensor input, tuple of ints[1] dim = [], bool keepdim = False, *, Tensor out = None)')
 def amin(input, dim=(), keepdim=False):
     return _amaxmin(input, dim, keepdim, np.min, AminBackward0, "amin")
 
@@ -368,6 +404,7 @@ class AminBackward0(AmaxBackward0):
     """out = amin(self, dim)"""
 
 
+@parses('argmin(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmin(input, dim=None, keepdim=False):
     if dim is None:
         return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
@@ -385,14 +422,25 @@ def _logical_reduction(input, dim, keepdim, np_fn):
     return Tensor._make(np.asarray(out, dtype=out_dtype))
 
 
+@parses(
+    'all(Tensor input, *, Tensor out = None)',
+    'all(Tensor input, tuple of ints? dim = None, bool keepdim = False, *, Tensor out = None)',
+    'all(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)',
+)
 def all(input, dim=None, keepdim=False):
     return _logical_reduction(input, dim, keepdim, np.all)
 
 
+@parses(
+    'any(Tensor input, *, Tensor out = None)',
+    'any(Tensor input, tuple of ints? dim = None, bool keepdim = False, *, Tensor out = None)',
+    'any(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)',
+)
 def any(input, dim=None, keepdim=False):
     return _logical_reduction(input, dim, keepdim, np.any)
 
 
+@parses('logsumexp(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, Tensor out = None)')
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(x), dim))``, shifted by the max so that exp cannot overflow (an infinite
     max is not subtracted, as in torch)."""
@@ -473,16 +521,31 @@ def _var_data(input, dim, unbiased, keepdim, correction, name):
     return np.asarray(out), attrs
 
 
+@parses(
+    'var(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, *, '
+    'Tensor out = None)',
+    'var(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, '
+    'bool keepdim = False, Tensor out = None)',
+    'var(Tensor input, bool unbiased = True)',
+)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "var")
-    return record(out.astype(input._data.dtype), VarBackward0, (input,), save={"self": input},
+    return record(quietly(out.astype, input._data.dtype), VarBackward0, (input,),
+                  save={"self": input},
                   **attrs)
 
 
+@parses(
+    'std(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, *, '
+    'Tensor out = None)',
+    'std(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, '
+    'bool keepdim = False, Tensor out = None)',
+    'std(Tensor input, bool unbiased = True)',
+)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     out, attrs = _var_data(input, dim, unbiased, keepdim, correction, "std")
-    return record(quietly(np.sqrt, out).astype(input._data.dtype), StdBackward0, (input,),
-                  save={"self": input}, output_name="result", **attrs)
+    return record(quietly(lambda v: np.sqrt(v).astype(input._data.dtype), out), StdBackward0,
+                  (input,), save={"self": input}, output_name="result", **attrs)
 
 
 def _var_backward(node, x, grad):

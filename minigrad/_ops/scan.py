@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim
@@ -36,6 +37,7 @@ def scan(np_fn, data, dim):
         return np_fn(data, dim, acc).astype(data.dtype, copy=False)
 
 
+@parses('cumsum(Tensor input, int dim, *, torch.dtype? dtype = None, Tensor out = None)')
 def cumsum(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
     return record(scan(np.cumsum, data, d), CumsumBackward0, (input,), dim=d,
@@ -62,6 +64,7 @@ class CumsumBackward0(Node):
         return t.cumsum(self.dim)
 
 
+@parses('cumprod(Tensor input, int dim, *, torch.dtype? dtype = None, Tensor out = None)')
 def cumprod(input, dim, *, dtype=None):
     data, d = _scan_input(input, dim, dtype)
     return record(scan(np.cumprod, data, d), CumprodBackward0, (input,),

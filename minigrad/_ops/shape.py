@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import quietly
+from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
@@ -39,6 +40,12 @@ class _ViewNode(Node):
 def _shape_arg(shape):
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = tuple(shape[0])
+    if type(shape) is tuple:  # the usual sizes, plain ints already: the tuple as it is
+        for s in shape:
+            if type(s) is not int:
+                break
+        else:
+            return shape
     return tuple(int(s) for s in shape)
 
 
@@ -65,6 +72,10 @@ def _view_data(data, shape):
     return out
 
 
+@parses(
+    'view(Tensor input, tuple of ints size)',
+    method=('view(torch.dtype dtype)|left_out', 'view(tuple of ints size)', ),
+)
 def view(input, *shape):
     shape = _infer_shape(_shape_arg(shape), input.numel())
     data = _view_data(input._data, shape)
@@ -81,6 +92,7 @@ class ViewBackward0(_ViewNode):
         return grad.reshape(*self.self_shape)
 
 
+@parses('reshape(Tensor input, tuple of ints shape)')
 def reshape(input, *shape):
     """A view when the memory allows it, else a contiguous copy (clone + unsafe view). As in
     torch, the view of a contiguous tensor is a ``view`` (ViewBackward0) and that of a
@@ -115,6 +127,7 @@ class UnsafeViewBackward0(Node):
         return t.reshape(*self.result.shape)
 
 
+@parses('flatten(Tensor input, int start_dim = 0, int end_dim = -1)')
 def flatten(input, start_dim=0, end_dim=-1):
     if input.dim() == 0:
         return reshape(input, 1)
@@ -171,8 +184,9 @@ class ToCopyBackward0(Node):
         return t.to(self.result.dtype)
 
 
+@parses('t(Tensor input)')
 def t(input):
-    if input.dim() > 2:
+    if input._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.dim()}D")
     return record_view(input, input._data.T, TBackward0, lambda x: x.t())
@@ -183,6 +197,7 @@ class TBackward0(_ViewNode):
         return grad.t()
 
 
+@parses('transpose(Tensor input, int dim0, int dim1)')
 def transpose(input, dim0, dim1):
     n = input.dim()
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
@@ -196,8 +211,16 @@ class TransposeBackward0(_ViewNode):
         return grad.transpose(self.dim0_arg, self.dim1_arg)
 
 
+@parses('permute(Tensor input, tuple of ints dims)')
 def permute(input, *dims):
-    dims = tuple(_wrap_dim(d, input.dim()) for d in _shape_arg(dims))
+    dims = _shape_arg(dims)
+    if len(dims) != input.dim():  # counted before any dim is checked, as in torch
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {input.dim()} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(_wrap_dim(d, input.dim()) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     if sorted(dims) != list(range(input.dim())):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
@@ -214,6 +237,7 @@ class PermuteBackward0(_ViewNode):
         return grad.permute(*inverse)
 
 
+@parses('unsqueeze(Tensor input, int dim)')
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input.dim() + 1)
     data = np.expand_dims(input._data, d)
@@ -226,6 +250,11 @@ class UnsqueezeBackward0(_ViewNode):
         return grad.squeeze(self.dim_arg)
 
 
+@parses(
+    'squeeze(Tensor input)',
+    'squeeze(Tensor input, int dim)',
+    'squeeze(Tensor input, tuple of ints dim)',
+)
 def squeeze(input, dim=None):
     if dim is None:
         data = np.squeeze(input._data)
@@ -245,6 +274,9 @@ def _squeeze_dims(input, dims, node_cls=None):
     ``squeeze_(0)``, whose node is SqueezeBackward4."""
     node_cls = node_cls or SqueezeBackward4
     dims = tuple(_wrap_dim(d, input.dim()) for d in dims)
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     drop = tuple(d for d in dims if input.dim() and input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
     return record_view(input, data, node_cls, lambda x: x._squeeze_dims(dims, node_cls),
@@ -285,6 +317,7 @@ class SqueezeBackward4(SqueezeBackward2):
     """squeeze_(dim), in place (matmul's 1-D @ 2-D)"""
 
 
+@parses('expand(Tensor input, tuple of ints size, *, bool implicit = False)', method_only=True)
 def expand(input, *sizes):
     sizes = _shape_arg(sizes)
     shape = input._data.shape
@@ -336,7 +369,7 @@ def sum_to_size(input, *size):
     """Sum over broadcast dims so the result has ``size``: the inverse of ``expand``."""
     size = _shape_arg(size)
     shape = input._data.shape
-    if tuple(shape) == size:
+    if shape == size:
         return input
     if not size:  # torch's sum_to: to a 0-d tensor, one sum of everything
         return input.sum()
@@ -360,14 +393,34 @@ def sum_to_size(input, *size):
     return out.view(*size) if lead else out
 
 
+@parses(
+    "narrow(Tensor input, int dim, Tensor start, int length)",
+    'narrow(Tensor input, int dim, int start, int length)',
+)
 def narrow(input, dim, start, length):
     """torch's narrow: ``slice(dim, start, start + length)`` with ``dim`` as given and a
-    negative ``start`` counted from the end."""
+    negative ``start`` counted from the end; ``start`` may be a 0-d integer tensor."""
+    if input.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor):
+        if start.dim() or start.dtype.is_floating_point or start.dtype is _dtype.bool:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.item())
     d = _wrap_dim(dim, input.dim())
-    start = start + input._data.shape[d] if start < 0 else start
+    size = input._data.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    start = start + size if start < 0 else start
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
     return input._slice(dim, start, start + length, 1)
 
 
+@parses('unbind(Tensor input, int dim = 0)')
 def unbind(input, dim=0):
     """One view per index along ``dim``, all outputs of a single UnbindBackward0 node."""
     d = _wrap_dim(dim, input.dim())
@@ -420,6 +473,7 @@ def split_method(self, split_size, dim=0):
     return split(self, split_size, dim)
 
 
+@parses('split_with_sizes(Tensor input, tuple of ints split_sizes, int dim = 0)')
 def split_with_sizes(input, split_sizes, dim=0):
     if input.dim() == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -436,6 +490,7 @@ def split_with_sizes(input, split_sizes, dim=0):
                   dim_arg=dim)
 
 
+@parses('chunk(Tensor input, int chunks, int dim = 0)')
 def chunk(input, chunks, dim=0):
     """``chunks`` pieces (or fewer) of equal size but the last: torch's ``split`` with
     ``ceil(size / chunks)``."""
@@ -483,6 +538,7 @@ class SplitWithSizesBackward0(SplitBackward0):
 
 
 # --- repeat, flip, roll: copies ---------------------------------------------------------------
+@parses('repeat(Tensor input, tuple of ints repeats)')
 def repeat(input, *sizes, repeats=None):
     """Tile ``input`` ``repeats[i]`` times along each dim (new leading dims if more repeats)."""
     repeats = _shape_arg(sizes if repeats is None else (repeats,))
@@ -527,6 +583,7 @@ def _dims_arg(dims):
     return tuple(dims)
 
 
+@parses('flip(Tensor input, tuple of ints dims)')
 def flip(input, *dim_args, dims=None):
     """A copy with the order of elements reversed along ``dims``."""
     dims = _dims_arg(dim_args if dims is None else (dims,))
@@ -547,6 +604,7 @@ class FlipBackward0(Node):
         return t.flip(self.dims)
 
 
+@parses('roll(Tensor input, tuple of ints[1] shifts, tuple of ints[1] dims = [])')
 def roll(input, shifts, dims=None):
     """A copy with elements shifted along ``dims`` (flattened first without ``dims``),
     wrapping around."""
@@ -557,6 +615,8 @@ def roll(input, shifts, dims=None):
     if len(shifts) != len(dims) and not (not dims and len(shifts) == 1):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
+    if dims and input.dim() == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     wrapped = tuple(_wrap_dim(d, input.dim()) for d in dims)
     data = np.roll(input._data, shifts, wrapped or None) if wrapped else \
         np.roll(input._data, shifts[0])
@@ -591,6 +651,7 @@ def diagonal_data(data, offset, d1, d2):
     return np.lib.stride_tricks.as_strided(sub, shape, strides)
 
 
+@parses('diagonal(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)')
 def diagonal(input, offset=0, dim1=0, dim2=1):
     d1, d2 = _wrap_dim(dim1, input.dim()), _wrap_dim(dim2, input.dim())
     if d1 == d2:
@@ -635,6 +696,7 @@ def unfold_data(data, d, size, step):
     return np.lib.stride_tricks.as_strided(data, (*shape, size), (*strides, data.strides[d]))
 
 
+@parses('unfold(Tensor input, int dimension, int size, int step)')
 def unfold(input, dimension, size, step):
     """``x.unfold(dimension, size, step)``: the windows of ``size`` elements along
     ``dimension``, ``step`` apart, as a view (windows that overlap share elements)."""

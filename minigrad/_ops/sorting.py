@@ -11,6 +11,7 @@ import numpy as np
 
 from minigrad import return_types
 from minigrad._ops import stl_sort
+from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
@@ -110,6 +111,11 @@ def _order(data, d, descending):
 _NOT_GIVEN = object()
 
 
+@parses(
+    'sort(Tensor input, *, bool? stable, int dim = -1, bool descending = False, '
+    'tuple of Tensors out = None)',
+    'sort(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)',
+)
 def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     """Values sorted along ``dim`` and where they came from. Ties come out as torch leaves
     them: in order with ``stable=True``, else as ``std::sort`` leaves them. As in torch,
@@ -132,12 +138,21 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
     return return_types.sort((out, indices))
 
 
+@parses(
+    'argsort(Tensor input, *, bool stable, int dim = -1, bool descending = False, '
+    'Tensor out = None)',
+    'argsort(Tensor input, int dim = -1, bool descending = False)',
+)
 def argsort(input, dim=-1, descending=False, *, stable=False):
     """Where the sorted values came from: ``sort``'s indices (stable or not, as asked)."""
     with grad_mode.no_grad():
         return sort(input, dim, descending, stable=stable).indices
 
 
+@parses(
+    'topk(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, '
+    'tuple of Tensors out = None)',
+)
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's keyword
     """The ``k`` largest (or smallest) values along ``dim`` and their indices, ties and
     ``sorted=False`` in the order torch's selection algorithm leaves them."""

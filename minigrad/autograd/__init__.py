@@ -5,7 +5,7 @@ nodes (``graph.py``) that operations record; ``forward_ad`` is forward mode; ``F
 lets you write your own node.
 """
 
-from minigrad.autograd import forward_ad, functional, graph
+from minigrad.autograd import forward_ad, functional, graph, profiler
 from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx, once_differentiable
@@ -18,8 +18,9 @@ from minigrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from minigrad.autograd.variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
-           "functional", "detect_anomaly", "set_detect_anomaly"]
+           "functional", "detect_anomaly", "set_detect_anomaly", "profiler", "Variable"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 import warnings
 
+import numpy as np
+
 from minigrad._creation import ones_like, tensor, zeros_like
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
@@ -35,6 +37,12 @@ def _as_tuple(x):
 
 def _seed_grads(outputs, grad_outputs):
     """One starting gradient per output: ones for a scalar, else the caller must give one."""
+    if len(outputs) == 1 and grad_outputs[0] is None:  # loss.backward(): the usual call
+        out = outputs[0]
+        data = out._data
+        if data.size == 1 and data.dtype.kind == "f" and out.requires_grad:
+            # ones_like(out), without the factory's checks (a float tensor on the CPU)
+            return [Tensor._make(np.ones(data.shape, data.dtype))]
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None and not out.requires_grad:

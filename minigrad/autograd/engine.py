@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 
 from minigrad._numeric import quiet
-from minigrad.autograd import anomaly_mode, grad_mode
+from minigrad.autograd import anomaly_mode, grad_mode, profiler
 from minigrad.autograd.graph import validate_outputs, zeros_for
 from minigrad.autograd.special_nodes import AccumulateGrad
 
@@ -117,20 +117,40 @@ def _needed(seen, targets):
     return needed
 
 
+# The GraphTasks being executed, innermost last: a node's backward may run the engine again
+# (checkpoint's, reentrantly), and checkpoint asks which pass it is in.
+running: list = []
+
+
+class _Running:
+    def __init__(self, task):
+        self.task = task
+
+    def __enter__(self):
+        running.append(self.task)
+
+    def __exit__(self, *exc):
+        running.pop()
+
+
 def execute(task: GraphTask) -> dict:
     """Run ``task`` to the end; return the captured gradients (``{edge: grad}``)."""
     ready, buffers, deps, needed = task.ready, task.buffers, task.dependencies, task.needed
+    # a running profiler times each node (checked once per pass, not per node)
+    evaluate = evaluate_function
+    if profiler._state.active:
+        evaluate = profiler.profiled(evaluate_function)
     # inf and nan are values, as in torch, for the whole pass: formulas written directly in
     # NumPy (TanhBackward0's) then need no ``np.errstate`` of their own, entered per node,
     # and the ops' own ``quietly`` finds the warnings already off.
-    with grad_mode.set_grad_enabled(task.create_graph), quiet():
+    with grad_mode.set_grad_enabled(task.create_graph), quiet(), _Running(task):
         while ready:
             node = heapq.heappop(ready).node
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if needed is not None and node not in needed:
                 outputs = (None,) * len(node._next_nodes)
             else:
-                outputs = evaluate_function(task, node, grads)
+                outputs = evaluate(task, node, grads)
             for nxt, nr, g in zip(node._next_nodes, node._next_nrs, outputs):
                 if nxt is None:
                     continue
@@ -164,20 +184,29 @@ def evaluate_function(task: GraphTask, node, grads):
     # grad() does not run AccumulateGrad nodes, so their own hooks do not run (tensor hooks,
     # which belong to the leaf, do), as in torch.
     skip_leaf = not task.accumulate_grad and isinstance(node, AccumulateGrad)
-    if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
-        # in the engine's own list: a copy would hold on to the old gradients (see execute)
-        grads = call_pre_hooks(node, grads, node_hooks=not skip_leaf)
     if task.inputs is not None:
+        # As torch: a target node that must run anyway captures its gradients as they came
+        # (its hooks run afterwards, before it runs); one that does not run (a leaf in
+        # grad(), a target whose inputs nobody needs) runs its tensor hooks and retain_grad,
+        # never its node pre-hooks, captures and stops there.
+        runs = not skip_leaf and any(n in task.needed for n in node._next_nodes
+                                     if n is not None)
+        if not runs and (node._tensor_hooks or node._retain_grad_hooks):
+            grads = call_pre_hooks(node, grads, node_hooks=False)
         for nr in range(len(grads)):
             if (node, nr) in task.inputs and grads[nr] is not None:
                 task.captured[(node, nr)] = grads[nr]
-        if not task.accumulate_grad and isinstance(node, AccumulateGrad):
-            return ()
-        if not any(n in task.needed for n in node._next_nodes if n is not None):
-            return (None,) * len(node._next_nodes)  # a target whose inputs nobody needs
+        if not runs:
+            return () if skip_leaf else (None,) * len(node._next_nodes)
+    if node._tensor_hooks or node._retain_grad_hooks or node._pre_hooks:
+        # in the engine's own list: a copy would hold on to the old gradients (see execute)
+        grads = call_pre_hooks(node, grads, node_hooks=not skip_leaf)
     if isinstance(node, AccumulateGrad):
         if grads[0] is not None:
             node.apply(grads[0])
+        elif node.variable._post_accumulate_hooks:  # torch runs them without a gradient too
+            for hook in list(node.variable._post_accumulate_hooks.values()):
+                hook(node.variable)
         outputs = ()
         if node._post_hooks:  # torch calls them with no grad_inputs, after .grad is updated
             for hook in list(node._post_hooks.values()):
@@ -185,6 +214,7 @@ def evaluate_function(task: GraphTask, node, grads):
     elif (missing := [g is None for g in grads].count(True)) == len(grads):
         outputs = (None,) * len(node._next_nodes)
     else:
+        hook_grads = grads  # post-hooks see the missing gradients as None, as in torch
         if missing:
             grads = _materialize(node, grads)
         if anomaly_mode._state.enabled:
@@ -193,7 +223,7 @@ def evaluate_function(task: GraphTask, node, grads):
             outputs = validate_outputs(node, node.apply(*grads))
         if node._post_hooks:
             for hook in list(node._post_hooks.values()):
-                new = _checked_hook_result(hook, hook(tuple(outputs), tuple(grads)),
+                new = _checked_hook_result(hook, hook(tuple(outputs), tuple(hook_grads)),
                                            len(outputs))
                 if new is not None:
                     outputs = new
@@ -206,11 +236,12 @@ def call_pre_hooks(node, grads, node_hooks=True):
     """Tensor hooks first, then retain_grad (always last, as in torch), then node pre-hooks."""
     if node._tensor_hooks:
         for out_nr, fn in list(node._tensor_hooks.values()):
-            if grads[out_nr] is not None:
-                new = fn(grads[out_nr])
-                if new is not None:
-                    _check_hook_result(fn, grads[out_nr], new)
-                    grads[out_nr] = new
+            new = fn(grads[out_nr])  # torch calls it with None for a missing gradient too
+            if new is not None:
+                if grads[out_nr] is None:
+                    raise RuntimeError("can't replace a None gradient with a non-None value")
+                _check_hook_result(fn, grads[out_nr], new)
+                grads[out_nr] = new
     if node._retain_grad_hooks:
         for out_nr, ref in node._retain_grad_hooks.items():
             tensor = ref()

@@ -38,10 +38,20 @@ def exit_dual_level(*, level=None) -> None:
 
 
 def tangent_of(t):
-    """``t``'s tangent at the active level, or None."""
+    """``t``'s tangent at the active level, or None. A view without one of its own reads its
+    base's (the matching view of it), as torch's views do once their base got a tangent."""
     entry = t.__dict__.get("_fw_grad") if hasattr(t, "__dict__") else None
     if entry is None or entry[0] != _state.level:
-        return None
+        base = getattr(t, "_base", None)
+        if base is None or _state.level is None:
+            return None
+        base_tangent = tangent_of(base)
+        if base_tangent is None:
+            return None
+        with _Off():
+            tangent = t._view_fn(base_tangent)
+        set_tangent(t, tangent)
+        return tangent
     return entry[1]
 
 

@@ -17,14 +17,22 @@ The node *is* the ``ctx`` that ``forward`` received, as in torch: whatever you s
 from __future__ import annotations
 
 import functools
+import warnings
+
+import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._core import needs_grad
 from minigrad._tensor import Tensor
-from minigrad.autograd import forward_grad, grad_mode, graph
+from minigrad.autograd import forward_grad, grad_mode
 from minigrad.autograd.graph import SECOND_BACKWARD, Node
 from minigrad.autograd.special_nodes import Error, rebase_history
-from minigrad.autograd.views import IN_CUSTOM_FUNCTION, alias_of, check_view_rebase
+from minigrad.autograd.views import (
+    IN_CUSTOM_FUNCTION,
+    MULTI_OUTPUT_NODE,
+    alias_of,
+    check_view_rebase,
+)
 
 
 class FunctionCtx:
@@ -32,11 +40,8 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward. They are checked against in-place changes, as the
-        tensors a built-in op saves are; other values can simply be stored as attributes."""
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument {i} "
-                                f"is of type {type(t).__name__}")
+        tensors a built-in op saves are; other values can simply be stored as attributes
+        (``apply`` checks that only tensors and None were given, once forward is done)."""
         self.to_save = tensors
 
     def save_for_forward(self, *tensors) -> None:
@@ -64,6 +69,7 @@ class BackwardCFunction(FunctionCtx, Node):
     to_save = ()
     _num_saved = 0
     _in_jvp = False
+    _non_tensor_outputs = ()
     saved_for_forward = ()
     dirty_tensors = ()
     non_differentiable = ()
@@ -88,8 +94,17 @@ class BackwardCFunction(FunctionCtx, Node):
         return tuple(self.saved(str(i)) if self._find_saved(str(i)) is not None else None
                      for i in range(self._num_saved))
 
+    def release_variables(self) -> None:
+        """Free what was saved; ``ctx.saved_tensors`` raises from now on even if nothing was
+        saved, as torch's (its flag is set whatever the node kept)."""
+        super().release_variables()
+        self._released = True
+
     def apply(self, *grads):
         """Call the user's backward and check its answer the way torch does."""
+        if self._non_tensor_outputs:  # backward gets None for them, never zeros
+            grads = tuple(None if i in self._non_tensor_outputs else g
+                          for i, g in enumerate(grads))
         result = self._forward_cls.backward(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         n = len(self._is_tensor_arg)
@@ -139,76 +154,189 @@ class Function:
     @classmethod
     def apply(cls, *args):
         ctx = cls._backward_cls(args)
-        with grad_mode.no_grad():
+        # forward runs with grad mode and forward AD off: its own ops record nothing
+        with grad_mode.no_grad(), forward_grad._Off():
             if cls.setup_context is Function.setup_context:
                 outputs = cls.forward(ctx, *args)
+                setup_context = False
             else:  # the newer style: forward without ctx, then setup_context
                 outputs = cls.forward(*args)
                 cls.setup_context(ctx, args, outputs)
+                setup_context = True
         is_tuple = isinstance(outputs, tuple)
         outputs = outputs if is_tuple else (outputs,)
         differentiable = needs_grad(args)
-        outputs = _wrap_outputs(ctx, args, outputs, differentiable)
+        if differentiable:  # torch checks what was saved only when a graph is recorded
+            for i, t in enumerate(ctx.to_save):
+                if t is not None and not isinstance(t, Tensor):
+                    raise TypeError(f"save_for_backward can only save variables, but argument "
+                                    f"{i} is of type {type(t).__name__}")
+        saved_ids = set()
+        if setup_context:  # what setup_context saved: an input returned as-is may not be
+            saved_ids = {id(t) for t in (*ctx.to_save, *ctx.saved_for_forward)
+                         if isinstance(t, Tensor)}
+        outputs = _wrap_outputs(ctx, args, outputs, differentiable, saved_ids)
         if forward_grad._state.level is not None:
             _function_jvp(cls, ctx, args, outputs)
+            _alias_tangents(ctx, args, outputs)
         if differentiable:
             _save(ctx, outputs)
         return outputs if is_tuple else outputs[0]
 
 
-def _wrap_outputs(ctx, args, outputs, differentiable):
-    """Make each tensor output an output of ``ctx``; returned inputs become new views."""
-    inputs = {id(a) for a in args if isinstance(a, Tensor)}
+RETURNED_AS_IS_SAVED = (
+    "An input that has been returned as-is as output is being saved for backward. This is not "
+    "supported if you override setup_context. You should return and save a view of the input "
+    "instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself.")
+
+
+def _wrap_outputs(ctx, args, outputs, differentiable, saved_ids):
+    """Make each tensor output an output of ``ctx``, as torch's ``_process_backward_mode_ad``:
+    a returned input becomes a new view of it, an input changed in place (``mark_dirty``)
+    gets the node as its new history, a non-differentiable output gets none."""
+    inputs = {id(a): k for k, a in enumerate(a for a in args if isinstance(a, Tensor))}
     dirty = {id(t) for t in ctx.dirty_tensors}
+    for t in ctx.dirty_tensors:  # torch bumps them on top of the in-place op's own bump
+        t._bump_version()
     non_diff = {id(t) for t in ctx.non_differentiable}
     ctx._raw_outputs = {id(o): i for i, o in enumerate(outputs)}
     wrapped = []
+    num_diff = 0
     for i, out in enumerate(outputs):
         if not isinstance(out, Tensor):
             wrapped.append(out)
             continue
-        if id(out) in dirty:
-            _check_dirty(out, differentiable)
-        else:
-            if id(out) in inputs:
-                out = alias_of(out)
-            if out._base is not None:  # CopySlices would bypass the custom backward
-                out._creation_meta = IN_CUSTOM_FUNCTION
-        if differentiable and id(outputs[i]) not in non_diff and out.dtype.is_floating_point:
-            if id(out) in dirty and out._base is not None:
-                # a view changed in place: like any in-place op on a view, the base's history
-                # becomes CopySlices around this node (which reads the view as input 0)
-                rebase_history(out, ctx, [a for a in args if isinstance(a, Tensor)])
+        is_input, is_modified = id(out) in inputs, id(out) in dirty
+        is_diff = differentiable and id(out) not in non_diff and out.dtype.is_floating_point
+        if not is_diff:
+            if not out.requires_grad:
+                if is_input and not is_modified:
+                    if id(out) in saved_ids:
+                        raise RuntimeError(RETURNED_AS_IS_SAVED)
+                    out = alias_of(out)
+            elif is_input:  # a detached alias, rather than changing the input
+                out = out.detach()
+            elif out._base is None:
+                out.detach_()
+        elif is_modified:
+            _check_dirty(out, is_input, len(outputs))
+            if out._base is not None:
+                _rebase_view(out, ctx)
             else:
                 out._attach(ctx, i)
                 out._view_version = out._version
+        else:
+            if is_input:
+                if id(out) in saved_ids:
+                    raise RuntimeError(RETURNED_AS_IS_SAVED)
+                out = alias_of(out)
+            out._attach(ctx, i)
+            out._view_version = out._version
+        if not (is_input and is_modified) and out._base is not None:
+            out._creation_meta = IN_CUSTOM_FUNCTION  # CopySlices would bypass the backward
+        num_diff += is_diff
         wrapped.append(out)
+    if num_diff > 1:  # several differentiable outputs: none of their views may change in place
+        for out in wrapped:
+            if isinstance(out, Tensor) and out._base is not None:
+                out._creation_meta = MULTI_OUTPUT_NODE
+    returned = {id(o) for o in outputs}
+    if any(id(t) not in returned for t in ctx.dirty_tensors):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
     if differentiable:
         ctx._num_outputs = len(outputs)
+        ctx._non_tensor_outputs = tuple(i for i, o in enumerate(outputs)
+                                        if not isinstance(o, Tensor))
         ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
                             else ((), _dtype.get_default_dtype().numpy) for o in wrapped]
     return tuple(wrapped)
 
 
-def _check_dirty(t, differentiable) -> None:
-    """A dirty tensor was changed in place: bump its version (torch does, on top of the
-    bump from the in-place op itself) and refuse a leaf that requires grad."""
-    t._bump_version()
-    if differentiable and t._grad_fn is None and t._requires_grad:
+def _rebase_view(view, ctx) -> None:
+    """A view changed in place: like any in-place op on a view, the base's history becomes
+    CopySlices around this node. Its edges are the base's, then the node's own but the first
+    (torch takes the view to be input 0), as the node saw them before the change."""
+    rebase_history(view, ctx, [view])
+    copy_slices = view._base._grad_fn
+    copy_slices._next_nodes += ctx._next_nodes[1:]
+    copy_slices._next_nrs += ctx._next_nrs[1:]
+    copy_slices._input_meta += ctx._input_meta[1:]
+    copy_slices.needs_input_grad = tuple(m is not None for m in copy_slices._input_meta)
+
+
+def _check_dirty(t, is_input, num_outputs) -> None:
+    """torch's checks on a differentiable tensor marked dirty: not a leaf that requires grad,
+    an input (else a warning), and not a view when the Function has several outputs."""
+    if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
                            "operation.")
-    if differentiable and t._base is not None:  # torch's check_inplace, for a view
-        check_view_rebase(t)
+    if not is_input:
+        warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                      "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                      stacklevel=4)
+    if t._base is not None:
+        if num_outputs > 1:
+            raise RuntimeError(
+                "If your Function modifies inplace an input that is a view of another Tensor, "
+                "your Function cannot return more than one Tensor. This is not supported by "
+                "the current autograd engine. You should either make sure the input is not a "
+                "view (using .clone() for example) or make your Function only return one "
+                "Tensor (potentially splitting it into two Functions: one doing the inplace "
+                "that returns a single Tensor and a second one that does the other "
+                "operations). You can ask on the forum https://discuss.pytorch.org/ if you "
+                "need help to do this change.")
+        check_view_rebase(t)  # torch's check_inplace, for a view
         if t._base._grad_fn is None and t._base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
+    t._grad = None  # torch resets the gradient of the tensor whose history is replaced
+
+
+def _alias_tangents(ctx, args, outputs) -> None:
+    """A view of an input made by ``forward`` (or the input returned as-is) that got no
+    tangent from ``jvp`` (a non-differentiable output, or one after torch's early stop)
+    still shows its input's tangent: torch's views read their tangent through their base."""
+    inputs = [a for a in args if isinstance(a, Tensor)]
+    for out in outputs:
+        if (not isinstance(out, Tensor) or out._base is None
+                or forward_grad.tangent_of(out) is not None):
+            continue
+        for a in inputs:
+            tangent = forward_grad.tangent_of(a)
+            if tangent is None or (a._base if a._base is not None else a) is not out._base:
+                continue
+            with forward_grad._Off():
+                if a._base is None:
+                    base_tangent = tangent
+                else:  # the input's tangent, written into its place in a base-sized tangent
+                    base_tangent = a._base.new_zeros(a._base.shape)
+                    a._view_fn(base_tangent).copy_(tangent)
+                tangent = out._view_fn(base_tangent)
+            forward_grad.set_tangent(out, tangent)
+            break
 
 
 def _function_jvp(cls, ctx, args, outputs) -> None:
-    """A custom Function under forward AD: its ``jvp`` gives the output tangents."""
-    tangents = [forward_grad.tangent_of(a) if isinstance(a, Tensor) else None for a in args]
-    if all(t is None for t in tangents):
+    """A custom Function under forward AD: its ``jvp`` gives the output tangents, checked as
+    torch's ``_process_forward_mode_AD`` checks them."""
+    tensor_args = [a for a in args if isinstance(a, Tensor)]
+    given = [forward_grad.tangent_of(a) for a in tensor_args]
+    if all(t is None for t in given):
         return
+    versions = [None if t is None else t._version for t in given]
+    tangents, n = [], 0
+    for a in args:  # one per argument: None for a non-tensor, zeros for a missing tangent
+        if not isinstance(a, Tensor):
+            tangents.append(None)
+            continue
+        t = given[n]
+        if t is None and ctx.materialize_grads and a.dtype.is_floating_point:
+            with forward_grad._Off():
+                t = a.new_zeros(a.shape)
+        tangents.append(t)
+        n += 1
     ctx._in_jvp = True
     try:
         with forward_grad._Off():
@@ -216,9 +344,77 @@ def _function_jvp(cls, ctx, args, outputs) -> None:
     finally:
         ctx._in_jvp = False
     result = result if isinstance(result, tuple) else (result,)
-    for out, t in zip(outputs, result):
-        if isinstance(out, Tensor) and t is not None:
+    for i, r in enumerate(result):
+        if r is not None and not isinstance(r, Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(r).__name__}) for "
+                               f"grad output {i}.")
+    if len(result) != len(outputs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outputs)} but got {len(result)})")
+    raw = {i: o for o, i in ctx._raw_outputs.items()}  # output number -> id of raw output
+    inputs = {id(a): k for k, a in enumerate(tensor_args)}
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    non_diff = {id(t) for t in ctx.non_differentiable}
+    bases = {id(a._base if a._base is not None else a): k for k, a in enumerate(tensor_args)}
+    for i, (out, t) in enumerate(zip(outputs, result)):
+        if not isinstance(out, Tensor):
+            continue
+        is_diff = raw[i] not in non_diff and out.dtype.is_floating_point
+        if not is_diff:
+            if t is not None:
+                raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  "
+                                   "the corresponding forward output is not a differentiable "
+                                   "Tensor.You should return None at that position instead.")
+            continue
+        if raw[i] in dirty:
+            k = inputs.get(raw[i])
+            if k is None:
+                raise RuntimeError("Only input Tensors should be given to ctx.mark_dirty(). If "
+                                   "a Tensor is not an input, there is no need to pass it to "
+                                   "mark_dirty().")
+            if given[k] is not None:
+                if t is None or t._version == versions[k]:
+                    raise RuntimeError(
+                        "An inplace custom Function is not modifying the forward mode "
+                        "gradients inplace. If the forward is modifying an input inplace, then "
+                        "the jvp function must modify the corresponding gradient inplace.")
+                if t is not given[k]:
+                    raise RuntimeError(
+                        "An inplace custom Function is not returning the forward mode "
+                        "gradients as-is. If the forward is modifying an input inplace, then "
+                        "the jvp function must modify the gradient inplace and return it "
+                        "as-is.")
+            elif t is not None:
+                _set_tangent_inplace(out, t)
+            continue
+        if out._base is not None and id(out._base) in bases:
+            k = bases[id(out._base)]
+            if given[k] is None:  # torch takes it as an in-place op, and stops there
+                if t is not None:
+                    _set_tangent_inplace(out, t)
+                return
+            if t is None or t._base is None:
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
+            wanted = given[k]._base if given[k]._base is not None else given[k]
+            if t._base is not wanted:
+                raise RuntimeError(
+                    "A custom Function is returning a view but the jvp is not returning a view "
+                    "of the same base as the given grad input." if given[k]._base is not None
+                    else "A custom Function is returning a view but the jvp is not returning "
+                    "a view of the given grad input.")
+        if t is not None:
             forward_grad.set_tangent(out, t)
+
+
+def _set_tangent_inplace(out, tangent) -> None:
+    """Give ``out`` its tangent as an in-place op would: a view's tangent is a view of its
+    base's (made zero first if the base had none), so the base's tangent changes too."""
+    if out._base is None:
+        forward_grad.set_tangent(out, tangent)
+        return
+    current = forward_grad._view_of_base_tangent(out)
+    current._data[...] = tangent._data
 
 
 def _save(ctx, outputs) -> None:
@@ -228,7 +424,11 @@ def _save(ctx, outputs) -> None:
         if t is None:
             continue
         nr = ctx._raw_outputs.get(id(t))
-        if nr is not None and outputs[nr].grad_fn is ctx:
+        # torch's test is "one of the outputs itself": an input returned as-is became a new
+        # tensor (its alias), so the input saved is the input. A saved output comes back as
+        # an output of this node (even a view changed in place, whose grad_fn is not), unless
+        # it had no history at all (a non-differentiable output).
+        if nr is not None and outputs[nr] is t and not t.is_leaf:
             ctx.save_output(str(i), outputs[nr], nr)
         else:
             ctx.save({str(i): t})
@@ -238,8 +438,12 @@ def _save(ctx, outputs) -> None:
 def once_differentiable(fn):
     """Mark a backward whose formula is not itself differentiable (it uses NumPy, say).
 
-    It runs under ``no_grad``; under ``create_graph`` its results are tied to a node that
-    raises if a second backward reaches it, instead of silently giving a zero.
+    It runs under ``no_grad``. Under ``create_graph``, when a gradient it received requires
+    grad, its results come out of one ``Error`` node (torch's ``DelayedError``) that raises
+    if a backward runs it, instead of silently giving a zero. As in torch, that node's
+    inputs are fresh leaves (detached copies of the results), not the graph the results came
+    from: ``autograd.grad`` asked for the Function's inputs never reaches it (their gradient
+    is None), while ``.backward()``, which runs every node that leads to a leaf, does.
     """
 
     @functools.wraps(fn)
@@ -248,16 +452,37 @@ def once_differentiable(fn):
             outputs = fn(ctx, *grads)
         if not grad_mode.is_grad_enabled():
             return outputs
-        needing = [g for g in grads if isinstance(g, Tensor) and g.requires_grad]
-        if not needing:
+        if not any(isinstance(g, Tensor) and g.requires_grad for g in grads):
             return outputs
         single = not isinstance(outputs, tuple)
+        outputs = (outputs,) if single else outputs
+        # torch's fake_requires_grad: each result, detached, as a leaf that requires grad; a
+        # None gives the node an edge to nothing
+        leaves = [_fake_requires_grad(o) if isinstance(o, Tensor) else _NO_INPUT
+                  for o in outputs]
+        node = Error(leaves)
+        node._num_outputs = len(outputs)
+        node._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                             else ((), np.dtype(np.float64)) for o in outputs]
         wrapped = []
-        for o in (outputs,) if single else outputs:
+        for i, o in enumerate(outputs):
             if isinstance(o, Tensor):
-                o = o.detach()
-                graph.record(Error, needing, (o,))
+                o = type(o)._make(o._data)  # the same memory, a version counter of its own
+                o._attach(node, i)
             wrapped.append(o)
         return wrapped[0] if single else tuple(wrapped)
 
     return wrapper
+
+
+def _fake_requires_grad(t):
+    """torch's ``fake_requires_grad``: detached, then ``requires_grad = True`` (whose error
+    for an integer tensor is the attribute's, not ``requires_grad_()``'s)."""
+    leaf = t.detach()
+    leaf.requires_grad = True
+    return leaf
+
+
+# what stands for a None result of a once_differentiable backward among the Error node's
+# inputs: a constant, so its edge is (None, 0), as torch's for an undefined tensor
+_NO_INPUT = Tensor._make(np.zeros(0))

@@ -88,22 +88,28 @@ def _numerical_jacobian(func, inputs, eps):
     Each input element is nudged in place (in its NumPy array, so no version bump) and put
     back afterwards."""
     def values():
-        return [o._data.astype(np.float64) for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+        return [o._data.copy() for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
 
     result = []
     for x in _diff_inputs(inputs):
         columns = []
         for idx in np.ndindex(x._data.shape):
             orig = x._data[idx].copy()
+            x._data[idx] = orig - eps        # torch's order: minus first (matters for RNG)
+            minus = values()
             x._data[idx] = orig + eps
             plus = values()
-            x._data[idx] = orig - eps
-            minus = values()
             x._data[idx] = orig
-            columns.append([((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)])
+            columns.append([_central_difference(p, m, eps) for p, m in zip(plus, minus)])
         n_out = len(columns[0]) if columns else len(values())
         result.append([_rows(columns, i, x, values) for i in range(n_out)])
     return result
+
+
+def _central_difference(plus, minus, eps):
+    """``(f(x + eps) - f(x - eps)) / (2 eps)`` in the output's dtype, as torch computes it
+    (a float32 function gets a float32 Jacobian, printed without a dtype)."""
+    return ((Tensor._make(plus) - Tensor._make(minus)) / (2 * eps))._data.reshape(-1)
 
 
 def _rows(columns, i, x, values):
@@ -132,7 +138,7 @@ def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes):
 
 
 def _vjp_rows(diff, output):
-    jac = [np.zeros((x.numel(), output.numel())) for x in diff]
+    jac = [np.zeros((x.numel(), output.numel()), dtype=x._data.dtype) for x in diff]
     types_ok = sizes_ok = True
     flat = np.zeros(output.numel(), dtype=output._data.dtype)
     for k in range(output.numel()):
@@ -167,8 +173,8 @@ def _forward_jacobian(func, inputs, n_outputs):
                 tangents = [forward_ad.unpack_dual(o).tangent for o in outs]
             rows.append([np.zeros(o.numel()) if t is None else t._data.reshape(-1)
                          for o, t in zip(outs, tangents)])
-        result.append([np.stack([r[i] for r in rows]) if rows else np.zeros((0, 0))
-                       for i in range(n_outputs)])
+        result.append([np.stack([r[i] for r in rows]).astype(x._data.dtype) if rows
+                       else np.zeros((0, 0), dtype=x._data.dtype) for i in range(n_outputs)])
     return result
 
 
@@ -218,14 +224,14 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes, che
         for i, out in enumerate(outputs):
             analytical = _analytical_jacobian(inputs, out, nondet_tol, check_grad_dtypes)
             for j, (a, n) in enumerate(zip(analytical, (p[i] for p in numerical))):
-                if not np.allclose(a, n, rtol=rtol, atol=atol):
+                if not np.allclose(a, n.astype(a.dtype), rtol=rtol, atol=atol):
                     raise GradcheckError(_notallclose_msg(a, n, i, j))
     if check_forward_ad:
         forward = _forward_jacobian(func, inputs, len(func_out))
         for j, per_input in enumerate(forward):
             for i, k in enumerate(keep):
                 a, n = per_input[k], numerical[j][i]
-                if not np.allclose(a, n, rtol=rtol, atol=atol):
+                if not np.allclose(a, n.astype(a.dtype), rtol=rtol, atol=atol):
                     raise GradcheckError(_notallclose_msg(a, n, i, j, forward=True))
     return True
 

@@ -654,6 +654,12 @@ def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
     (its ``__init__`` wires ``next_functions`` and stamps ``sequence_nr``), give it the op's
     attributes (``alpha``, ``dim``...), save the tensors its formula needs (``save``, and the
     first output itself under ``output_name``) and make ``outputs`` its outputs."""
+    return record_with(node_cls, inputs, outputs, save, output_name, attrs)
+
+
+def record_with(node_cls, inputs, outputs, save, output_name, attrs: dict):
+    """``record`` with the op's attributes in one dict, as ``_core.record`` already holds
+    them (unpacking them into keywords again would cost every op a second dict)."""
     node = node_cls(inputs)
     if attrs:
         node.__dict__.update(attrs)
@@ -672,7 +678,7 @@ def record(node_cls, inputs, outputs, save=None, output_name=None, **attrs):
 def validate_outputs(node, outputs):
     """torch's ``validate_outputs``: the right number of gradients, each summed back to its
     input's shape (undoing broadcasting) and cast to its dtype; a gradient for a constant
-    input (no edge) is dropped."""
+    input (no edge) is left as it is, unchecked, as torch leaves it."""
     if len(outputs) != len(node._next_nodes):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
@@ -683,9 +689,7 @@ def validate_outputs(node, outputs):
         g = outputs[i]
         if g is None:
             continue
-        if meta is None:  # a constant input: nobody will read this gradient
-            fixed = fixed or list(outputs)
-            fixed[i] = None
+        if meta is None:  # a constant input: no edge takes it, but a post-hook sees it
             continue
         shape, char = meta
         if g._data.shape == shape and g._data.dtype.char == char:
@@ -714,5 +718,8 @@ def _expandable(shape, target) -> bool:
 
 
 def zeros_for(shape, np_dtype, like):
-    """A zero gradient of ``shape`` (for an output that got none), as a tensor like ``like``."""
-    return type(like)._make(np.zeros(shape, dtype=np_dtype))
+    """A zero gradient of ``shape`` (for an output that got none), as a tensor like ``like``.
+    torch fills new memory with zero_(), so a custom Function's backward sees version 1."""
+    zeros = type(like)._make(np.zeros(shape, dtype=np_dtype))
+    zeros._bump_version()
+    return zeros

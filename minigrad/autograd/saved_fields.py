@@ -91,8 +91,7 @@ def _dims_arg(n):
     return _signed("dim_arg")(n) if dims is None or isinstance(dims, tuple | list) else \
         (_c_int(dims),)
 _keepdim = _attr("keepdim")
-# nll_loss's optional class weights: minigrad takes none (F.nll_loss refuses one), so the
-# saved tensor is always torch's "no tensor", None (a TENSOR field never saved)
+# nll_loss's optional class weights: the tensor saved, or None (torch's "no tensor")
 _NO_WEIGHT = TENSOR
 
 SAVED_FIELDS = {
@@ -154,6 +153,12 @@ SAVED_FIELDS = {
     "GatherBackward0": {"dim": _dim_arg, "index": TENSOR, "self": NOT_KEPT_TENSOR,
                         "sparse_grad": _const(False)},
     "IndexBackward0": {"indices": NOT_KEPT_TENSOR, "self_sym_sizes": _self_sizes},
+    "HuberLossBackward0": {"delta": _attr("delta"),
+                           "reduction": lambda n: _REDUCTION[n.reduction],
+                           "self": TENSOR, "target": TENSOR},
+    "HuberLossBackwardBackward0": {"delta": _attr("delta"), "grad_output": TENSOR,
+                                   "reduction": lambda n: _REDUCTION[n.reduction],
+                                   "self": TENSOR, "target": TENSOR},
     "IndexAddBackward0": {"alpha": _attr("alpha"), "dim": _dim_arg, "index": TENSOR,
                           "source": TENSOR, "source_dim": _attr("source_dim")},
     "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": NOT_KEPT_TENSOR},
@@ -164,6 +169,11 @@ SAVED_FIELDS = {
     "LinalgVectorNormBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "ord": _attr("ord_arg"),
                                   "result": TENSOR, "self": TENSOR},
     "LogBackward0": {"self": TENSOR},
+    "Log10Backward0": {"self": TENSOR},
+    "NanToNumBackward0": {"self": TENSOR},
+    "Log2Backward0": {"self": TENSOR},
+    "RsqrtBackward0": {"result": TENSOR},
+    "LogitBackward0": {"eps": _const(None), "self": TENSOR},
     "LogSoftmaxBackward0": {"dim": _dim_arg, "result": TENSOR},
     "LogSoftmaxBackwardDataBackward0": {"dim": _signed("dim"), "grad_output": TENSOR,
                                         "output": TENSOR},
@@ -188,6 +198,11 @@ SAVED_FIELDS = {
                     "mat2_sym_strides": _strides(1, 1, "mat2_column_major"), "self": TENSOR,
                     "self_sym_sizes": _operand_sizes(0),
                     "self_sym_strides": _strides(0, 0, "self_column_major")},
+    "BinaryCrossEntropyBackward0": {"reduction": lambda n: _REDUCTION[n.reduction],
+                                    "self": TENSOR, "target": TENSOR, "weight": TENSOR},
+    "BinaryCrossEntropyBackwardBackward0": {"grad_output": TENSOR,
+                                            "reduction": lambda n: _REDUCTION[n.reduction],
+                                            "self": TENSOR, "target": TENSOR, "weight": TENSOR},
     "BinaryCrossEntropyWithLogitsBackward0": {
         "pos_weight": TENSOR, "reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
         "target": TENSOR, "weight": TENSOR},
@@ -199,6 +214,12 @@ SAVED_FIELDS = {
     "MulBackward0": {"other": TENSOR, "self": TENSOR},
     "MulBackward1": {"other": _attr("other")},
     "MvBackward0": {"self": TENSOR, "vec": TENSOR},
+    "NativeLayerNormBackward0": {"bias": TENSOR, "input": TENSOR,
+                                 "normalized_shape": _attr("normalized_shape"),
+                                 "result1": TENSOR, "result2": TENSOR, "weight": TENSOR},
+    "NativeLayerNormBackwardBackward0": {"grad_out": TENSOR, "input": TENSOR, "mean": TENSOR,
+                                         "normalized_shape": _attr("normalized_shape"),
+                                         "rstd": TENSOR, "weight": TENSOR},
     "NegBackward0": {},
     "NllLossBackward0": {"ignore_index": lambda n: _c_int(n.ignore_index),
                          "reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
@@ -241,6 +262,12 @@ SAVED_FIELDS = {
                        "start": lambda n: _c_int(n.start), "step": _attr("step")},
     "SliceBackwardBackward0": {"dim": _dim_arg, "end": lambda n: _c_int(n.end),
                                "start": lambda n: _c_int(n.start), "step": _attr("step")},
+    "SmoothL1LossBackward0": {"beta": _attr("beta"),
+                              "reduction": lambda n: _REDUCTION[n.reduction],
+                              "self": TENSOR, "target": TENSOR},
+    "SmoothL1LossBackwardBackward0": {"beta": _attr("beta"), "grad_output": TENSOR,
+                                      "reduction": lambda n: _REDUCTION[n.reduction],
+                                      "self": TENSOR, "target": TENSOR},
     "SoftmaxBackward0": {"dim": _dim_arg, "result": TENSOR},
     "SoftmaxBackwardDataBackward0": {"dim": _signed("dim"), "grad_output": TENSOR,
                                      "output": TENSOR},
@@ -290,6 +317,33 @@ SAVED_FIELDS = {
     "ViewBackward0": {"self_sym_sizes": _self_sizes},
     "WhereBackward0": {"condition": TENSOR},
     "ZeroBackward0": {},
+    # activations (minigrad/_ops/activation.py); numbers as the caller gave them, as torch's
+    "EluBackward0": {"alpha": _attr("alpha"), "input_scale": _attr("input_scale"),
+                     "scale": _attr("scale"), "self": TENSOR},
+    "EluBackward1": {"alpha": _attr("alpha"), "input_scale": _attr("input_scale"),
+                     "result": TENSOR, "scale": _attr("scale")},
+    "EluBackwardBackward0": {"alpha": _attr("alpha"), "grad_output": TENSOR,
+                             "input_scale": _attr("input_scale"),
+                             "is_result": _attr("is_result"), "scale": _attr("scale"),
+                             "self_or_result": TENSOR},
+    "GeluBackward0": {"approximate": _attr("approximate"), "self": TENSOR},
+    "GeluBackwardBackward0": {"approximate": _attr("approximate"), "grad_output": TENSOR,
+                              "self": TENSOR},
+    "LeakyReluBackward0": {"negative_slope": _attr("negative_slope"), "self": TENSOR},
+    "LeakyReluBackward1": {"negative_slope": _attr("negative_slope"), "result": TENSOR},
+    "LeakyReluBackwardBackward0": {"negative_slope": _attr("negative_slope"), "self": TENSOR},
+    "SiluBackward0": {"self": TENSOR},
+    # embedding (minigrad/_ops/embedding.py): padding_idx -1 (none) reads back as 2**64 - 1
+    "EmbeddingBackward0": {"indices": TENSOR, "padding_idx": _signed("padding_idx"),
+                           "scale_grad_by_freq": _attr("scale_grad_by_freq"),
+                           "sparse": _attr("sparse"),
+                           "weight_sym_argsize_0": _attr("num_weights")},
+    "EmbeddingDenseBackwardBackward0": {"indices": TENSOR,
+                                        "padding_idx": _signed("padding_idx")},
+    "SoftplusBackward0": {"beta": _attr("beta"), "self": TENSOR,
+                          "threshold": _attr("threshold")},
+    "SoftplusBackwardBackward0": {"beta": _attr("beta"), "grad_output": TENSOR,
+                                  "self": TENSOR, "threshold": _attr("threshold")},
 }
 
 

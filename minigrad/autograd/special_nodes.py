@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from minigrad.autograd import forward_grad, grad_mode, views
-from minigrad.autograd.graph import Node, record, validate_outputs
+from minigrad.autograd.graph import SECOND_BACKWARD, Node, record
 
 
 class AccumulateGrad(Node):
@@ -85,6 +85,8 @@ def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
     if not grad.flags.writeable:
         return False
     if variable.flags.c_contiguous or variable.flags.f_contiguous:
+        if grad.strides == variable.strides:  # the usual case, settled without the walk
+            return True
         return all(g == v for g, v, n in zip(grad.strides, variable.strides, variable.shape)
                    if n != 1)
     return grad.flags.c_contiguous
@@ -104,6 +106,8 @@ class CopySlices(Node):
         return "minigrad::autograd::CopySlices"
 
     def apply(self, grad):
+        if self._released:  # torch drops ``fn`` when the graph is freed
+            raise RuntimeError(SECOND_BACKWARD)
         if grad_mode.is_grad_enabled():  # create_graph: the steps of torch's CopySlices
             return self.backward_with_graph(grad)
         return self.backward(grad)
@@ -111,11 +115,12 @@ class CopySlices(Node):
     def backward(self, grad):
         result = grad.clone()
         grad_slice = self.view_fn(result)
-        res = validate_outputs(self.fn, self.fn.apply(grad_slice.clone()))
-        if res[0] is None:
-            grad_slice.zero_()
-        else:
-            grad_slice.copy_(res[0])
+        # fn's gradients go unchecked here, as in torch: the engine checks the ones for the
+        # other inputs (CopySlices shares fn's edges), copy_ the one for the view
+        res = self.fn.apply(grad_slice.clone())
+        if res[0] is None:  # (a custom Function's None): no gradient for the base, as torch
+            return res
+        grad_slice.copy_(res[0])
         return (result, *res[1:])
 
     def backward_with_graph(self, grad):
@@ -129,16 +134,18 @@ class CopySlices(Node):
         result = grad._make(memory).copy_(grad)
         view = self.view_fn(result.detach())  # where the view sits in the base's memory
         grad_slice = views.as_strided(result, view.shape, view.stride(), view.storage_offset())
-        res = validate_outputs(self.fn, self.fn.apply(grad_slice.clone()))
-        if res[0] is None:
-            grad_slice.zero_()
-        else:
-            grad_slice.copy_(res[0])
+        # fn's gradients go unchecked here, as in torch: the engine checks the ones for the
+        # other inputs (CopySlices shares fn's edges), copy_ the one for the view
+        res = self.fn.apply(grad_slice.clone())
+        if res[0] is None:  # (a custom Function's None): no gradient for the base, as torch
+            return res
+        grad_slice.copy_(res[0])
         return (result, *res[1:])
 
     def release_variables(self) -> None:
         self.fn.release_variables()
         super().release_variables()
+        self._released = True
 
 
 def rebase_history(view, node, inputs, output_name=None) -> None:

@@ -51,17 +51,23 @@ def make_view(base, out, view_fn, creation_meta=None) -> None:
     like ``base``. A view made under no_grad remembers it, and so does any view of a view
     that remembers something (torch's ``propagate_creation_meta``)."""
     parent_fn = base._view_fn
-    out._base = base._base if base._base is not None else base
+    root = base._base
+    out._base = root if root is not None else base
     out._view_fn = view_fn if parent_fn is None else _compose(parent_fn, view_fn)
-    out._version_counter = base._version_counter
-    out._view_version = base._version_counter[0]
+    counter = base._counter  # base._version_counter, the property written out (every view)
+    if counter is None:
+        counter = base._version_counter  # made on first use
+    out._counter = counter
+    out._view_version = counter[0]
     out._is_inference = base._is_inference  # a view of a normal tensor is a normal tensor
-    if grad_mode.is_inference_mode_enabled():
+    state = grad_mode._state  # grad_mode's two questions, read without the calls
+    if state.inference:
         creation_meta = INFERENCE_MODE
-    elif not grad_mode.is_grad_enabled():
+    elif not state.enabled:
         creation_meta = NO_GRAD_MODE
-    if creation_meta is None or base._creation_meta == INFERENCE_MODE:
-        creation_meta = base._creation_meta or creation_meta
+    base_meta = base._creation_meta
+    if creation_meta is None or base_meta == INFERENCE_MODE:
+        creation_meta = base_meta or creation_meta
     out._creation_meta = creation_meta
 
 

@@ -7,23 +7,42 @@ minigrad operations, and autograd records the graph as for any other code.
 from minigrad import _left_out
 from minigrad.nn import functional, init, parameter
 from minigrad.nn.modules import (
+    ELU,
+    GELU,
+    BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    Dropout,
+    Embedding,
+    Flatten,
+    HuberLoss,
+    Identity,
+    L1Loss,
+    LayerNorm,
+    LeakyReLU,
     Linear,
     LogSoftmax,
     Module,
     MSELoss,
+    NLLLoss,
     ReLU,
     Sequential,
     Sigmoid,
+    SiLU,
+    SmoothL1Loss,
     Softmax,
+    Softplus,
     Tanh,
+    Unflatten,
 )
 from minigrad.nn.parameter import Parameter
 
 __all__ = ["functional", "init", "parameter", "Parameter", "Module", "Linear", "Sequential",
            "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
-           "BCEWithLogitsLoss"]
+           "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
+           "SmoothL1Loss",
+           "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
+           "Identity", "Embedding"]
 
 
 def __getattr__(name):

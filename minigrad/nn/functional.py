@@ -6,6 +6,13 @@ operations with one backward node each (``AddmmBackward0``, ``MseLossBackward0``
 ``minigrad/_ops/nn_ops.py``), so a model's graph is the same node for node as torch's.
 ``cross_entropy`` composes them as torch does. ``binary_cross_entropy_with_logits`` is one
 fused node too (``BinaryCrossEntropyWithLogitsBackward0``; see ``minigrad/_ops/bce.py``).
+The activations ``leaky_relu``, ``gelu``, ``silu``, ``softplus`` and ``elu`` are one node each
+(``minigrad/_ops/activation.py``), ``embedding`` too (``minigrad/_ops/embedding.py``);
+``dropout`` multiplies by torch's noise (``minigrad/_ops/dropout.py``). ``layer_norm``
+(``NativeLayerNormBackward0``, ``minigrad/_ops/normalization.py``), ``binary_cross_entropy``
+(``minigrad/_ops/loss.py``), ``huber_loss`` and ``smooth_l1_loss``
+(``minigrad/_ops/robust_loss.py``) are fused nodes too; ``l1_loss`` is composed from basic ops,
+as torch 2.13 composes it.
 """
 
 from __future__ import annotations
@@ -15,7 +22,12 @@ import warnings
 import numpy as np
 
 from minigrad import _left_out
-from minigrad._ops import bce, nn_ops
+from minigrad._ops import activation, bce, nn_ops
+from minigrad._ops import dropout as _dropout
+from minigrad._ops import embedding as _embedding
+from minigrad._ops import loss as _loss
+from minigrad._ops import normalization as _normalization
+from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad.autograd import forward_grad
 
@@ -80,6 +92,60 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+# --- activations, dropout, embedding (one fused node each where torch has one: _ops/activation.py,
+# _ops/dropout.py, _ops/embedding.py)
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        return activation.leaky_relu_(input, negative_slope)
+    return activation.leaky_relu(input, negative_slope)
+
+
+def gelu(input, *, approximate="none"):
+    return activation.gelu(input, approximate)
+
+
+def silu(input, inplace=False):
+    return activation.silu_(input) if inplace else activation.silu(input)
+
+
+def softplus(input, beta=1, threshold=20):
+    return activation.softplus(input, beta, threshold)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return activation.elu_(input, alpha) if inplace else activation.elu(input, alpha)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability ``p``, scale the rest by ``1 / (1 - p)``; torch's
+    numbers after the same ``manual_seed`` (see ``_ops/dropout.py``)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return _dropout.dropout(input, p, training, inplace)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _embedding.one_hot(tensor, num_classes)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """The rows of ``weight`` picked by the indices in ``input``; with ``max_norm``, the rows
+    used are first renormalised in place, as torch does (``sparse`` is not supported)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    _unsupported(sparse=sparse or None)
+    if max_norm is not None:
+        _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
+    return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
@@ -123,18 +189,21 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
-    """Minus the log-probability of each target class (``weight`` is not supported)."""
-    _unsupported(weight=weight)
-    return nn_ops.nll_loss(input, target, ignore_index, reduction)
+    """Minus the log-probability of each target class, times its class ``weight`` if given."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return nn_ops.nll_loss(input, target, ignore_index, reduction, weight)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
     """log_softmax then nll_loss; a target shaped like the input holds class probabilities."""
-    _unsupported(weight=weight, label_smoothing=label_smoothing or None)
+    _unsupported(label_smoothing=label_smoothing or None)
     class_dim = 0 if input.dim() == 1 else 1
     if target.shape != input.shape:
-        return nn_ops.nll_loss(log_softmax(input, class_dim), target, ignore_index, reduction)
+        return nn_ops.nll_loss(log_softmax(input, class_dim), target, ignore_index, reduction,
+                               weight)
+    _unsupported(weight=weight)  # class weights with class probabilities: not in minigrad
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {nn_ops._short(target.dtype)}")
@@ -158,6 +227,123 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
                          f"({input.shape!r})")
     return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the last dims (``normalized_shape``), then scale and shift: one fused
+    node, ``NativeLayerNormBackward0`` (see ``_ops/normalization.py``)."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _normalization.native_layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+# --- binary_cross_entropy (one fused node, _ops/loss.py), l1_loss (composite, as torch's)
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """Binary cross-entropy of probabilities in [0, 1]; each log is clamped at -100."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    elif reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape!r}) that is different to the "
+                         f"input size ({input.shape!r}) is deprecated. Please ensure they have "
+                         "the same size.")
+    if weight is not None:
+        weight = weight.expand(*_broadcast_shape(target.shape, weight.shape))
+    return _loss.binary_cross_entropy(input, target, weight, reduction)
+
+
+def _broadcast_shape(a, b):
+    """torch.broadcast_shapes of two shapes, with its error."""
+    for i in range(1, min(len(a), len(b)) + 1):
+        if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
+            bad, first = (b, a) if b[-i] != 1 else (a, b)
+            raise RuntimeError(f"Attempting to broadcast a dimension of length {bad[-i]} at "
+                               f"-{i}! Mismatching argument at index 1 had {bad!r}; but expected "
+                               f"shape should be broadcastable to {list(first)}")
+    return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The mean (or sum, or each) of ``|input - target|``. torch 2.13 composes it from basic
+    ops, so the graph is ``SubBackward0``, ``AbsBackward0``, then ``MeanBackward0`` or
+    ``SumBackward0``; with ``weight``, ``sum(weight |input - target|) / sum(weight)``."""
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
+                      f"size ({input.shape!r}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    input, target = _broadcast(input, target)
+    if weight is not None:
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        errors = (input - target).abs() * weight
+        if reduction == "none":
+            return errors
+        if reduction == "sum":
+            return errors.sum()
+        if reduction == "mean":
+            return errors.sum() / weight.sum()
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    errors = (input - target).abs()
+    if reduction == "none":
+        return errors
+    return errors.mean() if reduction == "mean" else errors.sum()
+
+
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _warn_size_mismatch(input, target):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
+                      f"size ({input.shape!r}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """Quadratic below ``delta``, linear above: one fused node (``_ops/robust_loss.py``); with
+    ``weight``, the unreduced loss times the weights, then reduced."""
+    _warn_size_mismatch(input, target)
+    input, target = _broadcast(input, target)
+    if weight is None:
+        _check_reduction(reduction)
+        return _robust_loss.huber_loss(input, target, reduction, delta)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = _robust_loss.huber_loss(input, target, "none", delta) * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """Huber's loss divided by ``beta`` (one fused node); ``beta=0`` is ``l1_loss``, as in
+    torch."""
+    _warn_size_mismatch(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    input, target = _broadcast(input, target)
+    _check_reduction(reduction)
+    if beta == 0.0:
+        errors = (input - target).abs()
+        if reduction == "none":
+            return errors
+        return errors.mean() if reduction == "mean" else errors.sum()
+    return _robust_loss.smooth_l1_loss(input, target, reduction, beta)
 
 
 def _legacy_reduction(size_average, reduce):

@@ -7,21 +7,15 @@ For each parameter p with gradient g, at step t (all in place, under no_grad)::
     p = p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
 
 The two ``1 - beta^t`` factors undo the bias of averages that start at zero. ``amsgrad``
-uses the largest v seen so far; ``decoupled_weight_decay`` is AdamW.
+uses the largest v seen so far; ``decoupled_weight_decay`` is AdamW (``adamw.py``). The steps
+are torch's single-tensor ones, in its order and with its roundings (``_functional.py``).
 """
 
 from __future__ import annotations
 
 from minigrad._creation import tensor, zeros_like
-from minigrad._ops.pointwise import where
+from minigrad.optim import _functional as K
 from minigrad.optim.optimizer import Optimizer
-
-
-def _lerp_(start, end, weight):
-    """torch's lerp, which computes from whichever end is nearer for accuracy."""
-    if weight < 0.5:
-        return start.add_(end - start, alpha=weight)
-    return start.copy_(end - (end - start) * (1 - weight))
 
 
 class Adam(Optimizer):
@@ -55,24 +49,25 @@ class Adam(Optimizer):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         if not state:
             self._init_state(param, state, group["amsgrad"])
-        if group["maximize"]:
-            grad = -grad
+        g = -grad._data if group["maximize"] else grad._data
         state["step"].add_(1)
+        p = param._data
         wd = group["weight_decay"]
         if wd != 0:
             if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * wd)
+                K.write(param, K.mul(p, 1 - lr * wd))
             else:
-                grad = grad.add(param, alpha=wd)
+                g = K.add_alpha(g, p, wd)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        _lerp_(exp_avg, grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        K.write(exp_avg, K.lerp(exp_avg._data, g, 1 - beta1))
+        K.write(exp_avg_sq, K.addcmul(K.mul(exp_avg_sq._data, beta2), g, g, 1 - beta2))
         step = state["step"].item()
         step_size = lr / (1 - beta1**step)
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        v = exp_avg_sq._data
         if group["amsgrad"]:
             best = state["max_exp_avg_sq"]
-            best.copy_(where(best > exp_avg_sq, best, exp_avg_sq))
-            exp_avg_sq = best
-        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-        param.add_(exp_avg / denom, alpha=-step_size)
+            K.write(best, K.maximum(best._data, v))
+            v = best._data
+        denom = K.sqrt_div_add(v, bias_correction2_sqrt, eps)
+        K.write(param, K.addcdiv(p, exp_avg._data, denom, -step_size))

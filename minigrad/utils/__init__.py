@@ -1,9 +1,10 @@
-"""``minigrad.utils``: helpers around the engine (datasets and loaders in ``data``)."""
+"""``minigrad.utils``: helpers around the engine (datasets and loaders in ``data``,
+activation checkpointing in ``checkpoint``)."""
 
 from minigrad import _left_out
-from minigrad.utils import data
+from minigrad.utils import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]
 
 
 def __getattr__(name):

@@ -347,7 +347,9 @@ def jvp(f, x, v):
 
 def vjp(f, x, u):
     x = x.detach().requires_grad_()
-    return u @ torch.autograd.functional.jacobian(f, x)
+    y = f(x)
+    rows = [torch.autograd.grad(y[i], x, retain_graph=True)[0] for i in range(len(y))]
+    return u @ torch.stack(rows)
 ''', "jvp called f 3 times"),
     "03.4": ('''
 def train(w, steps=5, lr=0.1):
@@ -379,8 +381,14 @@ def gradients_at(f, x, points):
     return grads
 ''', "call f on x itself"),
     "06.4": ('''
-def to_numpy(t):
-    return t.detach().numpy()
+def to_numpy(obj):
+    if isinstance(obj, (torch.Tensor, minigrad.Tensor)):
+        return obj.detach().numpy()
+    if isinstance(obj, dict):
+        return {key: to_numpy(value) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_numpy(value) for value in obj)
+    return obj
 ''', "writing into the array changed"),
     "07.3": ('''
 def sgd_step(params, lr):

@@ -76,6 +76,30 @@ def mean(a, axis=None, keepdims=False):
     out.backward_fn = backward_fn
     return out
 ''', "not by a's size"),
+    "hardtanh itself": ("16_non_differentiable_points", "16.3", '''
+def my_hardtanh(x):
+    return torch.nn.functional.hardtanh(x)
+''', "your answer uses hardtanh"),
+    "clamp's corners": ("16_non_differentiable_points", "16.3", '''
+def my_hardtanh(x):
+    return x.clamp(-1.0, 1.0)
+''', "that is clamp's gradient"),
+    "norm itself": ("16_non_differentiable_points", "16.4", '''
+def length(v):
+    return v.norm()
+''', "your answer uses norm"),
+    "length with a NaN at zero": ("16_non_differentiable_points", "16.4", '''
+def length(v):
+    return (v ** 2).sum().sqrt()
+''', "keep sqrt away from 0"),
+    "ready-made jacobian": ("17_functional_transforms", "17.3", '''
+def jacobian(f, x):
+    return torch.autograd.functional.jacobian(f, x)
+''', "your answer uses"),
+    "hvp from the whole Hessian": ("17_functional_transforms", "17.4", '''
+def hvp_fwd_rev(f, x, v):
+    return torch.func.hessian(f)(x) @ v
+''', "your answer uses"),
 }
 
 

@@ -518,6 +518,15 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
 
 # --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
 
+# nnA's "_grad" entries call autograd.grad inside: forward mode's dual inputs need no grad, so
+# both engines refuse them (torch with its check of the outputs, minigrad with its check of
+# the inputs: autograd/api.py checks in another order, another message).
+_GRAD_INSIDE = dict.fromkeys(
+    ["fwad", "gradcheck_fwad"],
+    "autograd.grad inside the op: dual inputs that need no grad are refused, and minigrad's "
+    "autograd.grad checks its inputs before its outputs (torch the other way round), so the "
+    "messages differ")
+
 OPS: list[OpInfo] = [
     # arithmetic: every spelling of add/sub/mul/div
     OpInfo("add", lambda lib, x, y, **kw: lib.add(x, y, **kw), binary()),
@@ -579,6 +588,14 @@ OPS: list[OpInfo] = [
     OpInfo("log_fn", lambda lib, x: lib.log(x), few(unary(positive), 2)),
     OpInfo("sqrt", lambda lib, x: x.sqrt(), unary(positive)),
     OpInfo("sqrt_fn", lambda lib, x: lib.sqrt(x), few(unary(positive), 2)),
+    OpInfo("log10", lambda lib, x: x.log10(), unary(positive)),
+    OpInfo("log10_fn", lambda lib, x: lib.log10(x), few(unary(positive), 2)),
+    OpInfo("log2", lambda lib, x: x.log2(), unary(positive)),
+    OpInfo("log2_fn", lambda lib, x: lib.log2(x), few(unary(positive), 2)),
+    OpInfo("rsqrt", lambda lib, x: x.rsqrt(), unary(positive)),
+    OpInfo("nan_to_num", lambda lib, x: x.nan_to_num(nan=1.0), unary()),
+    OpInfo("nan_to_num_fn", lambda lib, x: lib.nan_to_num(x, posinf=2.0), few(unary(), 2)),
+    OpInfo("rsqrt_fn", lambda lib, x: lib.rsqrt(x), few(unary(positive), 2)),
     OpInfo("sin", lambda lib, x: x.sin(), unary()),
     OpInfo("sin_fn", lambda lib, x: lib.sin(x), few(unary(), 2)),
     OpInfo("cos", lambda lib, x: x.cos(), unary()),
@@ -829,6 +846,10 @@ OPS: list[OpInfo] = [
     OpInfo("itruediv", _iop(operator.itruediv), lambda r: [S(randn(r, (2, 3)), nonzero(r, (3,)))]),
     OpInfo("exp_", _clone_then("exp_"), few(unary(), 5)),
     OpInfo("sqrt_", _clone_then("sqrt_"), few(unary(positive), 3)),
+    OpInfo("log10_", _clone_then("log10_"), few(unary(positive), 3)),
+    OpInfo("log2_", _clone_then("log2_"), few(unary(positive), 3)),
+    OpInfo("rsqrt_", _clone_then("rsqrt_"), few(unary(positive), 3)),
+    OpInfo("nan_to_num_", _clone_then("nan_to_num_"), few(unary(), 3)),
     OpInfo("sin_cos_", lambda lib, x: x.clone().sin_() + x.clone().cos_(), few(unary(), 3)),
     OpInfo("abs_", _clone_then("abs_"), few(unary(nonzero), 3)),
     OpInfo("pow_", _clone_then("pow_"),
@@ -936,6 +957,54 @@ OPS: list[OpInfo] = [
                       S(randn(r, (3, 4)), const(probs(r, (3, 4))), reduction="sum"),
                       S(randn(r, (4,)), probs(r, (4,)), reduction="none"),
                       S(nc(randn(r, (4, 3))), probs(r, (4, 3)))]),
+    OpInfo("binary_cross_entropy",
+           lambda lib, x, y, **kw: F(lib).binary_cross_entropy(x, y, **kw),
+           lambda r: [S(r.uniform(0.1, 0.9, (3, 4)), r.uniform(0.1, 0.9, (3, 4)),
+                        desc="mean, one fused node; target differentiable"),
+                      S(r.uniform(0.1, 0.9, (3, 4)), const(r.uniform(0, 1, (3, 4))),
+                        reduction="sum"),
+                      S(r.uniform(0.1, 0.9, (4,)), const(r.uniform(0, 1, (4,))),
+                        reduction="none"),
+                      S(r.uniform(0.1, 0.9, (2, 3)), const(r.uniform(0, 1, (2, 3))),
+                        weight=const(r.uniform(0.5, 2, (3,))), desc="weight expanded"),
+                      S(nc(r.uniform(0.1, 0.9, (4, 3))), const(r.uniform(0, 1, (4, 3))))]),
+    OpInfo("nll_loss_weighted", lambda lib, x, t, **kw: F(lib).nll_loss(x, t, **kw),
+           lambda r: [S(randn(r, (3, 4)), index([2, 0, 3]), weight=const(r.uniform(0.5, 2, 4)),
+                        desc="mean over the picked weights"),
+                      S(randn(r, (3, 4)), index([1, 2, 1]), weight=const(r.uniform(0.5, 2, 4)),
+                        ignore_index=2, reduction="sum"),
+                      S(randn(r, (3, 4)), index([1, 2, 1]), weight=const(r.uniform(0.5, 2, 4)),
+                        reduction="none"),
+                      S(randn(r, (4,)), index(2), weight=const(r.uniform(0.5, 2, 4)))]),
+    OpInfo("cross_entropy_weighted", lambda lib, x, t, **kw: F(lib).cross_entropy(x, t, **kw),
+           lambda r: [S(randn(r, (3, 4)), index([2, 0, 3]), weight=const(r.uniform(0.5, 2, 4))),
+                      S(randn(r, (3, 4)), index([1, 2, 1]), weight=const(r.uniform(0.5, 2, 4)),
+                        ignore_index=1, reduction="none")]),
+    OpInfo("l1_loss", lambda lib, x, y, **kw: F(lib).l1_loss(x, y, **kw),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), desc="composite: Mean(Abs(Sub))"),
+                      S(randn(r, (2, 3)), const(randn(r, (2, 3))), reduction="sum"),
+                      S(randn(r, (4,)), randn(r, (4,)), reduction="none"),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), weight=const(r.uniform(0.5, 2, (2, 3))),
+                        desc="weighted mean: DivBackward0")]),
+    OpInfo("huber_loss", lambda lib, x, y, **kw: F(lib).huber_loss(x, y, **kw),
+           lambda r: [S(randn(r, (3, 4)) * 2, randn(r, (3, 4)), desc="mean, one fused node"),
+                      S(randn(r, (3, 4)) * 2, randn(r, (3, 4)), reduction="sum", delta=0.5),
+                      S(randn(r, (4,)) * 2, const(randn(r, (4,))), reduction="none",
+                        delta=2.0),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), weight=const(r.uniform(0.5, 2, (2, 3))),
+                        desc="weighted: composite above the unreduced loss")]),
+    OpInfo("smooth_l1_loss", lambda lib, x, y, **kw: F(lib).smooth_l1_loss(x, y, **kw),
+           lambda r: [S(randn(r, (3, 4)) * 2, randn(r, (3, 4)), desc="mean, one fused node"),
+                      S(randn(r, (3, 4)) * 2, randn(r, (3, 4)), reduction="sum", beta=0.5),
+                      S(randn(r, (4,)) * 2, const(randn(r, (4,))), reduction="none", beta=2.0),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), beta=0.0, desc="beta 0: l1_loss")]),
+    OpInfo("layer_norm", lambda lib, x, shape, *a, **kw: F(lib).layer_norm(x, shape, *a, **kw),
+           lambda r: [S(randn(r, (2, 3, 4)), [3, 4], randn(r, (3, 4)), randn(r, (3, 4)),
+                        desc="weight and bias"),
+                      S(randn(r, (3, 4)), [4], desc="no weight, no bias"),
+                      S(randn(r, (3, 4)), [4], randn(r, (4,)), eps=0.1, desc="no bias"),
+                      S(nc(randn(r, (4, 3))), [3], randn(r, (3,)), const(randn(r, (3,)))),
+                      S(randn(r, (5,)), [5], randn(r, (5,)), randn(r, (5,)), desc="one row")]),
     OpInfo("functional_relu", lambda lib, x: F(lib).relu(x), few(unary(nonzero), 4)),
     OpInfo("functional_relu_inplace", lambda lib, x: F(lib).relu(x.clone(), inplace=True),
            few(unary(nonzero), 4)),
@@ -1219,6 +1288,92 @@ OPS: list[OpInfo] = [
                       S(randn(r, (3, 4)), mask(r, (4,)), const(randn(r, (2, 4))))]),
     # the autograd API helper's block: sgn (abs's backward uses it)
     OpInfo("sgn", lambda lib, x: x.sgn() + lib.sgn(x), unary(nonzero)),
+    # nnA's block: activations, dropout, one_hot, embedding, shape layers. The "_grad" entries
+    # return a gradient made with create_graph, so their node is the backward op's
+    # (GeluBackwardBackward0...), driven through the same checks (its backward, gradcheck;
+    # forward mode cannot take autograd.grad of dual inputs that need no grad, so their
+    # supports_fwad=False only checks both engines refuse alike; tests/engine/
+    # test_nn_layers_a.py checks those nodes' jvp).
+    OpInfo("leaky_relu", lambda lib, x, *a: F(lib).leaky_relu(x, *a),
+           lambda r: unary(nonzero)(r) + [S(nonzero(r, (2, 3)), 0.2), S(nonzero(r, (4,)), -1.5),
+                                         S(nonzero(r, (3,)), 2)]),
+    OpInfo("leaky_relu_inplace", lambda lib, x, *a: F(lib).leaky_relu(x.clone(), *a, inplace=True),
+           lambda r: [S(nonzero(r, (2, 3))), S(nonzero(r, (4,)), 0.3), S(nc(nonzero(r, (3, 2))))]),
+    OpInfo("leaky_relu_grad", lambda lib, x, v, *a: lib.autograd.grad(
+        F(lib).leaky_relu(x, *a), x, v, create_graph=True)[0],
+           lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)), 0.2),
+                      S(nonzero(r, (4,)), const(randn(r, (4,))))],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("gelu", lambda lib, x, **kw: F(lib).gelu(x, **kw),
+           lambda r: unary()(r) + [S(randn(r, (2, 3)) * 3, approximate="tanh"),
+                                   S(nc(randn(r, (3, 2))), approximate="tanh"),
+                                   S(randn(r, (4,)), approximate="none")]),
+    OpInfo("gelu_grad", lambda lib, x, v, **kw: lib.autograd.grad(
+        F(lib).gelu(x, **kw), x, v, create_graph=True)[0],
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3))),
+                      S(randn(r, (3,)), const(randn(r, (3,))))],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("gelu_tanh_grad", lambda lib, x, v: lib.autograd.grad(
+        F(lib).gelu(x, approximate="tanh"), x, v, create_graph=True)[0],
+           lambda r: [S(randn(r, (4,)), randn(r, (4,))), S(randn(r, (3,)), const(randn(r, (3,))))],
+           supports_fwad=False, xfail={**_GRAD_INSIDE, "gradgrad_graph": (
+               "torch's gelu_double_backward divides by cosh(inner); minigrad has no cosh and "
+               "writes (exp(inner) + exp(-inner)) * 0.5: the same values, other nodes")}),
+    OpInfo("silu", lambda lib, x: F(lib).silu(x), unary()),
+    OpInfo("silu_inplace", lambda lib, x: F(lib).silu(x.clone(), inplace=True),
+           few(unary(), 3)),
+    OpInfo("softplus", lambda lib, x, *a: F(lib).softplus(x, *a),
+           lambda r: unary()(r) + [S(randn(r, (2, 3)) * 3, 2, 1.5, desc="past the threshold"),
+                                   S(randn(r, (4,)), 0.5), S(nc(randn(r, (3, 2))), 2.0, 20.0)]),
+    OpInfo("softplus_grad", lambda lib, x, v, *a: lib.autograd.grad(
+        F(lib).softplus(x, *a), x, v, create_graph=True)[0],
+           lambda r: [S(randn(r, (2, 3)) * 3, randn(r, (2, 3)), 2, 1.5),
+                      S(randn(r, (4,)), const(randn(r, (4,))))],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("elu", lambda lib, x, *a: F(lib).elu(x, *a),
+           lambda r: unary(nonzero)(r) + [S(nonzero(r, (2, 3)), 0.5), S(nonzero(r, (4,)), 2)]),
+    OpInfo("elu_inplace", lambda lib, x, *a: F(lib).elu(x.clone(), *a, inplace=True),
+           lambda r: [S(nonzero(r, (2, 3))), S(nonzero(r, (4,)), 0.5)]),
+    OpInfo("elu_grad", lambda lib, x, v, *a: lib.autograd.grad(
+        F(lib).elu(x, *a), x, v, create_graph=True)[0],
+           lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)), 1.5),
+                      S(nonzero(r, (4,)), const(randn(r, (4,))))],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("dropout", lambda lib, x, *a, **kw: (lib.manual_seed(7), F(lib).dropout(x, *a, **kw))[1],
+           lambda r: [S(randn(r, (4, 5))), S(randn(r, (3, 7)), 0.2), S(nc(randn(r, (5, 4))), 0.3),
+                      S(randn(r, (40,)), 0.9), S(randn(r, (2, 3)), 1.0, desc="all dropped"),
+                      S(randn(r, (2, 3)), 0.0), S(randn(r, (2, 3)), 0.5, training=False),
+                      S(randn(r, ()), 0.5)]),
+    OpInfo("dropout_inplace", lambda lib, x, *a: (
+        lib.manual_seed(3), F(lib).dropout(x.clone(), *a, inplace=True))[1],
+           lambda r: [S(randn(r, (4, 5)), 0.4), S(randn(r, (2, 3)), 1.0)]),
+    OpInfo("one_hot", lambda lib, x, i, *a: x * F(lib).one_hot(i, *a),
+           lambda r: [S(randn(r, (3, 4)), index([0, 3, 1])),
+                      S(randn(r, (2, 2, 5)), index([[4, 0], [2, 2]]), 5),
+                      S(randn(r, (2,)), index(1), 2, desc="0-d")]),
+    OpInfo("embedding", lambda lib, i, w, **kw: F(lib).embedding(i, w, **kw),
+           lambda r: [S(index([[0, 2], [4, 2]]), randn(r, (5, 3))),
+                      S(index(2), nc(randn(r, (3, 4))), desc="0-d index")]),
+    OpInfo("embedding_padding_freq", lambda lib, i, w, **kw: F(lib).embedding(i, w, **kw),
+           lambda r: [S(index([0, 2, 2, 2]), randn(r, (3, 2)), scale_grad_by_freq=True),
+                      S(index([1, 1, 3]), randn(r, (4, 2)), padding_idx=1),
+                      S(index([0, 3, 3]), randn(r, (4, 2)), padding_idx=-1),
+                      S(index([0, 3, 3]), randn(r, (4, 2)), padding_idx=0,
+                        scale_grad_by_freq=True)],
+           no_gradcheck="not the derivative, on purpose: the padding row is read by the "
+                        "forward but gets no gradient, and scale_grad_by_freq divides a row's "
+                        "gradient by its count; finite differences see the true derivative"),
+    OpInfo("embedding_grad", lambda lib, i, w, v, **kw: lib.autograd.grad(
+        F(lib).embedding(i, w, **kw), w, v, create_graph=True)[0],
+           lambda r: [S(index([[0, 2], [4, 2]]), randn(r, (5, 3)), randn(r, (2, 2, 3))),
+                      S(index([1, 1, 3]), randn(r, (4, 2)), randn(r, (3, 2)), padding_idx=1)],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("nn_layers_a", lambda lib, x: (
+        lib.nn.LeakyReLU(0.1)(x), lib.nn.GELU()(x), lib.nn.GELU("tanh")(x), lib.nn.SiLU()(x),
+        lib.nn.Softplus()(x), lib.nn.ELU()(x), lib.nn.Flatten()(x), lib.nn.Flatten(0)(x),
+        lib.nn.Unflatten(1, (3, 1))(x), lib.nn.Identity()(x) * 1,
+        (lib.manual_seed(0), lib.nn.Dropout(0.25)(x))[1]),
+        lambda r: [S(nonzero(r, (2, 3)))]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

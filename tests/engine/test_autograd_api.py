@@ -175,6 +175,24 @@ def test_left_out_parts_raise_one_clear_error(package, name):
     assert not hasattr(module, name)
 
 
+@pytest.mark.parametrize("package, name", [(package, name)
+                                            for package, names in _left_out.LEFT_OUT.items()
+                                            for name in names])
+def test_left_out_parts_give_the_same_error_to_import_statements(package, name):
+    """``from minigrad.nn import Conv2d`` and ``import minigrad.jit`` go through Python's
+    import machinery, not ``__getattr__``: they still get minigrad's message (as an
+    ImportError, what torch code expects an import to raise), not "cannot import name"."""
+    torch_name = f"torch{package[len('minigrad'):]}.{name}"
+    expected = rf"^minigrad does not implement {re.escape(torch_name)}: "
+    with pytest.raises(ImportError, match=expected):
+        exec(f"from {package} import {name}", {})
+    if hasattr(importlib.import_module(package), "__path__"):  # a package: submodules exist
+        with pytest.raises(ImportError, match=expected):
+            importlib.import_module(f"{package}.{name}")
+    with pytest.raises(ImportError, match=r"^cannot import name 'no_such_name' from "):
+        exec(f"from {package} import no_such_name", {})
+
+
 @pytest.mark.parametrize("package", sorted(_left_out.LEFT_OUT))
 def test_other_unknown_names_get_torchs_wording(package):
     module = importlib.import_module(package)

@@ -266,3 +266,22 @@ def test_forward_over_reverse_tangent_of_a_gradient(name):
             got[lib] = None if tangent is None else tangent.detach().numpy()
     assert got[minigrad] is not None and got[torch] is not None
     np.testing.assert_allclose(got[minigrad], got[torch], rtol=1e-12, atol=1e-12)
+
+
+def test_the_primal_of_unpack_dual_carries_no_tangent_even_as_a_view_of_the_dual():
+    """unpack_dual's primal is a view of the dual (torch's _fw_primal) that never reads its
+    base's tangent: printing it shows no tangent, and ops on it make none."""
+    import torch
+    import torch.autograd.forward_ad as tfw
+
+    import minigrad
+    import minigrad.autograd.forward_ad as mfw
+
+    seen = []
+    for lib, fw in ((torch, tfw), (minigrad, mfw)):
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([0.5, -1.0])) * 3
+            primal = fw.unpack_dual(dual).primal
+            seen.append((repr(primal).replace(lib.__name__, "LIB"),
+                         fw.unpack_dual(primal * 2).tangent is None, primal._is_view()))
+    assert seen[0] == seen[1]

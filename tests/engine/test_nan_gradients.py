@@ -50,6 +50,13 @@ UNARY = [
     ("amin_dim_keepdim", lambda lib, x: x.amin(0, keepdim=True)),
     ("max_dim", lambda lib, x: x.max(-1)[0]),
     ("min_dim", lambda lib, x: x.min(0, keepdim=True)[0]),
+    ("nan_to_num", lambda lib, x: lib.nan_to_num(x)),
+    ("nan_to_num_values", lambda lib, x: x.nan_to_num(nan=1.5, posinf=2.0, neginf=-3.0)),
+    ("nan_to_num_", lambda lib, x: x.clone().nan_to_num_(posinf=7.0)),
+    ("sqrt_then_nan_to_num", lambda lib, x: lib.nan_to_num(x.sqrt())),
+    ("where_sqrt", lambda lib, x: lib.where(x > 0, x.sqrt(), 0.0)),
+    ("double_where_sqrt", lambda lib, x: lib.where(x > 0, lib.where(x > 0, x, 1.0).sqrt(), 0.0)),
+    ("norm_at_zero", lambda lib, x: (x * 0).norm()),
 ]
 BINARY = [
     ("maximum", lambda lib, x, y: lib.maximum(x, y)),

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import minigrad
+from minigrad.autograd.function import BackwardCFunction
 from minigrad.autograd.graph import Node
 from tests.torch_compare import assert_close, assert_same_error, both_engines, normalize_text
 
@@ -18,7 +19,9 @@ def _node_classes():
     found, stack = {}, [Node]
     while stack:
         for sub in stack.pop().__subclasses__():
-            if sub.__module__.startswith("minigrad."):  # not the test suites' own nodes
+            # not the test suites' own nodes, nor a custom Function's node (minigrad's own
+            # checkpoint has one): torch makes those in Python too, with no generated fields
+            if sub.__module__.startswith("minigrad.") and not issubclass(sub, BackwardCFunction):
                 found[sub.__name__] = sub
             stack.append(sub)
     return found

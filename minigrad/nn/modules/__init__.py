@@ -1,11 +1,38 @@
 """The layer classes of ``minigrad.nn``, one idea per file."""
 
-from minigrad.nn.modules.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from minigrad.nn.modules.activation import (
+    ELU,
+    GELU,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from minigrad.nn.modules.container import Sequential
+from minigrad.nn.modules.dropout import Dropout
+from minigrad.nn.modules.flatten import Flatten, Identity, Unflatten
 from minigrad.nn.modules.linear import Linear
-from minigrad.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss
+from minigrad.nn.modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from minigrad.nn.modules.module import Module
+from minigrad.nn.modules.normalization import LayerNorm
+from minigrad.nn.modules.sparse import Embedding
 
 __all__ = ["Module", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "MSELoss", "CrossEntropyLoss",
-           "BCEWithLogitsLoss"]
+           "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
+           "SmoothL1Loss",
+           "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
+           "Identity", "Embedding"]

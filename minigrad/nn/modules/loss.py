@@ -1,4 +1,5 @@
-"""Loss functions as modules: they only remember the ``reduction`` and call ``functional``."""
+"""Loss functions as modules: they only remember their settings (``reduction``, class weights
+as buffers, ``ignore_index``...) and call ``functional``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from minigrad.nn.modules.module import Module
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
+        if size_average is not None or reduce is not None:  # torch's deprecated flags
+            reduction = F._legacy_reduction(size_average, reduce)
         self.reduction = reduction
 
 
@@ -18,8 +21,18 @@ class MSELoss(_Loss):
 
 
 class CrossEntropyLoss(_Loss):
+    """Remembers ``weight`` (a buffer), ``ignore_index`` and ``label_smoothing``, as torch's."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
     def forward(self, input, target):
-        return F.cross_entropy(input, target, reduction=self.reduction)
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -35,3 +48,54 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class _WeightedLoss(_Loss):
+    """A loss with optional per-class (or per-element) weights, kept as a buffer as torch does."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class BCELoss(_WeightedLoss):
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, weight=self.weight,
+                                      reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    def forward(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """``F.nll_loss`` as a module: remembers ``weight`` (a buffer), ``ignore_index`` and
+    ``reduction``."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input, target):
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
+
+
+class HuberLoss(_Loss):
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SmoothL1Loss(_Loss):
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)

@@ -1,0 +1,470 @@
+"""The activation functions of ``nn.functional`` as torch's fused ops: leaky_relu, gelu,
+silu, softplus and elu.
+
+Each could be written with minigrad's basic ops, and autograd would differentiate the
+pieces. torch has one kernel and one backward formula for each (tools/autograd/
+derivatives.yaml), so a model's graph shows one ``GeluBackward0``, not a dozen nodes; minigrad
+records the same single node. As for tanh and relu, the backward of most of them is an op of
+its own in torch (``gelu_backward``, ``softplus_backward``...): without ``create_graph`` it is
+one NumPy expression, with it one node (``GeluBackwardBackward0``...) whose backward is the
+second derivative, written with minigrad ops as torch's C++ composes it, so the graph of a
+second derivative is torch's too. silu is the exception: torch differentiates it with a
+composite formula whenever grad mode is on, and minigrad does the same.
+
+float32 inputs are computed in float64 and rounded once (as ``pointwise._like_torch`` does):
+torch's vectorised kernels are within about an ulp of the exact value, NumPy's float32 math
+is not always.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from minigrad._numeric import quietly
+from minigrad._ops._core import fused, record
+from minigrad._ops.inplace import _saved_original, apply_inplace
+from minigrad._ops.linalg import _short
+from minigrad._ops.pointwise import (
+    add,
+    add_scalar,
+    div,
+    mul,
+    mul_scalar,
+    neg,
+    pow,
+    sigmoid_backward,
+    sub,
+)
+from minigrad._tensor import Tensor
+from minigrad.autograd import grad_mode
+from minigrad.autograd.graph import Node
+
+
+def _floats(input, kernel):
+    """torch's error for an integer or bool input, naming the op's CPU kernel."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_short(input.dtype)}\'')
+
+
+def _wide(fn, *arrays):
+    """``fn`` on float64 copies of ``arrays`` (float32 and float16 ones), rounded once to the
+    first array's dtype; float64 as it is. No NumPy warnings: inf and nan are values."""
+    dtype = arrays[0].dtype
+    if dtype == np.float64:
+        return np.asarray(quietly(fn, *arrays))
+    wide = [a.astype(np.float64) for a in arrays]
+    return np.asarray(quietly(fn, *wide)).astype(dtype)
+
+
+def _result(data, grad_output):
+    """A backward kernel's result, as a tensor of its own when nothing is recorded."""
+    return Tensor._make(np.asarray(data, dtype=grad_output._data.dtype))
+
+
+def _zeros_or(t, like):
+    return like.new_zeros(like.shape) if t is None else t
+
+
+def _sum(*terms):
+    present = [t for t in terms if t is not None]
+    out = present[0]
+    for t in present[1:]:
+        out = out + t
+    return out
+
+
+# --- leaky_relu -------------------------------------------------------------------------------
+_LEAKY_INPLACE_ERROR = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+    "backward calculation with negative slope")
+
+
+def _np_leaky(x, slope):
+    return np.where(x > 0, x, x * x.dtype.type(slope)).astype(x.dtype, copy=False)
+
+
+def leaky_relu(input, negative_slope=0.01):
+    """``x`` where ``x > 0``, else ``negative_slope * x``."""
+    _floats(input, "leaky_relu_cpu")
+    data = quietly(_np_leaky, input._data, negative_slope)
+    return record(data, LeakyReluBackward0, (input,), save={"self": input},
+                  negative_slope=negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """In place: the node keeps the result (``LeakyReluBackward1``); its backward reads the
+    input's sign from the result, which a negative slope would flip."""
+    _floats(input, "leaky_relu_cpu")
+    data = quietly(_np_leaky, input._data, negative_slope)
+    return apply_inplace(input, data, LeakyReluBackward1, (input,), output_name="result",
+                         negative_slope=negative_slope)
+
+
+class LeakyReluBackward0(Node):
+    """d/dself = 1 where self > 0, else negative_slope: torch's leaky_relu_backward."""
+
+    def backward(self, grad):
+        return leaky_relu_backward(grad, self.saved("self"), self.negative_slope)
+
+    def jvp(self, t):
+        return leaky_relu_backward(t, self.inputs[0], self.negative_slope)
+
+
+class LeakyReluBackward1(Node):
+    """leaky_relu_: the same derivative, read from the result's sign."""
+
+    def backward(self, grad):
+        if self.negative_slope < 0:
+            raise RuntimeError(_LEAKY_INPLACE_ERROR)
+        return leaky_relu_backward(grad, self.saved("result"), self.negative_slope)
+
+    def jvp(self, t):
+        if self.negative_slope < 0:
+            raise RuntimeError(_LEAKY_INPLACE_ERROR)
+        return leaky_relu_backward(t, self.result, self.negative_slope)
+
+
+def leaky_relu_backward(grad_output, input, negative_slope):
+    """``grad_output`` where ``input > 0``, else ``grad_output * negative_slope``."""
+    g = grad_output._data
+    data = quietly(lambda: np.where(input._data > 0, g, g * g.dtype.type(negative_slope)))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), LeakyReluBackwardBackward0,
+                  (grad_output, input), save={"self": input}, negative_slope=negative_slope)
+
+
+class LeakyReluBackwardBackward0(Node):
+    """out = leaky_relu_backward(g, self): linear in g, flat in self."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = leaky_relu_backward(w, self.saved("self"), self.negative_slope)
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        g, x = self.inputs
+        return leaky_relu_backward(_zeros_or(t_g, g), x, self.negative_slope)
+
+
+# --- gelu -------------------------------------------------------------------------------------
+_SQRT1_2 = math.sqrt(0.5)
+_PDF_BETA = 2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5  # 1 / sqrt(2 pi)
+_TANH_BETA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5  # sqrt(2 / pi)
+_KAPPA = 0.044715
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _np_erf(x):
+    return np.asarray(_erf(x), dtype=np.float64)
+
+
+def _gelu_kernel(x, approximate):
+    if approximate == "tanh":
+        inner = _TANH_BETA * (x + _KAPPA * x * x * x)
+        return 0.5 * x * (1 + np.tanh(inner))
+    return x * 0.5 * (1 + _np_erf(x * _SQRT1_2))
+
+
+def _gelu_backward_kernel(g, x, approximate):
+    if approximate == "tanh":
+        x_sq = x * x
+        inner = _TANH_BETA * (x + _KAPPA * x_sq * x)
+        tanh_inner = np.tanh(inner)
+        left_derivative = 0.5 * (1 + tanh_inner)
+        right_derivative = 0.5 * x * (1 - tanh_inner * tanh_inner) * (
+            _TANH_BETA * (1 + 3 * _KAPPA * x_sq))
+        return g * (left_derivative + right_derivative)
+    cdf = 0.5 * (1 + _np_erf(x * _SQRT1_2))
+    pdf = _PDF_BETA * np.exp(-0.5 * x * x)
+    return g * (cdf + x * pdf)
+
+
+def _check_approximate(approximate):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def gelu(input, approximate="none"):
+    """``x * Phi(x)`` (Phi the standard normal CDF), or its tanh approximation."""
+    _check_approximate(approximate)
+    _floats(input, "GeluKernelImpl")
+    data = _wide(lambda x: _gelu_kernel(x, approximate), input._data)
+    return record(data, GeluBackward0, (input,), save={"self": input}, approximate=approximate)
+
+
+class GeluBackward0(Node):
+    """d/dself = Phi(x) + x phi(x) (or the tanh form's derivative): torch's gelu_backward."""
+
+    def backward(self, grad):
+        return gelu_backward(grad, self.saved("self"), self.approximate)
+
+    def jvp(self, t):
+        return gelu_backward(t, self.inputs[0], self.approximate)
+
+
+def gelu_backward(grad_output, input, approximate="none"):
+    data = _wide(lambda g, x: _gelu_backward_kernel(g, x, approximate), grad_output._data,
+                 input._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, GeluBackwardBackward0, (grad_output, input),
+                  save={"grad_output": grad_output, "self": input}, approximate=approximate)
+
+
+class GeluBackwardBackward0(Node):
+    """out = g gelu'(x): d/dg = gelu'(x) (gelu_backward again), d/dx = g gelu''(x) (torch's
+    gelu_double_backward)."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        return (gelu_backward(w, x, self.approximate) if self.needs_input_grad[0] else None,
+                gelu_double_backward(w, g, x, self.approximate)
+                if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(None if t_g is None else gelu_backward(t_g, x, self.approximate),
+                    None if t_x is None else gelu_double_backward(t_x, g, x, self.approximate))
+
+
+def gelu_double_backward(ggI, gO, input, approximate):
+    """``ggI * gO * gelu''(input)``, composed of minigrad ops in torch's order (so a third
+    derivative's graph is torch's; for the tanh form, torch's ``1 / cosh(inner)`` is written
+    here as ``1 / ((exp(inner) + exp(-inner)) * 0.5)``, minigrad having no cosh)."""
+    if approximate == "tanh":
+        inner = mul_scalar(add(input, mul_scalar(pow(input, 3), _KAPPA)), _TANH_BETA)
+        tanh_inner = inner.tanh()
+        sech_inner = div(1, mul_scalar(add(inner.exp(), neg(inner).exp()), 0.5))
+        f = mul_scalar(input, 0.5)
+        g = sub(1, mul(tanh_inner, tanh_inner))
+        h = mul_scalar(add_scalar(mul(mul_scalar(input, 3 * _KAPPA), input), 1), _TANH_BETA)
+        f_prime_gh = mul(mul_scalar(g, 0.5), h)
+        g_prime = mul(mul(mul_scalar(sech_inner, 2), mul(neg(sech_inner), tanh_inner)), h)
+        g_prime_fh = mul(mul(f, h), g_prime)
+        h_prime = mul_scalar(mul_scalar(input, 6 * _KAPPA), _TANH_BETA)
+        h_prime_fg = mul(mul(f, g), h_prime)
+        total = add(add(mul_scalar(f_prime_gh, 2), g_prime_fh), h_prime_fg)
+        return mul(mul(ggI, gO), total)
+    input_sq = mul(input, input)
+    pdf = mul_scalar(mul_scalar(input_sq, -0.5).exp(), _PDF_BETA)
+    return mul(mul(ggI, gO), sub(mul_scalar(pdf, 2), mul(input_sq, pdf)))
+
+
+# --- silu -------------------------------------------------------------------------------------
+def silu(input):
+    """``x * sigmoid(x)``."""
+    _floats(input, "silu_cpu")
+    data = _wide(lambda x: x / (1 + np.exp(-x)), input._data)
+    return record(data, SiluBackward0, (input,), save={"self": input})
+
+
+def silu_(input):
+    _floats(input, "silu_cpu")
+    data = _wide(lambda x: x / (1 + np.exp(-x)), input._data)
+    return apply_inplace(input, data, SiluBackward0, (input,),
+                         save={"self": _saved_original(input, True)})
+
+
+class SiluBackward0(Node):
+    """d/dself = s (1 + x (1 - s)), s = sigmoid(x). With grad mode on (create_graph) torch
+    computes it from differentiable ops (infinitely_differentiable_silu_backward), so the
+    gradient's graph is SigmoidBackward0, MulBackward0... as here; without, one kernel."""
+
+    def backward(self, grad):
+        return silu_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return silu_backward(t, self.inputs[0])
+
+
+def silu_backward(grad_output, input):
+    if grad_mode.is_grad_enabled():
+        s = input.sigmoid()
+        # the right factor first, as torch's compiled C++ evaluates it (the order fixes the
+        # nodes' sequence numbers, so the order a second backward adds gradients in)
+        right = add_scalar(mul(input, sub(1.0, s)), 1.0)
+        return mul(mul(grad_output, s), right)
+
+    def kernel(g, x):
+        s = 1 / (1 + np.exp(-x))
+        return g * s * (1 + x * (1 - s))
+
+    return _result(_wide(kernel, grad_output._data, input._data), grad_output)
+
+
+# --- softplus ---------------------------------------------------------------------------------
+def _softplus_kernel(x, beta, threshold):
+    z = x * beta
+    return np.where(z > threshold, x, np.log1p(np.exp(z)) / beta)
+
+
+def softplus(input, beta=1, threshold=20):
+    """``log(1 + exp(beta x)) / beta``, or ``x`` itself where ``beta x > threshold``."""
+    _floats(input, "softplus_cpu")
+    data = _wide(lambda x: _softplus_kernel(x, beta, threshold), input._data)
+    return record(data, SoftplusBackward0, (input,), save={"self": input}, beta=beta,
+                  threshold=threshold)
+
+
+class SoftplusBackward0(Node):
+    """d/dself = sigmoid(beta x), or 1 where beta x > threshold: torch's softplus_backward."""
+
+    def backward(self, grad):
+        return softplus_backward(grad, self.saved("self"), self.beta, self.threshold)
+
+    def jvp(self, t):
+        return softplus_backward(t, self.inputs[0], self.beta, self.threshold)
+
+
+def softplus_backward(grad_output, input, beta, threshold):
+    def kernel(g, x):
+        z = np.exp(x * beta)
+        return np.where(x * beta > threshold, g, g * z / (z + 1))
+
+    data = _wide(kernel, grad_output._data, input._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, SoftplusBackwardBackward0, (grad_output, input),
+                  save={"grad_output": grad_output, "self": input}, beta=beta,
+                  threshold=threshold)
+
+
+class SoftplusBackwardBackward0(Node):
+    """out = g sigmoid(beta x): d/dg is softplus_backward again, d/dx is torch's
+    softplus_double_backward of ``w * g``."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        g_g = g_x = None
+        if self.needs_input_grad[0]:
+            g_g = softplus_backward(w, x, self.beta, self.threshold)
+        if self.needs_input_grad[1]:
+            g_x = softplus_double_backward(mul(w, g), x, self.beta, self.threshold)
+        return g_g, g_x
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(
+            None if t_g is None else softplus_backward(t_g, x, self.beta, self.threshold),
+            None if t_x is None else softplus_double_backward(mul(t_x, g), x, self.beta,
+                                                              self.threshold))
+
+
+def softplus_double_backward(grad, input, beta, threshold):
+    """``sigmoid_backward(grad, sigmoid(beta x)) * (beta x < threshold) * beta``, torch's
+    composition: d/dx sigmoid(beta x) = beta s (1 - s), zero past the threshold."""
+    z = mul_scalar(input, beta)
+    below = (z < threshold).to(grad.dtype)
+    return mul_scalar(mul(sigmoid_backward(grad, z.sigmoid()), below), beta)
+
+
+# --- elu --------------------------------------------------------------------------------------
+_ELU_INPLACE_ERROR = (
+    "In-place elu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead.")
+
+
+def _elu_kernel(x, alpha, scale, input_scale):
+    return np.where(x <= 0, np.expm1(x * input_scale) * (alpha * scale), x * scale)
+
+
+def elu(input, alpha=1.0, scale=1, input_scale=1):
+    """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(input_scale * x) - 1)``."""
+    _floats(input, "elu_cpu")
+    data = _wide(lambda x: _elu_kernel(x, alpha, scale, input_scale), input._data)
+    return record(data, EluBackward0, (input,), save={"self": input}, alpha=alpha, scale=scale,
+                  input_scale=input_scale)
+
+
+def elu_(input, alpha=1.0, scale=1, input_scale=1):
+    """In place: the node keeps the result (``EluBackward1``), from which the derivative on
+    the negative side is ``input_scale * (result + alpha * scale)``."""
+    _floats(input, "elu_cpu")
+    data = _wide(lambda x: _elu_kernel(x, alpha, scale, input_scale), input._data)
+    return apply_inplace(input, data, EluBackward1, (input,), output_name="result",
+                         alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+class EluBackward0(Node):
+    """d/dself = scale where x > 0, else alpha scale input_scale exp(input_scale x)."""
+
+    def backward(self, grad):
+        return elu_backward(grad, self.alpha, self.scale, self.input_scale, False,
+                            self.saved("self"))
+
+    def jvp(self, t):
+        return elu_backward(t, self.alpha, self.scale, self.input_scale, False, self.inputs[0])
+
+
+class EluBackward1(Node):
+    """elu_: the same derivative, from the result."""
+
+    def backward(self, grad):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(grad, self.alpha, self.scale, self.input_scale, True,
+                            self.saved("result"))
+
+    def jvp(self, t):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(t, self.alpha, self.scale, self.input_scale, True, self.result)
+
+
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    negcoef, poscoef = alpha * scale, scale
+
+    def kernel(g, x):
+        if is_result:
+            negative = g * input_scale * (x + negcoef)
+        else:
+            negative = g * input_scale * negcoef * np.exp(x * input_scale)
+        return np.where(x <= 0, negative, g * poscoef)
+
+    data = _wide(kernel, grad_output._data, self_or_result._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, EluBackwardBackward0, (grad_output, self_or_result),
+                  save={"grad_output": grad_output, "self_or_result": self_or_result},
+                  alpha=alpha, scale=scale, input_scale=input_scale, is_result=is_result)
+
+
+class EluBackwardBackward0(Node):
+    """out = g elu'(x): d/dg is elu_backward again, d/dx torch's elu_double_backward."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self_or_result")
+        g_g = g_x = None
+        if self.needs_input_grad[0]:
+            g_g = elu_backward(w, self.alpha, self.scale, self.input_scale, self.is_result, x)
+        if self.needs_input_grad[1]:
+            g_x = elu_double_backward(w, g, self.alpha, self.scale, self.input_scale,
+                                      self.is_result, x)
+        return g_g, g_x
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        args = (self.alpha, self.scale, self.input_scale, self.is_result)
+        return _sum(None if t_g is None else elu_backward(t_g, *args, x),
+                    None if t_x is None else elu_double_backward(t_x, g, *args, x))
+
+
+def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result,
+                        self_or_result):
+    """Only the negative side, where the slope is exponential, has a second derivative."""
+    negative = (self_or_result < 0).to(grad.dtype)
+    scaled = mul_scalar(mul(grad, grad_output), input_scale)
+    if is_result:
+        return mul(scaled, negative)
+    return mul(elu_backward(scaled, alpha, scale, input_scale, is_result, self_or_result),
+               negative)

@@ -1,0 +1,346 @@
+"""Reverse-mode transforms: ``grad``, ``grad_and_value``, ``vjp``, ``jacrev``, as ``torch.func``.
+
+torch.func builds these on "levels": each transform wraps its inputs so that the gradients it
+takes see only its own inputs, and unwraps its results so they carry nothing of it. minigrad
+has one autograd graph, so a transform does the same with that graph:
+
+- **wrap**: each input to differentiate becomes a tensor of the transform's own: an alias
+  (``x.view_as(x)``) of an input that already requires grad, so an enclosing transform (or the
+  learner's own ``backward``) still reaches ``x`` through it; otherwise a fresh leaf that
+  requires grad (keeping a forward-mode tangent if an enclosing ``jvp`` gave ``x`` one).
+  Gradients are taken with respect to these tensors, never to ``x`` itself, so the inner and
+  outer derivatives of ``grad(grad(f))`` do not mix ("perturbation confusion").
+- **differentiate** with ``create_graph=True``, so the gradient is itself recorded and an
+  enclosing transform can differentiate it again (``grad(grad(f))``, ``jacrev(jacrev(f))``,
+  ``hessian``).
+- **unwrap**: a result whose graph reaches only the transform's fresh leaves is detached, so
+  at the top level results have no ``grad_fn``, as in torch; a result that also depends on
+  something outside (an enclosing transform's input, a tensor the learner made with
+  ``requires_grad=True``) keeps its graph, so transforms compose with each other and with
+  ``backward``.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from minigrad._creation import zeros_like
+from minigrad._ops.join import stack
+from minigrad._tensor import Tensor
+from minigrad.autograd import api
+from minigrad.autograd.forward_grad import set_tangent, tangent_of
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from minigrad.func._pytree import (
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_unflatten,
+    treespec_pprint,
+)
+
+__all__ = ["grad", "grad_and_value", "vjp", "jacrev"]
+
+
+# --- argnums: which positional arguments to differentiate -----------------------------------
+
+def _validate_argnum(argnum, num_args: int) -> int:
+    if not isinstance(argnum, int):
+        raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
+    if 0 <= argnum < num_args:
+        return argnum
+    if -num_args <= argnum < 0:
+        return argnum + num_args
+    raise RuntimeError(f"Got argnum={argnum}, but only {num_args} positional inputs")
+
+
+def _wrap_argnums(argnums, num_args: int):
+    if not isinstance(argnums, int | tuple):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    if isinstance(argnums, int):
+        return _validate_argnum(argnums, num_args)
+    argnums = tuple(_validate_argnum(a, num_args) for a in argnums)
+    if len(argnums) == 0:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(argnums)) != len(argnums):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+    return argnums
+
+
+def slice_argnums(args: tuple, argnums, as_tuple: bool = True):
+    """The arguments ``argnums`` names: one (a tuple of one if ``as_tuple``) or a tuple."""
+    argnums = _wrap_argnums(argnums, len(args))
+    if isinstance(argnums, int):
+        return (args[argnums],) if as_tuple else args[argnums]
+    return tuple(args[i] for i in argnums)
+
+
+def replace_argnums(args: tuple, argnums, new):
+    """``args`` with the arguments ``argnums`` names replaced by ``new`` (as sliced)."""
+    argnums = _wrap_argnums(argnums, len(args))
+    if isinstance(argnums, int):
+        return tuple(new if i == argnums else a for i, a in enumerate(args))
+    return tuple(new[argnums.index(i)] if i in argnums else a for i, a in enumerate(args))
+
+
+# --- one transform's level: wrapping inputs, unwrapping results ------------------------------
+
+_active_levels = []  # the transforms running now, outermost first
+
+
+class Level:
+    """One call of a transform, and whether its caller records. Its fresh leaves point to it
+    (``_func_level``); used as a context manager around the call, so that the levels inside
+    know which levels enclose them."""
+
+    def __init__(self):
+        self.outer_grad_enabled = is_grad_enabled()
+
+    def __enter__(self):
+        _active_levels.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _active_levels.remove(self)
+        return False
+
+    def wrap(self, x):
+        if not isinstance(x, Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        if x.requires_grad:
+            return x.view_as(x)
+        leaf = x.detach().requires_grad_()
+        leaf._func_level = self
+        tangent = tangent_of(x)
+        if tangent is not None:  # an enclosing jvp's direction stays with the input
+            set_tangent(leaf, tangent)
+        return leaf
+
+    def unwrap(self, t):
+        """``t`` without this level's graph (see the module's docstring)."""
+        if not isinstance(t, Tensor):
+            return t
+        tangent = tangent_of(t)  # an enclosing jvp's tangent, itself unwrapped
+        keep = not t.requires_grad or (self.outer_grad_enabled and self._reaches_outside(t))
+        if tangent is None or not tangent.requires_grad:
+            if keep:
+                return t
+            out = t.detach()
+        else:
+            out = t.detach() if not keep else t.view_as(t)
+            tangent = self.unwrap(tangent)
+        if tangent is not None:
+            set_tangent(out, tangent)
+        return out
+
+    def unwrap_tree(self, tree):
+        return tree_map(self.unwrap, tree)
+
+    def _outside(self, leaf) -> bool:
+        """Whether a leaf is outside this level: the learner's own, or an enclosing
+        transform's (a finished inner transform's leaves are nobody's now)."""
+        owner = leaf.__dict__.get("_func_level")
+        return owner is None or (owner is not self and owner in _active_levels)
+
+    def _reaches_outside(self, t) -> bool:
+        """Whether ``t``'s graph reaches a leaf outside this level."""
+        if t.grad_fn is None:
+            return self._outside(t)
+        seen, todo = {id(t.grad_fn)}, [t.grad_fn]
+        while todo:
+            node = todo.pop()
+            variable = getattr(node, "variable", None)
+            if variable is not None and self._outside(variable):
+                return True
+            for nxt, _ in node.next_functions:
+                if nxt is not None and id(nxt) not in seen:
+                    seen.add(id(nxt))
+                    todo.append(nxt)
+        return False
+
+
+def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=True, create_graph=True):
+    """``autograd.grad`` over the outputs that require grad; zeros for unreached inputs.
+
+    The graph is kept (torch frees only its own level's graph; here there is one graph, which
+    an enclosing transform still has to go back through)."""
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs))
+             if o.requires_grad]
+    if not pairs:
+        return tuple(zeros_like(x) for x in inputs)
+    outs, gos = zip(*pairs)
+    grads = api.grad(outs, inputs, None if grad_outputs is None else gos,
+                     retain_graph=retain_graph, create_graph=create_graph, allow_unused=True)
+    return tuple(zeros_like(x) if g is None else g for g, x in zip(grads, inputs))
+
+
+def _tensors_only(tree, level):
+    def check(x):
+        if not isinstance(x, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+        return level.unwrap(x)
+    return tree_map(check, tree)
+
+
+def _split_aux(output, has_aux: bool, api_name: str):
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{api_name}: output of function f should be a tuple: (output, aux) "
+                           "if has_aux is True")
+    return output
+
+
+# --- grad and grad_and_value ----------------------------------------------------------------
+
+def grad_and_value(func, argnums=0, has_aux: bool = False):
+    """``grad`` that also returns ``func``'s value: ``(gradient, value)``, or
+    ``(gradient, (value, aux))`` with ``has_aux``."""
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        with Level() as level, enable_grad():  # differentiates even under an outer no_grad
+            diff_args = slice_argnums(args, argnums, as_tuple=False)
+            diff_args = tree_map(level.wrap, diff_args)
+            args = replace_argnums(args, argnums, diff_args)
+            output = func(*args, **kwargs)
+            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
+            if not isinstance(output, Tensor):
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"Tensor, got {type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
+                                   "you wanted to use the vjp or jacrev APIs instead?")
+            flat_diff, spec = tree_flatten(diff_args)
+            grads = autograd_grad((output,), flat_diff, create_graph=True)
+            grad_input = level.unwrap_tree(tree_unflatten(list(grads), spec))
+            output = level.unwrap(output)
+            if has_aux:
+                return grad_input, (output, _tensors_only(aux, level))
+            return grad_input, output
+
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux: bool = False):
+    """The gradient of a function that returns a scalar tensor, as a function of the same
+    arguments: ``grad(f)(x)`` is d f / d x at ``x`` (``argnums`` picks the arguments, each may
+    be a tensor or a tuple/list/dict of tensors). With ``has_aux``, ``f`` returns
+    ``(value, aux)`` and ``grad`` returns ``(gradient, aux)``."""
+    inner = grad_and_value(func, argnums, has_aux)
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        gradient, value = inner(*args, **kwargs)
+        return (gradient, value[1]) if has_aux else gradient
+
+    return wrapper
+
+
+# --- vjp ------------------------------------------------------------------------------------
+
+def vjp(func, *primals, has_aux: bool = False):
+    """``(func(*primals), vjp_fn)``: ``vjp_fn(cotangents)`` is the vector-Jacobian product, one
+    gradient per primal; with ``has_aux``, ``(output, vjp_fn, aux)``."""
+    return vjp_with_argnums(func, *primals, has_aux=has_aux)
+
+
+def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
+    """vjp differentiating only the primals ``argnums`` names (jacrev's use); error messages
+    say ``vjp``, as torch's do."""
+    with Level() as level, enable_grad():
+        if argnums is None:
+            diff_primals = tree_map(level.wrap, primals)
+            primals = diff_primals
+        else:
+            diff_primals = tree_map(level.wrap, slice_argnums(primals, argnums, as_tuple=False))
+            primals = replace_argnums(primals, argnums, diff_primals)
+        primals_out = func(*primals)
+        primals_out, aux = _split_aux(primals_out, has_aux, "vjp(f, *primals)")
+        if has_aux:
+            aux = _tensors_only(aux, level)
+        flat_out, out_spec = tree_flatten(primals_out)
+        _check_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
+        flat_diff, diff_spec = tree_flatten(diff_primals)
+        results = level.unwrap_tree(primals_out)
+        for out in flat_out:
+            if not out.is_floating_point():
+                raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
+                                   f"complex Tensors, got Tensor with dtype {out.dtype}")
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        if create_graph is None:
+            create_graph = is_grad_enabled()
+        flat_cot, cot_spec = tree_flatten(cotangents)
+        if cot_spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as "
+                               "pytree structure of outputs to the function. cotangents: "
+                               f"{treespec_pprint(cot_spec)}, primal output: "
+                               f"{treespec_pprint(out_spec)}")
+        grads = autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
+                              create_graph=create_graph)
+        return level.unwrap_tree(tree_unflatten(list(grads), diff_spec))
+
+    if has_aux:
+        return results, vjp_fn, aux
+    return results, vjp_fn
+
+
+def _check_non_empty_tensor_output(output, api_name: str) -> None:
+    if (len(output) == 1 and output[0] is None) or len(output) < 1:
+        raise RuntimeError(f"{api_name}: Expected f to be a function that has non-empty output "
+                           f"(got output = {output})")
+    for o in output:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api_name}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(o)}")
+
+
+# --- jacrev ---------------------------------------------------------------------------------
+
+def standard_basis(tensors):
+    """One row of the identity per element of ``tensors``, split between them: for each
+    tensor, a ``(N, *tensor.shape)`` tensor, where N counts the elements of all of them."""
+    numels = [t.numel() for t in tensors]
+    total, start, basis = sum(numels), 0, []
+    for t, n in zip(tensors, numels):
+        chunk = t.new_zeros(total, n)
+        if n:
+            chunk[start:start + n].diagonal().fill_(1)
+        basis.append(chunk.view(total, *t.shape))
+        start += n
+    return basis
+
+
+def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
+           _preallocate_and_copy: bool = False):
+    """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by reverse
+    mode: one vector-Jacobian product per element of the output (torch runs them under vmap;
+    here they run one after the other, with the same results). For an output of shape ``O``
+    and an input of shape ``I`` the Jacobian has shape ``O + I``; several outputs or inputs
+    give nested tuples (outputs outside, inputs inside)."""
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    @wraps(func)
+    def wrapper(*args):
+        out = vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
+        output, vjp_fn = out[0], out[1]
+        flat_output, output_spec = tree_flatten(output)
+        flat_primals, primals_spec = tree_flatten(slice_argnums(args, argnums))
+        basis = standard_basis(flat_output)
+        rows = [tree_leaves(vjp_fn(tree_unflatten([b[j] for b in basis], output_spec)))
+                for j in range(basis[0].shape[0])]
+        numels = [o.numel() for o in flat_output]
+        per_input = [stack([row[i] for row in rows]).split(numels, dim=0)
+                     for i in range(len(flat_primals))]
+        jac = tuple(
+            tree_unflatten([per_input[i][k].view(*o.shape, *p.shape)
+                            for i, p in enumerate(flat_primals)], primals_spec)
+            for k, o in enumerate(flat_output))
+        if isinstance(argnums, int):
+            jac = tuple(j[0] for j in jac)
+        jac = tree_unflatten(list(jac), output_spec)
+        return (jac, out[2]) if has_aux else jac
+
+    return wrapper

@@ -1,0 +1,196 @@
+"""Forward-mode transforms: ``jvp``, ``jacfwd`` and ``hessian``, as ``torch.func``.
+
+``jvp`` runs the function on dual tensors (``minigrad.autograd.forward_ad``): each op's
+forward-mode rule carries the tangent along with the value. minigrad, like torch's
+``forward_ad``, has a single dual level, so a ``jvp`` inside another (``jacfwd(jacfwd(f))``)
+computes its product with reverse mode instead: with ``g(u) = J^T u`` (a vjp recorded with
+``create_graph``, linear in ``u``), the vjp of ``g`` in direction ``v`` is ``J v``. The numbers
+are the same Jacobian-vector product, summed in another order.
+
+``jacfwd`` pushes one basis direction per input element through ``jvp`` under ``vmap``, as
+torch does, so its ``randomness`` argument means what vmap's does. ``hessian`` is
+``jacfwd(jacrev(f))``: forward over reverse, torch's choice.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from minigrad._creation import zeros_like
+from minigrad._tensor import Tensor
+from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
+from minigrad.autograd.forward_grad import _state
+from minigrad.autograd.grad_mode import enable_grad
+from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
+from minigrad.func.eager_transforms import (
+    Level,
+    autograd_grad,
+    jacrev,
+    replace_argnums,
+    slice_argnums,
+    standard_basis,
+)
+from minigrad.func.vmap import vmap
+
+__all__ = ["jvp", "jacfwd", "hessian"]
+
+_JVP = "jvp(f, primals, tangents)"
+
+
+def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False):
+    """``(func(*primals), J @ tangents)``: the output and its directional derivative along
+    ``tangents`` (one per primal), or ``(output, jvp_out, aux)`` with ``has_aux``."""
+    return jvp_with_argnums(func, primals, tangents, argnums=None, strict=strict,
+                            has_aux=has_aux)
+
+
+def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
+    """jvp along the primals ``argnums`` names only (jacfwd's use); messages say ``jvp``."""
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    diff_args = primals if argnums is None else slice_argnums(primals, argnums)
+    flat_primals, primals_spec = tree_flatten(diff_args)
+    flat_tangents, tangents_spec = tree_flatten(tangents)
+    if primals_spec != tangents_spec:
+        raise RuntimeError(f"{_JVP}: Expected primals and tangents to have the same python "
+                           "structure. For example, if primals is a tuple of 3 tensors, "
+                           "tangents also must be. Got primals with structure "
+                           f"{primals_spec} and tangents with structure {tangents_spec}")
+    _check_tensors(flat_primals, "primals")
+    _check_tensors(flat_tangents, "tangents")
+
+    def call(duals):
+        args = duals
+        if argnums is not None:
+            args = replace_argnums(primals, argnums,
+                                   duals[0] if isinstance(argnums, int) else duals)
+        output = func(*args)
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(f"{_JVP}: output of function f should be a tuple: "
+                                   "(output, aux) if has_aux is True")
+            return output
+        return output, None
+
+    if _state.level is None:
+        result = _forward(call, flat_primals, flat_tangents, primals_spec, strict)
+    else:
+        result = _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict)
+    out, tangent_out, aux, spec = result
+    out, tangent_out = tree_unflatten(out, spec), tree_unflatten(tangent_out, spec)
+    if has_aux:
+        return out, tangent_out, _tensors_only(aux)
+    return out, tangent_out
+
+
+def _check_tensors(items, argname: str) -> None:
+    if len(items) == 0:
+        raise RuntimeError(f"{_JVP}: Expected {argname} to contain at least one Tensor.")
+    for item in items:
+        if not isinstance(item, Tensor):
+            raise RuntimeError(f"{_JVP}: Expected {argname} to only contain Tensors, got "
+                               f"{type(item)}")
+
+
+def _check_outputs(flat) -> None:
+    if (len(flat) == 1 and flat[0] is None) or len(flat) < 1:
+        raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty output "
+                           f"(got output = {flat})")
+    for o in flat:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(o)}")
+
+
+def _independent(strict: bool) -> None:
+    if strict:
+        raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
+                           "independent of the inputs. This is not allowed with strict=True.")
+
+
+def _tensors_only(aux):
+    def check(x):
+        if not isinstance(x, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+        return x
+    return tree_map(check, aux)
+
+
+def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
+    """The jvp by forward mode: dual tensors through the function."""
+    with dual_level():
+        duals = [make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
+        output, aux = call(tree_unflatten(duals, primals_spec))
+        flat, spec = tree_flatten(output)
+        _check_outputs(flat)
+        outs, tangents = [], []
+        for dual in flat:
+            primal, tangent = unpack_dual(dual)
+            if tangent is None:
+                _independent(strict)
+                tangent = zeros_like(primal)
+            outs.append(primal)
+            tangents.append(tangent)
+    return outs, tangents, aux, spec
+
+
+def _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict):
+    """The jvp by reverse mode, for a jvp inside another's dual level: ``J v`` as the vjp,
+    along ``v``, of ``u -> J^T u``."""
+    with Level() as level, enable_grad():
+        inputs = [level.wrap(p) for p in flat_primals]
+        output, aux = call(tree_unflatten(inputs, primals_spec))
+        flat, spec = tree_flatten(output)
+        _check_outputs(flat)
+        cotangents = [level.wrap(zeros_like(o)) for o in flat]
+        jt_u = autograd_grad(flat, inputs, cotangents, retain_graph=True, create_graph=True)
+        jv = autograd_grad(jt_u, cotangents, flat_tangents, retain_graph=True,
+                           create_graph=True)
+        if strict and not all(o.requires_grad for o in flat):
+            _independent(strict)
+        outs = [level.unwrap(o) for o in flat]
+        tangents = [level.unwrap(t) for t in jv]
+    return outs, tangents, level.unwrap_tree(aux), spec
+
+
+def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
+    """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by forward
+    mode: one jvp per input element. Same shapes and nesting as ``jacrev``."""
+
+    @wraps(func)
+    def wrapper(*args):
+        primals = args if argnums is None else slice_argnums(args, argnums)
+        flat_primals, primals_spec = tree_flatten(primals)
+        numels = [p.numel() for p in flat_primals]
+        basis = tree_unflatten(standard_basis(flat_primals), primals_spec)
+
+        def push_jvp(direction):
+            output = jvp_with_argnums(func, args, direction, argnums=argnums, has_aux=has_aux)
+            return (output[1], output[2]) if has_aux else output[1]
+
+        results = vmap(push_jvp, randomness=randomness)(basis)
+        aux = None
+        if has_aux:
+            results, aux = results
+            aux = tree_map(lambda value: value[0], aux)
+        jac_outs, spec = tree_flatten(results)
+        jac = []
+        for jac_out in jac_outs:
+            last = jac_out.permute(*range(1, jac_out.dim()), 0)
+            pieces = last.split(numels, dim=-1)
+            per_input = [piece.reshape(*piece.shape[:-1], *p.shape)
+                         for piece, p in zip(pieces, flat_primals)]
+            jac.append(tree_unflatten(per_input, primals_spec))
+        if isinstance(argnums, int):
+            jac = [j[0] for j in jac]
+        jac = tree_unflatten(jac, spec)
+        return (jac, aux) if has_aux else jac
+
+    return wrapper
+
+
+def hessian(func, argnums=0):
+    """The Hessian of ``func`` with respect to the arguments ``argnums`` names:
+    ``jacfwd(jacrev(func, argnums), argnums)``, forward over reverse as in torch."""
+    return jacfwd(jacrev(func, argnums), argnums)

@@ -1,0 +1,222 @@
+"""Argument parsing against torch's: every op in a table, called right and then wrongly.
+
+For each entry (a valid call of a public function or Tensor method) the test makes
+mutations: each argument replaced by a bool, an int, a float, a 0-d tensor, a tensor, None,
+a tuple, a string; an argument dropped; one added; an unknown keyword. torch runs each call
+at test time and is the oracle:
+
+* torch raises ``TypeError``: minigrad raises ``TypeError`` with the same first line (the
+  whole text for single-line messages);
+* torch raises another error: minigrad raises the same type;
+* torch succeeds: minigrad gives the same result, or says it leaves that form out
+  (``NotImplementedError``). A different result, or success where torch refuses, fails.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad
+from tests.torch_compare import normalize_text
+
+LIBS = (torch, minigrad)
+
+
+def _tensors(lib):
+    """The named tensors the table's calls use, made from the same NumPy data."""
+    x = np.array([[0.5, 1.25, 2.0], [3.5, 0.75, 1.5]], dtype=np.float32)
+    return {
+        "x": lib.tensor(x),
+        "x3": lib.tensor(x.reshape(2, 1, 3)),
+        "row": lib.tensor(x[:1]),
+        "idx": lib.tensor(np.array([[0, 2], [1, 0]])),
+        "idx1": lib.tensor(np.array([1, 0])),
+        "mask": lib.tensor(x > 1),
+        "ints": lib.tensor(np.array([[1, 2, 3], [4, 5, 6]])),
+        "t0": lib.tensor(1.0),
+        "i0": lib.tensor(1),
+        "xt": lib.tensor(x.T.copy()),
+        "v3": lib.tensor(x[0]),
+        "x3t": lib.tensor(x.reshape(2, 3, 1)),
+    }
+
+
+class T:
+    """A tensor of the table, by name (made for each engine)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, x3t = map(T, (
+    "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "x3t"))
+
+# (name, how, args, kwargs): how is "fn" (torch.name(*args)) or "method" (args[0].name(...))
+UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "neg", "reciprocal", "abs",
+         "sign", "sgn", "floor", "ceil", "trunc", "frac", "relu", "isnan", "logical_not",
+         "log10", "log2", "rsqrt")
+CALLS = [(name, how, (x,), {}) for name in UNARY for how in ("fn", "method")]
+CALLS += [(name, how, args, kwargs) for how in ("fn", "method") for name, args, kwargs in [
+    ("unsqueeze", (x, 0), {}), ("chunk", (x, 2), {}), ("chunk", (x, 2, 1), {}),
+    ("flip", (x, (0,)), {}), ("permute", (x, (1, 0)), {}), ("roll", (x, 1), {}),
+    ("roll", (x, 1, 0), {}), ("transpose", (x, 0, 1), {}), ("squeeze", (x3, 1), {}),
+    ("squeeze", (x3,), {}), ("reshape", (x, (3, 2)), {}), ("flatten", (x,), {}),
+    ("unbind", (x, 0), {}), ("split_with_sizes", (x, (1, 1)), {}), ("diagonal", (x,), {}),
+    ("t", (x,), {}), ("narrow", (x, 1, 0, 2), {}),
+    ("sum", (x,), {}), ("sum", (x, 0), {}), ("sum", (x, 0, True), {}), ("mean", (x, 1), {}),
+    ("max", (x,), {}), ("max", (x, 0), {}), ("max", (x, x), {}), ("min", (x, 1), {}),
+    ("argmax", (x, 1), {}), ("argmin", (x,), {}), ("prod", (x, 1), {}), ("amax", (x, 0), {}),
+    ("amin", (x, (0, 1)), {}), ("all", (x,), {}), ("any", (x, 0), {}),
+    ("logsumexp", (x, 1), {}), ("var", (x, 0), {}), ("std", (x,), {}),
+    ("cumsum", (x, 1), {}), ("cumprod", (x, 0), {}), ("sort", (x,), {}),
+    ("argsort", (x, 1), {}), ("topk", (x, 2), {}),
+    ("gather", (x, 1, idx), {}), ("index_select", (x, 0, idx1), {}),
+    ("masked_select", (x, mask), {}), ("masked_fill", (x, mask, 0.5), {}),
+    ("scatter_add", (x, 1, idx, x), {}),
+    ("add", (x, x), {}), ("add", (x, 2), {"alpha": 2}), ("sub", (x, x), {}),
+    ("mul", (x, 2.0), {}), ("div", (x, x), {}), ("div", (x, 2), {"rounding_mode": "floor"}),
+    ("pow", (x, 2), {}), ("eq", (x, x), {}), ("ne", (x, 1.0), {}), ("lt", (x, x), {}),
+    ("ge", (x, 1), {}), ("clamp", (x, 0.1, 0.5), {}), ("clamp_min", (x, 0.5), {}),
+    ("clamp_max", (x, 0.5), {}), ("fmod", (x, 2.0), {}), ("remainder", (x, 2), {}),
+    ("floor_divide", (x, 2), {}), ("lerp", (x, x, 0.5), {}),
+    ("maximum", (x, x), {}), ("minimum", (x, x), {}), ("fmax", (x, x), {}),
+    ("fmin", (x, x), {}), ("logical_and", (mask, mask), {}), ("bitwise_and", (ints, ints), {}),
+    ("bitwise_or", (ints, 3), {}), ("allclose", (x, x), {}), ("equal", (x, x), {}),
+    ("round", (x,), {}), ("round", (x,), {"decimals": 1}),
+    ("mm", (x, xt), {}), ("matmul", (x, xt), {}), ("mv", (x, v3), {}), ("dot", (v3, v3), {}),
+    ("bmm", (x3t, x3), {}),
+]]
+CALLS += [("rsub", "fn", (x, 1), {}), ("where", "fn", (mask, x, x), {}),
+          ("where", "fn", (mask, x, 0.0), {}), ("cat", "fn", ([x, x],), {}),
+          ("cat", "fn", ([x, x], 1), {}), ("stack", "fn", ([x, x], 0), {})]
+CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
+    ("zeros", (2, 3), {}), ("zeros", ((2, 3),), {"dtype": "float64"}), ("ones", (2,), {}),
+    ("rand", (2, 3), {}), ("randn", (3,), {"requires_grad": True}), ("full", ((2,), 1.5), {}),
+    ("eye", (2,), {}), ("eye", (2, 3), {}), ("tensor", ([1.0, 2.0],), {}),
+    ("tensor", (2,), {"dtype": "int64"}),
+]]
+CALLS += [(name, "method", args, {}) for name, args in [
+    ("view", (x, 3, 2)), ("view", (x, (3, 2))), ("expand", (row, 2, 3)), ("repeat", (x, 2, 1)),
+    ("permute", (x, 1, 0)), ("flip", (x, 0)), ("flip", (x, 0, 1)), ("unfold", (x, 1, 2, 1)),
+    ("reshape", (x, 3, 2)), ("sum", (x, (0, 1))),
+]]
+
+REPLACEMENTS = (True, 2, 2.5, t0, i0, x, None, (0,), "a")
+
+
+def _mutations(args, kwargs, how):
+    """The call itself, then each argument replaced, one dropped, one added, a bad keyword."""
+    yield args, kwargs
+    first = 1 if how == "method" else 0  # a method's tensor is not an argument
+    for i in range(first, len(args)):
+        for value in REPLACEMENTS:
+            yield args[:i] + (value,) + args[i + 1:], kwargs
+        yield args[:i] + args[i + 1:], kwargs
+    yield args + (1,), kwargs
+    yield args, {**kwargs, "foo": 1}
+    for key in kwargs:
+        yield args, {k: v for k, v in kwargs.items() if k != key}
+        for value in (True, 2.5, "a", None):
+            yield args, {**kwargs, key: value}
+
+
+def _made(value, tensors):
+    if isinstance(value, T):
+        return tensors[value.name]
+    if isinstance(value, list):
+        return [_made(v, tensors) for v in value]
+    return value
+
+
+def _run(lib, name, how, args, kwargs):
+    tensors = _tensors(lib)
+    real = [_made(a, tensors) for a in args]
+    real_kwargs = {k: getattr(lib, v) if k == "dtype" and v in ("float64", "int64") else
+                   _made(v, tensors) for k, v in kwargs.items()}
+    lib.manual_seed(0)  # rand and randn: the same numbers from both engines
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if how == "method":
+            return getattr(real[0], name)(*real[1:], **real_kwargs)
+        return getattr(lib, name)(*real, **real_kwargs)
+
+
+def _outcome(lib, *call):
+    try:
+        return "ok", _run(lib, *call)
+    except Exception as e:  # noqa: BLE001 - the error is what we compare
+        # CPython names a C method "TensorBase.exp()" or "Tensor.exp()" depending on how it
+        # is called (x.exp(1) or getattr(x, "exp")(1)); minigrad says TensorBase, as x.exp(1)
+        return type(e).__name__, normalize_text(str(e)).replace("TensorBase.", "Tensor.")
+
+
+def _same_value(m, t) -> bool:
+    if isinstance(t, torch.Tensor):
+        if not isinstance(m, minigrad.Tensor) or str(m.dtype)[9:] != str(t.dtype)[6:]:
+            return False
+        a, b = m.detach().numpy(), t.detach().numpy()
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind == "f":  # log, cos...: NumPy's and torch's kernels may differ in an ulp
+            return np.allclose(a, b, rtol=4 * np.finfo(a.dtype).eps, atol=0, equal_nan=True)
+        return np.array_equal(a, b)
+    if isinstance(t, tuple | list):
+        return isinstance(m, tuple | list) and len(m) == len(t) and all(
+            _same_value(a, b) for a, b in zip(m, t))
+    return type(m) is type(t) and m == t
+
+
+def _problem(call) -> str | None:
+    """What is wrong with minigrad's answer to ``call``, or None."""
+    expected, got = _outcome(torch, *call), _outcome(minigrad, *call)
+    if expected[0] == "ok":
+        if got[0] == "NotImplementedError":
+            return None  # a form minigrad says it leaves out
+        if got[0] != "ok":
+            return f"torch succeeds, minigrad raises {got[0]}: {got[1]}"
+        return None if _same_value(got[1], expected[1]) else "a different result"
+    if got[0] != expected[0]:
+        return f"torch raises {expected[0]}: {expected[1]!r}; minigrad gives {got[0]}: {got[1]!r}"
+    if expected[0] == "TypeError":
+        first_t, first_m = expected[1].split("\n")[0], got[1].split("\n")[0]
+        if first_t != first_m:
+            return f"first line {first_m!r}, torch's {first_t!r}"
+    return None
+
+
+@pytest.mark.parametrize(("name", "how", "args", "kwargs"), CALLS,
+                         ids=[f"{h}-{n}-{i}" for i, (n, h, _, _) in enumerate(CALLS)])
+def test_mutated_calls_match_torch(name, how, args, kwargs):
+    failures = []
+    for margs, mkwargs in _mutations(args, kwargs, how):
+        problem = _problem((name, how, margs, mkwargs))
+        if problem:
+            failures.append(f"{how} {name}{margs} {mkwargs}: {problem}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("call", [
+    ("unsqueeze", "fn", (x, True), {}), ("chunk", "fn", (x, 2.5), {}),
+    ("flip", "fn", (x, 0), {}), ("eq", "fn", (1, x), {}), ("sum", "method", (x, "a"), {}),
+    ("max", "method", (x, "a"), {}), ("std", "method", (x, "a"), {}),
+    ("clamp", "method", (x, x, 1), {}), ("squeeze", "method", (x, 1.5), {}),
+    ("permute", "method", (x, (0, 1.5)), {}), ("cat", "fn", ([x, 1],), {}),
+    ("sum", "method", (x,), {"axis": 0, "foo": 1}), ("view", "method", (x,), {}),
+])
+def test_whole_messages_match_torch(call):
+    """Where torch lists its overloads, the whole multi-line text is the same."""
+    expected, got = _outcome(torch, *call), _outcome(minigrad, *call)
+    assert expected[0] == "TypeError"
+    assert got == expected
+
+
+def test_exp_method_takes_no_arguments():
+    for call in [("exp", "method", (x, 1), {}), ("exp", "method", (x,), {"foo": 1})]:
+        assert _outcome(minigrad, *call) == _outcome(torch, *call)
