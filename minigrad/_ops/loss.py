@@ -17,6 +17,7 @@ import numpy as np
 from minigrad._numeric import quietly
 from minigrad._ops._core import record
 from minigrad._ops.linalg import _short
+from minigrad._ops.nn_ops import reduce_loss
 from minigrad._ops.pointwise import div_scalar
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
@@ -26,15 +27,6 @@ EPSILON = 1e-12  # the double-backward formulas' eps
 # the backward kernel's floor of input * (1 - input): a C float constant 1e-12, so in float64
 # it is float32's nearest value, 9.99999996e-13
 BACKWARD_FLOOR = float(np.float32(1e-12))
-
-
-def _reduce(values: np.ndarray, reduction):
-    if reduction == "none":
-        return values
-    total = values.sum(dtype=values.dtype)
-    if reduction == "sum":
-        return total
-    return quietly(np.divide, total, np.asarray(values.size, dtype=values.dtype))
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -61,7 +53,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     loss = quietly(lambda: (t - one) * log_1mx - t * log_x)
     if weight is not None:  # loss.mul_(weight): in the common dtype, rounded to the loss's
         loss = quietly(np.multiply, loss, weight._data).astype(loss.dtype)
-    return record(np.asarray(_reduce(loss, reduction)), BinaryCrossEntropyBackward0,
+    return record(np.asarray(reduce_loss(loss, reduction)), BinaryCrossEntropyBackward0,
                   (input, target), save={"self": input, "target": target, "weight": weight},
                   reduction=reduction)
 

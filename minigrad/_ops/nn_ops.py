@@ -106,7 +106,7 @@ def mse_loss(input, target, reduction="mean"):
     with np.errstate(invalid="ignore", over="ignore"):
         diff = input._data.astype(d.numpy) - target._data.astype(d.numpy)
         square = diff * diff
-        data = _reduce(square, reduction)
+        data = reduce_loss(square, reduction)
     return record(np.asarray(data, dtype=d.numpy), MseLossBackward0, (input, target),
                   save={"self": input, "target": target}, reduction=reduction,
                   numel=square.size)
@@ -180,14 +180,15 @@ class MseLossBackwardBackward0(Node):
         return div_scalar(out, input.numel()) if self.reduction == "mean" else out
 
 
-def _reduce(values: np.ndarray, reduction):
+def reduce_loss(values: np.ndarray, reduction):
+    """A loss's ``reduction``: the values, their sum, or their mean (nan for no values), each
+    in the values' dtype; the fused losses (mse, bce, huber, smooth_l1) share it."""
     if reduction == "none":
         return values
     total = values.sum(dtype=values.dtype)
     if reduction == "sum":
         return total
-    with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is nan
-        return total / np.asarray(values.size, dtype=values.dtype)
+    return quietly(np.divide, total, np.asarray(values.size, dtype=values.dtype))
 
 
 def _softmax_input(input, dim, name):

@@ -15,22 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._numeric import quietly
 from minigrad._ops._core import record
 from minigrad._ops.linalg import _short
+from minigrad._ops.nn_ops import reduce_loss
 from minigrad._ops.pointwise import div_scalar
 from minigrad.autograd.graph import Node
 
 _REDUCTIONS = ("none", "mean", "sum")
-
-
-def _reduce(values: np.ndarray, reduction):
-    if reduction == "none":
-        return values
-    total = values.sum(dtype=values.dtype)
-    if reduction == "sum":
-        return total
-    return quietly(np.divide, total, np.asarray(values.size, dtype=values.dtype))
 
 
 def _operands(input, target, name):
@@ -72,7 +63,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     with np.errstate(all="ignore"):
         z = np.abs(x - t)
         loss = np.where(z < d, half * z * z, d * (z - half * d))
-    return record(np.asarray(_reduce(loss, reduction)), HuberLossBackward0, (input, target),
+    return record(np.asarray(reduce_loss(loss, reduction)), HuberLossBackward0, (input, target),
                   save={"self": input, "target": target}, reduction=reduction, delta=delta)
 
 
@@ -150,7 +141,7 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     with np.errstate(all="ignore"):
         z = np.abs(x - t)
         loss = np.where(z < b, half * z * z / b, z - half * b)
-    return record(np.asarray(_reduce(loss, reduction)), SmoothL1LossBackward0, (input, target),
+    return record(np.asarray(reduce_loss(loss, reduction)), SmoothL1LossBackward0, (input, target),
                   save={"self": input, "target": target}, reduction=reduction, beta=beta)
 
 

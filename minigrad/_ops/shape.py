@@ -129,9 +129,11 @@ class UnsafeViewBackward0(Node):
 
 @parses('flatten(Tensor input, int start_dim = 0, int end_dim = -1)')
 def flatten(input, start_dim=0, end_dim=-1):
-    if input.dim() == 0:
-        return reshape(input, 1)
     s, e = _wrap_dim(start_dim, input.dim()), _wrap_dim(end_dim, input.dim())
+    if input.dim() == 0:  # a 0-d tensor's dims are -1 and 0, as any dim argument's
+        return reshape(input, 1)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return input
     shape = input.shape

@@ -9,18 +9,10 @@ grader (``grade``), beside the honest answer, and must score 0 with feedback tha
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-
-import nbformat
 import pytest
 
 from coursekit.grading import checks
-from coursekit.grading.grader import grade
-from coursekit.grading.runner import Limits, sandbox_available
-
-ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = ROOT / "solutions"
+from tests.course.grading_variants import grade_variants
 
 SHORTCUTS = {  # name: (lesson, question, answer cell, the words of the feedback)
     "hvp attribute": ("12_higher_order_gradients", "12.2", '''
@@ -106,22 +98,8 @@ def hvp_fwd_rev(f, x, v):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """Each shortcut in a copy of its solution notebook, graded by the grader."""
-    base = tmp_path_factory.mktemp("shortcuts")
-    paths = {}
-    for i, (name, (lesson, qid, answer, _)) in enumerate(SHORTCUTS.items()):
-        nb = nbformat.read(SOLUTIONS / f"{lesson}.ipynb", as_version=4)
-        cell = next(c for c in nb.cells if c.metadata.get("question") == qid
-                    and c.metadata.get("role") == "answer")
-        cell.source = f"# Answer {qid}\n" + answer
-        (base / str(i)).mkdir()
-        paths[name] = base / str(i) / f"{lesson}.ipynb"
-        nbformat.write(nb, paths[name])
-    limits = Limits(cell_timeout=60, notebook_timeout=300)
-    with ThreadPoolExecutor(2) as pool:
-        results = dict(zip(paths, pool.map(lambda name: grade(
-            paths[name], SOLUTIONS, sandbox=sandbox_available(), student=str(name),
-            limits=limits), paths)))
-    return {name: {q["id"]: q for q in r.questions} for name, r in results.items()}
+    return grade_variants(tmp_path_factory.mktemp("shortcuts"), {
+        name: (lesson, {qid: answer}) for name, (lesson, qid, answer, _) in SHORTCUTS.items()})
 
 
 @pytest.mark.parametrize("name", sorted(SHORTCUTS))

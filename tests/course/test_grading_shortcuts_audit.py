@@ -26,15 +26,12 @@ to ``q.refuse`` as the grader hands it (``checks.answer_source_inline``).
 from __future__ import annotations
 
 import importlib.util
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from coursekit.grading import checks
-from coursekit.grading.grader import grade
-from coursekit.grading.runner import Limits, sandbox_available
+from tests.course.grading_variants import grade_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -220,23 +217,8 @@ INLINE = {  # name: (question, answer cell, points, words of feedback)
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """Each shortcut in a copy of its solution notebook, graded by the grader."""
-    base = tmp_path_factory.mktemp("audit")
-    paths = {}
-    for i, (name, (lesson, answers, _)) in enumerate(GRADED.items()):
-        nb = nbformat.read(SOLUTIONS / f"{lesson}.ipynb", as_version=4)
-        for qid, answer in answers.items():
-            cell = next(c for c in nb.cells if c.metadata.get("question") == qid
-                        and c.metadata.get("role") == "answer")
-            cell.source = f"# Answer {qid}\n" + answer
-        (base / str(i)).mkdir()
-        paths[name] = base / str(i) / f"{lesson}.ipynb"
-        nbformat.write(nb, paths[name])
-    limits = Limits(cell_timeout=60, notebook_timeout=300)
-    with ThreadPoolExecutor(2) as pool:
-        results = dict(zip(paths, pool.map(lambda name: grade(
-            paths[name], SOLUTIONS, sandbox=sandbox_available(), student=str(name),
-            limits=limits), paths)))
-    return {name: {q["id"]: q for q in r.questions} for name, r in results.items()}
+    return grade_variants(tmp_path_factory.mktemp("audit"), {
+        name: (lesson, answers) for name, (lesson, answers, _) in GRADED.items()})
 
 
 @pytest.mark.parametrize("name", sorted(GRADED))

@@ -19,7 +19,7 @@ torch's (and the values it names, within 1e-5), so a lesson that printed a digit
 away from changing, or compared a value that one last bit can move further, fails here.
 Another fresh process first proves the swap takes effect.
 
-All sixteen lessons run (every stored output is a promise to a learner on some CPU): 70 to
+All eighteen lessons run (every stored output is a promise to a learner on some CPU): 70 to
 95 s on two cores when alone, 38 s for the six whose printed numbers go most through the
 CPU-dependent kernels (00, 01, 02, 12, 14, 15). The solutions are left to ``./course test``:
 they print the same kinds of values, in another 14 notebooks (run once by hand the same way,

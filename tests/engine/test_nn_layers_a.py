@@ -289,14 +289,14 @@ def test_flatten_errors_match_torch(call):
     assert_same_error(lambda: call(minigrad), lambda: call(torch))
 
 
-@pytest.mark.xfail(strict=True, reason="minigrad/_ops/shape.py's flatten returns a reshape "
-                   "without torch's checks: start_dim after end_dim, and the dims of a 0-d "
-                   "tensor (which only -1 and 0 name)")
 @pytest.mark.parametrize("call", [
     lambda lib: lib.nn.Flatten(1, 0)(lib.zeros(2, 3)),
     lambda lib: lib.nn.Flatten()(lib.zeros(())),
+    lambda lib: lib.zeros(2, 3).flatten(1, 0),
+    lambda lib: lib.zeros(()).flatten(1),
+    lambda lib: lib.zeros(2, 3).flatten(5),
 ])
-def test_flatten_errors_shape_py_misses(call):
+def test_flatten_checks_its_dims_as_torch(call):
     assert_same_error(lambda: call(minigrad), lambda: call(torch))
 
 
