@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import OpContext
 
 
@@ -75,11 +76,28 @@ def propagate(outputs, node_cls, inputs, save, attrs) -> None:
     tangents = [tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
+    if None in tangents and grad_mode.is_recording() and any(
+            getattr(t, "requires_grad", False) for t in inputs):
+        tangents = _zeros_for_missing(inputs, tangents)
     result = _compute(outputs, node_cls, inputs, tangents, save, attrs)
     for out, tangent in zip(outputs, result):
         if tangent is not None:
             set_tangent(out, tangent)
             _keep_in_saved_output(out)
+
+
+def _zeros_for_missing(inputs, tangents) -> list:
+    """torch evaluates a forward formula with a zero (its efficient ZeroTensor) for each
+    missing tangent, so a term like ``other_t * self_p`` is recorded when ``self_p`` requires
+    grad: the tangent then has a graph back to the primal, and differentiating it gives zeros
+    where minigrad, dropping the term, would say the tangent does not require grad."""
+    with _Off():
+        return [tangent if tangent is not None or not _floating(t) else t.new_zeros(t.shape)
+                for t, tangent in zip(inputs, tangents)]
+
+
+def _floating(t) -> bool:
+    return hasattr(t, "dtype") and getattr(t.dtype, "is_floating_point", False)
 
 
 def _keep_in_saved_output(out) -> None:

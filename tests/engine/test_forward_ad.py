@@ -285,3 +285,33 @@ def test_the_primal_of_unpack_dual_carries_no_tangent_even_as_a_view_of_the_dual
             seen.append((repr(primal).replace(lib.__name__, "LIB"),
                          fw.unpack_dual(primal * 2).tangent is None, primal._is_view()))
     assert seen[0] == seen[1]
+
+
+def _op(lib, name, d, W):
+    if name == "mul":
+        return d * 2
+    if name == "div":
+        return d / 2
+    if name == "mm":
+        return W @ d
+    if name == "linear":
+        return lib.nn.functional.linear(d, W)
+    return d * lib.tensor([1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("name", ["mul", "div", "mm", "linear", "mul_tensor"])
+def test_a_tangent_keeps_torchs_graph_to_a_primal_that_requires_grad(name):
+    """torch evaluates forward formulas with zeros for missing tangents, so ``t_other * p``
+    is recorded when ``p`` requires grad: the tangent has a graph (the forward-mode tutorial's
+    ``nn.Linear`` with dual parameters shows it), and differentiating it gives zeros."""
+    seen = []
+    for lib in (torch, minigrad):
+        fw = lib.autograd.forward_ad
+        p = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        W = lib.tensor([[1.0, 2.0, 3.0], [0.5, 0.0, 1.0]])
+        with fw.dual_level():
+            tangent = fw.unpack_dual(_op(lib, name, fw.make_dual(p, lib.ones(3)), W)).tangent
+            (grad,) = lib.autograd.grad(tangent.sum(), p)
+        seen.append((tangent.tolist(), tangent.requires_grad, type(tangent.grad_fn).__name__,
+                     np.abs(grad.numpy(force=True)).tolist()))
+    assert seen[0] == seen[1]
