@@ -352,8 +352,7 @@ for library in (torch, minigrad):
 # pass.)
 
 # %% jupyter={"source_hidden": true}
-import base64
-import io
+from coursekit.widgets import figure_html
 
 rows_m, columns_m, cost_m = (compare.get("jacobian_by_rows"), compare.get("jacobian_by_columns"),
                              compare.get("cost"))
@@ -388,15 +387,12 @@ def redraw_cost(change=None):
            title=f"a Jacobian of shape ({m}, {n})")
     ax.legend(loc="upper left")
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
-    plt.close(fig)
-    image = base64.b64encode(buffer.getvalue()).decode()
+    image = figure_html(fig)
     better = ("jacrev" if here_rows < here_columns else
               "jacfwd" if here_columns < here_rows else "either")
     cost_view.value = (f"<p>m = {m}, n = {n}: jacrev {here_rows} passes, jacfwd "
                        f"{here_columns} passes → <b>{better}</b></p>"
-                       f"<img src='data:image/png;base64,{image}'>")
+                       + image)
 
 
 outputs_slider = widgets.IntSlider(value=3, min=1, max=16, description="outputs m")

@@ -24,6 +24,7 @@ from minigrad.autograd.grad_mode import enable_grad
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     Level,
+    _check_non_empty_tensor_output,
     autograd_grad,
     jacrev,
     replace_argnums,
@@ -93,16 +94,6 @@ def _check_tensors(items, argname: str) -> None:
                                f"{type(item)}")
 
 
-def _check_outputs(flat) -> None:
-    if (len(flat) == 1 and flat[0] is None) or len(flat) < 1:
-        raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty output "
-                           f"(got output = {flat})")
-    for o in flat:
-        if not isinstance(o, Tensor):
-            raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, got "
-                               f"unsupported type {type(o)}")
-
-
 def _independent(strict: bool) -> None:
     if strict:
         raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
@@ -123,7 +114,7 @@ def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
         duals = [make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
         output, aux = call(tree_unflatten(duals, primals_spec))
         flat, spec = tree_flatten(output)
-        _check_outputs(flat)
+        _check_non_empty_tensor_output(flat, _JVP)
         outs, tangents = [], []
         for dual in flat:
             primal, tangent = unpack_dual(dual)
@@ -142,7 +133,7 @@ def _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict):
         inputs = [level.wrap(p) for p in flat_primals]
         output, aux = call(tree_unflatten(inputs, primals_spec))
         flat, spec = tree_flatten(output)
-        _check_outputs(flat)
+        _check_non_empty_tensor_output(flat, _JVP)
         cotangents = [level.wrap(zeros_like(o)) for o in flat]
         jt_u = autograd_grad(flat, inputs, cotangents, retain_graph=True, create_graph=True)
         jv = autograd_grad(jt_u, cotangents, flat_tangents, retain_graph=True,
