@@ -38,7 +38,8 @@ import torch
 from IPython import get_ipython
 
 import minigrad
-from coursekit import viz
+from coursekit import i18n, viz
+from coursekit.i18n import _
 
 ENGINES = ("torch", "minigrad")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -263,27 +264,29 @@ def _is_value_line(line: str, numeric) -> bool:
 
 
 def _report(runs, names, problems) -> str:
-    lt, _ = describe(runs["torch"], names, "torch")
-    lm, _ = describe(runs["minigrad"], names, "minigrad")
+    lt, _unused = describe(runs["torch"], names, "torch")
+    lm, _unused = describe(runs["minigrad"], names, "minigrad")
     diff = "\n".join(difflib.unified_diff(lt, lm, "torch", "minigrad (normalised)", lineterm=""))
-    return "minigrad differs from torch: " + "; ".join(problems) + "\n" + diff
+    return _("minigrad differs from torch: {problems}").format(problems="; ".join(problems)) \
+        + "\n" + diff
 
 
 def confirmation(r: Run, names) -> str:
     """The deterministic line printed when both engines agree."""
     parts = []
     if r.output:
-        parts.append("output")
+        parts.append(_("output"))
     if r.warnings:
-        parts.append("warnings")
+        parts.append(_("warnings"))
     if r.error is not None:
-        parts.append(f"error ({r.error[0]})")
+        parts.append(_("error ({name})").format(name=r.error[0]))
     for name in names:
         value = r.namespace.get(name)
         parts.append(name)
         if viz.is_tensor(value) and viz.grad_of(value) is not None:
             parts.append(f"{name}.grad")
-    return "✓ minigrad matches torch: " + (", ".join(parts) if parts else "nothing to compare")
+    return _("✓ minigrad matches torch: {what}").format(
+        what=_(", ").join(parts) if parts else _("nothing to compare"))
 
 
 def _show(r: Run, engine: str):
@@ -368,11 +371,33 @@ def both(line: str, cell: str, user_ns: dict | None = None):
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext coursekit.compare`` registers the ``%%both`` cell magic."""
+    """``%load_ext coursekit.compare`` registers the ``%%both`` cell magic (and lets plots
+    draw Chinese and Japanese labels)."""
     def magic(line, cell):
         both(line, cell, user_ns=ipython.user_ns)
 
     ipython.register_magic_function(magic, magic_kind="cell", magic_name="both")
+    plot_fonts()
+
+
+# Fonts with Chinese and Japanese glyphs, tried after matplotlib's own DejaVu Sans (Noto CJK is
+# what set-up installs on Linux; the others come with macOS and Windows).
+CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans CJK SC", "Hiragino Sans", "PingFang SC",
+             "Yu Gothic", "Microsoft YaHei")
+
+
+def plot_fonts() -> None:
+    """Let matplotlib fall back, glyph by glyph, to a CJK font for the translated lessons'
+    labels (without it they draw as boxes, with a warning); Latin text keeps DejaVu Sans."""
+    import matplotlib
+    from matplotlib import font_manager
+
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    first = ["Noto Sans CJK SC"] if i18n.language() == "zh" else []  # Chinese glyph forms
+    extra = list(dict.fromkeys(name for name in (*first, *CJK_FONTS) if name in have))
+    # a list of families is what matplotlib falls back along, glyph by glyph
+    family = [f for f in matplotlib.rcParams["font.family"] if f not in CJK_FONTS]
+    matplotlib.rcParams["font.family"] = family + extra
 
 
 def enable() -> None:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from IPython.core.error import UsageError
 
+from coursekit.i18n import N_, _
+
 WRITTEN_BY = "# Written by the set-up of ./course"
 KERNEL_CONFIG = f'''\
 {WRITTEN_BY}: every kernel of this environment loads the course's
@@ -31,16 +33,16 @@ KERNEL_CONFIG = f'''\
 c.InteractiveShellApp.extensions.append("coursekit.compare_hints")
 '''
 
-SETUP_CELL = 'the first code cell, "# Run this cell first"'
-BOTH_HINT = (
-    f"%%both is not loaded yet: run this lesson's set-up cell first ({SETUP_CELL}), then "
+SETUP_CELL = N_('the first code cell, "# Run this cell first"')
+BOTH_HINT = N_(
+    "%%both is not loaded yet: run this lesson's set-up cell first ({setup}), then "
     "this cell again.\nAfter a kernel restart, run the cells from the top: "
     "Run > Run All Above Selected Cell."
 )
 
 
 def _stand_in_both(line: str, cell: str):
-    raise UsageError(BOTH_HINT)
+    raise UsageError(_(BOTH_HINT).format(setup=_(SETUP_CELL)))
 
 
 def _setup_has_run(shell) -> bool:
@@ -51,13 +53,14 @@ def _setup_has_run(shell) -> bool:
 def name_error_hint(shell, error: NameError) -> str:
     """The hint printed under a NameError."""
     if not _setup_has_run(shell):
-        return ("Hint: this lesson's set-up cell has not run in this kernel (the notebook was "
-                f"just opened, or the kernel restarted).\nRun it ({SETUP_CELL}), then the "
-                "cells above this one: Run > Run All Above Selected Cell.")
+        return _("Hint: this lesson's set-up cell has not run in this kernel (the notebook was "
+                 "just opened, or the kernel restarted).\nRun it ({setup}), then the "
+                 "cells above this one: Run > Run All Above Selected Cell.").format(
+                     setup=_(SETUP_CELL))
     name = getattr(error, "name", None)
-    what = f"`{name}`" if name else "this name"
-    return (f"Hint: if {what} is made by a cell above, run that cell first (Run > Run All "
-            "Above Selected Cell); otherwise check the spelling.")
+    what = f"`{name}`" if name else _("this name")
+    return _("Hint: if {what} is made by a cell above, run that cell first (Run > Run All "
+             "Above Selected Cell); otherwise check the spelling.").format(what=what)
 
 
 def _on_name_error(shell, etype, value, tb, tb_offset=None):

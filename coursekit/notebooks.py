@@ -24,10 +24,11 @@ import nbformat
 from nbclient import NotebookClient
 
 from coursekit.grading.markers import has_marker, to_exercise
+from coursekit.i18n import N_, _
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 TIMEOUT = 300  # seconds per cell
-EXERCISE_HEADER = """\
+EXERCISE_HEADER = N_("""\
 > **Exercise notebook.** Replace each `raise NotImplementedError()` (and each `...`) with your
 > answer, then run the check cell below it for instant feedback. To grade the whole notebook
 > from a terminal (in a fresh kernel, hidden tests included):
@@ -37,7 +38,7 @@ EXERCISE_HEADER = """\
 > ```
 >
 > Generated from `solutions/{source}` by `./course exercises`: edit the solution, not this
-> file."""
+> file.""")
 KEEP_METADATA = ("question", "role", "points")  # the grader finds cells by these
 
 
@@ -95,20 +96,28 @@ def execute(ipynb: Path, timeout: float = TIMEOUT) -> None:
         os.utime(py)  # the source stays newer than the notebook it built
 
 
-def exercise(solution: Path, header: str = EXERCISE_HEADER) -> nbformat.NotebookNode:
+def exercise(solution: Path, header: str | None = None) -> nbformat.NotebookNode:
     """The exercise notebook for one solution source (``solutions/NN_slug.py``)."""
     solution = Path(solution)
-    nb = jupytext.read(solution)
     name = solution.with_suffix(".ipynb").name
-    cells = [nbformat.v4.new_markdown_cell(header.format(name=name, source=solution.name))]
+    return exercise_from(jupytext.read(solution), name, solution.name, header)
+
+
+def exercise_from(nb, name: str, source: str, header: str | None = None):
+    """The exercise notebook for a solution notebook ``nb`` (English or translated).
+
+    ``name`` is the exercise's path under ``exercises/`` and ``source`` the solution's file
+    name, both shown in the header (in the current language, ``coursekit.i18n``)."""
+    header = _(EXERCISE_HEADER) if header is None else header
+    cells = [nbformat.v4.new_markdown_cell(header.format(name=name, source=source))]
     for cell in nb.cells:
-        source = to_exercise(cell.source, cell.cell_type) if has_marker(cell.source) else \
+        source_text = to_exercise(cell.source, cell.cell_type) if has_marker(cell.source) else \
             cell.source
         meta = {k: cell.metadata[k] for k in KEEP_METADATA if k in cell.metadata}
         if cell.cell_type == "code":
-            new = nbformat.v4.new_code_cell(source, metadata=meta)
+            new = nbformat.v4.new_code_cell(source_text, metadata=meta)
         else:
-            new = nbformat.v4.new_markdown_cell(source, metadata=meta)
+            new = nbformat.v4.new_markdown_cell(source_text, metadata=meta)
         cells.append(new)
     out = nbformat.v4.new_notebook(cells=cells)
     number_cells(out)

@@ -20,6 +20,7 @@ import graphviz
 import ipywidgets as w
 
 from coursekit import viz
+from coursekit.i18n import _
 
 CURRENT, DONE = "gold", "palegreen"
 
@@ -84,7 +85,7 @@ class BackwardStepper:
             labels[(ids[first.node], self.walk.ids(self.output))] = viz.fmt(first.grads_in[0])
         for step in self.steps[:k + 1]:
             head = ids[step.node]
-            for i, ((u, _), g) in enumerate(zip(step.node.next_functions, step.grads_out)):
+            for i, ((u, _nr), g) in enumerate(zip(step.node.next_functions, step.grads_out)):
                 if u is not None and g is not None:
                     labels[(head, i)] = viz.fmt(g)
             if hasattr(step.node, "variable") and step.grads_in and step.grads_in[0] is not None:
@@ -97,7 +98,7 @@ class BackwardStepper:
         node = self.steps[k].node
         parts = []
         for step in self.steps[:k]:
-            for (u, _), g in zip(step.node.next_functions, step.grads_out):
+            for (u, _nr), g in zip(step.node.next_functions, step.grads_out):
                 if u is node and g is not None:
                     parts.append(viz.fmt(g))
         if len(parts) < 2 or not self.steps[k].grads_in or self.steps[k].grads_in[0] is None:
@@ -113,8 +114,9 @@ class BackwardStepper:
         current = ids[self.steps[k].node]
         highlight[current] = CURRENT
         dot = viz._digraph()
-        dot.attr(label=f"step {k + 1}/{len(self.steps)}: {type(self.steps[k].node).__name__}",
-                 fontname="monospace")
+        dot.attr(label=_("step {k}/{n}: {node}").format(
+            k=k + 1, n=len(self.steps), node=type(self.steps[k].node).__name__),
+            fontname="monospace")
         viz._fill(dot, self.walk, highlight, self._edge_labels(k), {current: self._fan_in(k)})
         viz._resize(dot)
         return dot
@@ -130,8 +132,8 @@ class BackwardStepper:
     def widget(self):
         """A play button and a slider over the steps, above the current frame."""
         last = len(self.steps) - 1
-        play = w.Play(value=0, min=0, max=last, step=1, interval=1200, description="play")
-        slider = w.IntSlider(value=0, min=0, max=last, description="step")
+        play = w.Play(value=0, min=0, max=last, step=1, interval=1200, description=_("play"))
+        slider = w.IntSlider(value=0, min=0, max=last, description=_("step"))
         w.jslink((play, "value"), (slider, "value"))
         view = w.HTML(self.html(0))
 

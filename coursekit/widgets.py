@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import minigrad
+from coursekit.i18n import _
 
 
 def _png(fig) -> bytes:
@@ -40,7 +41,7 @@ def figure_html(fig, dpi: int = 80) -> str:
 def _best_time(fn, *args, repeats=3) -> float:
     """The best of ``repeats`` wall times of ``fn(*args)``, in milliseconds."""
     best = float("inf")
-    for _ in range(repeats):
+    for _repeat in range(repeats):
         start = time.perf_counter()
         fn(*args)
         best = min(best, time.perf_counter() - start)
@@ -58,28 +59,30 @@ def jacobian_cost_png(by_forward, by_reverse, n_in: int, n_out: int) -> bytes:
         return minigrad.tanh(weight @ v)
 
     x = minigrad.tensor(rng.standard_normal(n_in).astype(np.float32))
-    J_fwd, _ = by_forward(layer, x)
+    J_fwd, _calls = by_forward(layer, x)
     J_rev, calls = by_reverse(layer, x)
     assert np.allclose(J_fwd.numpy(), J_rev.numpy(), atol=1e-5), "the two Jacobians differ"
     t_fwd = _best_time(by_forward, layer, x)
     t_rev = _best_time(by_reverse, layer, x)
 
     fig, ax = plt.subplots(figsize=(6, 2.6))
-    labels = [f"reverse mode\n({len(calls)} node calls)", f"forward mode\n({n_in} dual passes)"]
+    labels = [_("reverse mode\n({n} node calls)").format(n=len(calls)),
+              _("forward mode\n({n} dual passes)").format(n=n_in)]
     bars = ax.barh(labels, [t_rev, t_fwd], color=["tab:orange", "tab:blue"])
     ax.bar_label(bars, fmt="%.2f ms")
     ax.set_xlim(0, 1.3 * max(t_fwd, t_rev))
-    ax.set_xlabel("measured time for the full Jacobian (ms, minigrad)")
-    faster = "reverse" if t_rev < t_fwd else "forward"
-    ax.set_title(f"Jacobian {n_out} x {n_in}: {faster} mode was faster")
+    ax.set_xlabel(_("measured time for the full Jacobian (ms, minigrad)"))
+    title = _("Jacobian {m} x {n}: reverse mode was faster") if t_rev < t_fwd else \
+        _("Jacobian {m} x {n}: forward mode was faster")
+    ax.set_title(title.format(m=n_out, n=n_in))
     fig.tight_layout()
     return _png(fig)
 
 
 def jacobian_cost_widget(by_forward, by_reverse, n_in: int = 8, n_out: int = 1):
     """Two sliders (inputs, outputs) above the chart of ``jacobian_cost_png``."""
-    n_slider = w.IntSlider(value=n_in, min=1, max=32, description="inputs n")
-    m_slider = w.IntSlider(value=n_out, min=1, max=32, description="outputs m")
+    n_slider = w.IntSlider(value=n_in, min=1, max=32, description=_("inputs n"))
+    m_slider = w.IntSlider(value=n_out, min=1, max=32, description=_("outputs m"))
     chart = w.Image(value=jacobian_cost_png(by_forward, by_reverse, n_in, n_out), format="png")
 
     def redraw(change):

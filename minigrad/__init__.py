@@ -170,6 +170,7 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     trunc,
     where,
 )
+from minigrad._ops.pointwise import clip_op as _clip_op
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
     amax,
@@ -225,7 +226,7 @@ from minigrad.autograd.grad_mode import (
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})
-clip = clamp
+clip = _clip_op  # its torch.clip (swapped in above)
 fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg

@@ -114,6 +114,12 @@ def _uniform(shape, dtype, low=0.0, high=1.0, generator=None) -> np.ndarray:
     return _random.uniform(gen._engine, n, dtype.numpy, low, high).reshape(shape)
 
 
+def _check_floating(kernel: str, dtype) -> None:
+    """Random floats only: torch's kernel has no integer version."""
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
+
+
 def _normal(shape, dtype, mean=0.0, std=1.0, generator=None) -> np.ndarray:
     """torch's ``normal_``: ``shape`` filled in row-major order."""
     gen, n = _generator(generator), math.prod(shape)
@@ -348,6 +354,16 @@ def eye(n, m=None, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     return _finish(Tensor._make(np.eye(n, m, dtype=dtype.numpy)), requires_grad, device)
 
 
+@parses(
+    'arange(Number end, *, Tensor out = None, torch.dtype? dtype = None, '
+    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
+    'bool? requires_grad = False)',
+    'arange(Number start, Number end, *, torch.dtype? dtype = None, torch.layout? layout = None, '
+    'torch.device? device = None, bool? pin_memory = False, bool? requires_grad = False)',
+    'arange(Number start, Number end, Number step = 1, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+)
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``start, start + step, ...`` up to ``end`` (excluded), with torch's exact values.
 
@@ -423,10 +439,29 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
     return out
 
 
+@parses(
+    'linspace(Tensor start, Tensor end, int steps, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+    'linspace(Number start, Tensor end, int steps, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+    'linspace(Tensor start, Number end, int steps, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+    'linspace(Number start, Number end, int steps, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? pin_memory = False, bool? requires_grad = False)',
+)
 def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``steps`` values from ``start`` to ``end``, as torch computes them: the step is
     ``(end - start) / (steps - 1)`` in the result's dtype, the first half counts from
     ``start`` and the second half back from ``end``, so both ends are exact."""
+    for name, bound in (("start", start), ("end", end)):
+        if isinstance(bound, Tensor) and bound.dim():
+            raise RuntimeError("linspace only supports 0-dimensional start and end tensors, but "
+                               f"got {name} with {bound.dim()} dimension(s).")
+    start, end = (b.item() if isinstance(b, Tensor) else b for b in (start, end))
     dtype = dtype or _dtype.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -454,6 +489,7 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None)
 def rand(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     _check_device(device)  # before drawing: a refused device leaves the generator as it was
     dtype = dtype or _dtype.get_default_dtype()
+    _check_floating("check_uniform_bounds", dtype)
     data = _uniform(_size(size, "rand"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad, device)
 
@@ -469,6 +505,7 @@ def rand(*size, generator=None, dtype=None, requires_grad=False, device=None) ->
 def randn(*size, generator=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     _check_device(device)
     dtype = dtype or _dtype.get_default_dtype()
+    _check_floating("normal_kernel_cpu", dtype)
     data = _normal(_size(size, "randn"), dtype, generator=generator)
     return _finish(Tensor._make(data), requires_grad, device)
 
@@ -531,7 +568,18 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
     return Tensor._make(np.asarray(data, dtype=out_dtype.numpy))
 
 
-def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
+_RANDOM_INTS = ("Tensor out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
+                "torch.device? device = None, bool? pin_memory = False, "
+                "bool? requires_grad = False)")
+
+
+@parses(f"randint(int high, tuple of ints size, *, torch.Generator? generator, {_RANDOM_INTS}",
+        f"randint(int high, tuple of ints size, *, {_RANDOM_INTS}",
+        f"randint(int low, int high, tuple of ints size, *, torch.Generator? generator, "
+        f"{_RANDOM_INTS}",
+        f"randint(int low, int high, tuple of ints size, *, {_RANDOM_INTS}")
+def randint(low=0, high=None, size=(), *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
     """``randint(high, size)`` or ``randint(low, high, size)``, as torch's overloads."""
     _check_device(device)
     if isinstance(high, tuple | list):
@@ -544,12 +592,21 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None)
     dtype = dtype or _dtype.int64
     shape = _size((size,) if isinstance(size, int) else tuple(size), "randint")
     data = _random.randint(_generator(generator)._engine, math.prod(shape), low, high)
-    return Tensor._make(data.reshape(shape).astype(dtype.numpy))
+    return _finish(Tensor._make(data.reshape(shape).astype(dtype.numpy)), requires_grad, device)
 
 
-def randperm(n, *, generator=None, device=None) -> Tensor:
+@parses(f"randperm(int n, *, torch.Generator? generator, {_RANDOM_INTS}",
+        f"randperm(int n, *, {_RANDOM_INTS}")
+def randperm(n, *, generator=None, device=None, dtype=None, requires_grad=False) -> Tensor:
     _check_device(device)
-    return Tensor._make(_random.randperm(_generator(generator)._engine, n))
+    data = _random.randperm(_generator(generator)._engine, n)
+    return _finish(Tensor._make(data.astype((dtype or _dtype.int64).numpy, copy=False)),
+                   requires_grad, device)
+
+
+_LIKE_OPTIONS = ("torch.memory_format? memory_format = None, torch.dtype? dtype = None, "
+                 "torch.layout? layout = None, torch.device? device = None, "
+                 "bool? pin_memory = False, bool? requires_grad = False")
 
 
 def _like(maker):
@@ -558,48 +615,68 @@ def _like(maker):
                      requires_grad=requires_grad, device=device or input.device)
 
     like.__name__ = maker.__name__ + "_like"
-    return like
+    return parses(f"{like.__name__}(Tensor input, *, {_LIKE_OPTIONS})")(like)
 
 
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 
 
-def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
+@parses(f"rand_like(Tensor input, *, torch.Generator? generator, {_LIKE_OPTIONS})",
+        f"rand_like(Tensor input, *, {_LIKE_OPTIONS})")
+def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None,
+              memory_format=None):
     return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
                 generator=generator, device=device or input.device)
 
 
-def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None):
+@parses(f"randn_like(Tensor input, *, torch.Generator? generator, {_LIKE_OPTIONS})",
+        f"randn_like(Tensor input, *, {_LIKE_OPTIONS})")
+def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None,
+               memory_format=None):
     return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
                  generator=generator, device=device or input.device)
 
 
-def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
+@parses(f"full_like(Tensor input, Number fill_value, *, {_LIKE_OPTIONS})")
+def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None,
+              memory_format=None):
     return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
                 device=device or input.device)
 
 
+_NEW_OPTIONS = ("*, torch.dtype? dtype = None, torch.layout? layout = None, "
+                "torch.device? device = None, bool? pin_memory = False, "
+                "bool? requires_grad = False)")
+
+
+@parses(f"new_zeros(Tensor input, tuple of ints size, {_NEW_OPTIONS})", method_only=True)
 def new_zeros(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     """``x.new_zeros(size)``: zeros with ``x``'s dtype and device unless told otherwise."""
     return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
                  device=device or self.device)
 
 
+@parses(f"new_ones(Tensor input, tuple of ints size, {_NEW_OPTIONS})", method_only=True)
 def new_ones(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
                 device=device or self.device)
 
 
+@parses(f"new_empty(Tensor input, tuple of ints size, {_NEW_OPTIONS})", method_only=True)
 def new_empty(self, *size, dtype=None, requires_grad=False, device=None) -> Tensor:
     return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
                  device=device or self.device)
 
 
+@parses(f"new_full(Tensor input, tuple of ints size, Number fill_value, {_NEW_OPTIONS})",
+        method_only=True)
 def new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None) -> Tensor:
     return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
                 device=device or self.device)
 
 
+@parses('new_tensor(Tensor input, object data, *, torch.dtype? dtype = None, '
+        'torch.device? device = None, bool requires_grad = False)', method_only=True)
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``x.new_tensor(data)``: ``tensor(data)`` with ``x``'s dtype unless told otherwise (and
     torch's warning, naming new_tensor, for a tensor given as data)."""

@@ -409,7 +409,8 @@ class Tensor:
     # --- plain facts --------------------------------------------------------------------------
     @property
     def dtype(self):
-        return _dtype.from_numpy_dtype(self._data.dtype)
+        # the lookup from_numpy_dtype starts with, done here first: many ops ask this
+        return _dtype._BY_NUMPY.get(self._data.dtype) or _dtype.from_numpy_dtype(self._data.dtype)
 
     @property
     def shape(self) -> Size:

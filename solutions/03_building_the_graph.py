@@ -184,6 +184,14 @@ with question("03.3", points=3, answers=()) as q:
         "other": "multiply by `grad`, the gradient flowing in from the output (chain rule)"})
     ### END HIDDEN TESTS
 
+# %% [markdown]
+# ## 03.4 · Fix: a training loop that never forgets (2 points)
+#
+# `train(w, steps, lr)` runs gradient descent on $(2w - 1)^2$, but each step moves `w` too far:
+# `backward()` adds each new gradient to what `w.grad` already holds, so every step also uses
+# the gradients of all the steps before it. Add the missing line so that each step uses only its
+# own gradient. `train` must update `w` in place and return `w` itself.
+
 # %% question="03.4" role="answer"
 # Answer 03.4
 def train(w, steps=5, lr=0.1):

@@ -44,6 +44,7 @@ import torch
 
 import minigrad
 from coursekit.grading import plain
+from coursekit.i18n import N_, _
 
 RESULTS: dict[str, dict] = {}
 FEEDBACK_CAP = 1000  # characters of one question's feedback
@@ -111,48 +112,62 @@ def compare(name: str, got, want, hints: dict | None = None, mistakes=(), rtol=1
     hints = hints or {}
     w = as_array(want)
     if got is None:
-        return f"`{name}` is None" + (f": {hints['none']}" if "none" in hints else "")
+        return _("`{name}` is None").format(name=name) + _with(hints.get("none"))
     if got is Ellipsis:
-        return f"`{name}` is still `...`: replace it with your answer"
+        return _("`{name}` is still `...`: replace it with your answer").format(name=name)
     if tensor and not is_tensor(got):
-        return f"`{name}`: expected a tensor, got {_kind(got)}"
+        return _("`{name}`: expected a tensor, got {kind}").format(name=name, kind=_kind(got))
     if tensor and is_tensor(want) and _dtype(got) != _dtype(want):
-        return f"`{name}` has dtype {_dtype(got)}, expected {_dtype(want)}"
+        return _("`{name}` has dtype {got}, expected {want}").format(
+            name=name, got=_dtype(got), want=_dtype(want))
     try:
         g = as_array(got)
     except (TypeError, ValueError):
-        return f"`{name}` should be a number or a tensor, not {_kind(got)}"
+        return _("`{name}` should be a number or a tensor, not {kind}").format(
+            name=name, kind=_kind(got))
     shaped = is_tensor(got) or isinstance(got, np.ndarray)
     if g.shape != w.shape and (g.size != w.size or shaped and g.size > 1):
-        return f"`{name}` has shape {list(g.shape)}, expected {list(w.shape)}"
+        return _("`{name}` has shape {got}, expected {want}").format(
+            name=name, got=list(g.shape), want=list(w.shape))
     g = g.reshape(w.shape)
     if np.allclose(g, w, rtol=rtol, atol=atol):
         return None
-    expected = f", expected {_fmt(w)}" if reveal else ""
+    expected = _(", expected {value}").format(value=_fmt(w)) if reveal else ""
     for wrong, words in mistakes:
         if np.allclose(g, as_array(wrong).reshape(w.shape), rtol=rtol, atol=atol):
-            return f"your `{name}` is {_fmt(g)}{expected}: {words}"
-    for key, factor, words in (("double", 2.0, "twice"), ("half", 0.5, "half"),
-                               ("negated", -1.0, "minus")):
+            return _("your `{name}` is {value}{expected}: {why}").format(
+                name=name, value=_fmt(g), expected=expected, why=words)
+    for key, factor, words in (("double", 2.0, N_("your `{name}` is twice the right value "
+                                                   "({value})")),
+                               ("half", 0.5, N_("your `{name}` is half the right value "
+                                                "({value})")),
+                               ("negated", -1.0, N_("your `{name}` is minus the right value "
+                                                    "({value})"))):
         if np.any(w != 0) and np.allclose(g, factor * w, rtol=rtol, atol=atol):
             if not reveal:  # "half the right value" would give the value away: only the idea
-                return f"your `{name}` ({_fmt(g)}) is not right: " + hints.get(key, REVISIT)
-            return f"your `{name}` is {words} the right value ({_fmt(w)})" + (
-                f": {hints[key]}" if key in hints else "")
+                return _("your `{name}` ({value}) is not right").format(name=name, value=_fmt(g)) \
+                    + _with(hints.get(key, _(REVISIT)))
+            return _(words).format(name=name, value=_fmt(w)) + _with(hints.get(key))
     if np.all(g == 0) and "zero" in hints:
-        return f"your `{name}` is zero: {hints['zero']}"
+        return _("your `{name}` is zero").format(name=name) + _with(hints["zero"])
     if not reveal:
-        return f"your `{name}` ({_fmt(g)}) is not right" + (
-            f": {hints['other']}" if "other" in hints else ": " + REVISIT)
+        return _("your `{name}` ({value}) is not right").format(name=name, value=_fmt(g)) \
+            + _with(hints.get("other", _(REVISIT)))
     where = np.argmax(np.abs(g - w)) if g.ndim else None
-    off = "" if where is None or g.size < 2 else (
-        f" (largest difference at index {[int(i) for i in np.unravel_index(where, g.shape)]}: "
-        f"{_fmt(g.flat[where])} instead of {_fmt(w.flat[where])})")
-    return f"your `{name}` is {_fmt(g)}{expected}{off}" + (
-        f": {hints['other']}" if "other" in hints else "")
+    off = "" if where is None or g.size < 2 else _(
+        " (largest difference at index {index}: {got} instead of {want})").format(
+            index=[int(i) for i in np.unravel_index(where, g.shape)],
+            got=_fmt(g.flat[where]), want=_fmt(w.flat[where]))
+    return _("your `{name}` is {value}{expected}{off}").format(
+        name=name, value=_fmt(g), expected=expected, off=off) + _with(hints.get("other"))
 
 
-REVISIT = "work it through again step by step, as in the lesson"
+def _with(explanation) -> str:
+    """``": explanation"`` after a verdict, or nothing."""
+    return _(": {why}").format(why=explanation) if explanation else ""
+
+
+REVISIT = N_("work it through again step by step, as in the lesson")
 
 
 class Question:
@@ -208,7 +223,8 @@ class Question:
     def need_tensor(self, name: str, got) -> None:
         """``got`` must be a tensor (not a number, a list or another object)."""
         if not is_tensor(got):
-            raise CheckFailed(f"`{name}`: expected a tensor, got {_kind(got)}")
+            raise CheckFailed(_("`{name}`: expected a tensor, got {kind}").format(
+                name=name, kind=_kind(got)))
 
     def method(self, condition, feedback: str, points: float = 1) -> None:
         """``condition`` is a fact about *how* the learner's code works (how many times it
@@ -237,7 +253,8 @@ class Question:
             self.id)
         found = names_used(source or "") & set(names)
         if found:
-            raise CheckFailed(f"your answer uses {', '.join(sorted(found))}: {feedback}")
+            raise CheckFailed(_("your answer uses {names}: {why}").format(
+                names=", ".join(sorted(found)), why=feedback))
 
     def true(self, condition, feedback: str) -> None:
         if not condition:
@@ -257,17 +274,18 @@ class Question:
         if self._observer is not None:
             return
         mark = "✓" if points == self.points else "✗"
-        print(f"{mark} {self.id}: {_num(points)}/{_num(self.points)} points · {feedback}")
+        print(_("{mark} {id}: {points}/{max} points · {feedback}").format(
+            mark=mark, id=self.id, points=_num(points), max=_num(self.points), feedback=feedback))
 
     def __exit__(self, kind, error, tb) -> bool:
         if kind is None and self._method is not None:
             lost, feedback = self._method
             points = self.points - lost
             self._record(int(points) if float(points).is_integer() else points,
-                         f"right values, but {feedback}")
+                         _("right values, but {why}").format(why=feedback))
         elif kind is None:
-            self._record(self.points, "passes the visible checks; grading runs more"
-                         if self._more else "correct")
+            self._record(self.points, _("passes the visible checks; grading runs more")
+                         if self._more else _("correct"))
         elif self._method is not None and issubclass(kind, Exception):
             # the failed fact came first: it is what to fix (what failed after it may only
             # follow from it, a value or a key the observation did not make)
@@ -282,11 +300,12 @@ def explain(error: BaseException) -> str:
     if isinstance(error, CheckFailed):
         return str(error)
     if isinstance(error, NotImplementedError):
-        return "not answered yet: this raises NotImplementedError (replace the stub)"
+        return _("not answered yet: this raises NotImplementedError (replace the stub)")
     if isinstance(error, NameError):
-        return f"{error}: run your answer cell (and the cells above it) first"
+        return _("{error}: run your answer cell (and the cells above it) first").format(
+            error=error)
     if isinstance(error, plain.DecodeError):
-        return "no verdict: what your code returned could not be read"
+        return _("no verdict: what your code returned could not be read")
     name = error.type_name if isinstance(error, plain.LearnerError) else type(error).__name__
     message = error.message if isinstance(error, plain.LearnerError) else str(error)
     name, message = _short(name, 100), _short(message, MESSAGE_CAP)
@@ -296,14 +315,17 @@ def explain(error: BaseException) -> str:
         # the check's observation function raised it on what the learner's code gave it
         missing = _NO_ATTRIBUTE.match(message) if isinstance(error, AttributeError) else None
         if missing and _is_tensor_attribute(missing.group(2)):
-            got = "None" if missing.group(1) == "NoneType" else f"a {missing.group(1)}"
-            return (f"expected a tensor from your code, got {got}: the check needs its "
-                    f"`.{missing.group(2)}` (called by the check with {inputs})")
-        return (f"the check could not use what your code gave it ({name}: {message}; called "
-                f"by the check with {inputs})")
+            got = "None" if missing.group(1) == "NoneType" else _("a {type}").format(
+                type=missing.group(1))
+            return _("expected a tensor from your code, got {got}: the check needs its "
+                     "`.{attribute}` (called by the check with {inputs})").format(
+                         got=got, attribute=missing.group(2), inputs=inputs)
+        return _("the check could not use what your code gave it ({name}: {message}; called "
+                 "by the check with {inputs})").format(name=name, message=message, inputs=inputs)
     if inputs is not None:  # the learner's code raised it, called by the check on these inputs
-        return f"your code raised {name}: {message} (called by the check with {inputs})"
-    return f"checking your answer raised {name}: {message}"
+        return _("your code raised {name}: {message} (called by the check with {inputs})").format(
+            name=name, message=message, inputs=inputs)
+    return _("checking your answer raised {name}: {message}").format(name=name, message=message)
 
 
 def _is_tensor_attribute(name: str) -> bool:
@@ -315,7 +337,7 @@ def _is_tensor_attribute(name: str) -> bool:
 def _inputs(args, kwargs) -> str:
     """The check's plain inputs of an observation, short, for feedback."""
     shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
-    text = ", ".join(shown) or "no arguments"
+    text = ", ".join(shown) or _("no arguments")
     return text if len(text) <= 120 else text[:117] + "..."
 
 
@@ -371,15 +393,18 @@ def ready_made_caller() -> str | None:
 
 def answer_source_inline(qid: str) -> str | None:
     """The last cell run in this notebook whose first line is ``# Answer <qid>`` (every answer
-    cell starts so), read from IPython's input history; None outside IPython."""
+    cell starts so, in a translation with its word for "Answer"), read from IPython's input
+    history; None outside IPython."""
     try:
         from IPython import get_ipython
     except ImportError:
         return None
     shell = get_ipython()
     history = shell.user_ns.get("In", []) if shell is not None else []
+    # "# Answer 12.2", or its translation ("# Ответ 12.2", "# 解答 12.2")
+    first_line = re.compile(rf"#\s*\w+\s*{re.escape(qid)}(?![\d.])")
     for text in reversed(history):
-        if isinstance(text, str) and text.lstrip().startswith(f"# Answer {qid}\n"):
+        if isinstance(text, str) and first_line.match(text.lstrip().split("\n", 1)[0]):
             return text
     return None
 

@@ -38,15 +38,18 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from coursekit import translation
 from coursekit.grading import trusted
 from coursekit.grading.runner import Kernel, KernelDied, Limits, sandbox_available
 from coursekit.grading.trusted import clean_points  # noqa: F401 - part of the API
+from coursekit.i18n import N_, _, speaking
 
 GRADER_VERSION = "3.0"  # 3: checks run in the grader, on plain data observed from the learner
 DEFAULT_TIMEOUT = 60  # seconds per cell
 MAX_RESTARTS = 3  # kernel restarts per notebook before the remaining questions score 0
 START_TIMEOUT = 60.0  # seconds for a new child to import IPython and answer
-ANSWER_COMMENT = re.compile(r"^#\s*Answer\s+(\d\d\.\d+)\b", re.IGNORECASE)
+# "# Answer 01.3", or its translation ("# Ответ 01.3", "# 答案 01.3")
+ANSWER_COMMENT = re.compile(r"^#\s*\w+\s*(\d\d\.\d+)\b", re.IGNORECASE)
 CHECK_CALL = re.compile(r"\bquestion\(\s*[\"'](\d\d\.\d+)[\"']")
 CHECK_SHARE = 0.25  # of a notebook's time limit, kept for its checks (see ``grade``)
 MAX_NOTEBOOK_BYTES = 32 << 20  # a larger submission is "unreadable" (the grader parses it whole)
@@ -60,11 +63,26 @@ class Check:
     answers: tuple[str, ...] = ()  # the learner's variables the check reads
 
 
-def read_solution(solution: Path):
+def read_solution(solution: Path, lang: str = "en"):
     """The solution's jupytext source as a notebook (jupytext parses cell metadata with
-    ``ast.literal_eval``, so under ``trusted.LOCK``)."""
+    ``ast.literal_eval``, so under ``trusted.LOCK``), in ``lang``: a Russian exercise is
+    checked by the same code, with the hints of ``locale/ru`` (``coursekit.translation``)."""
     with trusted.LOCK:
-        return jupytext.read(solution)
+        nb = jupytext.read(solution)
+    if lang in translation.LANGUAGES:
+        nb = translation.translated_source(nb, lang, "exercises", Path(solution).stem)
+    return nb
+
+
+def language_of(notebook, path: Path) -> str:
+    """The language of a submitted exercise: its metadata (``course.lang``, written by
+    ``tools/translations.py``), else its folder (``exercises/ru/``), else English."""
+    meta = notebook.get("metadata", {}) if notebook is not None else {}
+    course = meta.get("course") if isinstance(meta, dict) else None
+    lang = course.get("lang") if isinstance(course, dict) else None
+    if lang in translation.LANGUAGES:
+        return lang
+    return path.parent.name if path.parent.name in translation.LANGUAGES else "en"
 
 
 def load_setup(solution: Path) -> list[str]:
@@ -93,10 +111,10 @@ def lesson_of(notebook) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def load_checks(solution: Path) -> list[Check]:
-    """The check cells of a solution, in order, hidden tests included."""
+def load_checks(solution: Path, lang: str = "en") -> list[Check]:
+    """The check cells of a solution, in order, hidden tests included (hints in ``lang``)."""
     checks = []
-    for cell in read_solution(solution).cells:
+    for cell in read_solution(solution, lang).cells:
         meta = cell.metadata
         if cell.cell_type == "code" and meta.get("role") == "check":
             checks.append(Check(meta["question"], meta.get("points", 1), cell.source,
@@ -122,12 +140,13 @@ def role(cell) -> tuple[str | None, str | None]:
 
 def feedback_for_error(ename: str, evalue: str, where: str) -> str:
     if ename == "NotImplementedError":
-        return "not answered yet: your answer cell still raises NotImplementedError"
+        return _("not answered yet: your answer cell still raises NotImplementedError")
     if ename == "SyntaxError" or ename == "IndentationError":
-        return f"syntax error in {where}: {evalue}"
+        return _("syntax error in {where}: {error}").format(where=_(where), error=evalue)
     if ename == "TimeoutError":
-        return f"timed out: {where} ran longer than the time limit (an infinite loop?)"
-    return f"{where} raised {ename}: {evalue}"
+        return _("timed out: {where} ran longer than the time limit (an infinite loop?)").format(
+            where=_(where))
+    return _("{where} raised {name}: {error}").format(where=_(where), name=ename, error=evalue)
 
 
 
@@ -383,12 +402,13 @@ class Session:
 
 def _death_feedback(died: KernelDied, where: str) -> str:
     if died.reason.startswith("the grading kernel could not start"):
-        return f"not graded: {died.reason}"
+        return _("not graded: {why}").format(why=died.reason)
     if died.kind == "timeout":
         if died.reason.startswith("ran "):
-            return f"timed out: {where} {died.reason} (an infinite loop?)"
-        return f"timed out: {died.reason}"
-    return f"{where} crashed the kernel: {died.reason}"
+            return _("timed out: {where} {why} (an infinite loop?)").format(
+                where=_(where), why=died.reason)
+        return _("timed out: {why}").format(why=died.reason)
+    return _("{where} crashed the kernel: {why}").format(where=_(where), why=died.reason)
 
 
 def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits | None = None,
@@ -415,24 +435,35 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     limits = limits or Limits(cell_timeout=timeout)
     sandbox = sandbox_available() if sandbox is None else sandbox
     result = Result(student or path.stem, str(path), started=_now(), sandboxed=sandbox)
+    unreadable = ""
     try:
         data = read_submission(path)
         learner = read_notebook(data)
     except Exception as error:  # noqa: BLE001 - any unreadable file is a status, not a crash
         why = f" ({error})" if isinstance(error, NotANotebook) else ""
         learner, data = None, b""
-        unreadable = f"unreadable notebook: {type(error).__name__}{why}"
+        unreadable = _("unreadable notebook: {name}{why}").format(name=type(error).__name__,
+                                                                  why=why)
     solution = solution_for(path, solutions, lesson or (lesson_of(learner) if learner else None))
+    lang = language_of(learner, path)
+    with speaking(lang):  # the feedback in the notebook's language
+        return _grade(path, solutions, limits, sandbox, result, learner, data, solution,
+                      announce, started, hidden, unreadable, lang)
+
+
+def _grade(path, solutions, limits, sandbox, result, learner, data, solution, announce,
+           started, hidden, unreadable, lang) -> Result:
+    """``grade``'s work once the notebook is read and its solution found."""
     if learner is None or solution is None:
         result.status = "unreadable"
-        reason = unreadable if learner is None else "not an exercise of this course " \
-            "(no solution has its lesson number)"
-        checks = load_checks(solution) if solution else []
+        reason = unreadable if learner is None else _(
+            "not an exercise of this course (no solution has its lesson number)")
+        checks = load_checks(solution, lang) if solution else []
         result.questions = [{"id": c.id, "points": 0, "max": c.points, "feedback": reason}
                             for c in checks]
         result.finished = _now()
         return result
-    checks = {c.id: c for c in load_checks(solution)}
+    checks = {c.id: c for c in load_checks(solution, lang)}
     if announce is not None:
         announce([{"id": c.id, "max": c.points} for c in checks.values()])
     results: dict[str, dict] = {}  # question id -> what its answer cell did, when it failed
@@ -464,14 +495,14 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
             except KernelDied as died:
                 if answer:
                     results[qid] = {"points": 0,
-                                    "feedback": _death_feedback(died, "your answer cell")}
+                                    "feedback": _death_feedback(died, N_("your answer cell"))}
                 if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
                     gave_up = died
                     break
                 continue
             if answer and reply["status"] == "error":
                 results[qid] = {"points": 0, "feedback": feedback_for_error(
-                    reply["ename"], reply["evalue"], "your answer cell")}
+                    reply["ename"], reply["evalue"], N_("your answer cell"))}
         # then each question is observed and checked once all cells ran, by the notebook's
         # end; after the time limit stopped the cells, the questions whose answer cells ran
         # are still checked in the time kept for the checks (a kernel that keeps dying is not
@@ -490,19 +521,22 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
                                           sources.get(qid, ""))
             except trusted.Stop as stop:
                 if stop.died is None:
-                    found = {"points": 0, "feedback": f"no verdict: {stop.reason}"}
+                    found = {"points": 0, "feedback": _("no verdict: {why}").format(
+                        why=stop.reason)}
                 else:
-                    found = {"points": 0,
-                             "feedback": _death_feedback(stop.died, "checking your answer")}
+                    found = {"points": 0, "feedback": _death_feedback(
+                        stop.died, N_("checking your answer"))}
             except KernelDied as died:
-                found = {"points": 0, "feedback": _death_feedback(died, "checking your answer")}
+                found = {"points": 0,
+                         "feedback": _death_feedback(died, N_("checking your answer"))}
             except Exception as error:  # noqa: BLE001 - a check's own bug costs its question
-                found = {"points": 0, "feedback": f"no verdict: the check itself failed "
-                                                  f"({type(error).__name__}: {error})"[:300]}
+                found = {"points": 0, "feedback": _(
+                    "no verdict: the check itself failed ({name}: {error})").format(
+                        name=type(error).__name__, error=error)[:300]}
             if found["points"] < check.points and qid in results:
                 continue  # the answer cell's own error says more
             if found["points"] < check.points and qid not in answered:
-                found = {"points": 0, "feedback": "answer cell missing"}
+                found = {"points": 0, "feedback": _("answer cell missing")}
             results[qid] = found
             if session.restarts >= MAX_RESTARTS or session.deadline <= time.monotonic():
                 gave_up = gave_up or KernelDied("timeout", "the checks ran out of time")
@@ -510,9 +544,9 @@ def grade(path, solutions, timeout: float = DEFAULT_TIMEOUT, *, limits: Limits |
     finally:
         result.output = session.close()
         shutil.rmtree(scratch, ignore_errors=True)
-    missing = "answer cell missing"
+    missing = _("answer cell missing")
     if gave_up is not None:
-        missing = f"not graded: {gave_up.reason}"
+        missing = _("not graded: {why}").format(why=gave_up.reason)
     for qid, check in checks.items():
         found = results.get(qid, {"points": 0, "feedback": missing})
         result.questions.append({"id": qid, "points": found["points"], "max": check.points,

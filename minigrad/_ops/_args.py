@@ -17,8 +17,9 @@ have them. A call whose arguments have the expected plain types (a tensor, an in
 straight to the op after a few ``type() in`` checks; anything else takes the slow path:
 torch's matching rules, its NumPy-style keyword names (``axis`` for ``dim``, ``keepdims``
 for ``keepdim``), a list of ints given one by one (``x.permute(1, 0)``), a 0-d integer
-tensor for an int, ``out=`` (written by ``_into_out``, for every op alike), and torch's error
-texts when nothing matches.
+tensor for an int, ``out=`` (written by ``_into_out``, for every op alike but the few whose
+``out=`` torch treats its own way, left out: ``_OWN_OUT_RULES``), and torch's error texts when
+nothing matches.
 
 Spec additions to torch's printed form: ``tuple of ints[1]`` (a single int is taken for the
 list, torch's ``int[1]``), ``?`` after a type (None is accepted), and a trailing ``|hidden``
@@ -278,6 +279,10 @@ class Signature:
                 if is_kwd:
                     raise TypeError(f"{self.name}(): argument '{p.name}' must be {p.type}, "
                                     f"not {type_name(obj)}")
+                if p.type == "tuple of ints" and isinstance(obj, tuple | list):  # its first item
+                    raise TypeError(f"{self.name}(): argument '{p.name}' (position {arg_pos + 1})"
+                                    f" must be {p.type}, but found element of type "
+                                    f"{type_name(obj[0])} at pos 0")
                 raise TypeError(f"{self.name}(): argument '{p.name}' (position {arg_pos + 1}) "
                                 f"must be {p.type}, not {type_name(obj)}")
             else:
@@ -493,6 +498,9 @@ def _call(fn, sig, bound, self=_NO_SELF):
     out = kw.pop("out", None)
     if out is None:
         return fn(*pos, **kw)
+    if sig.name in _OWN_OUT_RULES:
+        raise NotImplementedError(f"minigrad leaves out {sig.name}()'s out=: assign the "
+                                  "returned tensor instead")
     if not isinstance(out, Tensor):
         raise NotImplementedError(f"minigrad leaves out {sig.name}()'s out= for several "
                                   "outputs: assign the returned tensors instead")
@@ -564,9 +572,10 @@ def _mean(name, result, out):  # torch's two kernels word it differently
 
 
 OUT_RULES = {
-    **dict.fromkeys(("neg", "abs", "floor", "ceil", "trunc", "frac", "sgn", "sign", "clamp",
+    **dict.fromkeys(("neg", "abs", "floor", "ceil", "trunc", "frac", "sgn", "sign", "clamp", "clip",
                      "clamp_min", "clamp_max", "round"), (False, _FOUND)),
-    **dict.fromkeys(("mm", "matmul", "bmm", "gather", "scatter_add"), (False, _EXPECTED)),
+    **dict.fromkeys(("mm", "matmul", "bmm", "gather", "scatter", "scatter_add"),
+                    (False, _EXPECTED)),
     **dict.fromkeys(("argmax", "argmin"), (True, _LONG)),
     **dict.fromkeys(("all", "any"), (True, _BOOL)),
     **dict.fromkeys(("cat", "stack"), (False, _cat_cast)),
@@ -591,6 +600,9 @@ _NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logic
                        "logical_xor", "logical_not"}
 _ATEN_NAMED = {"floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
                "bitwise_left_shift", "bitwise_right_shift"}
+# out= with rules of its own in torch, left out: a range resizes ``out`` with a warning of its
+# own (or none), softmax copies into ``out`` keeping the graph of an input that requires grad
+_OWN_OUT_RULES = {"arange", "linspace", "softmax", "log_softmax"}
 # out's dtype is the reduction's dtype: the input is cast first, as with dtype=
 _AS_DTYPE = {"sum", "prod", "cumsum", "cumprod"}
 

@@ -26,7 +26,9 @@ NUMBER = numbers.Number | np.bool_
 
 
 def is_scalar(x) -> bool:
-    return isinstance(x, NUMBER) and not isinstance(x, Tensor)
+    if isinstance(x, Tensor):  # (checked first: isinstance against numbers.Number is slow)
+        return False
+    return type(x) in (int, float) or isinstance(x, NUMBER)
 
 
 def _kind_of_scalar(x):
@@ -139,7 +141,8 @@ def fused() -> bool:
     """May a backward formula compute in plain NumPy, like torch's fused kernels? Only when
     minigrad ops would record nothing: no ``create_graph`` (so grad mode is off) and no
     forward-mode tangents to carry."""
-    return not grad_mode.is_recording() and forward_grad._state.level is None
+    state = grad_mode._state  # grad_mode.is_recording(), read directly: every formula asks
+    return not (state.enabled and not state.inference) and forward_grad._state.level is None
 
 
 def check_same_shape_broadcast(a: np.ndarray, b: np.ndarray) -> None:

@@ -23,6 +23,7 @@ from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 
+@parses('select(Tensor input, int dim, int index)')
 def select(input, dim, index, *, _from_getitem=False):
     if input.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -371,6 +372,14 @@ def setitem(input, index, value):
         target.copy_(value)
 
 
+@parses(
+    'scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)',
+    'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, '
+    'Tensor out = None)',
+    'scatter(Tensor input, int dim, Tensor index, Number value, *, Tensor out = None)',
+    'scatter(Tensor input, int dim, Tensor index, Number value, *, str reduce, '
+    'Tensor out = None)',
+)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Out of place: a copy of ``input`` with ``src[i][j]`` put at ``[index[i][j]][j]`` (for
     ``dim=0``; the index replaces the coordinate along ``dim``), recorded as one

@@ -26,6 +26,7 @@ from minigrad import _creation, _dtype, _random
 from minigrad._numeric import quietly
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
+from minigrad._ops._args import parses
 from minigrad._ops._core import (
     as_tensor_like,
     check_same_shape_broadcast,
@@ -139,6 +140,13 @@ def check_no_partial_overlap(out: np.ndarray, other: np.ndarray) -> None:
     same = (out.__array_interface__["data"][0] == other.__array_interface__["data"][0]
             and out.strides == other.strides and out.shape == other.shape)
     if not same and np.shares_memory(out, other):
+        raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+
+
+def _check_no_overlap_with(self: Tensor, src) -> None:
+    """scatter_ reads ``src`` while it writes ``self``: any shared memory, even all of it,
+    is refused (torch's assert_no_overlap)."""
+    if isinstance(src, Tensor) and np.shares_memory(self._data, src._data):
         raise RuntimeError(PARTIAL_OVERLAP_ERROR)
 
 
@@ -267,23 +275,42 @@ def _scaled_writer(scaled, other):
     return write
 
 
+@parses('add_(Tensor input, Tensor other, *, Number alpha = 1)',
+        'add_(Tensor input, Number alpha, Tensor other)|hidden', numbers_as_tensors=True)
 def add_(self, other, *, alpha=1):
+    if alpha.__class__ is bool:
+        P._check_alpha(self, other, alpha)
     fn = np.add if alpha == 1 else _Scaled(np.add, alpha)
     return _binary_inplace(self, other, fn, AddBackward0, alpha=alpha)
 
 
+@parses('sub_(Tensor input, Tensor other, *, Number alpha = 1)',
+        'sub_(Tensor input, Number alpha, Tensor other)|hidden', numbers_as_tensors=True)
 def sub_(self, other, *, alpha=1):
     _sub_check(self, other)
+    if alpha.__class__ is bool:
+        P._check_alpha(self, other, alpha)
     fn = np.subtract if alpha == 1 else _Scaled(np.subtract, alpha)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
 
+@parses('mul_(Tensor input, Tensor other)', numbers_as_tensors=True)
 def mul_(self, other):
     return _binary_inplace(self, other, np.multiply, MulBackward0, save_self=True,
                            save_other=True)
 
 
-def div_(self, other):
+@parses('div_(Tensor input, Tensor other)',
+        'div_(Tensor input, Tensor other, *, str? rounding_mode)',
+        'div_(Tensor input, Number other, *, str? rounding_mode)', numbers_as_tensors=True)
+def div_(self, other, *, rounding_mode=None):
+    if rounding_mode is not None:  # div's rounded values and node, written into self
+        b = other if isinstance(other, Tensor) else as_tensor_like(other, self.dtype)
+        with grad_mode.no_grad():
+            plain = other.detach() if isinstance(other, Tensor) else other
+            data = P.div(self.detach(), plain, rounding_mode=rounding_mode)._data
+        _check_cast(self, _dtype.from_numpy_dtype(data.dtype))
+        return apply_inplace(self, data, P.DivBackward2, (self, b), rounding_mode=rounding_mode)
     if not self.dtype.is_floating_point:
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{self.dtype.scalar_name}")
@@ -304,10 +331,13 @@ def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False, fl
                          output_name="result" if save_result else None)
 
 
+@parses('log_(Tensor input)')
 def log_(self):
     return _unary_inplace(self, np_log, LogBackward0, save_self=True, floats=True)
 
 
+@parses('nan_to_num_(Tensor input, float? nan = None, float? posinf = None, '
+        'float? neginf = None)')
 def nan_to_num_(self, nan=None, posinf=None, neginf=None):
     if not self.dtype.is_floating_point:  # nothing to replace: torch returns the tensor as is
         return self
@@ -315,52 +345,64 @@ def nan_to_num_(self, nan=None, posinf=None, neginf=None):
                           P.NanToNumBackward0, save_self=True, floats=True)
 
 
+@parses('log10_(Tensor input)')
 def log10_(self):
     return _unary_inplace(self, np.log10, P.Log10Backward0, save_self=True, floats=True)
 
 
+@parses('log2_(Tensor input)')
 def log2_(self):
     return _unary_inplace(self, np.log2, P.Log2Backward0, save_self=True, floats=True)
 
 
+@parses('rsqrt_(Tensor input)')
 def rsqrt_(self):
     return _unary_inplace(self, P.np_rsqrt, P.RsqrtBackward0, save_result=True, floats=True)
 
 
+@parses('exp_(Tensor input)')
 def exp_(self):
     return _unary_inplace(self, np_exp, ExpBackward0, save_result=True, floats=True)
 
 
+@parses('neg_(Tensor input)')
 def neg_(self):
     return _unary_inplace(self, np.negative, NegBackward0)
 
 
+@parses('sigmoid_(Tensor input)')
 def sigmoid_(self):
     return _unary_inplace(self, _np_sigmoid, SigmoidBackward0, save_result=True, floats=True)
 
 
+@parses('tanh_(Tensor input)')
 def tanh_(self):
     return _unary_inplace(self, np_tanh, TanhBackward0, save_result=True, floats=True)
 
 
+@parses('sqrt_(Tensor input)')
 def sqrt_(self):
     return _unary_inplace(self, np.sqrt, SqrtBackward0, save_result=True, floats=True)
 
 
+@parses('sin_(Tensor input)')
 def sin_(self):
     return _unary_inplace(self, np_sin, SinBackward0, save_self=True, floats=True)
 
 
+@parses('cos_(Tensor input)')
 def cos_(self):
     return _unary_inplace(self, np_cos, CosBackward0, save_self=True, floats=True)
 
 
+@parses('abs_(Tensor input)')
 def abs_(self):
     if self.dtype is _dtype.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return _unary_inplace(self, np.abs, AbsBackward0, save_self=True)
 
 
+@parses('pow_(Tensor input, Tensor exponent)', 'pow_(Tensor input, Number exponent)')
 def pow_(self, exponent):
     """``x.pow_(e)``: pow's values and node (PowBackward0 for a number, PowBackward1 for a
     tensor), written into ``x``."""
@@ -376,10 +418,13 @@ def pow_(self, exponent):
                          exponent=exponent)
 
 
+@parses('relu_(Tensor input)')
 def relu_(self):
     return _unary_inplace(self, lambda x: clip(x, 0, None), ReluBackward0, save_result=True)
 
 
+@parses('clamp_(Tensor input, Tensor? min = None, Tensor? max = None)',
+        'clamp_(Tensor input, Number? min = None, Number? max = None)')
 def clamp_(self, min=None, max=None):
     d = result_type(self, *(b for b in (min, max) if b is not None))
     if _dtype.category(d) > _dtype.category(self.dtype):  # torch names the C++ type here
@@ -397,22 +442,27 @@ def _rounding_(self, np_fn, node_cls):
     return _unary_inplace(self, np_fn, node_cls)
 
 
+@parses('floor_(Tensor input)')
 def floor_(self):
     return _rounding_(self, np.floor, FloorBackward0)
 
 
+@parses('ceil_(Tensor input)')
 def ceil_(self):
     return _rounding_(self, np.ceil, CeilBackward0)
 
 
+@parses('trunc_(Tensor input)')
 def trunc_(self):
     return _rounding_(self, np.trunc, TruncBackward0)
 
 
+@parses('round_(Tensor input)', 'round_(Tensor input, *, int decimals)|left_out')
 def round_(self):
     return _rounding_(self, np.rint, RoundBackward0)
 
 
+@parses('frac_(Tensor input)')
 def frac_(self):
     return _unary_inplace(self, lambda x: x - np.trunc(x), FracBackward0)
 
@@ -443,10 +493,12 @@ def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
                          save={"self": old}, **{key: bound})
 
 
+@parses('clamp_min_(Tensor input, Tensor min)', 'clamp_min_(Tensor input, Number min)')
 def clamp_min_(self, min):
     return _clamp_bound_(self, min, torch_max, ClampMinBackward0, ClampMinBackward1, "min")
 
 
+@parses('clamp_max_(Tensor input, Tensor max)', 'clamp_max_(Tensor input, Number max)')
 def clamp_max_(self, max):
     return _clamp_bound_(self, max, torch_min, ClampMaxBackward0, ClampMaxBackward1, "max")
 
@@ -463,20 +515,25 @@ def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
     return apply_inplace(self, data, tensor_node, (self, b), save=save, **attrs)
 
 
+@parses('floor_divide_(Tensor input, Tensor other)', 'floor_divide_(Tensor input, Number other)')
 def floor_divide_(self, other):
     return _division_(self, other, np.floor_divide, "div_floor_cpu", NotImplemented_,
                       NotImplemented_, op="floor_divide_")
 
 
+@parses('remainder_(Tensor input, Tensor other)', 'remainder_(Tensor input, Number other)')
 def remainder_(self, other):
     return _division_(self, other, _torch_remainder, "remainder_cpu", RemainderBackward0,
                       RemainderBackward1)
 
 
+@parses('fmod_(Tensor input, Tensor other)', 'fmod_(Tensor input, Number other)')
 def fmod_(self, other):
     return _division_(self, other, np.fmod, "fmod_cpu", FmodBackward0, FmodBackward1)
 
 
+@parses('lerp_(Tensor input, Tensor end, Tensor weight)',
+        'lerp_(Tensor input, Tensor end, Number weight)')
 def lerp_(self, end, weight):
     """``self += weight * (end - self)`` (an exponential moving average's update)."""
     data = lerp_data(self, end, weight)
@@ -499,15 +556,18 @@ def _scan_(self, dim, dtype, np_fn, node_cls, **save):
                          dim_arg=dim, **save)
 
 
+@parses('cumsum_(Tensor input, int dim, *, torch.dtype? dtype = None)')
 def cumsum_(self, dim, *, dtype=None):
     return _scan_(self, dim, dtype, np.cumsum, CumsumBackward0)
 
 
+@parses('cumprod_(Tensor input, int dim, *, torch.dtype? dtype = None)')
 def cumprod_(self, dim, *, dtype=None):
     return _scan_(self, dim, dtype, np.cumprod, CumprodBackward0,
                   save={"self": _saved_original(self, True)}, output_name="result")
 
 
+@parses('zero_(Tensor input)')
 def zero_(self):
     return apply_inplace(self, 0, ZeroBackward0, (self,))
 
@@ -530,16 +590,25 @@ def _in_memory_order(self: Tensor, values: np.ndarray) -> np.ndarray:
     return values.reshape([data.shape[d] for d in perm]).transpose(np.argsort(perm))
 
 
-def uniform_(self, a=0.0, b=1.0, *, generator=None):
-    """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers."""
+@parses('uniform_(Tensor input, float from = 0, float to = 1, *, '
+        'torch.Generator? generator = None)')
+def uniform_(self, a=0.0, b=1.0, *, generator=None, **bounds):
+    """Fill with numbers drawn uniformly from [a, b): torch's generator, so torch's numbers.
+    (``from=`` and ``to=``, torch's keywords, are names Python cannot give a parameter.)"""
+    a, b = bounds.get("from", a), bounds.get("to", b)
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"check_uniform_bounds\" not implemented for '{self.dtype.scalar_name}'")
+    if not a <= b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} "
+                           f"> to={b:g}")
     data = _in_memory_order(self, _creation._uniform((self.numel(),), self.dtype, a, b,
                                                      generator))
     return apply_inplace(self, data, UniformBackward0, (self,))
 
 
+@parses('normal_(Tensor input, float mean = 0, float std = 1, *, '
+        'torch.Generator? generator = None)')
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with numbers drawn from N(mean, std²): torch's generator, so torch's numbers."""
     if not self.dtype.is_floating_point:
@@ -593,6 +662,8 @@ def bernoulli(input, p=None, *, generator=None):
     return out
 
 
+@parses('bernoulli_(Tensor input, Tensor p, *, torch.Generator? generator = None)',
+        'bernoulli_(Tensor input, float p = 0.5, *, torch.Generator? generator = None)')
 def bernoulli_(self, p=0.5, *, generator=None):
     """A tensor ``p`` draws as ``bernoulli`` does (float32 uniforms); a number ``p``, one
     float64 uniform per element (torch's two kernels)."""
@@ -748,6 +819,7 @@ class RandomBackward2(ZeroBackward0):
     """random_(): the old values are gone, so their gradient is zero."""
 
 
+@parses('exponential_(Tensor input, float lambd = 1, *, torch.Generator? generator = None)')
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with numbers drawn from Exp(lambd), as torch draws them (float64 uniforms)."""
     if not lambd > 0:
@@ -765,6 +837,7 @@ class ExponentialBackward0(ZeroBackward0):
     """exponential_: the old values are gone, so their gradient is zero."""
 
 
+@parses('geometric_(Tensor input, float p, *, torch.Generator? generator = None)')
 def geometric_(self, p, *, generator=None):
     """Fill with the number of Bernoulli(p) trials up to the first success, as torch draws it."""
     if not 0 < p < 1:
@@ -778,6 +851,7 @@ class GeometricBackward0(ZeroBackward0):
     """geometric_: the old values are gone, so their gradient is zero."""
 
 
+@parses('fill_(Tensor input, Tensor value)', 'fill_(Tensor input, Number value)')
 def fill_(self, value):
     if isinstance(value, Tensor):
         if value.dim() != 0:
@@ -802,6 +876,8 @@ class FillBackward3(Node):
         return None if t_value is None else t_value.expand(*self.result.shape)
 
 
+@parses('copy_(Tensor input, Tensor other, bool non_blocking = False)',
+        'copy_(Tensor input, Tensor other, bool async = False)|hidden', numbers_as_tensors=True)
 def copy_(self, src, non_blocking=False):
     """Copy ``src``'s values (broadcast, cast) into ``self``."""
     src_t = as_tensor_like(src, self.dtype)
@@ -882,6 +958,8 @@ def index_put(input, indices, values, accumulate=False):
                   accumulate=accumulate)
 
 
+@parses('masked_fill_(Tensor input, Tensor mask, Tensor value)',
+        'masked_fill_(Tensor input, Tensor mask, Number value)')
 def masked_fill_(self, mask, value):
     """``self`` with ``value`` where ``mask`` is True (the mask broadcasts to ``self``)."""
     I.check_masked_fill(mask, value)
@@ -898,12 +976,17 @@ def masked_fill_(self, mask, value):
     return apply_inplace(self, data, I.MaskedFillBackward0, (self,), save={"mask": mask})
 
 
+@parses('scatter_(Tensor input, int dim, Tensor index, Tensor src)',
+        'scatter_(Tensor input, int dim, Tensor index, Tensor src, *, str reduce)',
+        'scatter_(Tensor input, int dim, Tensor index, Number value)',
+        'scatter_(Tensor input, int dim, Tensor index, Number value, *, str reduce)')
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In place ``scatter``: ``src`` (a tensor) or a number put at ``index`` along ``dim``."""
     I.check_no_reduce(reduce)
     src = value if src is None else src
     plain = src.detach() if isinstance(src, Tensor) else src
     out = I.scatter(self.detach(), dim, index, plain)  # the values, and torch's checks
+    _check_no_overlap_with(self, src)
     if isinstance(src, Tensor):
         # ``index`` both saved (version-checked) and as the attribute ScatterBackward0 reads
         return apply_inplace(self, out._data, I.ScatterBackward0, (self, src),
@@ -913,9 +996,11 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
                          dim=_wrap_dim(dim, self.dim()), dim_arg=dim, value=src)
 
 
+@parses('scatter_add_(Tensor input, int dim, Tensor index, Tensor src)')
 def scatter_add_(self, dim, index, src):
     """In place ``scatter_add``: ``src`` added at ``index`` along ``dim``."""
     out = I.scatter_add(self.detach(), dim, index, src.detach())
+    _check_no_overlap_with(self, src)
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
                          save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
 
@@ -951,6 +1036,7 @@ def _compose_view(first, second):
     return lambda t: second(first(t))
 
 
+@parses('t_(Tensor input)')
 def t_(self):
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
@@ -958,6 +1044,7 @@ def t_(self):
     return _inplace_view(self, lambda x: x.t(), TBackward1)
 
 
+@parses('transpose_(Tensor input, int dim0, int dim1)')
 def transpose_(self, dim0, dim1):
     n = self.dim()
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
@@ -965,12 +1052,15 @@ def transpose_(self, dim0, dim1):
                          dim0=d0, dim1=d1, dim0_arg=dim0, dim1_arg=dim1)
 
 
+@parses('unsqueeze_(Tensor input, int dim)')
 def unsqueeze_(self, dim):
     d = _wrap_dim(dim, self.dim() + 1)
     return _inplace_view(self, lambda x: x.unsqueeze(d), UnsqueezeBackward1, dim=d,
                          dim_arg=dim)
 
 
+@parses('squeeze_(Tensor input)', 'squeeze_(Tensor input, int dim)',
+        'squeeze_(Tensor input, tuple of ints dim)')
 def squeeze_(self, dim=None):
     shape = self._data.shape
     if dim is None:

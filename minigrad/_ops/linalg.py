@@ -285,7 +285,11 @@ def _batched(input, other):
 def matmul(input, other):
     """Dispatch on dimensions like torch: 1-D@1-D dot, 2-D@1-D mv, 1-D@2-D and 2-D@2-D mm,
     then a batch folded into one mm or mv, else broadcast batches and bmm."""
-    da, db = input.dim(), other.dim()
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        # ``x @ 2``, through the operator (the function's parser refuses it first): Python
+        # then raises its own TypeError, as with torch
+        return NotImplemented
+    da, db = input._data.ndim, other._data.ndim
     if da == 2 and db == 2:  # the usual case (a layer), first
         return mm(input, other)
     if da == 0 or db == 0:
@@ -313,6 +317,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
+@parses('outer(Tensor input, Tensor vec2, *, Tensor out = None)')
 def outer(input, vec2):
     """The outer product of two vectors, as torch computes it: ``input.reshape(-1, 1) * vec2``
     (so its graph is MulBackward0 over a ViewBackward0)."""
@@ -323,6 +328,7 @@ def outer(input, vec2):
 
 
 # --- diagonals and triangles ------------------------------------------------------------------
+@parses('diag_embed(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)')
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """A tensor with one more dim whose diagonal ``offset`` of the (dim1, dim2) planes holds
     ``input``'s last dim, zeros elsewhere."""
@@ -352,6 +358,7 @@ class DiagEmbedBackward0(Node):
         return t.diag_embed(self.offset, self.dim1, self.dim2)
 
 
+@parses('diag(Tensor input, int diagonal = 0, *, Tensor out = None)')
 def diag(input, diagonal=0):
     """1-D: a matrix with ``input`` on a diagonal (torch's diag_embed); 2-D: a copy of one
     diagonal (torch's diagonal_copy, whose node is DiagonalBackward0_copy)."""
@@ -382,11 +389,13 @@ def _triangle(input, diagonal, np_fn, node_cls, name):
     return record(np_fn(input._data, diagonal), node_cls, (input,), diagonal=diagonal)
 
 
+@parses('tril(Tensor input, int diagonal = 0, *, Tensor out = None)')
 def tril(input, diagonal=0):
     """A copy with the elements above diagonal ``diagonal`` of the last two dims zeroed."""
     return _triangle(input, diagonal, np.tril, TrilBackward0, "tril")
 
 
+@parses('triu(Tensor input, int diagonal = 0, *, Tensor out = None)')
 def triu(input, diagonal=0):
     """A copy with the elements below diagonal ``diagonal`` of the last two dims zeroed."""
     return _triangle(input, diagonal, np.triu, TriuBackward0, "triu")

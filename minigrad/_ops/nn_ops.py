@@ -13,6 +13,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import quietly
+from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
     _short,
@@ -192,11 +193,12 @@ def reduce_loss(values: np.ndarray, reduction):
 
 
 def _softmax_input(input, dim, name):
+    d = _wrap_dim(dim, input.dim())  # checked before the dtype, as torch does
     if not input.dtype.is_floating_point:
-        last = input.dim() == 0 or _wrap_dim(dim, input.dim()) == input.dim() - 1
+        last = input.dim() == 0 or d == input.dim() - 1
         kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_short(input.dtype)}\'')
-    return _wrap_dim(dim, input.dim())
+    return d
 
 
 def _shifted(data, axis):
@@ -206,6 +208,7 @@ def _shifted(data, axis):
     return data - data.max(axis=axis, keepdims=True)
 
 
+@parses('softmax(Tensor input, int dim, torch.dtype? dtype = None, *, Tensor out = None)')
 def softmax(input, dim, dtype=None):
     """``torch.softmax``, ``x.softmax`` and ``F.softmax`` (one implementation); with
     ``dtype`` the input is cast first, a node of its own as in torch."""
@@ -235,6 +238,7 @@ class SoftmaxBackward0(Node):
         return self.result * (t - (t * self.result).sum(self.dim, keepdim=True))
 
 
+@parses('log_softmax(Tensor input, int dim, torch.dtype? dtype = None, *, Tensor out = None)')
 def log_softmax(input, dim, dtype=None):
     input = input if dtype is None else input.to(dtype)
     d = _softmax_input(input, dim, "log_softmax")

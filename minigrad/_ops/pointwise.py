@@ -132,6 +132,9 @@ def _is_bool(x) -> bool:
 
 def _sub_check(input, other):
     """torch refuses to subtract bools, with one message for two and another for one."""
+    if type(other) is float or (isinstance(other, Tensor) and other._data.dtype.kind == "f"):
+        if isinstance(input, Tensor) and input._data.dtype.kind == "f":
+            return  # the usual case, two floats, settled without the calls below
     input_bool, other_bool = _is_bool(input), _is_bool(other)
     if not (input_bool or other_bool):  # the usual case: one look at each operand
         return
@@ -362,7 +365,7 @@ def _trunc_div(a, b):
 
 @parses('neg(Tensor input, *, Tensor out = None)')
 def neg(input):
-    if input.dtype is _dtype.bool:
+    if input._data.dtype.kind == "b":  # input.dtype is _dtype.bool, without the property
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
                            "you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
@@ -434,7 +437,7 @@ class PowBackward0(Node):
         # create_graph its nodes save 3.0 and 2.0 for x ** 3, not 3 and 2
         e = float(e)
         x = self.saved("self")
-        if fused() and grad._data.dtype == x._data.dtype and x.is_floating_point():
+        if fused() and grad._data.dtype == x._data.dtype and x._data.dtype.kind == "f":
             # the same three ops on the arrays: x ** (e - 1), times e, times grad
             power = _power(x._data, e - 1).astype(x._data.dtype, copy=False)
             factor = quietly(np.multiply, np.asarray(e, dtype=x._data.dtype), power)
@@ -790,7 +793,7 @@ def torch_min(a, b):
 
 @parses('relu(Tensor input)')
 def relu(input):
-    if input.dtype is _dtype.bool:
+    if input._data.dtype.kind == "b":  # input.dtype is _dtype.bool, without the property
         raise RuntimeError("Boolean inputs not supported for relu")
     # clip(x, 0, None) in one pass: NumPy's maximum keeps its second argument on a tie, so
     # -0. stays -0. as in torch, and a NaN stays NaN. Against an array of zeros it is the
@@ -977,6 +980,16 @@ def _clamp_mask(x, lo, hi):
     if hi is not None:
         mask = mask & (x <= hi)
     return mask
+
+
+
+@parses(
+    'clip(Tensor input, Tensor? min = None, Tensor? max = None, *, Tensor out = None)',
+    'clip(Tensor input, Number? min = None, Number? max = None, *, Tensor out = None)',
+)
+def clip_op(input, min=None, max=None):
+    """``clip``, NumPy's name for ``clamp`` (the same node); torch's messages say ``clip()``."""
+    return clamp(input, min, max)
 
 
 def _clamp_tensor(input, min, max):

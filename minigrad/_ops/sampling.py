@@ -12,9 +12,12 @@ import numpy as np
 
 from minigrad import _creation, _random
 from minigrad._ops import sorting
+from minigrad._ops._args import parses
 from minigrad._tensor import Tensor
 
 
+@parses('multinomial(Tensor input, int num_samples, bool replacement = False, *, '
+        'torch.Generator? generator = None, Tensor out = None)')
 def multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002
     data = input._data
     if not 1 <= data.ndim <= 2:

@@ -140,12 +140,15 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, *shape[:s], -1, *shape[e + 1:])
 
 
-def contiguous(input):
+@parses('contiguous(Tensor input, *, torch.memory_format memory_format = '
+        'torch.contiguous_format)', method_only=True)
+def contiguous(input, *, memory_format=None):
     if input.is_contiguous():
         return input
     return clone(input)
 
 
+@parses('clone(Tensor input, *, torch.memory_format? memory_format = None)')
 def clone(input, *, memory_format=None):
     return record(np.array(input._data, order="C"), CloneBackward0, (input,))
 
@@ -158,16 +161,35 @@ class CloneBackward0(Node):
         return t.clone()
 
 
-def to(input, *args, dtype=None, copy=False, device=None, **kwargs):
+_NUMBER_DTYPES = {bool: _dtype.bool, float: _dtype.float64}
+_TO_OPTIONS = ("bool non_blocking = False, bool copy = False, *, "
+               "torch.memory_format? memory_format = None")
+
+
+@parses(f"to(Tensor input, torch.device? device = None, torch.dtype? dtype = None, {_TO_OPTIONS})",
+        f"to(Tensor input, torch.dtype dtype, {_TO_OPTIONS})",
+        f"to(Tensor input, Tensor tensor, {_TO_OPTIONS})", method_only=True,
+        numbers_as_tensors=True)
+def to(input, *args, dtype=None, copy=False, device=None, tensor=None, non_blocking=False,
+       memory_format=None):
     """A dtype conversion. minigrad lives on the CPU: ``"cpu"`` is accepted, any other device
-    raises a CPU-only torch's error (``"cuda"``: not compiled with CUDA)."""
-    for a in args:
+    raises a CPU-only torch's error (``"cuda"``: not compiled with CUDA). Positional arguments
+    are told apart by type, as torch's three forms give them: ``(device, dtype, non_blocking,
+    copy)``, ``(dtype, non_blocking, copy)``, ``(tensor, non_blocking, copy)``."""
+    if args and type(args[0]) in _NUMBER_DTYPES:  # a number for the tensor: torch wraps it
+        args = (_NUMBER_DTYPES[type(args[0])], *args[1:])
+    flags = []
+    for a in (*args, tensor):
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
-        elif isinstance(a, str | _device):
+        elif isinstance(a, bool):
+            flags.append(a)
+        elif isinstance(a, str | _device | int):
             device = a
+    if len(flags) == 2:
+        copy = flags[1]
     check_device(device)
     if dtype is None or (dtype is input.dtype and not copy):
         return input
@@ -196,7 +218,7 @@ def t(input):
 
 class TBackward0(_ViewNode):
     def backward(self, grad):
-        return grad.t()
+        return t(grad)
 
 
 @parses('transpose(Tensor input, int dim0, int dim1)')
@@ -211,6 +233,18 @@ def transpose(input, dim0, dim1):
 class TransposeBackward0(_ViewNode):
     def backward(self, grad):  # the dims as given, as torch's formula passes them
         return grad.transpose(self.dim0_arg, self.dim1_arg)
+
+
+@parses('swapaxes(Tensor input, int axis0, int axis1)')
+def swapaxes(input, axis0, axis1):
+    """NumPy's name for ``transpose`` (the same node, TransposeBackward0), with its own
+    argument names in torch's messages."""
+    return transpose(input, axis0, axis1)
+
+
+@parses('swapdims(Tensor input, int dim0, int dim1)')
+def swapdims(input, dim0, dim1):
+    return transpose(input, dim0, dim1)
 
 
 @parses('permute(Tensor input, tuple of ints dims)')
@@ -363,8 +397,19 @@ def _expanded(data, target, lead):
     return np.lib.stride_tricks.as_strided(data, tuple(target), tuple(strides))
 
 
+@parses('expand_as(Tensor input, Tensor other)', method_only=True)
 def expand_as(input, other):
     return expand(input, *other.shape)
+
+
+@parses('view_as(Tensor input, Tensor other)', method_only=True)
+def view_as(input, other):
+    return view(input, *other.shape)
+
+
+@parses('reshape_as(Tensor input, Tensor other)', method_only=True)
+def reshape_as(input, other):
+    return reshape(input, *other.shape)
 
 
 def sum_to_size(input, *size):

@@ -18,6 +18,7 @@ node and edge is visited a constant number of times, so the cost is linear in th
 from __future__ import annotations
 
 import heapq
+import itertools
 
 from minigrad._numeric import quiet
 from minigrad.autograd import anomaly_mode, grad_mode, profiler
@@ -37,15 +38,18 @@ class GraphTask:
       whose gradient is wanted; ``captured`` receives those gradients, and ``needed`` is the
       set of nodes from which some wanted edge can be reached (torch's ``exec_info``);
     * ``accumulate_grad``: whether ``AccumulateGrad`` nodes run (``grad()`` leaves ``.grad``
-      alone).
+      alone);
+    * ``id``: a number no other GraphTask of this process gets (torch's graph task id, which
+      checkpoint keys its recomputations by; ``id()`` would be reused once a task is freed).
     """
 
     __slots__ = ("dependencies", "ready", "buffers", "retain_graph", "create_graph", "inputs",
-                 "captured", "needed", "accumulate_grad")
+                 "captured", "needed", "accumulate_grad", "id")
 
     def __init__(self, roots, grads, *, retain_graph: bool, create_graph: bool, inputs=None,
                  accumulate_grad: bool = True):
         root_nodes = [n for n, _ in roots]
+        self.id = next(_task_ids)
         self.retain_graph = retain_graph
         self.create_graph = create_graph
         self.inputs = inputs
@@ -67,6 +71,9 @@ class GraphTask:
         if slot is None:
             slot = self.buffers[node] = [None] * node._num_outputs
         slot[nr] = grad if slot[nr] is None else slot[nr] + grad
+
+
+_task_ids = itertools.count()
 
 
 class _Ready:

@@ -452,8 +452,11 @@ class Node(metaclass=_NodeType):
             # dtype, as torch's engine does (None for a constant: no gradient flows there)
             metas.append(None if fn is None else (t._data.shape, t._data.dtype.char))
         self._next_nodes = tuple(nodes)
-        self._next_nrs, self.needs_input_grad, self._input_meta = _shared(tuple(nrs),
-                                                                          tuple(metas))
+        key = (tuple(nrs), tuple(metas))
+        shared = _SHARED.get(key)  # a node like it was made before: _shared, written out
+        if shared is None:
+            shared = _shared(*key)
+        self._next_nrs, self.needs_input_grad, self._input_meta = shared
         self._first_saved = None  # the first SavedTensor, if the node saves any
         self._sequence_nr = next(_sequence)
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
@@ -669,7 +672,10 @@ def record_with(node_cls, inputs, outputs, save, output_name, attrs: dict):
         node._num_outputs = len(outputs)
         node._output_meta = [(o._data.shape, o._data.dtype) for o in outputs]
     for i, out in enumerate(outputs):
-        out._attach(node, i)  # an existing tensor (a CopySlices base) keeps its retain_grad
+        if out._grad_fn is None and not out._retains_grad:  # a new result: nothing to move
+            out._grad_fn, out._output_nr = node, i
+        else:  # an existing tensor (a CopySlices base) keeps its retain_grad
+            out._attach(node, i)
     if output_name is not None:
         node.save_output(output_name, outputs[0])
     return node

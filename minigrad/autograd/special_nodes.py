@@ -59,7 +59,7 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
     ``new_empty_strided(...).copy_(grad)``: ``x.grad.grad_fn`` is then ``CopyBackwards``.
     """
     if variable._grad is None:
-        if grad_mode.is_grad_enabled():  # torch's clone_obey_contract: a CopyBackwards node
+        if grad_mode._state.enabled:  # torch's clone_obey_contract: a CopyBackwards node
             variable._grad = variable.new_zeros(variable.shape).copy_(grad)
         elif unshared and _obeys_layout_contract(grad._data, variable._data):
             variable._grad = grad.detach()

@@ -178,13 +178,17 @@ def _get_softmax_dim(name, ndim, stacklevel):
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
-    return nn_ops.softmax(input, dim, dtype)
+    if dtype is None:  # the method: torch's checks of dim and dtype
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return nn_ops.log_softmax(input, dim, dtype)
+    if dtype is None:  # the method: torch's checks of dim and dtype
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -231,7 +231,7 @@ _fresh_ids = itertools.count()
 def _current_graph_task_id():
     """The running backward pass (its GraphTask's id), or a fresh id outside one."""
     if engine.running:
-        return id(engine.running[-1])
+        return engine.running[-1].id
     return ("outside backward", next(_fresh_ids))
 
 

@@ -40,12 +40,20 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# The translations (issue 24): lesson 01 and exercise 01 of each language, opened with
+# JupyterLab's own menus in that language (its language packs, pinned in pyproject.toml).
+LOCALES = {"ru": "ru_RU", "zh": "zh_CN", "ja": "ja_JP"}
+TRANSLATED_LESSONS = [ROOT / "notebooks" / lang / "01_computational_graphs.ipynb"
+                      for lang in LOCALES]
+TRANSLATED_EXERCISES = [ROOT / "exercises" / lang / "01_computational_graphs.ipynb"
+                        for lang in LOCALES]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 # Headless Chromium on a closed network: no sandbox (root, containers), no GPU, and no
@@ -123,7 +131,8 @@ class Lab:
                    JUPYTER_DATA_DIR=str(tmp / "data"))
         # Trust the lessons, as `./course lab` does: JupyterLab shows the stored SVG graphs and
         # widgets of trusted notebooks only.
-        subprocess.run([sys.executable, "-m", "nbformat.sign", *map(str, LESSONS)], env=env,
+        books = [*LESSONS, *(p for p in TRANSLATED_LESSONS if p.exists())]
+        subprocess.run([sys.executable, "-m", "nbformat.sign", *map(str, books)], env=env,
                        check=True, stdout=subprocess.DEVNULL)
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         # Own process group (start_new_session): stop() signals exactly this group.
@@ -131,9 +140,11 @@ class Lab:
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.kernel_pids: set[int] = set()
 
-    def api(self, method: str, path: str, timeout: float = 10):
-        req = urllib.request.Request(f"{self.url}{path}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
+    def api(self, method: str, path: str, timeout: float = 10, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"{self.url}{path}", method=method, data=data,
+                                     headers={"Authorization": f"token {self.token}",
+                                              "Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=timeout) as response:
             body = response.read()
         return json.loads(body) if body else None
@@ -151,6 +162,13 @@ class Lab:
                 time.sleep(0.3)
         pytest.fail(f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n"
                     f"{self.log_tail()}", pytrace=False)
+
+    def set_language(self, locale: str) -> None:
+        """JupyterLab's menus in ``locale`` (``ru_RU``...; ``default`` is English) for the
+        pages opened from now on: the setting `./course lab --lang` gives."""
+        raw = json.dumps({"locale": locale})
+        self.api("PUT", "/lab/api/settings/@jupyterlab/translation-extension:plugin",
+                 body={"raw": raw})
 
     def log_tail(self, lines: int = 30) -> str:
         self.log.flush()
@@ -364,7 +382,7 @@ def test_lab_opens_on_the_welcome_lesson(lab, browser):
 
     script = (ROOT / "course").read_text(encoding="utf-8")
     assert '--LabApp.default_url="/lab/tree/$target"' in script
-    assert f'target="{WELCOME_URL.removeprefix("/lab/tree/")}"' in script
+    assert 'target="$(lab_target "$lang")"' in script  # its choice: test_first_run.py
     rel = WELCOME_URL.removeprefix("/lab/tree/")
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
@@ -389,19 +407,55 @@ def test_lab_opens_on_the_welcome_lesson(lab, browser):
         lab.shut_down_sessions(rel)
 
 
-@pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.stem)
+def _lang_of(notebook: Path) -> str:
+    return notebook.parent.name if notebook.parent.name in LOCALES else "en"
+
+
+def _shot_name(notebook: Path) -> str:
+    lang = _lang_of(notebook)
+    folder = notebook.parent.parent.name
+    return notebook.stem if lang == "en" else f"{lang}-{folder}-{notebook.stem}"
+
+
+def _pack_word(lang: str, english: str) -> str:
+    """``english`` as JupyterLab's language pack for ``lang`` translates it (its own catalog)."""
+    import importlib.util
+
+    locale = LOCALES[lang]
+    spec = importlib.util.find_spec(f"jupyterlab_language_pack_{locale}")
+    package = f"jupyterlab-language-pack-{locale.replace('_', '-')}"
+    assert spec is not None, f"the language pack {package} is missing (./course setup installs it)"
+    catalog = Path(spec.origin).parent / "locale" / locale / "LC_MESSAGES" / "jupyterlab.json"
+    return json.loads(catalog.read_text(encoding="utf-8"))[english][0]
+
+
+def _open(page, lab, notebook: Path) -> str:
+    """Open ``notebook`` in a fresh page, JupyterLab's menus in its language; its path."""
+    rel = notebook.relative_to(ROOT).as_posix()
+    lang = _lang_of(notebook)
+    lab.set_language(LOCALES.get(lang, "default"))
+    page.goto(f"{lab.url}/lab/tree/{rel}?reset&token={lab.token}")
+    ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
+    if ready is not True:
+        pytest.fail(f"JupyterLab did not open {rel}: a {ready}", pytrace=False)
+    if lang != "en":
+        menus = page.locator(".lm-MenuBar-content").first.inner_text()
+        assert _pack_word(lang, "Edit") in menus, f"JupyterLab's menus are not in {lang}: {menus}"
+    return rel
+
+
+@pytest.mark.parametrize("notebook", LESSONS + TRANSLATED_LESSONS,
+                         ids=lambda p: p.stem if _lang_of(p) == "en" else f"{_lang_of(p)}-{p.stem}")
 def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
     from playwright.sync_api import expect
 
-    rel = notebook.relative_to(ROOT).as_posix()
-    (ARTIFACTS / f"{notebook.stem}-FAILED.png").unlink(missing_ok=True)
+    assert notebook.exists(), f"{notebook.relative_to(ROOT)} is missing (tools/translations.py)"
+    (ARTIFACTS / f"{_shot_name(notebook)}-FAILED.png").unlink(missing_ok=True)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     step = "opening the notebook"
+    rel = notebook.relative_to(ROOT).as_posix()
     try:
-        page.goto(f"{lab.url}/lab/tree/{rel}?reset&token={lab.token}")
-        ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
-        if ready is not True:
-            pytest.fail(f"JupyterLab did not open {rel}: a {ready}", pytrace=False)
+        _open(page, lab, notebook)
         # Close the file browser: more room for the lesson in the screenshots.
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
@@ -457,11 +511,11 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
         # The screenshot a reader looks at: the main widget after the move.
         slider.evaluate("e => e.closest('.jp-Cell').scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
-        path = _screenshot(page, notebook.stem)
+        path = _screenshot(page, _shot_name(notebook))
         print(f"screenshot after Run All: {path.relative_to(ROOT)}")
     except BaseException as error:
         try:
-            path = _screenshot(page, f"{notebook.stem}-FAILED")
+            path = _screenshot(page, f"{_shot_name(notebook)}-FAILED")
             note = f"screenshot of the failure ({step}): {path.relative_to(ROOT)}"
         except Exception as shot_error:  # noqa: BLE001 - report the original failure
             note = f"(no screenshot: {shot_error})"
@@ -472,3 +526,54 @@ def test_lesson_runs_in_jupyterlab(notebook, lab, browser):
         page.close()
         lab.shut_down_sessions(rel)
 
+
+
+# Every cell, one at a time, whatever the previous one raised: an exercise's stubs raise
+# NotImplementedError, and the check cell below each one must still run and answer.
+JS_RUN_EACH = """async () => {
+  const app = window.jupyterapp;
+  const notebook = app.shell.currentWidget.content;
+  for (let i = 0; i < notebook.widgets.length; i++) {
+    if (notebook.widgets[i].model.type !== 'code') continue;
+    notebook.activeCellIndex = i;
+    await app.commands.execute('notebook:run-cell');
+  }
+}"""
+SCRIPTS = {"ru": re.compile(r"[А-Яа-яЁё]"), "zh": re.compile(r"[\u4e00-\u9fff]"),
+           "ja": re.compile(r"[\u3040-\u30ff]")}
+
+
+@pytest.mark.parametrize("notebook", TRANSLATED_EXERCISES, ids=lambda p: _lang_of(p))
+def test_translated_exercise_answers_in_its_language(notebook, lab, browser):
+    """A learner opens exercise 01 in their language and runs it untouched: each stub raises
+    NotImplementedError, and each check cell says so in that language."""
+    assert notebook.exists(), f"{notebook.relative_to(ROOT)} is missing (tools/translations.py)"
+    lang = _lang_of(notebook)
+    rel = notebook.relative_to(ROOT).as_posix()
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        _open(page, lab, notebook)
+        page.evaluate(JS_RUN_EACH)
+        page.wait_for_function(JS_IDLE, timeout=RUN_ALL_TIMEOUT * 1000, polling=250)
+        cells = page.evaluate(JS_CELLS)
+        stored = nbformat.read(notebook, as_version=4)
+        roles = {i: c.metadata.get("role") for i, c in enumerate(stored.cells)}
+        checks = 0
+        for cell in cells:
+            assert cell["count"], f"cell {cell['index']} did not run"
+            errors = [o for o in cell["outputs"] if o.get("output_type") == "error"]
+            if roles.get(cell["index"]) == "answer":
+                assert all(o.get("ename") == "NotImplementedError" for o in errors), errors
+                continue
+            assert not errors, f"cell {cell['index']} raised: {errors}"
+            if roles.get(cell["index"]) == "check":
+                checks += 1
+                text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+                assert text.startswith("✗") and SCRIPTS[lang].search(text), text
+        assert checks >= 3
+        path = _screenshot(page, f"{lang}-exercises-{notebook.stem}")
+        print(f"screenshot: {path.relative_to(ROOT)}")
+    finally:
+        page.close()
+        lab.shut_down_sessions(rel)
+        lab.set_language("default")

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,11 +29,40 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def _lab_target(*args, lang_env="C.UTF-8"):
+    out = subprocess.run(["bash", str(ROOT / "course"), "lab-target", *args],
+                         capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, LANG=lang_env))
+    assert out.returncode == 0, out.stderr
+    return tuple(out.stdout.split())
+
+
 def test_course_lab_opens_the_welcome_lesson():
     script = (ROOT / "course").read_text(encoding="utf-8")
-    assert 'target="notebooks/00_welcome.ipynb"' in script
     assert '--LabApp.default_url="/lab/tree/$target"' in script
+    assert 'target="$(lab_target "$lang")"' in script
+    assert _lab_target() == ("en", "notebooks/00_welcome.ipynb")
     assert (ROOT / "notebooks" / "00_welcome.ipynb").is_file()
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh", "ja"])
+def test_course_lab_opens_the_language_asked_for(lang):
+    """--lang wins over LANG; LANG (ru_RU.UTF-8...) gives the default; lesson 00 of that
+    language is opened when it is published, else the English one (with a note)."""
+    translated = ROOT / "notebooks" / lang / "00_welcome.ipynb"
+    want = (lang, f"notebooks/{lang}/00_welcome.ipynb" if translated.exists()
+            else "notebooks/00_welcome.ipynb")
+    assert _lab_target("--lang", lang) == want
+    assert _lab_target(f"--lang={lang}", lang_env="de_DE.UTF-8") == want
+    assert _lab_target(lang_env={"ru": "ru_RU.UTF-8", "zh": "zh_CN.UTF-8",
+                                 "ja": "ja_JP.UTF-8"}[lang]) == want
+    assert _lab_target("--lang", "en", lang_env=f"{lang}_XX.UTF-8")[0] == "en"
+
+
+def test_course_lab_refuses_an_unknown_language():
+    out = subprocess.run(["bash", str(ROOT / "course"), "lab-target", "--lang", "fr"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "unknown language 'fr'" in out.stderr
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)

@@ -27,7 +27,7 @@ LIBS = (torch, minigrad)
 
 
 def _tensors(lib):
-    """The named tensors the table's calls use, made from the same NumPy data."""
+    """The named tensors (and dtype) the table's calls use, made from the same NumPy data."""
     x = np.array([[0.5, 1.25, 2.0], [3.5, 0.75, 1.5]], dtype=np.float32)
     return {
         "x": lib.tensor(x),
@@ -42,6 +42,7 @@ def _tensors(lib):
         "xt": lib.tensor(x.T.copy()),
         "v3": lib.tensor(x[0]),
         "x3t": lib.tensor(x.reshape(2, 3, 1)),
+        "f64": lib.float64,
     }
 
 
@@ -55,10 +56,11 @@ class T:
         return self.name
 
 
-x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, x3t = map(T, (
-    "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "x3t"))
+x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, x3t, f64 = map(T, (
+    "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "x3t", "f64"))
 
-# (name, how, args, kwargs): how is "fn" (torch.name(*args)) or "method" (args[0].name(...))
+# (name, how, args, kwargs): how is "fn" (torch.name(*args)), "method" (args[0].name(...)) or
+# "F" (torch.nn.functional.name(*args))
 UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "neg", "reciprocal", "abs",
          "sign", "sgn", "floor", "ceil", "trunc", "frac", "relu", "isnan", "logical_not",
          "log10", "log2", "rsqrt")
@@ -108,6 +110,62 @@ CALLS += [(name, "method", args, {}) for name, args in [
     ("reshape", (x, 3, 2)), ("sum", (x, (0, 1))),
 ]]
 
+# in-place methods (on a fresh ``x`` each call), and more functions and methods
+INPLACE = ("zero_", "exp_", "log_", "neg_", "sigmoid_", "tanh_", "relu_", "sqrt_", "sin_", "cos_",
+           "abs_", "floor_", "ceil_", "round_", "trunc_", "frac_", "log10_", "log2_", "rsqrt_",
+           "t_")
+CALLS += [(name, "method", (x,), {}) for name in INPLACE]
+CALLS += [(name, "method", args, kwargs) for name, args, kwargs in [
+    ("add_", (x, x), {}), ("add_", (x, 2), {"alpha": 2}), ("sub_", (x, x), {}),
+    ("mul_", (x, 2.0), {}), ("div_", (x, x), {}), ("div_", (x, 2), {"rounding_mode": "floor"}),
+    ("clamp_", (x, 0.1, 0.5), {}), ("clamp_min_", (x, 0.5), {}), ("clamp_max_", (x, 0.5), {}),
+    ("fill_", (x, 1.5), {}), ("copy_", (x, row), {}), ("pow_", (x, 2), {}),
+    ("masked_fill_", (x, mask, 0.5), {}), ("scatter_", (x, 1, idx, xt), {}),
+    ("scatter_", (x, 1, idx, 0.5), {}), ("scatter_add_", (x, 1, idx, xt), {}),
+    ("floor_divide_", (x, 2), {}), ("remainder_", (x, 2), {}), ("fmod_", (x, 2.0), {}),
+    ("lerp_", (x, x, 0.5), {}), ("cumsum_", (x, 1), {}), ("cumprod_", (x, 0), {}),
+    ("transpose_", (x, 0, 1), {}), ("unsqueeze_", (x, 0), {}), ("squeeze_", (x3, 1), {}),
+    ("squeeze_", (x3,), {}), ("nan_to_num_", (x,), {}), ("round_", (x,), {"decimals": 1}),
+    ("clone", (x,), {}), ("select", (x, 0, 1), {}), ("scatter", (x, 1, idx, xt), {}),
+    ("scatter", (x, 1, idx, 0.5), {}), ("softmax", (x, 1), {}), ("log_softmax", (x, 0), {}),
+    ("softmax", (x, 1, f64), {}), ("softmax", (x,), {"dim": 1, "dtype": "float64"}),
+    ("where", (x, mask, x), {}), ("where", (x, mask, 0.5), {}), ("to", (x, f64), {}),
+    ("to", (x, "cpu"), {}), ("to", (x, "cpu", f64, False, True), {}), ("to", (x, ints), {}),
+    ("to", (x,), {"dtype": "float64"}), ("expand", (row, (2, 3)), {}),
+    ("expand", (row, 2, -1), {}), ("repeat", (x, (2, 1)), {}), ("view", (x, -1), {}),
+    ("reshape", (x, -1), {}), ("uniform_", (x,), {}), ("uniform_", (x, -1, 1), {}),
+    ("uniform_", (x,), {"from": -1, "to": 2}), ("uniform_", (x, -1), {"to": 2}),
+    ("normal_", (x, 0, 2), {}), ("normal_", (x,), {"std": 2}), ("exponential_", (x, 2.0), {}),
+    ("geometric_", (x, 0.5), {}), ("bernoulli_", (x, 0.5), {}), ("bernoulli_", (x, t0), {}),
+    ("new_zeros", (x, 2, 3), {}), ("new_zeros", (x, (2,)), {"dtype": "float64"}),
+    ("new_ones", (x, 2), {}), ("new_empty", (x, [2]), {}), ("new_full", (x, (2,), 1.5), {}),
+    ("new_tensor", (x, [1.0]), {}), ("new_tensor", (x, [1]), {"dtype": "int64"}),
+    ("new_zeros", (x,), {"size": (2,)}), ("view_as", (x, xt), {}), ("reshape_as", (x, xt), {}),
+    ("expand_as", (row, x), {}), ("contiguous", (xt,), {}), ("swapaxes", (x, 0, 1), {}),
+    ("swapdims", (x, 1, 0), {}), ("multinomial", (row, 2), {}), ("tril", (x,), {}),
+    ("clip", (x, 0.1, 0.5), {}), ("clip", (x, x, x), {}),
+]]
+CALLS += [(name, how, args, kwargs) for how in ("fn", "F") for name, args, kwargs in [
+    ("softmax", (x, 1), {}), ("log_softmax", (x, 0), {}), ("softmax", (x,), {"dim": 1}),
+    ("log_softmax", (x, 1), {"dtype": "float64"}),
+]]  # F's third argument is _stacklevel, not dtype
+CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
+    ("softmax", (x, 1, f64), {}),
+    ("clone", (x,), {}), ("select", (x, 0, 1), {}), ("scatter", (x, 1, idx, xt), {}),
+    ("scatter", (x, 1, idx, 0.5), {}), ("arange", (5,), {}), ("arange", (1, 5), {}),
+    ("arange", (0, 1, 0.25), {}), ("arange", (5,), {"dtype": "float64"}),
+    ("linspace", (0, 1, 5), {}), ("linspace", (t0, 3, 4), {}),
+    ("zeros_like", (x,), {}), ("ones_like", (x,), {"dtype": "float64"}), ("rand_like", (x,), {}),
+    ("randn_like", (x,), {}), ("empty_like", (x,), {}), ("full_like", (x, 1.5), {}),
+    ("cat", ([x, x],), {"axis": 1}), ("stack", ([x, x],), {"dim": 1}),
+    ("clip", (x,), {"max": 1.0}), ("triu", (x, 1), {}), ("diag", (v3,), {}),
+    ("outer", (v3, v3), {}), ("diag_embed", (x,), {}),
+    ("multinomial", (row, 2), {"replacement": True}), ("randint", (5, (2, 3)), {}),
+    ("randint", (2, 5, (3,)), {"dtype": "float64"}), ("randperm", (4,), {}),
+    ("zero_", (x,), {}), ("fill_", (x, 1.5), {}), ("clamp_min_", (x, 0.5), {}),
+    ("clamp_max_", (x, t0), {}),
+]]
+
 REPLACEMENTS = (True, 2, 2.5, t0, i0, x, None, (0,), "a")
 
 
@@ -130,8 +188,8 @@ def _mutations(args, kwargs, how):
 def _made(value, tensors):
     if isinstance(value, T):
         return tensors[value.name]
-    if isinstance(value, list):
-        return [_made(v, tensors) for v in value]
+    if isinstance(value, tuple | list):
+        return type(value)(_made(v, tensors) for v in value)
     return value
 
 
@@ -144,8 +202,12 @@ def _run(lib, name, how, args, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if how == "method":
-            return getattr(real[0], name)(*real[1:], **real_kwargs)
-        return getattr(lib, name)(*real, **real_kwargs)
+            result = getattr(real[0], name)(*real[1:], **real_kwargs)
+        else:
+            result = getattr(lib.nn.functional if how == "F" else lib, name)(*real, **real_kwargs)
+        if name in ("empty_like", "new_empty"):
+            return result.zero_()  # its values: whatever the memory held
+        return result
 
 
 def _outcome(lib, *call):
@@ -209,6 +271,15 @@ def test_mutated_calls_match_torch(name, how, args, kwargs):
     ("clamp", "method", (x, x, 1), {}), ("squeeze", "method", (x, 1.5), {}),
     ("permute", "method", (x, (0, 1.5)), {}), ("cat", "fn", ([x, 1],), {}),
     ("sum", "method", (x,), {"axis": 0, "foo": 1}), ("view", "method", (x,), {}),
+    ("to", "method", (x, 1.5, 2), {}), ("to", "method", (x, "cpu", "cpu"), {}),
+    ("scatter_", "method", (x, 1, idx, "a"), {}), ("div_", "method", (x, "a"), {}),
+    ("clamp_", "method", (x, x, 1), {}), ("arange", "fn", ("a",), {}),
+    ("linspace", "fn", (0, 1, 2.5), {}), ("rand_like", "fn", (x,), {"foo": 1}),
+    ("copy_", "method", (x, x), {"foo": 1}), ("where", "method", (x, 1, 2, 3), {}),
+    ("fill_", "method", (x, "a"), {}), ("masked_fill_", "method", (x, mask, "a"), {}),
+    ("scatter", "fn", (x, 1, idx), {}), ("add_", "method", (x, "a"), {}),
+    ("round_", "method", (x, 1), {}), ("lerp_", "method", (x, x, "a"), {}),
+    ("clip", "method", (x, x, 1), {}), ("clip", "fn", (x, x, 1), {}),
 ])
 def test_whole_messages_match_torch(call):
     """Where torch lists its overloads, the whole multi-line text is the same."""
@@ -220,3 +291,30 @@ def test_whole_messages_match_torch(call):
 def test_exp_method_takes_no_arguments():
     for call in [("exp", "method", (x, 1), {}), ("exp", "method", (x,), {"foo": 1})]:
         assert _outcome(minigrad, *call) == _outcome(torch, *call)
+
+
+# sizes as torch's ``tuple of ints`` takes them: one by one, as a tuple or list, one int for the
+# whole list, a 0-d integer tensor for an int; and the forms it refuses (a tuple among ints...)
+SIZES = [(name, "method", args, kwargs) for name, args, kwargs in [
+    ("view", (x, 3, (2,)), {}), ("view", (x, (3,), 2), {}), ("view", (x, [3, 2]), {}),
+    ("view", (x, (3, 2), 1), {}), ("view", (x, 3, 2.0), {}), ("view", (x, (3, 2.0)), {}),
+    ("view", (x,), {"size": (3, 2)}), ("view", (x, 3), {"size": (2,)}), ("view", (x,), {"size": 6}),
+    ("view", (x, i0, 6), {}), ("view", (x, []), {}), ("reshape", (x, (3,), 2), {}),
+    ("reshape", (x, 3, (2,)), {}), ("reshape", (x, 3, None), {}), ("reshape", (x,), {"shape": 6}),
+    ("reshape", (x, (i0, 6)), {}), ("reshape", (x, (t0, 6)), {}), ("reshape", (x, ()), {}),
+    ("expand", (row, 2, (3,)), {}), ("expand", (row, (2,), 3), {}), ("expand", (row, [2, 3]), {}),
+    ("expand", (row, (2, 3), 1), {}), ("expand", (row, 2, True), {}),
+    ("expand", (row,), {"size": [2, 3]}), ("repeat", (x, 2, (1,)), {}),
+    ("repeat", (x, (2,), 1), {}), ("repeat", (x, [2, 1]), {}), ("repeat", (x,), {"repeats": 2}),
+    ("repeat", (x, 2, 1), {"repeats": (1,)}), ("permute", (x, (1,), 0), {}),
+    ("flip", (x, 0, (1,)), {}), ("reshape", (x, (2.5, 2)), {}), ("reshape", (x, [None, 2]), {}),
+    ("permute", (x, ("a", 1)), {}), ("expand", (row, [None, 3]), {}),
+    ("repeat", (x, (2.0, 1)), {}), ("flip", (x, (1.5,)), {}), ("reshape", (x,), {"shape": (2.5,)}),
+]]
+SIZES += [("zeros", "fn", ((2.5, 2),), {}), ("roll", "fn", (x, (1.5,)), {}),
+          ("sum", "fn", (x, ("a", 1)), {})]
+
+
+@pytest.mark.parametrize("call", SIZES, ids=[f"{c[0]}-{i}" for i, c in enumerate(SIZES)])
+def test_sizes_in_mixed_forms_match_torch(call):
+    assert _problem(call) is None

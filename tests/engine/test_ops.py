@@ -571,6 +571,9 @@ def test_unsupported_operand_errors():
         for op in (operator.add, operator.mul, operator.sub, operator.truediv, operator.pow,
                    operator.matmul):
             same_error(op, (m, other), (t, other))
+    for number in (2, 2.0):  # a product with a number: no such matmul, either way round
+        same_error(operator.matmul, (m, number), (t, number))
+        same_error(operator.matmul, (number, m), (number, t))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
