@@ -230,33 +230,8 @@ def find_chromium() -> str:
         pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def lab(tmp_path_factory):
-    server = Lab(tmp_path_factory.mktemp("jupyterlab"))
-    try:
-        server.wait_ready()
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    executable = find_chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright is missing: run ./course test (it installs the test tools).",
-                    pytrace=False)
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
+# The fixtures `lab` (the server) and `browser` (Chromium) live in tests/course/conftest.py:
+# one of each per test process, shared by this module and test_browser_languages.py.
 
 
 # --- JavaScript run in the page (window.jupyterapp is the JupyterLab application) ------------

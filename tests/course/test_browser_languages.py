@@ -2,7 +2,8 @@
 language, with JupyterLab's own menus in that language (its language packs).
 
 A module of its own, so that pytest-xdist (``--dist loadscope``) runs it beside
-``test_browser.py`` rather than after it; it shares that module's server, browser and checks.
+``test_browser.py`` rather than after it; it shares that module's checks, and the server and
+browser of tests/course/conftest.py.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from tests.course.test_browser import (  # noqa: F401 - lab and browser are fixtures used here
+from test_browser import (
     JS_CELLS,
     JS_IDLE,
     ROOT,
@@ -23,16 +23,14 @@ from tests.course.test_browser import (  # noqa: F401 - lab and browser are fixt
     _lang_of,
     _open,
     _screenshot,
-    browser,
     check_lesson_in_jupyterlab,
-    lab,
 )
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("notebook", TRANSLATED_LESSONS, ids=lambda p: _lang_of(p))
-def test_translated_lesson_runs_in_jupyterlab(notebook: Path, lab, browser):  # noqa: F811
+def test_translated_lesson_runs_in_jupyterlab(notebook: Path, lab, browser):
     """Run All, graphs, widgets and the main slider, as for the English lessons, with the menus
     in the lesson's language."""
     check_lesson_in_jupyterlab(notebook, lab, browser)
@@ -54,7 +52,7 @@ SCRIPTS = {"ru": re.compile(r"[А-Яа-яЁё]"), "zh": re.compile(r"[\u4e00-\u9
 
 
 @pytest.mark.parametrize("notebook", TRANSLATED_EXERCISES, ids=lambda p: _lang_of(p))
-def test_translated_exercise_answers_in_its_language(notebook, lab, browser):  # noqa: F811
+def test_translated_exercise_answers_in_its_language(notebook, lab, browser):
     """A learner opens exercise 01 in their language and runs it untouched: each stub raises
     NotImplementedError, and each check cell says so in that language."""
     assert notebook.exists(), f"{notebook.relative_to(ROOT)} is missing (tools/translations.py)"
