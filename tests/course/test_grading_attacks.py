@@ -382,12 +382,17 @@ def test_the_forger_scores_zero_on_the_solution_s_questions(graded):
 @needs_sandbox
 def test_the_forger_gets_honest_feedback(graded):
     """The untouched answer cells still raise (01.1 with the learner's own message); 01.4's
-    forged reply is no verdict (or what the observation really returned)."""
+    forged reply is no verdict, or, when the forged line misses the reply pipe (its number in the
+    kernel is the grader's own, which may lie past the forger's guesses), what the learner's
+    process really answered: its patched encoder turns every value into 8.0. Never a point."""
     qs = {q["id"]: q for q in graded["results"]["forger"].questions}
     assert "NotImplementedError" in qs["01.2"]["feedback"]
     assert "NotImplementedError" in qs["01.3"]["feedback"]
     assert qs["01.1"]["feedback"].startswith("your answer cell raised ValueError")
-    assert qs["01.4"]["feedback"].startswith(("no verdict", "checking your answer crashed"))
+    assert qs["01.4"]["feedback"].startswith((
+        "no verdict", "checking your answer crashed",
+        "topo_order should return a list, not 8.0")), qs["01.4"]
+    assert qs["01.4"]["points"] == 0
 
 
 @needs_sandbox
