@@ -4,6 +4,8 @@
   floating-point warnings, and ``quiet`` a whole block (the engine's backward pass).
 * The compiler fuses ``a + b * c`` into one fused multiply-add (FMA), rounded once, where
   NumPy rounds the product and then the sum. ``arange`` and ``lerp`` need torch's exact digits.
+* torch adds up a float tensor in an order of its own (``cascade_sum``), NumPy pairwise: the
+  same numbers, other last digits, which a training loop then amplifies.
 """
 
 from __future__ import annotations
@@ -117,3 +119,95 @@ def _split(x):
     """The high half of a double (26 bits), so that ``x * y`` splits into exact products."""
     t = x * 134217729.0  # 2**27 + 1
     return t - (t - x)
+
+
+# --- sums in torch's order --------------------------------------------------------------------
+# ATen's CPU sum (SumKernel.cpp, ``cascade_sum``) reads a float tensor as vectors of one 32-byte
+# register (8 float32, 4 float64: the AVX2 kernel, which torch also runs on AVX512 CPUs, and
+# the width of its plain build), keeps 4 vectors' running sums side by side, and adds each run
+# of 16 (or more) rows into the next level up, so that only numbers of a like size meet. The
+# lanes are added left to right at the end. Written out below with NumPy, level by level.
+_REGISTER_BYTES = 32
+
+
+def _running(rows):
+    """``acc = 0; for row in rows: acc += row``, in the rows' dtype (a C loop's running sum)."""
+    if len(rows) == 0:
+        return np.zeros(rows.shape[1:], rows.dtype)
+    if rows.size <= 4096:  # few numbers: one NumPy call, whose last row is that running sum
+        # (accumulate starts from the first row, not from +0.0: adding +0.0 settles a -0.0)
+        return np.add.accumulate(rows, axis=0)[-1] + rows.dtype.type(0)
+    total = np.zeros(rows.shape[1:], rows.dtype)
+    for row in rows:  # long rows: a row at a time is faster than accumulate's strided walk
+        np.add(total, row, out=total)
+    return total
+
+
+def _multi_row_sum(rows):
+    """ATen's ``multi_row_sum``: ``rows`` is (size, nrows, lanes). Level 0 is a running sum of
+    rows; each full block of ``step`` rows moves up as one number of level 1, each full run of
+    ``step`` of those up to level 2, and so on to level 3, which keeps all it gets. At the end
+    the levels are added, bottom up (a level that got nothing is +0.0 and changes nothing)."""
+    size, shape = rows.shape[0], rows.shape[1:]
+    step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    levels, carried = [], rows
+    for _ in range(3):
+        full = len(carried) // step
+        levels.append(_running(carried[full * step:]))  # what is left at this level
+        if not full:
+            break
+        carried = _running(carried[:full * step].reshape(full, step, *shape).swapaxes(0, 1))
+    else:
+        levels.append(_running(carried))
+    total = levels[0]
+    for level in levels[1:]:
+        total = total + level
+    return total
+
+
+def _row_sum(items):
+    """ATen's ``row_sum``: ``items`` is (size, lanes), read 4 rows at a time."""
+    size, lanes = items.shape
+    quads = size // 4
+    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, lanes))
+    total = partial[0]
+    for row in items[quads * 4:]:
+        total = total + row
+    for k in (1, 2, 3):
+        total = total + partial[k]
+    return total
+
+
+def _dense(data: np.ndarray) -> bool:
+    """Do the elements fill one block of memory, in some order of the dims (no gaps)?"""
+    expected = data.itemsize
+    for stride, size in sorted(zip(data.strides, data.shape)):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def cascade_sum(data: np.ndarray) -> np.ndarray:
+    """The sum of all of ``data`` (float32 or float64) as torch adds it up, a 0-d array.
+
+    Exact for the arrays torch reads as one run through memory (any dense layout: contiguous,
+    transposed, permuted) and for a strided vector; others get NumPy's sum. Up to 32,768
+    elements torch sums on one thread; beyond, it splits the work between its threads, and
+    this is its one-thread sum."""
+    zero = data.dtype.type(0)
+    if data.ndim <= 1 and data.size:
+        flat, vectors = data.reshape(-1), data.ndim == 1 and data.strides[0] == data.itemsize
+    elif _dense(data):
+        flat, vectors = data.ravel(order="K"), True  # memory order, as torch's iterator reads
+    else:
+        return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
+    lanes = _REGISTER_BYTES // data.itemsize
+    if not vectors or flat.size < lanes:  # one number at a time
+        return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
+    whole = flat.size // lanes * lanes
+    per_lane = _row_sum(flat[:whole].reshape(-1, lanes))
+    # the elements past the last full vector first, then the lanes, left to right
+    return np.asarray(_running(np.concatenate((flat[whole:], per_lane))[:, None])[0])

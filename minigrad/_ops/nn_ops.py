@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly
+from minigrad._numeric import cascade_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
@@ -186,7 +186,7 @@ def reduce_loss(values: np.ndarray, reduction):
     in the values' dtype; the fused losses (mse, bce, huber, smooth_l1) share it."""
     if reduction == "none":
         return values
-    total = values.sum(dtype=values.dtype)
+    total = cascade_sum(values) if values.dtype.itemsize >= 4 else values.sum(dtype=values.dtype)
     if reduction == "sum":
         return total
     return quietly(np.divide, total, np.asarray(values.size, dtype=values.dtype))

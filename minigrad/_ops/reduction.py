@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, return_types
-from minigrad._numeric import quietly
+from minigrad._numeric import cascade_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -49,9 +49,10 @@ def _sum(input, dim, keepdim, dtype):
         data = data.astype(np.int64)
     if dim is None and keepdim:  # sum(x, None, True): every dim, kept
         dim = tuple(range(data.ndim))
-    if dim is None:
-        return record(np.asarray(data.sum(), dtype=data.dtype), SumBackward0, (x,),
-                      self_shape=x._data.shape)
+    if dim is None:  # a float sum adds up in torch's order, so its last digits are torch's
+        total = cascade_sum(data) if data.dtype.kind == "f" and data.itemsize >= 4 \
+            else np.asarray(data.sum(), dtype=data.dtype)
+        return record(total, SumBackward0, (x,), self_shape=x._data.shape)
     dims = _dims(dim, data.ndim)
     out = data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
@@ -105,12 +106,9 @@ def _mean(input, dim, keepdim, dtype):
             data = data.astype(dtype.numpy)
     if dim is None:
         if data.size and data.dtype.itemsize >= 4:
-            # NumPy's own float32/float64 mean without its Python wrapper (_methods._mean):
-            # the same pairwise sum, divided by the count in float64 (NumPy divides by an
-            # intp, which promotes to float64; a Python float division is that same
-            # division), rounded once to the dtype
-            total = np.add.reduce(data, axis=None)
-            value = np.asarray(float(total) / data.size, dtype=data.dtype)
+            # as torch: the sum (in torch's order), then divided by the count; the division
+            # in float64 rounded once to the dtype is the float32 division itself
+            value = np.asarray(float(cascade_sum(data)) / data.size, dtype=data.dtype)
         else:
             value = np.asarray(data.mean() if data.size else np.nan,  # NumPy would warn on
                                dtype=data.dtype)                       # an empty mean

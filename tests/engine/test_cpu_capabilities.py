@@ -38,7 +38,7 @@ from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 from tests.cpu_kernels import check_forced, forcing_env
 
 ROOT = Path(__file__).resolve().parents[2]
-TESTS = ["tests/engine/test_float32_bits.py",
+TESTS = ["tests/engine/test_float32_bits.py", "tests/engine/test_sum_order.py",
          "tests/engine/test_ops.py::test_linear_layer_products_have_torchs_values_and_layout"]
 FUSED_TESTS = ["tests/engine/test_random.py", "tests/engine/test_ops_math.py", "-k",
                "random or normal or uniform or init or draws or lerp or arange or linspace"]

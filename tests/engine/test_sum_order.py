@@ -1,0 +1,111 @@
+"""A float sum adds up in torch's order, so its digits are torch's on every CPU.
+
+torch's CPU sum (``cascade_sum``) runs the AVX2 kernel even on AVX512 machines and is just as
+wide in its plain build, so its order of additions is the same everywhere (test_cpu_capabilities
+re-runs this module with the kernels forced down). minigrad writes that order out
+(``minigrad._numeric.cascade_sum``): sums, means and the mean/sum of the fused losses are
+bit-identical to torch's. Up to 32,768 elements torch sums on one thread; past that it splits
+the sum between its threads, so the long sums are compared with torch on one thread.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad
+from minigrad._numeric import cascade_sum
+
+SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 511,
+         512, 513, 640, 1000, 2000, 4095, 4096, 4097, 10000, 32768]
+LONG = [32769, 100_000, 1 << 20]  # past torch's grain size: level 3 of the cascade
+
+
+def _values(n, dtype, seed):
+    """Numbers of very different sizes and both signs: every order of addition shows."""
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) * 10.0 ** rng.uniform(-4, 4, n)).astype(dtype)
+
+
+def _same(got: np.ndarray, want: torch.Tensor) -> bool:
+    want = want.numpy()
+    return got.dtype == want.dtype and got.shape == want.shape and \
+        got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", SIZES)
+def test_full_sum_is_torchs_bit_for_bit(n, dtype):
+    for seed in range(3):
+        x = _values(n, dtype, seed)
+        assert _same(cascade_sum(x), torch.from_numpy(x).sum()), (n, seed)
+
+
+@pytest.mark.parametrize("n", LONG)
+def test_long_sums_are_torchs_one_thread_sum(n):
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for dtype in (np.float32, np.float64):
+            x = _values(n, dtype, n)
+            assert _same(cascade_sum(x), torch.from_numpy(x).sum()), (n, dtype)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _layouts(x):
+    """The same numbers laid out as torch reads them: contiguous, transposed, strided."""
+    yield "flat", x
+    n = x.size // 12 * 12
+    yield "matrix", x[:n].reshape(-1, 12)
+    yield "transposed", x[:n].reshape(-1, 12).T
+    yield "3-d permuted", x[:n].reshape(-1, 3, 4).transpose(2, 0, 1)
+    yield "every other", x[::2]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_layout_sums_as_torch_reads_it(dtype):
+    for n in (5, 96, 700, 5000):
+        for name, view in _layouts(_values(n, dtype, n)):
+            assert _same(cascade_sum(view), torch.from_numpy(view).sum()), (n, name)
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(0, 3000), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float32, np.float64]),
+       special=st.sampled_from([None, 0.0, -0.0, np.inf, -np.inf, np.nan]))
+def test_generated_sums_match_torch(n, seed, dtype, special):
+    x = _values(n, dtype, seed)
+    if special is not None and n:
+        x[np.random.default_rng(seed).integers(0, n, 1 + n // 50)] = special
+    assert _same(cascade_sum(x), torch.from_numpy(x).sum())
+
+
+def test_all_negative_zeros_sum_to_positive_zero():
+    """torch's running sums start from +0.0: a sum of -0.0s is +0.0."""
+    for n in (1, 3, 9, 100):
+        x = np.full(n, -0.0, np.float32)
+        assert _same(cascade_sum(x), torch.from_numpy(x).sum())
+        assert not np.signbit(cascade_sum(x))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [3, 17, 640, 2000, 16000])  # 2n <= 32768: one thread
+def test_sum_mean_and_losses_are_torchs(n, dtype):
+    a = _values(n, dtype, 1)
+    b = _values(n, dtype, 2) / 1000
+
+    def each(lib):
+        F = lib.nn.functional
+        x, y = lib.tensor(a, requires_grad=True), lib.tensor(b)
+        return {"sum": x.sum(), "mean": x.mean(), "mean of a product": (x * y).mean(),
+                "mse": F.mse_loss(x, y), "mse sum": F.mse_loss(x, y, reduction="sum"),
+                "l1": F.l1_loss(x, y), "huber": F.huber_loss(x, y),
+                "matrix sum": x.reshape(-1, 1).expand(n, 2).t().contiguous().sum()}
+
+    got, want = each(minigrad), each(torch)
+    for name in want:
+        assert _same(got[name].detach().numpy(), want[name].detach()), name
