@@ -166,10 +166,10 @@ def _multi_row_sum(rows):
 
 
 def _row_sum(items):
-    """ATen's ``row_sum``: ``items`` is (size, lanes), read 4 rows at a time."""
-    size, lanes = items.shape
+    """ATen's ``row_sum``: ``items`` is (size, ...), read 4 rows at a time."""
+    size, shape = items.shape[0], items.shape[1:]
     quads = size // 4
-    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, lanes))
+    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, *shape))
     total = partial[0]
     for row in items[quads * 4:]:
         total = total + row
@@ -191,13 +191,15 @@ def _dense(data: np.ndarray) -> bool:
 
 
 def cascade_sum(data: np.ndarray) -> np.ndarray:
-    """The sum of all of ``data`` (float32 or float64) as torch adds it up, a 0-d array.
+    """The sum of all of ``data`` (a float array) as torch adds it up, a 0-d array.
 
     Exact for the arrays torch reads as one run through memory (any dense layout: contiguous,
     transposed, permuted) and for a strided vector; others get NumPy's sum. Up to 32,768
     elements torch sums on one thread; beyond, it splits the work between its threads, and
     this is its one-thread sum."""
     zero = data.dtype.type(0)
+    if data.itemsize < 4:  # float16: torch adds it up in float32, another story
+        return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
     if data.ndim <= 1 and data.size:
         flat, vectors = data.reshape(-1), data.ndim == 1 and data.strides[0] == data.itemsize
     elif _dense(data):
@@ -211,3 +213,67 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     per_lane = _row_sum(flat[:whole].reshape(-1, lanes))
     # the elements past the last full vector first, then the lanes, left to right
     return np.asarray(_running(np.concatenate((flat[whole:], per_lane))[:, None])[0])
+
+
+def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
+    """``data`` (a float array) summed over ``dims``, added up as torch does.
+
+    torch reads the reduced dims innermost. In a row-major array whose reduced dims come last,
+    each result is the sum of one contiguous row, like ``cascade_sum``'s; where they come
+    first (or in the middle), each result is a column's sum, read down the rows: groups of 32
+    columns (4 vectors) as ``multi_row_sum`` (of 4 columns when there are fewer than 8), the
+    other columns as ``row_sum``; where they come first and last, the rows' sums are added in
+    turn. Other layouts get NumPy's sum. Exact up to 32,768 elements (then torch splits the
+    work between its threads)."""
+    out_shape = tuple(1 if i in dims else n for i, n in enumerate(data.shape)) if keepdim \
+        else tuple(n for i, n in enumerate(data.shape) if i not in dims)
+    runs = []  # (reduced?, size) of each run of reduced or kept dims, size-1 dims left out
+    for i, n in enumerate(data.shape):
+        if n != 1:
+            if runs and runs[-1][0] == (i in dims):
+                runs[-1][1] *= n
+            else:
+                runs.append([i in dims, n])
+    pattern = "".join("R" if r else "K" for r, _ in runs)
+    zero = data.dtype.type(0)
+    if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
+            "", "R", "K", "KR", "RK", "KRK", "RKR"):
+        return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
+    if pattern in ("", "R"):
+        return cascade_sum(data).reshape(out_shape)
+    if pattern == "K":  # nothing summed: each result is 0 + its one element
+        return (data + zero).reshape(out_shape)
+    blocks = data.reshape([n for _, n in runs])
+    if pattern == "KR":
+        sums = _inner_sums(blocks)
+    elif pattern == "RK":
+        sums = _column_sums(blocks[None])[0]
+    elif pattern == "KRK":
+        sums = _column_sums(blocks)
+    else:  # RKR: each row of the last run summed, then the rows of the first run in turn
+        sums = _running(_inner_sums(blocks.reshape(-1, runs[2][1])).reshape(runs[0][1], -1))
+    return (zero + sums).reshape(out_shape)
+
+
+def _inner_sums(rows):
+    """Each row's sum, as ``vectorized_inner_sum`` adds a contiguous row."""
+    zero = rows.dtype.type(0)
+    lanes = _REGISTER_BYTES // rows.itemsize
+    n = rows.shape[1]
+    if n < lanes:  # one number at a time, every row side by side
+        return zero + _row_sum(rows.T)
+    whole = n // lanes * lanes
+    per_lane = _row_sum(rows[:, :whole].reshape(len(rows), -1, lanes).transpose(1, 0, 2))
+    return zero + _running(np.concatenate((rows[:, whole:].T, per_lane.T)))
+
+
+def _column_sums(blocks):
+    """For ``blocks`` (batch, rows, columns), each column's sum down its rows, as
+    ``vectorized_outer_sum`` (``scalar_outer_sum`` under 8 columns) adds them."""
+    lanes = _REGISTER_BYTES // blocks.itemsize
+    columns = blocks.shape[2]
+    group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
+    grouped = columns // group * group
+    down = blocks.transpose(1, 0, 2)  # the rows first: the running sums go down them
+    return np.concatenate((_multi_row_sum(down[:, :, :grouped]), _row_sum(down[:, :, grouped:])),
+                          axis=-1)

@@ -186,7 +186,7 @@ def reduce_loss(values: np.ndarray, reduction):
     in the values' dtype; the fused losses (mse, bce, huber, smooth_l1) share it."""
     if reduction == "none":
         return values
-    total = cascade_sum(values) if values.dtype.itemsize >= 4 else values.sum(dtype=values.dtype)
+    total = cascade_sum(values)  # in torch's order of additions
     if reduction == "sum":
         return total
     return quietly(np.divide, total, np.asarray(values.size, dtype=values.dtype))

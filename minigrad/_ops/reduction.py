@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, return_types
-from minigrad._numeric import cascade_sum, quietly
+from minigrad._numeric import cascade_sum, cascade_sum_dims, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -49,12 +49,13 @@ def _sum(input, dim, keepdim, dtype):
         data = data.astype(np.int64)
     if dim is None and keepdim:  # sum(x, None, True): every dim, kept
         dim = tuple(range(data.ndim))
-    if dim is None:  # a float sum adds up in torch's order, so its last digits are torch's
-        total = cascade_sum(data) if data.dtype.kind == "f" and data.itemsize >= 4 \
-            else np.asarray(data.sum(), dtype=data.dtype)
+    floats = data.dtype.kind == "f"  # added up in torch's order: torch's last digits
+    if dim is None:
+        total = cascade_sum(data) if floats else np.asarray(data.sum(), dtype=data.dtype)
         return record(total, SumBackward0, (x,), self_shape=x._data.shape)
     dims = _dims(dim, data.ndim)
-    out = data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
+    out = cascade_sum_dims(data, dims, keepdim) if floats else \
+        data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
                   keepdim=keepdim)
 
@@ -115,7 +116,9 @@ def _mean(input, dim, keepdim, dtype):
         return record(value, MeanBackward0, (x,), self_shape=data.shape, numel=data.size)
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
-    if count:
+    if count and data.itemsize >= 4:  # as torch: the sum (in its order) divided by the count
+        out = cascade_sum_dims(data, dims, keepdim) / data.dtype.type(count)
+    elif count:  # float16
         out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     else:  # nothing to average: nan, as torch (and without NumPy's warning)
         out = np.full(data.sum(axis=dims, keepdims=keepdim).shape, np.nan, dtype=data.dtype)

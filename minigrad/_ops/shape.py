@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly
+from minigrad._numeric import cascade_sum_dims, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
@@ -427,9 +427,9 @@ def sum_to_size(input, *size):
         out = input
     elif fused() and input._data.dtype.kind == "f":
         # a backward pass that records nothing (validate_outputs sums broadcast gradients
-        # here): sum's and view's own NumPy calls, without the ops around them; the result is
-        # still a view of the sum, as torch's
-        out = Tensor._make(quietly(np.add.reduce, input._data, tuple(dims), None, None, True))
+        # here): sum's and view's own arithmetic (torch's order of additions), without the
+        # ops around them; the result is still a view of the sum, as torch's
+        out = Tensor._make(quietly(cascade_sum_dims, input._data, tuple(dims), True))
         if lead:
             view = Tensor._make(out._data.reshape(size))
             make_view(out, view, lambda t: t.view(*size))

@@ -10,6 +10,8 @@ the sum between its threads, so the long sums are compared with torch on one thr
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import torch
@@ -109,3 +111,56 @@ def test_sum_mean_and_losses_are_torchs(n, dtype):
     got, want = each(minigrad), each(torch)
     for name in want:
         assert _same(got[name].detach().numpy(), want[name].detach()), name
+
+
+SHAPES = [(5,), (3, 4), (4, 3), (64, 256), (64, 10), (10, 64), (7, 9), (2, 3, 40), (40, 3, 2),
+          (1, 50), (50, 1), (3, 1, 17), (100, 33), (33, 100), (16, 16, 8), (300, 7), (7, 300),
+          (5, 1, 1), (2, 3, 4, 5)]
+
+
+def _dim_sets(ndim):
+    for r in range(1, ndim + 1):
+        yield from itertools.combinations(range(ndim), r)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_sums_over_dims_are_torchs(shape):
+    """Every set of dims: the reduced dims last (a row per result), first or in the middle (a
+    column per result), first and last (rows' sums added in turn); and the four-run patterns,
+    which fall back to NumPy's sum and are only compared within float rounding."""
+    for dtype in ("float32", "float64"):
+        x = _values(int(np.prod(shape)), dtype, len(shape)).reshape(shape)
+        for dims in _dim_sets(len(shape)):
+            for keepdim in (False, True):
+                want = torch.from_numpy(x).sum(dims, keepdim=keepdim)
+                got = minigrad.tensor(x).sum(dims, keepdim=keepdim)
+                mean = minigrad.tensor(x).mean(dims, keepdim=keepdim).numpy()
+                want_mean = torch.from_numpy(x).mean(dims, keepdim=keepdim)
+                if len(_runs(shape, dims)) <= 3:
+                    assert _same(got.numpy(), want), (dims, keepdim)
+                    assert _same(mean, want_mean), (dims, keepdim)
+                else:
+                    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
+
+
+def _runs(shape, dims):
+    pattern = [i in dims for i, n in enumerate(shape) if n != 1]
+    return [r for k, r in enumerate(pattern) if k == 0 or pattern[k - 1] != r]
+
+
+def test_bias_gradients_and_broadcast_sums_are_torchs():
+    """The sums backward makes: a bias's gradient (the batch summed away) and a broadcast
+    operand's (sum_to_size), through the engine as torch's. (Only exactly rounded ops around
+    them, so that any difference would be the sums'.)"""
+    rng = np.random.default_rng(3)
+    data = {k: rng.standard_normal(s).astype(np.float32) for k, s in
+            (("h", (64, 256)), ("k", (64, 256)), ("b", (256,)), ("c", (64, 1)), ("r", (1, 256)))}
+
+    def grads(lib):
+        t = {k: lib.tensor(v, requires_grad=k in "bcr") for k, v in data.items()}
+        (((t["h"] + t["b"]) * t["c"] - t["r"]) * t["k"]).sum().backward()
+        return {k: t[k].grad for k in "bcr"}
+
+    got, want = grads(minigrad), grads(torch)
+    for k in want:
+        assert _same(got[k].numpy(), want[k]), k
