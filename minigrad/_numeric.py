@@ -130,35 +130,40 @@ def _split(x):
 _REGISTER_BYTES = 32
 
 
-def _running(rows):
-    """``acc = 0; for row in rows: acc += row``, in the rows' dtype (a C loop's running sum)."""
-    if len(rows) == 0:
-        return np.zeros(rows.shape[1:], rows.dtype)
-    if rows.size <= 4096:  # few numbers: one NumPy call, whose last row is that running sum
-        # (accumulate starts from the first row, not from +0.0: adding +0.0 settles a -0.0)
-        return np.add.accumulate(rows, axis=0)[-1] + rows.dtype.type(0)
-    total = np.zeros(rows.shape[1:], rows.dtype)
-    for row in rows:  # long rows: a row at a time is faster than accumulate's strided walk
-        np.add(total, row, out=total)
-    return total
+def _running(rows, axis=0):
+    """``acc = 0; for row in rows: acc += row`` (the rows along ``axis``, 0 or 1), in their
+    dtype. (NumPy's running sums start from the first row, not from +0.0, so a sum of -0.0s
+    is -0.0 here: the callers add their result to +0.0 at the end, as torch's output.)"""
+    if rows.shape[axis] == 0:
+        return np.zeros(rows.shape[:axis] + rows.shape[axis + 1:], rows.dtype)
+    if rows.size // rows.shape[axis] <= 64:  # narrow rows: accumulate, a running sum by
+        sums = np.add.accumulate(rows, axis=axis)  # definition
+        return sums[-1] if axis == 0 else sums[:, -1]
+    # wide rows: NumPy's reduce adds the rows of an axis that is not the innermost one after
+    # another (its pairwise sum is for the innermost axis only); accumulate would walk each
+    # column on its own, ten times slower
+    return np.add.reduce(np.ascontiguousarray(rows), axis=axis)
 
 
 def _multi_row_sum(rows):
     """ATen's ``multi_row_sum``: ``rows`` is (size, nrows, lanes). Level 0 is a running sum of
     rows; each full block of ``step`` rows moves up as one number of level 1, each full run of
     ``step`` of those up to level 2, and so on to level 3, which keeps all it gets. At the end
-    the levels are added, bottom up (a level that got nothing is +0.0 and changes nothing)."""
+    the levels are added, bottom up (a level that got nothing is +0.0 and is skipped)."""
     size, shape = rows.shape[0], rows.shape[1:]
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
     levels, carried = [], rows
     for _ in range(3):
         full = len(carried) // step
-        levels.append(_running(carried[full * step:]))  # what is left at this level
+        if len(carried) > full * step:
+            levels.append(_running(carried[full * step:]))  # what is left at this level
         if not full:
             break
-        carried = _running(carried[:full * step].reshape(full, step, *shape).swapaxes(0, 1))
+        carried = _running(carried[:full * step].reshape(full, step, *shape), axis=1)
     else:
         levels.append(_running(carried))
+    if not levels:
+        return np.zeros(shape, rows.dtype)
     total = levels[0]
     for level in levels[1:]:
         total = total + level
@@ -169,13 +174,10 @@ def _row_sum(items):
     """ATen's ``row_sum``: ``items`` is (size, ...), read 4 rows at a time."""
     size, shape = items.shape[0], items.shape[1:]
     quads = size // 4
-    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, *shape))
-    total = partial[0]
-    for row in items[quads * 4:]:
-        total = total + row
-    for k in (1, 2, 3):
-        total = total + partial[k]
-    return total
+    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, *shape))  # a new array
+    for row in items[quads * 4:]:  # the rows past the last 4 go into the first partial sum
+        partial[0] += row
+    return _running(partial)  # then ((p0 + p1) + p2) + p3
 
 
 def _dense(data: np.ndarray) -> bool:
@@ -212,7 +214,7 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     whole = flat.size // lanes * lanes
     per_lane = _row_sum(flat[:whole].reshape(-1, lanes))
     # the elements past the last full vector first, then the lanes, left to right
-    return np.asarray(_running(np.concatenate((flat[whole:], per_lane))[:, None])[0])
+    return np.asarray(zero + _running(np.concatenate((flat[whole:], per_lane))[:, None])[0])
 
 
 def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -275,5 +277,9 @@ def _column_sums(blocks):
     group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
     grouped = columns // group * group
     down = blocks.transpose(1, 0, 2)  # the rows first: the running sums go down them
+    if grouped == columns:
+        return _multi_row_sum(down)
+    if not grouped:
+        return _row_sum(down)
     return np.concatenate((_multi_row_sum(down[:, :, :grouped]), _row_sum(down[:, :, grouped:])),
                           axis=-1)
