@@ -136,12 +136,13 @@ def _running(rows, axis=0):
     is -0.0 here: the callers add their result to +0.0 at the end, as torch's output.)"""
     if rows.shape[axis] == 0:
         return np.zeros(rows.shape[:axis] + rows.shape[axis + 1:], rows.dtype)
-    if rows.size // rows.shape[axis] <= 64:  # narrow rows: accumulate, a running sum by
+    if rows.size == rows.shape[axis]:  # rows of one number: accumulate, a running sum by
         sums = np.add.accumulate(rows, axis=axis)  # definition
         return sums[-1] if axis == 0 else sums[:, -1]
-    # wide rows: NumPy's reduce adds the rows of an axis that is not the innermost one after
-    # another (its pairwise sum is for the innermost axis only); accumulate would walk each
-    # column on its own, ten times slower
+    # NumPy's reduce adds the rows of an axis that is not the innermost one one after another
+    # (its pairwise sum is for the innermost axis only): in a row-major array, axis 0 or 1
+    # with something after it is such an axis. (Faster than accumulate, which walks each
+    # column on its own.)
     return np.add.reduce(np.ascontiguousarray(rows), axis=axis)
 
 
