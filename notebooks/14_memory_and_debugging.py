@@ -92,7 +92,8 @@ print("add kept:", [name for name in dir(a.grad_fn) if name.startswith("_saved_"
 #
 # Other operations follow the same logic: `sin` keeps its input ($\cos x$ needs $x$),
 # `tanh`, `sigmoid` and `relu` keep their output ($1 - t^2$, $s(1-s)$, "where was it
-# positive"), `sum` and `mean` keep only shapes (`self_sym_sizes`), no tensor:
+# positive"), `sum` and `mean` keep only sizes (`self_sym_sizes`, and for `mean` also
+# `self_sym_numel`), no tensor:
 
 # %%
 # %%both x
@@ -208,7 +209,8 @@ out.backward()
 # %% [markdown]
 # Two packs in the forward pass: `sin` saved its input `x` (a leaf, no `grad_fn`) and `exp`
 # saved its output. In backward, each is unpacked once, by the node that needs it (`exp`'s first,
-# because backward runs from the end). `sum` saved nothing.
+# because backward runs from the end). `sum` saved no tensor (only a shape, which the hooks do
+# not see).
 #
 # ### Counting
 #
@@ -218,6 +220,7 @@ out.backward()
 
 # %%
 # %%both W X
+# same_random(*shape): the same float32 normal numbers on both engines (lesson 00)
 W = torch.tensor(same_random(16, 16) / 4, requires_grad=True)
 X = torch.tensor(same_random(8, 16))
 
@@ -248,7 +251,9 @@ for depth in (1, 2, 4, 8):
 # %% [markdown]
 # Each extra layer adds $8\cdot16 + 16\cdot16 + 8\cdot16 = 512$ elements: `@` keeps `h`
 # (for `W.grad`) and `W` (for the gradient of `h`), `tanh` keeps its output. The first layer
-# keeps less, because `X` needs no gradient and so `W` is not needed. Memory grows with depth.
+# keeps 256: `X` (for `W.grad`) and its `tanh` output; it does not save `W`, because `X` needs
+# no gradient. The final `.pow(2)` keeps its input, 128 more: 384 at depth 1. Memory grows
+# with depth.
 # (The hook counts *saves*: `W`, saved by every layer, is one tensor, and so is a layer's
 # output, saved by its `tanh` and again by the next `@`. Such a tensor is counted each time but
 # its memory is paid once; what is new in each layer is its output, $8 \cdot 16 = 128$
@@ -262,8 +267,8 @@ for depth in (1, 2, 4, 8):
 # * **Half precision**: pack as `float16`, unpack as `float32`. Half the memory, at the price of
 #   a slightly wrong gradient (float16 has about 3 significant digits).
 # * **Outside autograd**: pack as a NumPy copy (a stand-in for writing to disk), unpack with
-#   [`torch.from_numpy`](https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html). Nothing of the saved tensor remains in autograd's graph; the gradient
-#   is exact.
+#   [`torch.from_numpy`](https://docs.pytorch.org/docs/stable/generated/torch.from_numpy.html). Autograd's graph then holds only the NumPy array, not a tensor
+#   (with a real disk store it would hold just a file name); the gradient is exact.
 
 # %%
 # %%both W grad_exact grad_numpy grad_half~1e-3
@@ -294,8 +299,8 @@ print("numpy copy: exact", torch.equal(grad_numpy, grad_exact))
 # torch ships one such pair:
 # [`torch.autograd.graph.save_on_cpu()`](https://docs.pytorch.org/docs/stable/autograd.html#torch.autograd.graph.save_on_cpu)
 # packs every saved tensor by copying it from the GPU to the computer's main memory, and
-# unpacks by copying it back. Training on a GPU, this frees GPU memory at the cost of copies.
-# Here everything is already on the CPU, so it changes nothing:
+# unpacks by copying it back. When you train on a GPU, this frees GPU memory at the cost of
+# the copies. Here everything is already on the CPU, so it changes nothing:
 
 # %%
 # %%both W
@@ -359,7 +364,7 @@ for depth in (4, 8, 16):
 # %%
 # %%both W grad_checkpointed
 W.grad = None
-loss, _ = saved_elements(checkpointed_network, X, W, 4)
+loss = checkpointed_network(X, W, 4)
 loss.backward()
 grad_checkpointed = W.grad
 print(torch.allclose(grad_checkpointed, grad_exact))
@@ -417,8 +422,8 @@ torch.autograd.grad(captured_network(X_leaf, W, 4), W)
 # [`torch.utils.checkpoint.checkpoint(fn, *args, use_reentrant=False)`](https://docs.pytorch.org/docs/stable/checkpoint.html#torch.utils.checkpoint.checkpoint)
 # returns `fn(*args)`, and runs `fn` again in backward. It comes in two versions, chosen by
 # `use_reentrant`, and torch wants you to choose: leaving the argument out still works (it
-# means `True`, the old default), with a warning (its threat of an error "starting in PyTorch
-# 2.9" has not come true in 2.13):
+# means `True`, which is still the default), with a warning (its threat of an error "starting
+# in PyTorch 2.9" has not come true in 2.13):
 
 # %%
 # %%both
@@ -486,16 +491,16 @@ for depth in (4, 8, 16):
 #
 # ### Random numbers: the recomputation must draw the same ones
 #
-# Recomputing gives the forward's values again only if the block computes the same thing the
-# second time. A block with
-# [dropout](https://docs.pytorch.org/docs/stable/generated/torch.nn.functional.dropout.html)
-# does not: it zeroes a *random* half of its values (and doubles the rest), and the
-# recomputation draws new random numbers. Our `Checkpoint` then computes the gradient of
-# another network than the one that made the loss, and says nothing. torch's checkpoint saves
-# the state of the random number generator before the forward pass and restores it for the
-# recomputation (`preserve_rng_state=True`, the default), so the same elements are dropped.
-# (minigrad's generator draws torch's numbers after the same `torch.manual_seed`, so here both
-# engines even drop the same elements.)
+# Recomputing gives the forward's values again only if the block computes the same thing the second
+# time. A block with
+# [dropout](https://docs.pytorch.org/docs/stable/generated/torch.nn.functional.dropout.html) does
+# not: it zeroes each value with probability `p=0.5`, so about half of them (and doubles the rest),
+# and the recomputation draws new random numbers. Our `Checkpoint` then computes the gradient of
+# another network than the one that made the loss, and says nothing. torch's checkpoint saves the
+# state of the random number generator before the forward pass and restores it for the recomputation
+# (`preserve_rng_state=True`, the default), so the same elements are dropped. (minigrad's generator
+# draws torch's numbers after the same `torch.manual_seed`, so here both engines even drop the same
+# elements.)
 
 # %%
 # %%both g_plain g_hand g_real g_unpreserved
@@ -545,15 +550,20 @@ def calls_of(loss_fn):
     return len(calls)
 
 print("plain:     ", calls_of(lambda: counted_layers(X, W, 8).pow(2).mean()))
-print("checkpoint:", calls_of(lambda: checkpoint(counted_layers, checkpoint(
-    counted_layers, X, W, 4, use_reentrant=False), W, 4, use_reentrant=False).pow(2).mean()))
+def two_checkpointed_segments():
+    h = checkpoint(counted_layers, X, W, 4, use_reentrant=False)
+    h = checkpoint(counted_layers, h, W, 4, use_reentrant=False)
+    return h.pow(2).mean()
+
+print("checkpoint:", calls_of(two_checkpointed_segments))
 
 # %% [markdown]
-# Each checkpointed layer runs twice: one more forward pass in all. A backward pass costs about
-# two forward passes, so a training step takes about a third longer ($1 + 1 + 2$ forward
-# passes' worth instead of $1 + 2$). In exchange, the activations kept go from one per layer to
-# one per segment, plus one segment's graph while it is recomputed: $n$ layers cut into
-# $\sqrt n$ segments of $\sqrt n$ layers keep about $2\sqrt n$ activations instead of $n$.
+# Each checkpointed layer runs twice: one more forward pass in all. A backward pass costs about two
+# forward passes, so a training step takes about a third longer ($1 + 1 + 2$ forward passes' worth
+# instead of $1 + 2$). In exchange, the activations kept (the layers' outputs, here each `tanh`'s)
+# go from one per layer to one per segment, plus one segment's graph while it is recomputed: $n$
+# layers cut into $\sqrt n$ segments of $\sqrt n$ layers keep about $2\sqrt n$ activations instead
+# of $n$.
 #
 # * It pays when activations fill the memory (deep networks, big batches, long sequences) and
 #   the memory saved buys something: a bigger batch or model, or a training run that fits at
@@ -664,10 +674,12 @@ for how, keep in (("loss", lambda loss: loss), ("loss.item()", lambda loss: loss
 del history
 
 # %% [markdown]
-# The saved tensors are gone (backward freed them), but 5 steps keep 5 small graphs of nodes
-# alive, plus the leaf's `AccumulateGrad` that they share. Nodes are small, yet over a long
-# training run they add up, and any tensor a node holds by itself stays too. Keep numbers,
-# not tensors: `losses.append(loss.item())`.
+# The saved tensors are gone (backward freed them), but 5 steps keep 5 small graphs alive, each
+# of 6 nodes (two `MmBackward0`, two `TanhBackward0`, `PowBackward0`, `MeanBackward0`), plus
+# the `AccumulateGrad` of `W` that they share: $5 \cdot 6 + 1 = 31$. Nodes are small, yet over a
+# long training run they add up, and anything a node keeps outside its saved tensors is never
+# freed by backward (a tensor a custom Function stored as `ctx.t = t`, say). Keep numbers, not
+# tensors: `losses.append(loss.item())`.
 #
 # The widget runs the evaluation loop (minigrad, without backward) for the number of steps you
 # choose and plots the saved elements alive after each step, with and without the fix.
@@ -738,7 +750,7 @@ print(x.grad)
 # %% [markdown]
 # The forward pass is fine, but `x.grad[0]` is NaN. `where` does not stop `sqrt` from being
 # computed at 0; it only sends a gradient of 0 to that entry. `SqrtBackward0` then computes
-# $0 \cdot \frac{1}{2\sqrt 0} = 0 \cdot \infty = \text{NaN}$.
+# $\frac{0}{2\sqrt 0} = \frac{0}{0} = \text{NaN}$.
 #
 # [`torch.autograd.detect_anomaly()`](https://docs.pytorch.org/docs/stable/autograd.html#torch.autograd.detect_anomaly)
 # finds such a node for you. Inside it, every node remembers the stack of the forward call that
@@ -771,9 +783,9 @@ for warning in caught:
 
 # %% [markdown]
 # The first warning says that anomaly mode is on (it slows everything down: use it for
-# debugging only). The second names `SqrtBackward0` and line 8 of the cell, the `x.sqrt()`
-# line. The fix: make the value inside the `where` safe, so the unused branch has a finite
-# derivative too.
+# debugging only). The second names `SqrtBackward0` and line 8 of the cell's code (the tool
+# does not count the `%%both` line), the `x.sqrt()` line. The fix: make the value inside the
+# `where` safe, so the unused branch has a finite derivative too.
 
 # %%
 # %%both x
@@ -786,14 +798,14 @@ print(x.grad)
 # %% [markdown]
 # Anomaly mode names the first node whose backward *returns* NaN, which is not always the
 # culprit. The length of a zero vector, `(v ** 2).sum().sqrt()`, has an infinite slope at 0:
-# `SqrtBackward0` returns `inf` (not NaN), and the NaN appears one node later, in
-# `PowBackward0`, as $\infty \cdot 2v = \infty \cdot 0$:
+# `SqrtBackward0` returns `inf` (not NaN), `SumBackward0` copies that `inf` to every entry,
+# and the NaN appears two nodes later, in `PowBackward0`, as $\infty \cdot 2v = \infty \cdot 0$:
 
 # %%
 # %%both
 v = torch.zeros(3, requires_grad=True)
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")        # the two warnings are the same as above
+    warnings.simplefilter("ignore")  # the same two warnings as above (the second names PowBackward0)
     with torch.autograd.detect_anomaly():
         (v ** 2).sum().sqrt().backward()
 

@@ -54,7 +54,7 @@ compare.seed_all(0)
 # ## 1. `grad`: a function in, a function out
 #
 # [`torch.func.grad(f)`](https://docs.pytorch.org/docs/stable/generated/torch.func.grad.html)
-# takes a function `f` that returns a one-element tensor and gives back a *function* with the
+# takes a function `f` that returns a scalar (0-dim) tensor and gives back a *function* with the
 # same arguments, which returns $\nabla f$ with respect to the first argument. Compare it
 # with lesson 12's way for $f(\mathbf x) = \sum_i x_i \sin x_i$, whose gradient is
 # $\sin x_i + x_i \cos x_i$:
@@ -81,10 +81,11 @@ print("x.requires_grad:", x.requires_grad, " g_func.grad_fn:", g_func.grad_fn)
 
 # %% [markdown]
 # Three things differ from `torch.autograd.grad`. You never mark anything with
-# `requires_grad`: `grad` makes its own copy of the input to differentiate. You never see the
+# `requires_grad`: `grad` wraps the input in a tensor of its own that requires grad, and
+# differentiates with respect to that. You never see the
 # forward graph: `grad` runs `f`, takes the gradient and hands back a plain tensor. And
 # `grad_f` is an ordinary function, so it can be called on other points, passed around, and
-# transformed again. The second derivative of $x^3$ is `grad(grad(f))`, no `create_graph`
+# transformed again. The second derivative of $x^3$ is `grad(grad(cube))`, no `create_graph`
 # needed (each `grad` records what the next one needs):
 
 # %%
@@ -100,8 +101,9 @@ d3 = torch.func.grad(torch.func.grad(torch.func.grad(cube)))(point)
 print(d1, d2, d3, "  closed forms: 3x² = 12, 6x = 12, 6")
 
 # %% [markdown]
-# `grad` wants a one-element output, like `backward()` without an argument (lesson 11). For a
-# vector output its error points you to the transforms of the next sections:
+# `grad` wants a scalar (0-dim) output: it is stricter than `backward()` without an argument
+# (lesson 11), which takes any one-element tensor, even of shape (1,). For a vector output its
+# error points you to the transforms of the next sections:
 
 # %%
 # %%both
@@ -157,11 +159,12 @@ print(g_graph.grad_fn.name())
 print("d/dx of the gradient's sum:", second)
 
 # %% [markdown]
-# The graphs are the same except for one node, which is why the cell above compares values
-# but not graphs (`--no-graph`). torch runs each transform at a *level* of its own and
-# unwraps the result; minigrad has one graph for everything, so `grad` differentiates with
-# respect to an alias of `x` (`x.view_as(x)`), which keeps the inner gradient apart from any
-# outer one: that is the extra `ViewBackward0` on minigrad's side (left).
+# The graphs are the same except for one node, which is why the cell above compares
+# values but not graphs (`--no-graph`). torch gives each active transform a number, its *level*,
+# wraps the tensors it works on with that number, differentiates only tensors of its own level and
+# unwraps the result when it returns; minigrad has one graph for everything, so `grad`
+# differentiates with respect to an alias of `x` (`x.view_as(x)`), which keeps the inner gradient
+# apart from any outer one: that is the extra `ViewBackward0` on minigrad's side (left).
 
 # %%
 viz.show(viz.side_by_side(compare.get("g_graph"), compare.get("g_graph", "torch"),
@@ -310,9 +313,10 @@ print("shapes:", tuple(tall_rev.shape), tuple(wide_rev.shape),
       " equal:", torch.allclose(tall_rev, tall_fwd), torch.allclose(wide_rev, wide_fwd))
 
 # %% [markdown]
-# For the tall `spread`, 3 forward passes against 1 + 12; for the wide `squash`, 1 + 2 against
-# 12. A backward pass costs a small multiple of a forward pass (lesson 02), so the rule of
-# thumb is: fewer outputs than inputs, go reverse; fewer inputs than outputs, go forward.
+# For the tall `spread`, rows need 1 + 12 passes and columns 3; for the wide
+# `squash`, rows need 1 + 2 and columns 12. A backward pass costs a small multiple of a forward
+# pass (lesson 02), so the rule of thumb is: fewer outputs than inputs, go reverse; fewer inputs
+# than outputs, go forward.
 #
 # `torch.func` does not run those passes one after the other in Python: `jacrev` calls
 # `vmap` (section 6) over the $m$ one-hot vectors, so torch pushes all $m$ of them through
@@ -434,8 +438,8 @@ print("jacfwd(jacrev) == jacrev(jacrev):", torch.allclose(H, H_rr),
 #
 # Lesson 12 computed $H\mathbf v$ without the Hessian by **reverse over reverse**: a gradient
 # recorded with `create_graph=True`, then the gradient of $\mathbf g \cdot \mathbf v$ (two
-# backward passes). The forward-mode tutorial
-# ([Forward-mode Automatic Differentiation](https://docs.pytorch.org/tutorials/intermediate/forward_ad_usage.html))
+# backward passes). The torch.func tutorial
+# ([Jacobians, Hessians, hvp, vhp, and more](https://docs.pytorch.org/tutorials/intermediate/jacobians_hessians.html))
 # does it **forward over reverse**: $H\mathbf v$ is the directional derivative of the gradient
 # along $\mathbf v$, that is the jvp of `grad(f)` with tangent $\mathbf v$. One call:
 #
@@ -472,7 +476,9 @@ print(hv_rr, hv_fr, H @ v, sep="\n")
 # %% [markdown]
 # Equal vectors. What the first way keeps in memory shows in its graph: the gradient
 # `g` made with `create_graph=True` holds a recorded backward pass, with the tensors its
-# nodes saved, until the second pass is done. Forward over reverse records nothing:
+# nodes saved, until the second pass is done. Forward over reverse keeps no such gradient
+# between two passes: the tangents ride along its one backward pass, and whatever `grad`
+# records inside is dropped when it returns.
 
 # %%
 # %%both x g
@@ -489,15 +495,15 @@ xr = x.clone().requires_grad_()
 forward_nodes = graph_size(f4(xr).grad_fn)
 (g,) = torch.autograd.grad(f4(xr), xr, create_graph=True)
 print("nodes of f's graph:", forward_nodes, "  of the recorded gradient g:", graph_size(g.grad_fn))
-print("forward over reverse's result has a graph:", hv_fr.grad_fn is not None)
 
 # %% [markdown]
-# Reverse over reverse runs the backward pass of $f$ while *recording* it (a second graph,
-# bigger than the first, all of it kept alive), then a backward pass through that recorded
-# graph. Forward over reverse runs $f$ and its backward pass once each, with
-# every value carrying a tangent: each operation does its own work plus that of its
-# forward-mode rule, and no second graph is stored. Same result, one backward pass instead
-# of two and less memory; it is also the strategy torch's `hessian` documentation names.
+# Reverse over reverse runs the backward pass of $f$ while *recording* it (`g`'s
+# graph holds $f$'s nodes plus the recorded backward pass, all of it kept alive), then a backward
+# pass through that recorded graph. Forward over reverse runs $f$ and its backward pass once each,
+# with every value carrying a tangent: each operation does its own work plus that of its
+# forward-mode rule, and no recorded gradient is kept for a second pass. Same result, one backward
+# pass instead of two and less memory; it is also the strategy torch's `hessian` documentation
+# names.
 #
 # ## 5. Why `torch.func` and not `torch.autograd.functional`?
 #
@@ -518,7 +524,7 @@ print("forward over reverse's result has a graph:", hv_fr.grad_fn is not None)
 # * **Batching with `vmap`.** torch.func's vmap pushes a batch dimension through every
 #   operation (forward and backward), so $m$ vjps, or one gradient per sample, become one
 #   batched pass. That is what makes `jacrev`, `jacfwd`, `hessian` and per-sample gradients
-#   fast, and `autograd.functional` has nothing like it.
+#   fast; `autograd.functional` has only its experimental `vectorize=True` prototype.
 #
 # A batch of Jacobians shows both at once: `vmap(jacrev(f))` gives one Jacobian per row of a
 # batch, without a loop in your code.
@@ -560,14 +566,15 @@ print("nested vmap == A @ B.T:", torch.equal(table, A @ B.T))
 # %% [markdown]
 # The nested `vmap` loops over the rows of `A` outside and over the rows of `B` inside, so
 # `table[i, j]` is `dot(A[i], B[j])`: the matrix product $AB^{\mathsf T}$, written as a dot
-# product of two vectors. Inside the function, a sample has the shape of one sample: `dot`
+# product of two vectors. Inside the function, each argument has the shape of one sample: `dot`
 # never sees the batch dimension.
 #
 # ### Per-sample gradients
 #
 # A training step needs the gradient of the *mean* loss, but some methods need the gradient
 # of each sample's loss on its own (differentially private training clips each one; some
-# data-selection methods rank samples by it). `backward()` on a batch sums them; the plain
+# data-selection methods rank samples by it). `backward()` on the batch's loss gives only their
+# sum (or mean), not each one; the plain
 # way is a loop with one backward per sample. With `torch.func` it is three steps:
 #
 # 1. make the model a function of its parameters:
@@ -658,20 +665,22 @@ noise = torch.func.vmap(noisy, randomness="same")(torch.zeros(4, 3))
 print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 
 # %% [markdown]
-# With `"different"` both engines give every sample its own numbers, but not the same
-# numbers: torch draws them for the whole batch at once, minigrad one sample after another
-# (and its random numbers differ from torch's in any case). minigrad's `vmap` docstring says
-# exactly when they still agree.
+# With `"different"` both engines give every sample its own numbers. torch draws them for the
+# whole batch at once, minigrad one sample after another: for float32 uniforms such as
+# `torch.rand` here the numbers are still torch's, for large normal draws and float64 uniforms
+# they are not (the docstring of minigrad's `vmap` module lists the cases).
 #
 # ## Where minigrad differs from torch
 #
 # * **`vmap` is a Python loop.** torch calls the function once, on batched tensors; minigrad
 #   calls it once per sample. So a counter, a `print` or any side effect inside a vmapped
-#   function (or inside `jacrev`, `jacfwd` and `hessian`, which use `vmap`) runs once in torch
-#   and $B$ times in minigrad (section 3's last cell shows it), and minigrad is much slower
-#   for big batches. Values, shapes and errors are the same.
+#   function runs once in torch and $B$ times in minigrad; inside `jacfwd` (and so `hessian`)
+#   `f` itself runs once per input element, inside `jacrev` `f` runs once but its backward
+#   pass once per output element (the counting cell of section 3 shows both), and minigrad is
+#   much slower for big batches. Values, shapes and errors are the same.
 # * **Randomness with `randomness="different"`**: same shapes, every sample different, but
-#   not torch's numbers (see the docstring above). `"error"` and `"same"` behave as torch's.
+#   not always torch's numbers (float32 uniforms are; see the docstring of minigrad's `vmap`
+#   module). `"error"` and `"same"` behave as torch's.
 # * **The graph of a transform's result**, when its input requires grad outside (section 1):
 #   minigrad differentiates with respect to an alias of the input, which adds a
 #   `ViewBackward0` to the graph; torch keeps its transforms apart with levels instead.
@@ -699,8 +708,8 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 # <details><summary>Answers</summary>
 #
 # 1. A function with `f`'s arguments that returns the gradient of `f` with respect to its
-#    first argument (or those `argnums` names). `f` must return a one-element tensor (or
-#    `(one-element tensor, aux)` with `has_aux=True`).
+#    first argument (or those `argnums` names). `f` must return a 0-dim tensor (or
+#    `(0-dim tensor, aux)` with `has_aux=True`).
 # 2. `torch.func.grad(loss, argnums=(0, 1), has_aux=True)(w, b, x)` returns
 #    `((dw, db), predictions)`; `grad_and_value` also returns the value.
 # 3. `jacrev`: 3 outputs, so one forward and 3 backward passes (rows). `jacfwd` would need
