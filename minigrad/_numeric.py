@@ -209,13 +209,9 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
         flat, vectors = data.ravel(order="K"), True  # memory order, as torch's iterator reads
     else:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
-    lanes = _REGISTER_BYTES // data.itemsize
-    if not vectors or flat.size < lanes:  # one number at a time
+    if not vectors:  # a strided vector: torch reads it one number at a time
         return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
-    whole = flat.size // lanes * lanes
-    per_lane = _row_sum(flat[:whole].reshape(-1, lanes))
-    # the elements past the last full vector first, then the lanes, left to right
-    return np.asarray(zero + _running(np.concatenate((flat[whole:], per_lane))[:, None])[0])
+    return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row
 
 
 def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -259,7 +255,9 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
 
 
 def _inner_sums(rows):
-    """Each row's sum, as ``vectorized_inner_sum`` adds a contiguous row."""
+    """Each row's sum, as ``vectorized_inner_sum`` adds a contiguous row: vectors of ``lanes``
+    numbers through ``row_sum``, then the numbers past the last full vector, then the lanes,
+    left to right (under ``lanes`` numbers, ``row_sum`` one number at a time)."""
     zero = rows.dtype.type(0)
     lanes = _REGISTER_BYTES // rows.itemsize
     n = rows.shape[1]
