@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import numpy as np
 
@@ -130,28 +131,35 @@ def _split(x):
 _REGISTER_BYTES = 32
 
 
-def _running(rows, axis=0):
-    """``acc = 0; for row in rows: acc += row`` (the rows along ``axis``, 0 or 1), in their
-    dtype. (NumPy's running sums start from the first row, not from +0.0, so a sum of -0.0s
-    is -0.0 here: the callers add their result to +0.0 at the end, as torch's output.)"""
-    if rows.shape[axis] == 0:
-        return np.zeros(rows.shape[:axis] + rows.shape[axis + 1:], rows.dtype)
-    if rows.size == rows.shape[axis]:  # rows of one number: accumulate, a running sum by
-        sums = np.add.accumulate(rows, axis=axis)  # definition
-        return sums[-1] if axis == 0 else sums[:, -1]
-    # NumPy's reduce adds the rows of an axis that is not the innermost one one after another
-    # (its pairwise sum is for the innermost axis only): in a row-major array, axis 0 or 1
-    # with something after it is such an axis. (Faster than accumulate, which walks each
-    # column on its own.)
-    return np.add.reduce(np.ascontiguousarray(rows), axis=axis)
+def _running(rows):
+    """``acc = 0; for row in rows: acc += row`` down the rows of a 2-D array, in its dtype: a
+    new array, one number per column. (NumPy's running sums start from the first row, not from
+    +0.0, so a sum of -0.0s is -0.0 here: the callers add their result to +0.0 at the end, as
+    torch's output.)"""
+    if len(rows) <= 1:
+        return rows[0].copy() if len(rows) else np.zeros(rows.shape[1], rows.dtype)
+    if rows.shape[1] == 1:  # one column: accumulate, a running sum by definition (NumPy's
+        return np.add.accumulate(rows[:, 0])[-1:]  # reduce would add it pairwise)
+    # NumPy's reduce adds up an axis that is not the innermost one in memory one row after
+    # another (its pairwise sum is for the innermost axis only): in a row-major array with
+    # more than one column, axis 0 is such an axis.
+    return np.add.reduce(np.ascontiguousarray(rows), axis=0)
+
+
+def _block_sums(rows, step):
+    """The running sum of each block of ``step`` rows (``len(rows)`` is a multiple of it)."""
+    blocks = np.ascontiguousarray(rows).reshape(-1, step, rows.shape[1])
+    if rows.shape[1] == 1:  # as in ``_running``: a running sum down one column
+        return np.add.accumulate(blocks, axis=1)[:, -1]
+    return np.add.reduce(blocks, axis=1)
 
 
 def _multi_row_sum(rows):
-    """ATen's ``multi_row_sum``: ``rows`` is (size, nrows, lanes). Level 0 is a running sum of
+    """ATen's ``multi_row_sum`` down the rows of a 2-D array. Level 0 is a running sum of
     rows; each full block of ``step`` rows moves up as one number of level 1, each full run of
     ``step`` of those up to level 2, and so on to level 3, which keeps all it gets. At the end
     the levels are added, bottom up (a level that got nothing is +0.0 and is skipped)."""
-    size, shape = rows.shape[0], rows.shape[1:]
+    size = len(rows)
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
     levels, carried = [], rows
     for _ in range(3):
@@ -160,22 +168,21 @@ def _multi_row_sum(rows):
             levels.append(_running(carried[full * step:]))  # what is left at this level
         if not full:
             break
-        carried = _running(carried[:full * step].reshape(full, step, *shape), axis=1)
+        carried = _block_sums(carried[:full * step], step)
     else:
         levels.append(_running(carried))
     if not levels:
-        return np.zeros(shape, rows.dtype)
-    total = levels[0]
+        return np.zeros(rows.shape[1], rows.dtype)
+    total = levels[0]  # a new array (``_running``'s), so it can be added to in place
     for level in levels[1:]:
-        total = total + level
+        total += level
     return total
 
 
 def _row_sum(items):
-    """ATen's ``row_sum``: ``items`` is (size, ...), read 4 rows at a time."""
-    size, shape = items.shape[0], items.shape[1:]
-    quads = size // 4
-    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4, *shape))  # a new array
+    """ATen's ``row_sum`` down the rows of a 2-D array, read 4 rows at a time."""
+    quads, width = len(items) // 4, items.shape[1]
+    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4 * width)).reshape(4, width)
     for row in items[quads * 4:]:  # the rows past the last 4 go into the first partial sum
         partial[0] += row
     return _running(partial)  # then ((p0 + p1) + p2) + p3
@@ -203,7 +210,9 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     zero = data.dtype.type(0)
     if data.itemsize < 4:  # float16: torch adds it up in float32, another story
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
-    if data.ndim <= 1 and data.size:
+    if data.flags.c_contiguous and data.size:  # the usual case, first
+        flat, vectors = data.reshape(-1), True
+    elif data.ndim <= 1 and data.size:
         flat, vectors = data.reshape(-1), data.ndim == 1 and data.strides[0] == data.itemsize
     elif _dense(data):
         flat, vectors = data.ravel(order="K"), True  # memory order, as torch's iterator reads
@@ -224,16 +233,7 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     other columns as ``row_sum``; where they come first and last, the rows' sums are added in
     turn. Other layouts get NumPy's sum. Exact up to 32,768 elements (then torch splits the
     work between its threads)."""
-    out_shape = tuple(1 if i in dims else n for i, n in enumerate(data.shape)) if keepdim \
-        else tuple(n for i, n in enumerate(data.shape) if i not in dims)
-    runs = []  # (reduced?, size) of each run of reduced or kept dims, size-1 dims left out
-    for i, n in enumerate(data.shape):
-        if n != 1:
-            if runs and runs[-1][0] == (i in dims):
-                runs[-1][1] *= n
-            else:
-                runs.append([i in dims, n])
-    pattern = "".join("R" if r else "K" for r, _ in runs)
+    pattern, sizes, out_shape = _reduction_plan(data.shape, tuple(dims), keepdim)
     zero = data.dtype.type(0)
     if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
             "", "R", "K", "KR", "RK", "KRK", "RKR"):
@@ -242,7 +242,7 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
         return cascade_sum(data).reshape(out_shape)
     if pattern == "K":  # nothing summed: each result is 0 + its one element
         return (data + zero).reshape(out_shape)
-    blocks = data.reshape([n for _, n in runs])
+    blocks = data.reshape(sizes)
     if pattern == "KR":
         sums = _inner_sums(blocks)
     elif pattern == "RK":
@@ -250,8 +250,26 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     elif pattern == "KRK":
         sums = _column_sums(blocks)
     else:  # RKR: each row of the last run summed, then the rows of the first run in turn
-        sums = _running(_inner_sums(blocks.reshape(-1, runs[2][1])).reshape(runs[0][1], -1))
+        sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
     return (zero + sums).reshape(out_shape)
+
+
+@functools.lru_cache(maxsize=512)
+def _reduction_plan(shape: tuple, dims: tuple, keepdim: bool):
+    """How ``cascade_sum_dims`` reads a row-major array of ``shape``: the runs of reduced (R)
+    or kept (K) dims as a pattern ("KR": a row per result...), the size of each run (dims of
+    size 1 left out) and the result's shape. The same few shapes come back every step of a
+    training loop, so this is worked out once for each."""
+    out_shape = tuple(1 if i in dims else n for i, n in enumerate(shape)) if keepdim \
+        else tuple(n for i, n in enumerate(shape) if i not in dims)
+    runs = []  # [reduced?, size] of each run
+    for i, n in enumerate(shape):
+        if n != 1:
+            if runs and runs[-1][0] == (i in dims):
+                runs[-1][1] *= n
+            else:
+                runs.append([i in dims, n])
+    return ("".join("R" if r else "K" for r, _ in runs), tuple(n for _, n in runs), out_shape)
 
 
 def _inner_sums(rows):
@@ -260,11 +278,14 @@ def _inner_sums(rows):
     left to right (under ``lanes`` numbers, ``row_sum`` one number at a time)."""
     zero = rows.dtype.type(0)
     lanes = _REGISTER_BYTES // rows.itemsize
-    n = rows.shape[1]
+    count, n = rows.shape
     if n < lanes:  # one number at a time, every row side by side
         return zero + _row_sum(rows.T)
     whole = n // lanes * lanes
-    per_lane = _row_sum(rows[:, :whole].reshape(len(rows), -1, lanes).transpose(1, 0, 2))
+    # the k-th vector of every row side by side in row k: (vectors, rows x lanes)
+    vectors = rows[:, :whole].reshape(count, -1, lanes).transpose(1, 0, 2).reshape(
+        whole // lanes, count * lanes)
+    per_lane = _row_sum(vectors).reshape(count, lanes)
     return zero + _running(np.concatenate((rows[:, whole:].T, per_lane.T)))
 
 
@@ -272,13 +293,14 @@ def _column_sums(blocks):
     """For ``blocks`` (batch, rows, columns), each column's sum down its rows, as
     ``vectorized_outer_sum`` (``scalar_outer_sum`` under 8 columns) adds them."""
     lanes = _REGISTER_BYTES // blocks.itemsize
-    columns = blocks.shape[2]
+    batch, rows, columns = blocks.shape
     group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
     grouped = columns // group * group
     down = blocks.transpose(1, 0, 2)  # the rows first: the running sums go down them
     if grouped == columns:
-        return _multi_row_sum(down)
+        return _multi_row_sum(down.reshape(rows, -1)).reshape(batch, columns)
     if not grouped:
-        return _row_sum(down)
-    return np.concatenate((_multi_row_sum(down[:, :, :grouped]), _row_sum(down[:, :, grouped:])),
-                          axis=-1)
+        return _row_sum(down.reshape(rows, -1)).reshape(batch, columns)
+    return np.concatenate(
+        (_multi_row_sum(down[:, :, :grouped].reshape(rows, -1)).reshape(batch, grouped),
+         _row_sum(down[:, :, grouped:].reshape(rows, -1)).reshape(batch, -1)), axis=-1)
