@@ -304,3 +304,40 @@ def _column_sums(blocks):
     return np.concatenate(
         (_multi_row_sum(down[:, :, :grouped].reshape(rows, -1)).reshape(batch, grouped),
          _row_sum(down[:, :, grouped:].reshape(rows, -1)).reshape(batch, -1)), axis=-1)
+
+
+def nll_sum(terms: np.ndarray, counted: np.ndarray) -> np.ndarray:
+    """The sum of ``terms[counted]`` (a 1-D float array, and the positions of the terms that
+    count, in order) as ATen's ``nll_loss_out_frame`` adds up nll_loss's terms, a 0-d array.
+
+    One number at a time into level 0 of 8 levels; after the term at position ``b``, level 0
+    moves up into level 1 when ``b`` is a multiple of 16, level 1 into level 2 when it is a
+    multiple of 16**2, and so on (a skipped position, an ignored target, moves nothing). At
+    the end the levels are added, level 0 first. Level 0's runs are added with NumPy, all at
+    once; the moves up, a few per 16 terms, in a loop."""
+    zero = terms.dtype.type(0)
+    power = max(4, (len(terms) - 1).bit_length() // 8)  # ATen's max(4, CeilLog2(n) / 8)
+    step = 1 << power
+    values = terms[counted]
+    moves = counted % step == 0  # after these terms, level 0 moves up
+    # level 0's runs, each ended by a move (the last one, maybe empty, by the end), side by
+    # side in the columns of a zero-padded block, then each column's running sum
+    starts = np.concatenate(([0], np.nonzero(moves)[0] + 1))
+    lengths = np.diff(np.append(starts, len(values)))
+    run = np.repeat(np.arange(len(starts)), lengths)
+    block = np.zeros((lengths.max(), len(starts)), terms.dtype)
+    block[np.arange(len(values)) - starts[run], run] = values
+    runs = _running(block)
+    levels = [zero] * 8
+    for total, b in zip(runs[:-1], counted[moves].tolist()):
+        levels[1] = levels[1] + total
+        for j in range(1, 7):
+            if b & ((step - 1) << (j * power)):
+                break
+            levels[j + 1] = levels[j + 1] + levels[j]
+            levels[j] = zero
+    levels[0] = runs[-1]
+    out = zero
+    for level in levels:
+        out = out + level
+    return np.asarray(out)

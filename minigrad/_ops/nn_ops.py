@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import cascade_sum, quietly
+from minigrad._numeric import cascade_sum, nll_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
@@ -398,14 +398,16 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean", weight=None):
     else:
         picked = weight._data[row_labels]
         losses[rows] = losses[rows] * picked
-        total_weight = float(picked.sum(dtype=x.dtype))
+        weights = np.zeros(batch, dtype=x.dtype)
+        weights[rows] = picked
+        total_weight = float(nll_sum(weights, rows))  # added up as the losses are
     if reduction == "none":
         data = losses if input.dim() == 2 else losses.reshape(())
     elif reduction == "sum":
-        data = losses.sum(dtype=x.dtype)
+        data = nll_sum(losses, rows)
     else:
         with np.errstate(invalid="ignore", divide="ignore"):
-            data = losses.sum(dtype=x.dtype) / np.asarray(total_weight, dtype=x.dtype)
+            data = nll_sum(losses, rows) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
                   save={"self": input, "weight": weight},
                   mask=Tensor._make(mask.reshape(input.shape)),

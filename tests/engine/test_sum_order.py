@@ -164,3 +164,54 @@ def test_bias_gradients_and_broadcast_sums_are_torchs():
     got, want = grads(minigrad), grads(torch)
     for k in want:
         assert _same(got[k].numpy(), want[k]), k
+
+
+# --- nll_loss (and cross_entropy) add up their terms in a cascade of their own -----------------
+
+
+def _nll_case(batch, classes, dtype, seed, ignored, weighted):
+    rng = np.random.default_rng(seed)
+    scores = (rng.standard_normal((batch, classes)) * 10.0 ** rng.uniform(-3, 3, (batch, 1)))
+    target = rng.integers(0, classes, batch)
+    if ignored:  # ignore_index at random places, and at places where the cascade moves up
+        target[rng.random(batch) < ignored] = -100
+        target[::16][rng.random(len(target[::16])) < 0.5] = -100
+    weight = rng.uniform(0.1, 3.0, classes).astype(dtype) if weighted else None
+    return scores.astype(dtype), target, weight
+
+
+def _nll_losses(lib, scores, target, weight, reduction):
+    F = lib.nn.functional
+    x = lib.tensor(scores, requires_grad=True)
+    w = None if weight is None else lib.tensor(weight)
+    loss = F.nll_loss(x, lib.tensor(target), weight=w, reduction=reduction)
+    loss.backward()
+    return loss, x.grad
+
+
+@settings(max_examples=60, deadline=None)
+@given(batch=st.integers(1, 5000), classes=st.integers(1, 12), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float32, np.float64]),
+       ignored=st.sampled_from([0.0, 0.1, 0.7]), weighted=st.booleans(),
+       reduction=st.sampled_from(["mean", "sum"]))
+def test_nll_loss_adds_up_as_torch(batch, classes, seed, dtype, ignored, weighted, reduction):
+    """ATen's nll_loss adds its terms one at a time into 8 levels (16 per level), not as
+    sum() does: the loss, its total weight (a mean's divisor) and so the gradient are torch's
+    bits, with ignored targets and class weights, past 256 terms (level 2) too."""
+    case = _nll_case(batch, classes, dtype, seed, ignored, weighted)
+    (got, got_grad), (want, want_grad) = (_nll_losses(lib, *case, reduction)
+                                          for lib in (minigrad, torch))
+    assert _same(got.detach().numpy(), want.detach())
+    assert _same(got_grad.numpy(), want_grad)
+
+
+def test_nll_loss_order_is_not_numpys_sum():
+    """The test above can fail: NumPy's sum of the same terms differs from torch's loss."""
+    differ = 0
+    for seed in range(50):
+        scores, target, _ = _nll_case(64, 10, np.float32, seed, 0.0, False)
+        picked = -scores[np.arange(64), target]
+        want = torch.nn.functional.nll_loss(torch.from_numpy(scores), torch.from_numpy(target),
+                                            reduction="sum").numpy()
+        differ += picked.sum() != want
+    assert differ > 10
