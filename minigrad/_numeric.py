@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import platform
 
 import numpy as np
 
@@ -341,3 +343,63 @@ def nll_sum(terms: np.ndarray, counted: np.ndarray) -> np.ndarray:
     for level in levels:
         out = out + level
     return np.asarray(out)
+
+
+# --- sums inside torch's vectorised kernels (softmax, log_softmax and their backward) ---------
+# These kernels add a row up with ATen's ``vec::reduce_all``: one vector register of numbers
+# side by side, added to by each next vector, then its lanes added together. The register's
+# width, and how its lanes are added, depend on which of its kernels torch runs on this CPU
+# (its "CPU capability"): so, unlike ``cascade_sum``'s, this order differs between CPUs, and
+# minigrad asks the CPU what torch asks it.
+
+
+@functools.lru_cache(maxsize=1)
+def aten_capability() -> str | None:
+    """The kernels torch runs on this CPU: "avx512", "avx2" or "default" (x86), as torch
+    chooses them (``ATEN_CPU_CAPABILITY`` if set, else the CPU's features); None where this
+    cannot be told (another processor, or no /proc/cpuinfo): then NumPy's order is used."""
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY")
+    if chosen in ("avx512", "avx2", "default"):
+        return chosen
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return None
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            flags = next((set(line.split(":", 1)[1].split()) for line in info
+                          if line.startswith("flags")), set())
+    except OSError:
+        return None
+    if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= flags:
+        return "avx512"
+    if {"avx2", "fma"} <= flags:
+        return "avx2"
+    return "default"
+
+
+def vec_row_sums(rows: np.ndarray) -> np.ndarray:
+    """Each row's sum (``rows`` is 2-D, float) as ``vec::reduce_all`` adds it on this CPU.
+
+    A row shorter than a register: its numbers left to right. Otherwise the first register
+    full, then each next full one added lane by lane, then the numbers left over added into
+    the first lanes, then the lanes: for float32 with AVX2 or AVX512 by halves (lane i gets
+    lane i + width/2, then i + width/4..., so 8 lanes end as ((l0+l4) + (l2+l6)) + ((l1+l5) +
+    (l3+l7))), otherwise left to right."""
+    capability = aten_capability()
+    if capability is None:
+        return np.add.reduce(rows, axis=1)
+    lanes = (64 if capability == "avx512" else _REGISTER_BYTES) // rows.itemsize
+    count, n = rows.shape
+    if n < lanes:
+        return np.add.accumulate(rows, axis=1)[:, -1] if n else np.zeros(count, rows.dtype)
+    full = n // lanes
+    # the registers of a row one after another (axis 1, not the innermost: in turn)
+    acc = np.add.reduce(rows[:, :full * lanes].reshape(count, full, lanes), axis=1)
+    if n > full * lanes:
+        acc[:, :n - full * lanes] += rows[:, full * lanes:]
+    if rows.dtype == np.float32 and capability != "default":
+        half = lanes // 2
+        while half:
+            acc = acc + acc[:, np.arange(lanes) ^ half]
+            half //= 2
+        return acc[:, 0]
+    return np.add.accumulate(acc, axis=1)[:, -1]

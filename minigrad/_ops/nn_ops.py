@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import cascade_sum, nll_sum, quietly
+from minigrad._numeric import cascade_sum, nll_sum, quietly, vec_row_sums
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
@@ -22,7 +22,7 @@ from minigrad._ops.linalg import (
     mm_mat1_backward,
     mm_mat2_backward,
 )
-from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, where
+from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, np_log, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
@@ -218,11 +218,34 @@ def softmax(input, dim, dtype=None):
     if x.ndim == 0:
         data = np.ones_like(x)
     else:
-        with np.errstate(invalid="ignore", over="ignore"):
-            e = np.exp(_shifted(x, d))
-            data = e / e.sum(axis=d, keepdims=True)
+        data = quietly(_softmax_data, x, d)
     return record(data, SoftmaxBackward0, (input,), output_name="result", dim=d,
                   dim_arg=d if dim is None else dim)
+
+
+def _softmax_data(x, axis):
+    """``exp(z) / sum(exp(z))`` for ``z = _shifted(x)``; over the last dim as torch's kernel
+    computes it: its sums (``_row_sums``), and times ``1 / sum`` rather than divided by it."""
+    e = np_exp(_shifted(x, axis))
+    if _last(x, axis):
+        return e * (x.dtype.type(1) / _row_sums(e, axis))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _last(data, axis) -> bool:
+    """Is ``axis`` the last dim of a non-empty array? Then torch's softmax and log_softmax
+    (and their backward) run their vectorised "lastdim" kernels, a row at a time."""
+    return data.size > 0 and axis % data.ndim == data.ndim - 1
+
+
+def _row_sums(data, axis):
+    """Sums over ``axis`` (kept as a dim of 1) in the order torch's softmax kernels add them:
+    over the last dim its vectorised order (``vec_row_sums``: it depends on the CPU), over
+    another dim NumPy's."""
+    if _last(data, axis):
+        n = data.shape[-1]
+        return vec_row_sums(data.reshape(-1, n)).reshape(data.shape[:-1] + (1,))
+    return np.add.reduce(data, axis, keepdims=True)
 
 
 class SoftmaxBackward0(Node):
@@ -255,7 +278,7 @@ def _log_softmax_data(x, axis):
     """``z - log(sum(exp(z)))`` for ``z = _shifted(x)``; the two reductions called as the ufuncs
     that ``max`` and ``sum`` are (their Python wrappers cost more than a small batch's math)."""
     z = x - np.maximum.reduce(x, axis, None, None, True) if x.size else x
-    return z - np.log(np.add.reduce(np.exp(z), axis, None, None, True))
+    return z - np_log(_row_sums(np_exp(z), axis))
 
 
 class LogSoftmaxBackward0(Node):
@@ -278,7 +301,7 @@ def softmax_backward_data(grad_output, output, dim):
     g, y = grad_output._data, output._data
     with np.errstate(invalid="ignore", over="ignore"):
         # softmax of one number is 1, whatever the number: no gradient
-        data = g * 0 if y.ndim == 0 else y * (g - (g * y).sum(axis=dim, keepdims=True))
+        data = g * 0 if y.ndim == 0 else (g - _row_sums(g * y, dim)) * y
     return record(data.astype(g.dtype, copy=False), SoftmaxBackwardDataBackward0,
                   (grad_output, output), save={"grad_output": grad_output, "output": output},
                   dim=dim)
@@ -317,7 +340,7 @@ def log_softmax_backward_data(grad_output, output, dim):
     """``grad_output - exp(output) * sum(grad_output, dim)``"""
     g, y = grad_output._data, output._data
     with np.errstate(invalid="ignore", over="ignore"):
-        data = g * 0 if y.ndim == 0 else g - np_exp(y) * g.sum(axis=dim, keepdims=True)
+        data = g * 0 if y.ndim == 0 else g - np_exp(y) * _row_sums(g, dim)
     return record(data.astype(g.dtype, copy=False), LogSoftmaxBackwardDataBackward0,
                   (grad_output, output), save={"grad_output": grad_output, "output": output},
                   dim=dim)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import minigrad
 from minigrad._numeric import cascade_sum
+from minigrad._ops.nn_ops import log_softmax_backward_data, softmax_backward_data
 
 SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 511,
          512, 513, 640, 1000, 2000, 4095, 4096, 4097, 10000, 32768]
@@ -215,3 +216,61 @@ def test_nll_loss_order_is_not_numpys_sum():
                                             reduction="sum").numpy()
         differ += picked.sum() != want
     assert differ > 10
+
+
+# --- softmax's and log_softmax's kernels add a row up in vectorised order ----------------------
+# That order depends on the kernels torch runs on this CPU (AVX512, AVX2 or its plain build);
+# minigrad asks the CPU (and ATEN_CPU_CAPABILITY) what torch asks it, and test_cpu_capabilities
+# re-runs these tests with the kernels forced down. The backward formulas use only exactly
+# rounded arithmetic around the sums, so any difference would be the sums'.
+
+SOFTMAX_SHAPES = [(1, 1), (3, 5), (2, 7), (4, 8), (3, 9), (2, 15), (2, 16), (2, 17), (5, 31),
+                  (2, 33), (3, 100), (2, 1000), (2, 3, 20), (10,)]
+
+
+def _softmax_backward(lib, grad, output, log: bool):
+    """torch's _softmax_backward_data / _log_softmax_backward_data, over the last dim."""
+    if lib is torch:
+        fn = torch._log_softmax_backward_data if log else torch._softmax_backward_data
+        grad = torch.from_numpy(grad)
+        return fn(grad, torch.from_numpy(output), -1, grad.dtype)
+    fn = log_softmax_backward_data if log else softmax_backward_data
+    with minigrad.no_grad():
+        return fn(minigrad.tensor(grad), minigrad.tensor(output), -1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SOFTMAX_SHAPES, ids=str)
+def test_softmax_backward_sums_are_torchs(shape, dtype):
+    """softmax's backward adds up grad * output along each row, log_softmax's the gradient
+    (with output 0, exp(output) is exactly 1): bit for bit torch's, on this CPU's kernels."""
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        grad = (rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)).astype(dtype)
+        output = rng.uniform(0, 1, shape).astype(dtype)
+        for log, out in ((False, output), (True, np.zeros(shape, dtype))):
+            got = _softmax_backward(minigrad, grad, out, log).numpy()
+            assert _same(got, _softmax_backward(torch, grad, out, log)), (seed, log)
+
+
+def test_softmax_backward_order_is_not_numpys():
+    """The test above can fail: with NumPy's sum, many rows come out differently."""
+    rng = np.random.default_rng(0)
+    grad = (rng.standard_normal((200, 100)) * 10.0 ** rng.uniform(-3, 3, (200, 100)))
+    grad = grad.astype(np.float32)
+    want = torch._log_softmax_backward_data(torch.from_numpy(grad), torch.zeros(200, 100), -1,
+                                            torch.float32).numpy()
+    numpy_order = grad - grad.sum(axis=-1, keepdims=True)
+    assert (numpy_order != want).any(axis=1).sum() > 20
+
+
+@pytest.mark.parametrize("shape", SOFTMAX_SHAPES, ids=str)
+def test_softmax_and_log_softmax_forward_are_torchs_up_to_exp(shape):
+    """The forward kernels also exponentiate (torch with SLEEF's vectorised exp, not always
+    correctly rounded): equal to torch within a few units in the last place, and the rows
+    that sum to 1 exactly in one sum to 1 in the other."""
+    x = (np.random.default_rng(5).standard_normal(shape) * 4).astype(np.float32)
+    for name in ("softmax", "log_softmax"):
+        got = getattr(minigrad, name)(minigrad.tensor(x), -1).numpy()
+        want = getattr(torch, name)(torch.from_numpy(x), -1).numpy()
+        np.testing.assert_allclose(got, want, rtol=4e-7 * max(4, shape[-1] ** 0.5), atol=1e-7)
