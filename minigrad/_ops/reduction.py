@@ -18,7 +18,7 @@ from minigrad._numeric import cascade_sum, cascade_sum_dims, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
-from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, where
+from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, np_exp, np_log, where
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
@@ -457,7 +457,10 @@ def logsumexp(input, dim, keepdim=False):
             maxes = data.max(axis=dims, keepdims=True) if data.size else np.zeros(
                 [1 if d in dims else n for d, n in enumerate(data.shape)], data.dtype)
             maxes = np.where(np.isinf(maxes), 0, maxes).astype(data.dtype)
-            out = np.log(np.exp(data - maxes).sum(axis=dims, keepdims=True)) + maxes
+            # torch's order: exp, then sum (its cascade), log, plus the maxes
+            total = cascade_sum_dims(np_exp(data - maxes), dims, True) if data.size else \
+                np.exp(data).sum(axis=dims, keepdims=True)
+            out = np_log(total) + maxes
         if not keepdim:
             out = out.squeeze(dims)
     return record(np.asarray(out, dtype=data.dtype), LogsumexpBackward0, (x,), save={"self": x},
