@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, return_types
-from minigrad._numeric import cascade_sum, cascade_sum_dims, quietly
+from minigrad._numeric import cascade_sum, cascade_sum_dims, norm_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -621,10 +621,11 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
             out = a.max(axis=axis, keepdims=keepdim)
         elif p == float("-inf"):
             out = a.min(axis=axis, keepdims=keepdim)
-        elif p == 1:
-            out = a.sum(axis=axis, keepdims=keepdim)
-        elif p == 2:
-            out = np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+        elif p in (1, 2):  # torch's order of additions where it is written out (norm_sum)
+            total = norm_sum(data, dims, keepdim, int(p))
+            if total is None:
+                total = (a if p == 1 else a * a).sum(axis=axis, keepdims=keepdim)
+            out = total if p == 1 else np.sqrt(total)
         else:
             out = np.power(np.power(a, p).sum(axis=axis, keepdims=keepdim), 1 / p)
     return record(np.asarray(out, dtype=data.dtype), LinalgVectorNormBackward0, (input,),
