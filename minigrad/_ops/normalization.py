@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from minigrad._numeric import fma, quietly
+from minigrad._numeric import aten_capability, fma, quietly, row_moments
 from minigrad._ops._core import needs_grad, record
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, graph
@@ -65,25 +65,36 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
     x = input._data
     axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
     one, dt = x.dtype.type(1), x.dtype.type
+    size = math.prod(normalized_shape)
+    stats_shape = x.shape[:x.ndim - len(axes)] + (1,) * len(axes)
+    moments = row_moments(np.ascontiguousarray(x).reshape(-1, size)) if x.size else None
+    fused = aten_capability() not in (None, "default")  # torch's AVX2 build: FMA
     with np.errstate(all="ignore"):
-        # the statistics in float64, rounded to the input's dtype (torch's Welford sums keep
-        # them as accurate); from there on torch's steps and roundings, in the input's dtype
-        wide = x.astype(np.float64)
-        if wide.size:
-            mean64 = wide.mean(axis=axes, keepdims=True)
-            var64 = np.square(wide - mean64).mean(axis=axes, keepdims=True)
-        else:
-            mean64 = var64 = np.zeros(x.shape[:x.ndim - len(axes)] + (1,) * len(axes))
-        mean = mean64.astype(x.dtype)
-        rstd = one / np.sqrt(var64.astype(x.dtype) + dt(eps))
+        if moments is not None:  # torch's own Welford steps (row_moments)
+            mean, var = (a.reshape(stats_shape) for a in moments)
+        else:  # a CPU whose kernels are not written out: float64, rounded once
+            wide = x.astype(np.float64)
+            if wide.size:
+                mean64 = wide.mean(axis=axes, keepdims=True)
+                var64 = np.square(wide - mean64).mean(axis=axes, keepdims=True)
+            else:
+                mean64 = var64 = np.zeros(stats_shape)
+            mean, var = mean64.astype(x.dtype), var64.astype(x.dtype)
+        rstd = one / np.sqrt(var + dt(eps))
+        # torch: (x + (-mean)) * rstd * weight + bias, its compiler fusing the last multiply
+        # and add in the AVX2 build (times a missing weight, 1, is left out; plus a missing
+        # bias, 0, is still added: -0 becomes +0)
         centered = x - mean
-        if weight is None and bias is not None:  # torch's kernel: one fused multiply-add
-            out = fma(centered, rstd, bias._data, x.dtype)
+        w = None if weight is None else weight._data
+        b = dt(0) if bias is None else bias._data
+        if w is None and bias is not None and fused:
+            out = fma(centered, rstd, b, x.dtype)
         else:
             out = centered * rstd
-            if weight is not None:
-                out = out * weight._data if bias is None else fma(out, weight._data, bias._data,
-                                                                  x.dtype)
+            if w is not None and bias is not None and fused:
+                out = fma(out, w, b, x.dtype)
+            else:
+                out = (out if w is None else out * w) + b
     mean_t = Tensor._make(mean)
     rstd_t = Tensor._make(np.asarray(rstd, dtype=x.dtype))
     inputs = (input, _absent() if weight is None else weight, _absent() if bias is None else bias)

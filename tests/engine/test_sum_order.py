@@ -309,3 +309,41 @@ def test_vector_norm_order_is_not_numpys():
             x = (rng.standard_normal(n) * 10.0 ** rng.uniform(-2, 2, n)).astype(np.float32)
             differ += np.sqrt((x * x).sum()) != torch.from_numpy(x).norm().numpy()
     assert differ > 10
+
+
+# --- layer norm's statistics: Welford's algorithm in registers, as ATen's RowwiseMoments -------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("size", [1, 3, 7, 8, 9, 17, 33, 100, 257, 300, 1000, 4097])
+def test_layer_norm_forward_is_torchs_bit_for_bit(size, dtype):
+    """The mean and 1/std (torch's saved results 1 and 2) and the output, with and without
+    weight and bias, are torch's bits on this CPU's kernels: rows of every length that
+    exercises a part of the algorithm (numbers left over, one chunk, the cascade)."""
+    rng = np.random.default_rng(size)
+    x = (rng.standard_normal((6, size)) * 3 + rng.uniform(-5, 5, (6, 1))).astype(dtype)
+    w = rng.uniform(-1.5, 1.5, size).astype(dtype)
+    b = rng.standard_normal(size).astype(dtype)
+    for weight, bias in ((None, None), (w, None), (None, b), (w, b)):
+        got = minigrad.nn.functional.layer_norm(
+            minigrad.tensor(x, requires_grad=True), (size,),
+            None if weight is None else minigrad.tensor(weight),
+            None if bias is None else minigrad.tensor(bias))
+        want, mean, rstd = torch.native_layer_norm(
+            torch.from_numpy(x), (size,), None if weight is None else torch.from_numpy(weight),
+            None if bias is None else torch.from_numpy(bias), 1e-5)
+        assert _same(got.detach().numpy(), want), (weight is None, bias is None)
+        node = got.grad_fn
+        assert _same(node._saved_result1.numpy(), mean)
+        assert _same(node._saved_result2.numpy(), rstd)
+
+
+def test_layer_norm_statistics_are_not_float64s():
+    """The test above can fail: the mean and variance worked out in float64 and rounded once
+    (minigrad's way before) differ from torch's for many rows."""
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((200, 300)) * 3 + 1).astype(np.float32)
+    _, _, rstd = torch.native_layer_norm(torch.from_numpy(x), (300,), None, None, 1e-5)
+    var = x.astype(np.float64).var(axis=1).astype(np.float32)
+    rounded = np.float32(1) / np.sqrt(var + np.float32(1e-5))
+    assert (rounded != rstd.numpy().ravel()).sum() > 10
