@@ -61,26 +61,32 @@ def fma(a, b, c, dtype):
     return fma32(a, b, c) if np.dtype(dtype) == np.float32 else fma64(a, b, c)
 
 
+_LOW29, _HALF29, _TINY32 = np.uint64(0x1FFFFFFF), np.uint64(0x10000000), 2.0 ** -126
+
+
 def fma32(a, b, c):
     """float32 ``a * b + c`` rounded once. The product of two float32 is exact in float64 and
     the sum rounds there first; rounding twice only goes wrong when that float64 sum falls
     exactly halfway between two float32s (its 29 extra bits 1000...0), or in float32's
     subnormal range, where fewer bits are kept: only those elements get the sum's exact error
     computed to settle the result (the rest stays one fast NumPy expression)."""
-    with np.errstate(all="ignore"):
-        p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-        c = np.asarray(c, np.float64)
-        total = p + c
-        rounded = np.asarray(total.astype(np.float32))
-        bits = np.asarray(total).view(np.uint64)
-        unsure = (((bits & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000))
-                  | (np.abs(total) < 2.0 ** -126)) & (total != 0)
-        if unsure.any():
-            p, c = (np.broadcast_to(v, total.shape)[unsure] for v in (p, c))
-            exact, error = _two_sum(p, c)
-            near = rounded[unsure]
-            rounded[unsure] = _settle_tie(near, exact - near.astype(np.float64), error)
-        return rounded
+    with quiet():
+        return _fma32(a, b, c)
+
+
+def _fma32(a, b, c):
+    """``fma32`` inside ``quiet`` already (a loop of them enters it once)."""
+    total = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
+    rounded = np.asarray(total.astype(np.float32))
+    bits = np.asarray(total).view(np.uint64)
+    unsure = (((bits & _LOW29) == _HALF29) | (np.abs(total) < _TINY32)) & (total != 0)
+    if unsure.any():
+        p = np.multiply(a, b, dtype=np.float64)
+        p, c = (np.broadcast_to(np.asarray(v, np.float64), total.shape)[unsure] for v in (p, c))
+        exact, error = _two_sum(p, c)
+        near = rounded[unsure]
+        rounded[unsure] = _settle_tie(near, exact - near.astype(np.float64), error)
+    return rounded
 
 
 def fma64(a, b, c):
@@ -454,65 +460,92 @@ def row_moments(rows: np.ndarray):
     norm's statistics), or None where its kernels are unknown (see ``aten_capability``).
 
     Welford's running mean and squared deviations, lane by lane in 32-byte registers, in
-    chunks of 16 registers; the chunks are merged in a binary cascade (chunk i + 1 merges up
-    as many levels as i + 1 has trailing zero bits), the levels into level 0 at the end; then
+    chunks of 16 registers (all chunks side by side here: they are independent); the chunks
+    merged pairwise in a binary tree (ATen's cascade: a pair at each level, a group left over
+    at a level waits, and the waiting groups are merged into the lowest one at the end); then
     the numbers past the last full register one at a time, and the lanes merged into those.
     AVX2 and AVX512 kernels round ``a * b + c`` once (FMA) where the plain build rounds twice
     (except for the numbers left over: measured against torch 2.13, on every build)."""
     capability = aten_capability()
     if capability is None:
         return None
-    fused = capability != "default"
+    with quiet():
+        return _row_moments(rows, capability != "default")
+
+
+def _row_moments(rows, fused: bool):
     dt = rows.dtype.type
 
     def mul_add(a, b, c):
-        return fma(a, b, c, rows.dtype) if fused else a * b + c
+        return _fma32(a, b, c) if fused and dt is np.float32 else fma64(a, b, c) if fused \
+            else a * b + c
 
     count, size = rows.shape
     lanes = _REGISTER_BYTES // rows.itemsize
     n = size // lanes  # full registers per row
     chunks = -(-n // 16)
     depth = 1 if chunks <= 2 else (chunks - 1).bit_length()  # ATen's CeilLog2
-    registers = rows[:, :n * lanes].reshape(count, n, lanes)
-    zeros = np.zeros((count, lanes), rows.dtype)
-    stack = [[0, zeros, zeros] for _ in range(depth)]  # per level: count, mean, squares
-
-    def merge(into, m0_add, m1_add, m2_add):  # AddMomentsVec
-        m0, m1, m2 = into
-        total = m0 + m0_add
-        c = dt(0) if total == 0 else dt(m0_add) / dt(total)
-        delta = m1_add - m1
-        c_delta = c * delta
-        into[:] = [total, m1 + c_delta, mul_add(delta * dt(m0), c_delta, m2 + m2_add)]
-
-    for i in range(chunks):
-        m1 = m2 = zeros
-        block = registers[:, i * 16:(i + 1) * 16]
-        for j in range(block.shape[1]):  # UpdateMomentsVec
-            x = block[:, j]
+    if chunks:
+        # UpdateMomentsVec on every chunk at once: (rows, chunks, 16 registers, lanes); the
+        # last chunk may be short, and stops updating after its last register
+        padded = np.zeros((count, chunks * 16, lanes), rows.dtype)
+        padded[:, :n] = rows[:, :n * lanes].reshape(count, n, lanes)
+        block = padded.reshape(count, chunks, 16, lanes)
+        sizes = np.minimum(16, n - 16 * np.arange(chunks))  # registers in each chunk
+        m1 = m2 = np.zeros((count, chunks, lanes), rows.dtype)
+        for j in range(min(16, n)):
+            x = block[:, :, j]
             delta = x - m1
-            m1 = mul_add(dt(1) / dt(j + 1), delta, m1)
-            m2 = mul_add(delta, x - m1, m2)
-        merge(stack[0], block.shape[1], m1, m2)
-        mask, level = i + 1, 1
-        while level < depth and not mask & 1:
-            merge(stack[level], *stack[level - 1])
-            stack[level - 1] = [0, zeros, zeros]
-            mask, level = mask >> 1, level + 1
-    for level in range(1, depth):
-        merge(stack[0], *stack[level])
-    _, lane_m1, lane_m2 = stack[0]
+            new_m1 = mul_add(dt(1) / dt(j + 1), delta, m1)
+            new_m2 = mul_add(delta, x - new_m1, m2)
+            if j < sizes[-1]:
+                m1, m2 = new_m1, new_m2
+            else:  # past the short last chunk's end
+                m1, m2 = (np.concatenate((new[:, :-1], old[:, -1:]), axis=1)
+                          for new, old in ((new_m1, m1), (new_m2, m2)))
+        groups = [sizes, m1, m2]
+        waiting = []  # per level: the group left over there, or None
+        for _ in range(depth - 1):  # the carries, level by level, all pairs at once
+            pairs = len(groups[0]) // 2
+            waiting.append(None if len(groups[0]) % 2 == 0 else
+                           [groups[0][-1:], groups[1][:, -1:], groups[2][:, -1:]])
+            groups = _merge([g[:2 * pairs:2] if i == 0 else g[:, :2 * pairs:2]
+                             for i, g in enumerate(groups)],
+                            [g[1:2 * pairs:2] if i == 0 else g[:, 1:2 * pairs:2]
+                             for i, g in enumerate(groups)], mul_add, dt)
+        if len(groups[0]) == 2:  # the top level keeps both of its groups, merged
+            groups = _merge([g[:1] if i == 0 else g[:, :1] for i, g in enumerate(groups)],
+                            [g[1:] if i == 0 else g[:, 1:] for i, g in enumerate(groups)],
+                            mul_add, dt)
+        waiting.append(groups)
+        total = None
+        for group in waiting:  # the waiting groups, lowest level first, into the lowest
+            if group is not None:
+                total = group if total is None else _merge(total, group, mul_add, dt)
+        lane_m1, lane_m2 = total[1][:, 0], total[2][:, 0]
     m0, m1, m2 = 0, np.zeros(count, rows.dtype), np.zeros(count, rows.dtype)
     for x in rows[:, n * lanes:].T:  # the numbers left over, one at a time
         delta = x - m1
         m0 += 1
         m1 = m1 + delta / dt(m0)
         m2 = m2 + delta * (x - m1)  # not fused, in any build (measured)
-    for lane in range(lanes):  # AddMoments, lane by lane
-        total = m0 + n
-        c = dt(0) if total == 0 else dt(n) / dt(total)
+    for lane in range(lanes if n else 0):  # AddMoments, lane by lane
+        c = dt(n) / dt(m0 + n)
         delta = lane_m1[:, lane] - m1
         m1 = mul_add(c, delta, m1)
         m2 = m2 + mul_add(delta * delta * c, dt(m0), lane_m2[:, lane])
-        m0 = total
+        m0 += n
     return m1, m2 / dt(size)
+
+
+def _merge(into, add, mul_add, dt):
+    """ATen's ``AddMomentsVec``: the statistics ``add`` (count, mean, squares) merged into
+    ``into``; counts are (groups,) arrays, means and squares (rows, groups, lanes)."""
+    n0, m1, m2 = into
+    n_add, m1_add, m2_add = add
+    total = n0 + n_add
+    c = (n_add.astype(dt) / total.astype(dt))[None, :, None]  # never 0 / 0: groups are full
+    delta = m1_add - m1
+    c_delta = c * delta
+    return [total, m1 + c_delta, mul_add(delta * n0.astype(dt)[None, :, None], c_delta,
+                                         m2 + m2_add)]
