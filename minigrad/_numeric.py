@@ -398,8 +398,10 @@ def vec_row_sums(rows: np.ndarray) -> np.ndarray:
     if n < lanes:
         return np.add.accumulate(rows, axis=1)[:, -1] if n else np.zeros(count, rows.dtype)
     full = n // lanes
-    # the registers of a row one after another (axis 1, not the innermost: in turn)
-    acc = np.add.reduce(rows[:, :full * lanes].reshape(count, full, lanes), axis=1)
+    # the registers of a row one after another: the k-th of every row side by side in row k,
+    # added up row after row (NumPy does that for the outer axis of a contiguous array)
+    acc = np.add.reduce(np.ascontiguousarray(
+        rows[:, :full * lanes].reshape(count, full, lanes).transpose(1, 0, 2)), axis=0)
     if n > full * lanes:
         acc[:, :n - full * lanes] += rows[:, full * lanes:]
     if rows.dtype == np.float32 and capability != "default":
