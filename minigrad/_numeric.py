@@ -351,12 +351,13 @@ def nll_sum(terms: np.ndarray, counted: np.ndarray) -> np.ndarray:
     return np.asarray(out)
 
 
-# --- sums inside torch's vectorised kernels (softmax, log_softmax and their backward) ---------
-# These kernels add a row up with ATen's ``vec::reduce_all``: one vector register of numbers
-# side by side, added to by each next vector, then its lanes added together. The register's
-# width, and how its lanes are added, depend on which of its kernels torch runs on this CPU
-# (its "CPU capability"): so, unlike ``cascade_sum``'s, this order differs between CPUs, and
-# minigrad asks the CPU what torch asks it.
+# --- the orders of torch's other kernels: softmax's, the norms', layer norm's -----------------
+# These kernels add a row up in vector registers: numbers side by side in lanes, added to by
+# each next register, then the lanes added together (softmax's ``vec::reduce_all``, the
+# 2-norm's fast path, layer norm's Welford steps). The register's width, how the lanes are
+# added and whether a multiply-add is rounded once depend on which of its kernels torch runs
+# on this CPU (its "CPU capability"): so, unlike ``cascade_sum``'s, these orders differ
+# between CPUs, and minigrad asks the CPU what torch asks it.
 
 
 @functools.lru_cache(maxsize=1)
@@ -445,8 +446,9 @@ def _norm_two_rows(rows):
     lanes = _REGISTER_BYTES // rows.itemsize
     count, n = rows.shape
     whole = n // lanes * lanes
-    body = rows[:, :whole].reshape(count, -1, lanes)
-    acc = np.add.reduce(body * body, axis=1) if whole else np.zeros((count, lanes), rows.dtype)
+    body = rows[:, :whole].reshape(count, -1, lanes).transpose(1, 0, 2)  # register k: row k
+    acc = np.add.reduce(np.ascontiguousarray(body * body), axis=0) if whole else \
+        np.zeros((count, lanes), rows.dtype)
     total = np.add.accumulate(acc, axis=1)[:, -1]
     left = rows[:, whole:].T
     rounded = len(left) if aten_capability() == "default" else 4 if len(left) >= 4 else 0
