@@ -383,18 +383,26 @@ def aten_capability() -> str | None:
     return "default"
 
 
-def vec_row_sums(rows: np.ndarray) -> np.ndarray:
+def vec_row_sums(rows: np.ndarray, register_bytes: int | None = None,
+                 factors: tuple | None = None) -> np.ndarray:
     """Each row's sum (``rows`` is 2-D, float) as ``vec::reduce_all`` adds it on this CPU.
 
     A row shorter than a register: its numbers left to right. Otherwise the first register
     full, then each next full one added lane by lane, then the numbers left over added into
     the first lanes, then the lanes: for float32 with AVX2 or AVX512 by halves (lane i gets
     lane i + width/2, then i + width/4..., so 8 lanes end as ((l0+l4) + (l2+l6)) + ((l1+l5) +
-    (l3+l7))), otherwise left to right."""
+    (l3+l7))), otherwise left to right.
+
+    ``register_bytes``: the register's width, by default that of the kernels softmax runs on
+    this CPU (64 bytes with AVX512); layer norm's kernels have no AVX512 version (32).
+    ``factors``: ``(a, b)`` when ``rows`` is ``a * b`` and the kernel's compiler fuses the
+    last, partial register's product into its sum (layer norm's backward, AVX2 build)."""
     capability = aten_capability()
     if capability is None:
         return np.add.reduce(rows, axis=1)
-    lanes = (64 if capability == "avx512" else _REGISTER_BYTES) // rows.itemsize
+    if register_bytes is None:
+        register_bytes = 64 if capability == "avx512" else _REGISTER_BYTES
+    lanes = register_bytes // rows.itemsize
     count, n = rows.shape
     if n < lanes:
         return np.add.accumulate(rows, axis=1)[:, -1] if n else np.zeros(count, rows.dtype)
@@ -403,8 +411,12 @@ def vec_row_sums(rows: np.ndarray) -> np.ndarray:
     # added up row after row (NumPy does that for the outer axis of a contiguous array)
     acc = np.add.reduce(np.ascontiguousarray(
         rows[:, :full * lanes].reshape(count, full, lanes).transpose(1, 0, 2)), axis=0)
-    if n > full * lanes:
-        acc[:, :n - full * lanes] += rows[:, full * lanes:]
+    left = n - full * lanes
+    if left and factors is not None and capability != "default":
+        a, b = (np.broadcast_to(f, rows.shape)[:, full * lanes:] for f in factors)
+        acc[:, :left] = fma(a, b, acc[:, :left], rows.dtype)
+    elif left:
+        acc[:, :left] += rows[:, full * lanes:]
     if rows.dtype == np.float32 and capability != "default":
         half = lanes // 2
         while half:

@@ -347,3 +347,27 @@ def test_layer_norm_statistics_are_not_float64s():
     var = x.astype(np.float64).var(axis=1).astype(np.float32)
     rounded = np.float32(1) / np.sqrt(var + np.float32(1e-5))
     assert (rounded != rstd.numpy().ravel()).sum() > 10
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("size", [1, 3, 5, 8, 10, 17, 33, 100, 257, 300])
+def test_layer_norm_input_gradient_is_torchs_bit_for_bit(size, dtype):
+    """The input's gradient, with and without a weight: its row sums in the kernel's order
+    and its multiply-adds fused where torch's build fuses them. (The weight's and bias's
+    gradients add up per-thread partial sums in torch, so their bits depend on its thread
+    count: they are compared within rounding.)"""
+    rng = np.random.default_rng(size + 1)
+    x = (rng.standard_normal((40, size)) * 3 + 1).astype(dtype)
+    g = rng.standard_normal((40, size)).astype(dtype)
+    w = rng.uniform(0.5, 1.5, size).astype(dtype)
+    for weight in (None, w):
+        grads = []
+        for lib in (minigrad, torch):
+            t = lib.tensor(x, requires_grad=True)
+            p = None if weight is None else lib.tensor(weight, requires_grad=True)
+            lib.nn.functional.layer_norm(t, (size,), p).backward(lib.tensor(g))
+            grads.append((t.grad, None if p is None else p.grad))
+        (got, got_w), (want, want_w) = grads
+        assert _same(got.numpy(), want), weight is None
+        if weight is not None:
+            np.testing.assert_allclose(got_w.numpy(), want_w.numpy(), rtol=1e-5, atol=1e-6)
