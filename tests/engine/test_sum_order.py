@@ -267,13 +267,19 @@ def test_softmax_backward_order_is_not_numpys():
 @pytest.mark.parametrize("shape", SOFTMAX_SHAPES, ids=str)
 def test_softmax_and_log_softmax_forward_are_torchs_up_to_exp(shape):
     """The forward kernels also exponentiate (torch with SLEEF's vectorised exp, not always
-    correctly rounded): equal to torch within a few units in the last place, and the rows
-    that sum to 1 exactly in one sum to 1 in the other."""
-    x = (np.random.default_rng(5).standard_normal(shape) * 4).astype(np.float32)
+    correctly rounded; minigrad's is): equal to torch within a few units in the last place;
+    cross_entropy too."""
+    rng = np.random.default_rng(shape[-1])
+    x = (rng.standard_normal(shape) * 4).astype(np.float32)
     for name in ("softmax", "log_softmax"):
         got = getattr(minigrad, name)(minigrad.tensor(x), -1).numpy()
         want = getattr(torch, name)(torch.from_numpy(x), -1).numpy()
         np.testing.assert_allclose(got, want, rtol=4e-7 * max(4, shape[-1] ** 0.5), atol=1e-7)
+    if len(shape) == 2:
+        target = rng.integers(0, shape[-1], shape[0])
+        got = minigrad.nn.functional.cross_entropy(minigrad.tensor(x), minigrad.tensor(target))
+        want = torch.nn.functional.cross_entropy(torch.from_numpy(x), torch.from_numpy(target))
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
 
 
 # --- vector norms of order 1 and 2 add up in the norm kernel's own order ------------------------
