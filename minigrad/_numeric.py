@@ -383,6 +383,13 @@ def aten_capability() -> str | None:
     return "default"
 
 
+def torch_fuses() -> bool:
+    """Does the build of torch's kernels that runs on this CPU round ``a * b + c`` once where
+    its compiler fuses them (a fused multiply-add: the AVX2 and AVX512 kernels)? Not the plain
+    build, and not a processor whose kernels are unknown here."""
+    return aten_capability() in ("avx2", "avx512")
+
+
 def vec_row_sums(rows: np.ndarray, register_bytes: int | None = None,
                  factors: tuple | None = None) -> np.ndarray:
     """Each row's sum (``rows`` is 2-D, float) as ``vec::reduce_all`` adds it on this CPU.
@@ -412,7 +419,7 @@ def vec_row_sums(rows: np.ndarray, register_bytes: int | None = None,
     acc = np.add.reduce(np.ascontiguousarray(
         rows[:, :full * lanes].reshape(count, full, lanes).transpose(1, 0, 2)), axis=0)
     left = n - full * lanes
-    if left and factors is not None and capability != "default":
+    if left and factors is not None and torch_fuses():
         a, b = (np.broadcast_to(f, rows.shape)[:, full * lanes:] for f in factors)
         acc[:, :left] = fma(a, b, acc[:, :left], rows.dtype)
     elif left:
@@ -463,7 +470,7 @@ def _norm_two_rows(rows):
         np.zeros((count, lanes), rows.dtype)
     total = np.add.accumulate(acc, axis=1)[:, -1]
     left = rows[:, whole:].T
-    rounded = len(left) if aten_capability() == "default" else 4 if len(left) >= 4 else 0
+    rounded = (4 if len(left) >= 4 else 0) if torch_fuses() else len(left)
     for d in left[:rounded]:
         total = total + d * d
     for d in left[rounded:]:
@@ -482,11 +489,10 @@ def row_moments(rows: np.ndarray):
     the numbers past the last full register one at a time, and the lanes merged into those.
     AVX2 and AVX512 kernels round ``a * b + c`` once (FMA) where the plain build rounds twice
     (except for the numbers left over: measured against torch 2.13, on every build)."""
-    capability = aten_capability()
-    if capability is None:
+    if aten_capability() is None:
         return None
     with quiet():
-        return _row_moments(rows, capability != "default")
+        return _row_moments(rows, torch_fuses())
 
 
 def _row_moments(rows, fused: bool):

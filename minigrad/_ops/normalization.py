@@ -22,7 +22,14 @@ import math
 
 import numpy as np
 
-from minigrad._numeric import aten_capability, fma, quietly, row_moments, vec_row_sums
+from minigrad._numeric import (
+    aten_capability,
+    fma,
+    quietly,
+    row_moments,
+    torch_fuses,
+    vec_row_sums,
+)
 from minigrad._ops._core import needs_grad, record
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, graph
@@ -68,7 +75,7 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
     size = math.prod(normalized_shape)
     stats_shape = x.shape[:x.ndim - len(axes)] + (1,) * len(axes)
     moments = row_moments(np.ascontiguousarray(x).reshape(-1, size)) if x.size else None
-    fused = aten_capability() not in (None, "default")  # torch's AVX2 build: FMA
+    fused = torch_fuses()
     with np.errstate(all="ignore"):
         if moments is not None:  # torch's own Welford steps (row_moments)
             mean, var = (a.reshape(stats_shape) for a in moments)
@@ -175,12 +182,12 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         # torch's kernel: with ds = sum(dy x gamma) and db = sum(dy gamma) over the row,
         # grad_input = rstd dy gamma + b x + c, b = (db mean - ds) rstd^3 / N,
         # c = -b mean - db rstd / N (the same as J(dy gamma), rounded as torch rounds it)
-        dy = g * weight._data if weight is not None else g
         scale = x.dtype.type(1) / x.dtype.type(max(math.prod(normalized_shape), 1))
         if aten_capability() is not None and x.size:
             gi = _input_grad_as_torch(g, x, m, r, None if weight is None else weight._data,
                                       scale)
         else:
+            dy = g * weight._data if weight is not None else g
             ds = (dy * x).sum(axis=axes, keepdims=True)
             db = dy.sum(axis=axes, keepdims=True)
             b = (db * m - ds) * r * r * r * scale
@@ -190,8 +197,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         if weight is not None:
             # per element as torch (a * x + b, fused in its AVX2 build); torch adds the rows
             # up in per-thread parts, so that sum's bits depend on its thread count
-            xhat = fma(r, x, -r * m, x.dtype) if aten_capability() not in (None, "default") \
-                else r * x + (-r * m)
+            xhat = fma(r, x, -r * m, x.dtype) if torch_fuses() else r * x + (-r * m)
             gw = (g * xhat).sum(axis=batch)
         gb = g.sum(axis=batch) if bias is not None else None
         return gi, gw, gb
@@ -221,7 +227,7 @@ def _input_grad_as_torch(g, x, mean, rstd, weight, scale):
     rows = (-1, size)
     g2, x2 = g.reshape(rows), x.reshape(rows)
     m, r = mean.reshape(-1, 1), rstd.reshape(-1, 1)
-    fused = aten_capability() != "default"
+    fused = torch_fuses()
     width = 32  # layer norm's kernels have no AVX512 version
 
     def mul_add(a, b, c):
