@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _random
-from minigrad._numeric import fma
+from minigrad._numeric import fma, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _warn_once, check_device
@@ -236,12 +236,17 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
             _check_nesting(data)
         # floats asked for at a given float dtype are converted once, from Python's doubles,
         # as torch does (not rounded to the default float32 on the way)
-        wide = dtype is not None and dtype.is_floating_point and inferred.is_floating_point
-        array = np.array(data, dtype=np.float64 if wide else inferred.numpy)
+        # (ints too: 2**63 is a float, as torch reads a Python int for a float dtype)
+        wide = dtype is not None and dtype.is_floating_point
+        # a float beyond the dtype's range is inf, as in torch (no NumPy overflow warning)
+        try:
+            array = quietly(np.array, data, np.float64 if wide else inferred.numpy)
+        except OverflowError:  # an int beyond int64: torch's message when it reads it
+            raise ValueError("Overflow when unpacking long long") from None
         if dtype is not None:
             _check_fits(array, dtype, dtype.name)
         dtype = dtype or inferred
-    array = np.array(array, dtype=dtype.numpy)
+    array = quietly(np.array, array, dtype.numpy)
     return _finish(Tensor._make(array), requires_grad, device)
 
 
@@ -304,8 +309,10 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> T
                  if isinstance(fill_value, numbers.Integral) else _dtype.get_default_dtype())
     if not dtype.is_floating_point and dtype is not _dtype.bool:
         _check_fits(np.asarray(fill_value), dtype, dtype.numpy.name + "_t")
+    else:
+        _dtype.check_number_fits(fill_value, dtype)  # 1e39 into float32 is refused
     shape = _size((size,) if isinstance(size, int) else tuple(size), "full")
-    return _finish(Tensor._make(np.full(shape, fill_value, dtype=dtype.numpy)), requires_grad,
+    return _finish(Tensor._make(quietly(np.full, shape, fill_value, dtype.numpy)), requires_grad,
                    device)
 
 

@@ -8,6 +8,7 @@ deliberate difference from torch is that module prefix.
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -158,7 +159,25 @@ def check_fits(array, d: dtype, name=None) -> None:
                            "overflow")
 
 
+# ... and each float type (a finite number beyond its largest one; inf and nan pass).
+_C_FLOAT_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                  "bfloat16": "c10::BFloat16"}
+
+
 def check_number_fits(value, d: dtype) -> None:
-    """A Python number written into an integer tensor (``x[0] = v``, ``fill_``)."""
-    if not isinstance(value, builtins.bool) and not d.is_floating_point and d is not bool:
+    """A Python number written into a tensor (``x[0] = v``, ``fill_``, ``full``, ``clamp``'s
+    bounds, ``masked_fill``): c10's ``checked_convert``, which refuses a number the dtype
+    cannot hold (an integer type's range; a float type's largest finite number)."""
+    if isinstance(value, builtins.bool) or d is bool:
+        return
+    if not d.is_floating_point:
         check_fits(value, d, _C_INT_NAMES[d.name])
+    elif isinstance(value, builtins.int | builtins.float) and d.name in _C_FLOAT_NAMES:
+        try:
+            largest = builtins.float(np.finfo(d.numpy).max)
+            too_big = abs(builtins.float(value)) > largest and not math.isinf(value)
+        except OverflowError:  # an int beyond even a double's range
+            too_big = True
+        if too_big:
+            raise RuntimeError(f"value cannot be converted to type {_C_FLOAT_NAMES[d.name]} "
+                               "without overflow")

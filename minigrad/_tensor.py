@@ -18,6 +18,7 @@ in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, 
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 import weakref
 
@@ -78,13 +79,25 @@ def new_version_counter() -> np.ndarray:
 class Size(tuple):
     """A tensor's shape: a tuple that prints like torch's ``Size``."""
 
+    def __new__(cls, sizes=()):
+        """``Size([2, 3])``: ints only (anything with ``__index__`` becomes one), as torch."""
+        items = list(sizes)
+        for i, n in enumerate(items):
+            if type(n) is not int:
+                try:
+                    items[i] = operator.index(n)
+                except TypeError:
+                    raise TypeError(f"minigrad.Size() takes an iterable of 'int' (item {i} is "
+                                    f"'{type(n).__name__}')") from None
+        return tuple.__new__(cls, items)
+
     def __repr__(self) -> str:
         return f"minigrad.Size({list(self)})"
 
     # slicing, concatenating and repeating a Size give a Size, as in torch
     def __getitem__(self, index):
         out = tuple.__getitem__(self, index)
-        return Size(out) if isinstance(index, slice) else out
+        return tuple.__new__(Size, out) if isinstance(index, slice) else out
 
     def __add__(self, other):
         if not isinstance(other, tuple):
@@ -414,7 +427,7 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return tuple.__new__(Size, self._data.shape)  # ints already: no checks
 
     def size(self, dim=None):
         if dim is None:
@@ -583,16 +596,24 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with "
+                               f"{'no values' if self._data.size == 0 else 'more than one value'}"
+                               " is ambiguous")
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
         if self.requires_grad:  # torch warns here (and for complex()), not in int() or item()
             _warn_once(SCALAR_WARNING)
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self):
+        """``item()`` for ``float(x)`` and ``int(x)``, which word a size error their own way."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:

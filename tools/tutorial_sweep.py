@@ -69,7 +69,7 @@ OUT_OF_SCOPE = {
     "torch.compile / torch.jit": r"\btorch\.(compile|jit)\b|@torch\.jit",
     "convolution / pooling layers": r"\b(Conv[123]d|conv[123]d|MaxPool|AvgPool|max_pool|avg_pool)",
     "recurrent layers": r"\bnn\.(RNN|LSTM|GRU)\b",
-    "batch/layer norm": r"\b(BatchNorm|batch_norm|LayerNorm|layer_norm)",
+    "batch norm": r"\b(BatchNorm|batch_norm)",  # LayerNorm is in (issue 22)
     "__torch_function__ / __torch_dispatch__":
         r"__torch_(function|dispatch)__|Torch(Function|Dispatch)Mode",
     "multi-device (DataParallel, distributed)": r"\bDataParallel\b|torch\.distributed",

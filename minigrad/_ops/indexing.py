@@ -24,14 +24,15 @@ from minigrad.autograd.graph import Node
 
 
 @parses('select(Tensor input, int dim, int index)')
-def select(input, dim, index, *, _from_getitem=False):
+def select(input, dim, index, *, _from_getitem=None):
     if input.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.dim())
     size = input._data.shape[d]
     if not -size <= index < size:
-        if _from_getitem:
-            raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        if _from_getitem is not None:  # x[...]: torch names the index's place in the tuple
+            raise IndexError(f"index {index} is out of bounds for dimension {_from_getitem} "
+                             f"with size {size}")
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input._data.shape)} at dimension {d}")
     i = index % size
@@ -321,7 +322,7 @@ def _basic(input, items):
     if used > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
     out, dim = input, 0
-    for i in items:
+    for place, i in enumerate(items):
         if i is Ellipsis:
             dim += input.dim() - used
         elif i is None:
@@ -332,7 +333,7 @@ def _basic(input, items):
                 out = slice_dim(out, dim, i.start, _stop(i), i.step)
             dim += 1
         else:
-            out = select(out, dim, int(i), _from_getitem=True)
+            out = select(out, dim, int(i), _from_getitem=place)
     return out
 
 
@@ -640,6 +641,8 @@ def masked_fill(input, mask, value):
     check_masked_fill(mask, value)
     check_same_shape_broadcast(mask._data, input._data)
     shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    if not isinstance(value, Tensor):
+        _dtype.check_number_fits(value, input.dtype)
     fill = value._data if isinstance(value, Tensor) else value
     data = np.where(mask._data, np.asarray(fill).astype(input._data.dtype),
                     np.broadcast_to(input._data, shape))

@@ -230,8 +230,9 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
     check_no_partial_overlap(self._data, other_t._data)
     if isinstance(np_fn, np.ufunc):
         data = _writer(np_fn, other_t._data)
-    elif (np_fn.__class__ is _Scaled and type(np_fn.alpha) in (int, float)
-          and self._data.dtype.kind == "f" and other_t._data.dtype == self._data.dtype):
+    elif (np_fn.__class__ is P.Scaled and type(np_fn.alpha) in (int, float)
+          and self._data.dtype.kind == "f" and other_t._data.dtype == self._data.dtype
+          and not np_fn.fuses(self._data, other_t._data)):
         data = _scaled_writer(np_fn, other_t._data)
     else:
         data = quietly(np_fn, self._data, other_t._data)
@@ -251,20 +252,9 @@ def _writer(ufunc, other):
     return write
 
 
-class _Scaled:
-    """``ufunc(x, alpha * y)``: ``add_`` and ``sub_`` with an ``alpha`` other than 1."""
-
-    __slots__ = ("ufunc", "alpha")
-
-    def __init__(self, ufunc, alpha):
-        self.ufunc, self.alpha = ufunc, alpha
-
-    def __call__(self, x, y):
-        return self.ufunc(x, self.alpha * y)
-
-
 def _scaled_writer(scaled, other):
-    """``scaled``'s result written into ``out`` itself: the product ``alpha * other`` is the
+    """``scaled``'s result written into ``out`` itself, where torch's kernels do not fuse
+    (see ``Scaled``): the product ``alpha * other`` is the
     one new array (then added in place, the same two roundings as ``x + alpha * y``), where
     computing ``x + alpha * y`` and copying it in would make two and pass over ``x`` twice.
     For a float tensor and ``other`` of its dtype, with ``alpha`` a Python number (so the
@@ -280,7 +270,7 @@ def _scaled_writer(scaled, other):
 def add_(self, other, *, alpha=1):
     if alpha.__class__ is bool:
         P._check_alpha(self, other, alpha)
-    fn = np.add if alpha == 1 else _Scaled(np.add, alpha)
+    fn = np.add if alpha == 1 else P.Scaled(np.add, alpha)
     return _binary_inplace(self, other, fn, AddBackward0, alpha=alpha)
 
 
@@ -290,7 +280,7 @@ def sub_(self, other, *, alpha=1):
     _sub_check(self, other)
     if alpha.__class__ is bool:
         P._check_alpha(self, other, alpha)
-    fn = np.subtract if alpha == 1 else _Scaled(np.subtract, alpha)
+    fn = np.subtract if alpha == 1 else P.Scaled(np.subtract, alpha)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
 
 
@@ -857,7 +847,8 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
-        return apply_inplace(self, value._data, FillBackward3, (self, value))
+        data = quietly(value._data.astype, self._data.dtype)  # 1e10 into float16: inf, silently
+        return apply_inplace(self, data, FillBackward3, (self, value))
     _dtype.check_number_fits(value, self.dtype)
     return apply_inplace(self, value, FillBackward2, (self,))
 

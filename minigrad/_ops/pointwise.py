@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import fma, quietly
+from minigrad._numeric import fma, quietly, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
     as_tensor_like,
@@ -109,8 +109,30 @@ def _check_alpha(input, other, alpha) -> None:
 def add(input, other, *, alpha=1):
     if alpha.__class__ is bool:
         _check_alpha(input, other, alpha)
-    fn = np.add if alpha == 1 else (lambda x, y: x + alpha * y)
+    fn = np.add if alpha == 1 else Scaled(np.add, alpha)
     return _binary(input, other, fn, AddBackward0, alpha=alpha)
+
+
+class Scaled:
+    """``ufunc(x, alpha * y)`` (add or subtract): ``add`` and ``sub`` with an ``alpha`` other
+    than 1, rounded as torch's kernel: ``x + alpha * y`` is one fused multiply-add where the
+    build of torch's kernels on this CPU fuses it (AVX2, AVX512: every element, measured),
+    the product rounded first otherwise."""
+
+    __slots__ = ("ufunc", "alpha")
+
+    def __init__(self, ufunc, alpha):
+        self.ufunc, self.alpha = ufunc, alpha
+
+    def fuses(self, x, y) -> bool:
+        return (x.dtype == y.dtype and x.dtype.kind == "f" and x.dtype.itemsize >= 4
+                and type(self.alpha) in (int, float) and torch_fuses())
+
+    def __call__(self, x, y):
+        if self.fuses(x, y):
+            factor = x.dtype.type(self.alpha)
+            return fma(factor if self.ufunc is np.add else -factor, y, x, x.dtype)
+        return self.ufunc(x, self.alpha * y)
 
 
 class AddBackward0(Node):
@@ -156,7 +178,7 @@ def sub(input, other, *, alpha=1):
     _sub_check(input, other)
     if alpha.__class__ is bool:
         _check_alpha(input, other, alpha)
-    fn = np.subtract if alpha == 1 else (lambda x, y: x - alpha * y)
+    fn = np.subtract if alpha == 1 else Scaled(np.subtract, alpha)
     return _binary(input, other, fn, SubBackward0, alpha=alpha)
 
 
@@ -944,6 +966,9 @@ def clamp(input, min=None, max=None):
         kernel = "clamp" if min is not None and max is not None else \
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+    for bound in (min, max):  # each bound must fit the result's dtype (1e39: not float32)
+        if bound is not None:
+            _dtype.check_number_fits(bound, d)
     d = d.numpy
     data = clip(input._data.astype(d, copy=False), min, max)
     return record(data, ClampBackward1, (input,), save={"self": input}, min=min, max=max)

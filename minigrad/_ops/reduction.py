@@ -159,6 +159,7 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
         return record(np.asarray(np_reduce(data)), all_node, (input,), save={"self": input},
                       output_name="result")
     d = _wrap_dim(dim, data.ndim)
+    _check_nonempty_dim(data, d, name)
     idx = np.expand_dims(np_arg(data, axis=d), d) if data.ndim else np.asarray(0)
     values = np.take_along_axis(data, idx, axis=d) if data.ndim else data.copy()
     if not keepdim and data.ndim:
@@ -167,6 +168,11 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     out = record(values, dim_node, (input,), save={"indices": indices}, dim=d, dim_arg=dim,
                  keepdim=keepdim, self_shape=data.shape)
     return getattr(return_types, name)((out, indices))
+
+
+def _check_nonempty_dim(data, d, name):
+    if data.ndim and data.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 @parses(
@@ -240,7 +246,12 @@ class MinBackward0(MaxBackward0):
 @parses('argmax(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmax(input, dim=None, keepdim=False):
     if dim is None:
-        return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
+        if input._data.size == 0:
+            raise IndexError("argmax(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        index = np.asarray(np.argmax(input._data), dtype=np.int64)
+        return Tensor._make(index.reshape((1,) * input._data.ndim) if keepdim else index)
+    _check_nonempty_dim(input._data, _wrap_dim(dim, input._data.ndim), "argmax")
     return max(input, dim, keepdim)[1]
 
 
@@ -410,7 +421,12 @@ class AminBackward0(AmaxBackward0):
 @parses('argmin(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmin(input, dim=None, keepdim=False):
     if dim is None:
-        return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
+        if input._data.size == 0:
+            raise IndexError("argmin(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        index = np.asarray(np.argmin(input._data), dtype=np.int64)
+        return Tensor._make(index.reshape((1,) * input._data.ndim) if keepdim else index)
+    _check_nonempty_dim(input._data, _wrap_dim(dim, input._data.ndim), "argmin")
     return min(input, dim, keepdim)[1]
 
 

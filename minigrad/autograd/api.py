@@ -83,6 +83,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     roots = _roots(outputs)
     if create_graph:
         _warn_create_graph()
+    if inputs is not None and not _as_tuple(inputs):
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     inputs = _as_tuple(inputs)
     if not inputs:
         engine.execute(engine.GraphTask(roots, grads, retain_graph=retain_graph,
@@ -126,6 +128,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) without touching any ``.grad``."""
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _seed_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs))
     if retain_graph is None:
         retain_graph = create_graph

@@ -21,6 +21,9 @@ class Parameter(Tensor):
         t = object.__new__(cls)
         Tensor._init(t, data._data)
         t._version_counter = data._version_counter
+        if requires_grad and not t.dtype.is_floating_point:  # a Parameter words it as a factory
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         t.requires_grad_(requires_grad)
         return t
 

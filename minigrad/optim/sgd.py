@@ -10,11 +10,6 @@ For each parameter p with gradient g (all in place, under no_grad)::
 
 from __future__ import annotations
 
-import numpy as np
-
-from minigrad._numeric import quietly
-from minigrad._tensor import Tensor
-from minigrad.autograd import forward_grad
 from minigrad.optim.optimizer import Optimizer
 
 
@@ -34,7 +29,6 @@ class SGD(Optimizer):
                         weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
                         foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
-        self._scratch = {}  # dtype -> one array, reused for each step's -lr * grad
 
     def _update(self, param, grad, state, group):
         if group["maximize"]:
@@ -49,23 +43,4 @@ class SGD(Optimizer):
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        lr = group["lr"]
-        if type(lr) in (float, int) and forward_grad._state.level is None:
-            param.add_(self._scaled(grad, -lr))
-        else:
-            param.add_(grad, alpha=-lr)
-
-    def _scaled(self, grad, alpha) -> Tensor:
-        """``grad * alpha`` (rounded as ``grad.mul(alpha)``), for ``param.add_`` to add in
-        place: ``param.add_(grad, alpha=-lr)`` with the same two roundings, without new arrays.
-        (add_ with an alpha makes the sum a new array and copies it back; a new array the size
-        of a layer's weight costs fresh memory pages every step.) The product goes into one
-        array kept for the largest parameter and only read by the add_ that follows."""
-        g = grad._data
-        scratch = self.__dict__.setdefault("_scratch", {})  # (a subclass may skip __init__)
-        buf = scratch.get(g.dtype)
-        if buf is None or buf.size < g.size:
-            buf = scratch[g.dtype] = np.empty(g.size, g.dtype)
-        out = buf[:g.size].reshape(g.shape)
-        quietly(np.multiply, g, np.asarray(alpha, dtype=g.dtype), out)
-        return Tensor._make(out)
+        param.add_(grad, alpha=-group["lr"])  # one fused multiply-add, as torch's kernel

@@ -14,7 +14,27 @@ from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.nn.parameter import Parameter, zero_grads
 
-_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: prints as torch's when every key matched."""
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def typename(obj) -> str:
+    """torch.typename: how torch's messages name the type of ``obj``."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qualname is None:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -45,6 +65,7 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
 
     # --- registration ---------------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -92,18 +113,57 @@ class Module:
                 return
         object.__delattr__(self, name)
 
+    def _check_name(self, kind: str, name, store: str) -> None:
+        """torch's checks of a new parameter's or buffer's name."""
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError(f"{kind} name can't contain \".\"")
+        if name == "":
+            raise KeyError(f"{kind} name can't be empty string \"\"")
+        if hasattr(self, name) and name not in self.__dict__[store]:
+            raise KeyError(f"attribute '{name}' already exists")
+
     def register_parameter(self, name, param):
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_name("parameter", name, "_parameters")
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             f"parameters must be created explicitly. To express '{name}' as a "
+                             "function of another Tensor, compute the value in the forward() "
+                             "method.")
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
+        """A tensor that is part of the module's state but no parameter (a running mean...);
+        ``persistent=False`` keeps it out of ``state_dict``."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_name("buffer", name, "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f"module name can't contain \".\", got: {name}")
+        if name == "":
+            raise KeyError("module name can't be empty string \"\"")
         self._modules[name] = module
 
     register_module = add_module
@@ -223,7 +283,7 @@ class Module:
             if p is not None:
                 out[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
-            if b is not None:
+            if b is not None and name not in self.__dict__.get("_non_persistent_buffers_set", ()):
                 out[prefix + name] = b if keep_vars else b.detach()
         for name, module in self._modules.items():
             if module is not None:
