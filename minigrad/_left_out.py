@@ -16,7 +16,8 @@ import sys
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
 _LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
           "LogSoftmax, LeakyReLU, GELU, SiLU, Softplus, ELU, Dropout, Embedding, "
-          "Flatten, Unflatten, Identity, LayerNorm, Sequential, MSELoss, CrossEntropyLoss, "
+          "Flatten, Unflatten, Identity, LayerNorm, Sequential, ModuleList, ModuleDict, "
+          "ParameterList, ParameterDict, MSELoss, CrossEntropyLoss, "
           "NLLLoss, L1Loss, HuberLoss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss); build others "
           "from tensor operations, or run this code with torch")
 _FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "
@@ -44,6 +45,12 @@ LEFT_OUT = {
     "minigrad.nn": dict.fromkeys(
         ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
          "RNN", "LSTM", "GRU"], _LAYER),
+    "minigrad.nn.utils": dict.fromkeys(
+        ["rnn", "weight_norm", "spectral_norm", "parametrize", "parametrizations",
+         "fusion", "stateless"],
+        "minigrad.nn.utils has clip_grad_norm_, clip_grad_value_, get_total_norm, "
+        "parameters_to_vector and vector_to_parameters (for a stateless call: "
+        "minigrad.func.functional_call); or run this code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm",
          "normalize", "pad"], _FUNCTION),

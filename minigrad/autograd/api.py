@@ -35,6 +35,16 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, list | tuple) else (x,)
 
 
+def _one_per_output(grads, outputs) -> tuple:
+    """The starting gradients as given, one per output (None: all to be made)."""
+    if grads is None:
+        return (None,) * len(outputs)
+    grads = _as_tuple(grads)[:len(outputs)]  # torch zips them: extra gradients are dropped
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    return grads
+
+
 def _seed_grads(outputs, grad_outputs):
     """One starting gradient per output: ones for a scalar, else the caller must give one."""
     if len(outputs) == 1 and grad_outputs[0] is None:  # loss.backward(): the usual call
@@ -77,7 +87,7 @@ def _roots(outputs):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``')."""
     outputs = _as_tuple(tensors)
-    grads = _seed_grads(outputs, _as_tuple(grad_tensors) or (None,) * len(outputs))
+    grads = _seed_grads(outputs, _one_per_output(grad_tensors, outputs))
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outputs)
@@ -130,9 +140,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _seed_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs))
+    grads = _seed_grads(outputs, _one_per_output(grad_outputs, outputs))
     if retain_graph is None:
         retain_graph = create_graph
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
+                         "True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     edges = [_target_edge(t) for t in inputs]

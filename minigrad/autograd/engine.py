@@ -277,6 +277,8 @@ def _checked_hook_result(hook, new, expected: int):
 
 def _check_hook_result(hook, old, new) -> None:
     """A tensor hook may change a gradient's values, never its size or dtype (torch's check)."""
+    if not isinstance(new, type(old)):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
     name = getattr(hook, "__name__", type(hook).__name__)
     if new.shape != old.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")

@@ -114,6 +114,8 @@ class BackwardCFunction(FunctionCtx, Node):
             raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                f"gradients (expected {n}, got {len(result)})")
         for i, (g, is_tensor) in enumerate(zip(result, self._is_tensor_arg)):
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             if g is not None and not is_tensor:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than "
                                    f"None at position {i + 1}, but the corresponding forward "
@@ -128,6 +130,19 @@ class Function:
         super().__init_subclass__(**kwargs)
         cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,),
                                  {"_forward_cls": cls, "__module__": cls.__module__})
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd "
+                      "functions are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        """The old style (an instance called, a forward that is not static): torch's error."""
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(ctx, *args):

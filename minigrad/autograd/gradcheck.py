@@ -18,6 +18,8 @@ import warnings
 
 import numpy as np
 
+from minigrad._creation import empty
+from minigrad._dtype import float64
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_ad
 from minigrad.autograd.api import grad
@@ -245,14 +247,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
                   masked: bool = False) -> bool:
     """gradcheck of ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs,
     grad_outputs, create_graph=True)``: second derivatives against finite differences of the
-    first. Missing ``grad_outputs`` are random in [-1, 1], as torch makes them."""
+    first. Missing ``grad_outputs`` are random in [-1, 1), drawn from the global generator as
+    torch's ``make_tensor`` draws them (``uniform_``), so later random numbers stay torch's."""
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng()
         outs = _differentiable_outputs(func(*inputs))
         grad_outputs = tuple(
-            Tensor._make(rng.uniform(-1, 1, o.shape).astype(
-                o._data.dtype if o.dtype.is_floating_point else np.float64)).requires_grad_()
+            empty(o.shape, dtype=o.dtype if o.dtype.is_floating_point else float64)
+            .uniform_(-1, 1).requires_grad_()
             for o in outs)
     grad_outputs = _as_tuple(grad_outputs)
     n = len(grad_outputs)

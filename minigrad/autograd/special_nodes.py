@@ -75,7 +75,8 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
         variable._grad._data += grad._data
     if variable._post_accumulate_hooks:
         for hook in list(variable._post_accumulate_hooks.values()):
-            hook(variable)
+            if hook(variable) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:

@@ -5,7 +5,7 @@ minigrad operations, and autograd records the graph as for any other code.
 """
 
 from minigrad import _left_out
-from minigrad.nn import functional, init, parameter
+from minigrad.nn import functional, init, parameter, utils
 from minigrad.nn.modules import (
     ELU,
     GELU,
@@ -23,8 +23,12 @@ from minigrad.nn.modules import (
     Linear,
     LogSoftmax,
     Module,
+    ModuleDict,
+    ModuleList,
     MSELoss,
     NLLLoss,
+    ParameterDict,
+    ParameterList,
     ReLU,
     Sequential,
     Sigmoid,
@@ -37,12 +41,13 @@ from minigrad.nn.modules import (
 )
 from minigrad.nn.parameter import Parameter
 
-__all__ = ["functional", "init", "parameter", "Parameter", "Module", "Linear", "Sequential",
+__all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
+           "Sequential",
            "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
            "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
-           "Identity", "Embedding"]
+           "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def __getattr__(name):

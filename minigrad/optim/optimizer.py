@@ -8,10 +8,14 @@ a graph that saved the old value refuses to backward through it.
 
 from __future__ import annotations
 
+import copy
+import itertools
+import warnings
 from collections import defaultdict
 
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import enable_grad, no_grad
+from minigrad.nn.modules.module import typename
 from minigrad.nn.parameter import zero_grads
 
 
@@ -40,23 +44,35 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, param_group):
+        """Add a group: its dict (kept, as torch keeps it) gets the defaults it lacks."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
-        params = [params] if isinstance(params, Tensor) else list(params)
+        if isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        params = param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
         for p in params:
             if not isinstance(p, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                f"{type(p).__module__}.{type(p).__name__}")
-            if not p.is_leaf:
+                                f"{typename(p)}")
+            if not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = {**self.defaults, **param_group, "params": params}
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required "
                                  f"optimization parameter {name}")
+            param_group.setdefault(name, default)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
-        self.param_groups.append(group)
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
@@ -71,8 +87,14 @@ class Optimizer:
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
-                        self._update(p, p.grad, self.state[p], group)
+                        self._update(p, p.grad, self._state_of(p, group), group)
         return loss
+
+    def _state_of(self, param, group) -> dict:
+        """``param``'s entry in ``state`` (made on first use), which its update reads and
+        fills. An optimizer that keeps nothing for some settings returns a throwaway dict, so
+        that ``state`` stays empty as torch's does."""
+        return self.state[param]
 
     def _update(self, param, grad, state, group):
         raise NotImplementedError
@@ -87,11 +109,43 @@ class Optimizer:
         state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index}
         return {"state": state, "param_groups": groups}
 
+    def load_state_dict(self, state_dict):
+        """Take the settings and per-parameter state of ``state_dict`` (from ``state_dict()``,
+        here or in torch) for this optimizer's own parameters, matched by their order."""
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        by_index = dict(zip(itertools.chain.from_iterable(g["params"] for g in saved_groups),
+                            itertools.chain.from_iterable(g["params"] for g in groups)))
+        state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            param = by_index.get(key)
+            if param is None:
+                state[key] = value
+                continue
+            state[param] = {k: _cast_state(param, k, v) for k, v in value.items()}
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+        self.state, self.param_groups = state, saved_groups
+
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
-            text += f"\nParameter Group {i}"
+            text += f"\nParameter Group {i}\n"
             for key in sorted(group):
                 if key != "params":
-                    text += f"\n    {key}: {group[key]}"
-        return text + "\n)"
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+
+def _cast_state(param, key, value):
+    """A saved state tensor as torch loads it: in the parameter's float dtype (its ``step``
+    count as it was), and not copied when it already is, so a state dict loaded in the same
+    program shares its tensors with the optimizer it came from, as in torch."""
+    if isinstance(value, Tensor) and key != "step" and param.is_floating_point():
+        return value.to(param.dtype)
+    return value

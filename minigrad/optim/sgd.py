@@ -30,6 +30,10 @@ class SGD(Optimizer):
                         foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
+    def _state_of(self, param, group) -> dict:
+        """Plain SGD keeps nothing: its parameters get no entry in ``state`` (as in torch)."""
+        return self.state[param] if group["momentum"] != 0 else {}
+
     def _update(self, param, grad, state, group):
         if group["maximize"]:
             grad = -grad

@@ -12,7 +12,13 @@ from minigrad.nn.modules.activation import (
     Softplus,
     Tanh,
 )
-from minigrad.nn.modules.container import Sequential
+from minigrad.nn.modules.container import (
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Identity, Unflatten
 from minigrad.nn.modules.linear import Linear
@@ -30,7 +36,8 @@ from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import LayerNorm
 from minigrad.nn.modules.sparse import Embedding
 
-__all__ = ["Module", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
+__all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
+           "ParameterDict", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "MSELoss", "CrossEntropyLoss",
            "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
            "SmoothL1Loss",

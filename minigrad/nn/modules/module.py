@@ -73,7 +73,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._parameters)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -83,7 +83,7 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._modules)
             self._modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
@@ -95,9 +95,12 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name):
+    def _forget(self, name, keep):
+        """``name`` out of every store but ``keep`` (where it keeps its place, as in torch)."""
         for store in (self.__dict__, self._parameters, self._buffers, self._modules):
-            store.pop(name, None)
+            if store is not keep:
+                store.pop(name, None)
+        self.__dict__.get("_non_persistent_buffers_set", set()).discard(name)
 
     def __getattr__(self, name):
         for store in ("_parameters", "_buffers", "_modules"):
@@ -149,7 +152,7 @@ class Module:
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
-            self._non_persistent_buffers_set.discard(name)
+            self.__dict__.get("_non_persistent_buffers_set", set()).discard(name)
         else:
             self._non_persistent_buffers_set.add(name)
 
