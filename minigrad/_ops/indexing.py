@@ -499,7 +499,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     d = _wrap_dim(dim, input.dim())
     _check_index("gather", input, d, index)
     data = _at_least_1d(input._data)[_grids(index, d, 1)].reshape(index._data.shape)
-    return record(data, GatherBackward0, (input,), save={"index": index}, dim=d,
+    return record(data, GatherBackward0, (input,), save={"self": input, "index": index}, dim=d,
                   dim_arg=dim, self_shape=input._data.shape)
 
 
@@ -508,6 +508,7 @@ class GatherBackward0(Node):
     (``scatter_add``: an index read twice gets both gradients)."""
 
     def backward(self, grad):
+        self.saved("self")  # unused, but read as torch reads it: changed in place, it refuses
         index = self.saved("index")
         return grad.new_zeros(self.self_shape).scatter_add(self.dim_arg, index, grad)
 

@@ -432,7 +432,7 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean", weight=None):
         with np.errstate(invalid="ignore", divide="ignore"):
             data = nll_sum(losses, rows) / np.asarray(total_weight, dtype=x.dtype)
     return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
-                  save={"self": input, "weight": weight},
+                  save={"self": input, "target": target, "weight": weight},
                   mask=Tensor._make(mask.reshape(input.shape)),
                   reduction=reduction, total_weight=total_weight, ignore_index=ignore_index,
                   target=target)
@@ -443,6 +443,7 @@ class NllLossBackward0(Node):
     the gradient is -grad at each picked entry, zero elsewhere."""
 
     def backward(self, grad):
+        self.saved("target")  # read as torch reads it: a target changed in place is refused
         weight = self.saved("weight") if self._find_saved("weight") is not None else None
         return nll_loss_backward(grad, self.saved("self"), self, weight)
 

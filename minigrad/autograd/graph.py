@@ -563,6 +563,7 @@ class Node(metaclass=_NodeType):
     def __dir__(self):
         absent = {name for name in super().__dir__()
                   if isinstance(_class_attribute(type(self), name), _Absent)}
+        absent.add("_saved")  # minigrad's own view of what was saved, not one of torch's fields
         return sorted(set(super().__dir__()) - absent)
 
     # --- running -----------------------------------------------------------------------------

@@ -118,6 +118,14 @@ PROBES = [
     "import torch.nn.utils as U\np = torch.nn.Parameter(torch.tensor([float('inf'), 1.0])); p.grad = torch.tensor([float('inf'), 1.0]); U.clip_grad_norm_(p, 1.0, error_if_nonfinite=True)",
     "from torch.nn.utils import parameters_to_vector, vector_to_parameters\ntorch.manual_seed(0); m = torch.nn.Linear(3, 2); v = parameters_to_vector(m.parameters()); print(v.shape, v.grad_fn.name(), v); vector_to_parameters(v * 2, m.parameters()); print(m.bias)",
     "from torch.nn.utils import vector_to_parameters\nvector_to_parameters([1.0], torch.nn.Linear(1, 1).parameters())",
+    # what nodes save: torch reads every saved tensor, so an input changed in place is caught
+    "x = torch.randn(3, 4, requires_grad=True) * 1; y = x.gather(1, torch.tensor([[0, 1], [2, 3], [1, 1]])); g = y.grad_fn; print([a for a in dir(g) if a.startswith('_saved')], g._saved_self.shape, g._saved_index, g._saved_dim); x.mul_(2); y.sum().backward()",
+    "z = torch.randn(4, 3, requires_grad=True); t = torch.tensor([0, 2, 1, 1]); l = torch.nn.functional.nll_loss(z, t); print([a for a in dir(l.grad_fn) if a.startswith('_saved')], l.grad_fn._saved_target); t.add_(0); l.backward()",
+    # nn.init's other recipes, torch's numbers after the same seed
+    "torch.manual_seed(0); w = torch.empty(3, 5); print(torch.nn.init.kaiming_normal_(w), torch.nn.init.kaiming_normal_(w, mode='fan_out', nonlinearity='relu'), torch.nn.init.xavier_normal_(w, gain=2.0), torch.nn.init.eye_(w), torch.nn.init.kaiming_uniform_(torch.empty(4, 2), a=0.1, mode='FAN_OUT'))",
+    "torch.nn.init.kaiming_normal_(torch.empty(3, 5), mode='fan')",
+    "torch.nn.init.eye_(torch.empty(3))",
+    "print(torch.nn.Linear(0, 3), torch.nn.init.kaiming_uniform_(torch.empty(0)))",
 ]
 
 KNOWN = {}
