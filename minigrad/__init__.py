@@ -70,6 +70,17 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
+    acos,
+    asin,
+    atan,
+    atan2,
+    exp2,
+    expm1,
+    hypot,
+    log1p,
+    square,
+)
 from minigrad._ops.indexing import (
     gather,
     index_select,
@@ -230,6 +241,7 @@ clip = _clip_op  # its torch.clip (swapped in above)
 fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
+arctan, arcsin, arccos, arctan2 = atan, asin, acos, atan2
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
     ByteTensor, BoolTensor = (_legacy_type(d) for d in (

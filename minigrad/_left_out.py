@@ -16,8 +16,7 @@ import sys
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
 _LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
           "LogSoftmax, LeakyReLU, GELU, SiLU, Softplus, ELU, Dropout, Embedding, "
-          "Flatten, Unflatten, Identity, LayerNorm, Sequential, ModuleList, ModuleDict, "
-          "ParameterList, ParameterDict, MSELoss, CrossEntropyLoss, "
+          "Flatten, Unflatten, Identity, LayerNorm, Sequential, MSELoss, CrossEntropyLoss, "
           "NLLLoss, L1Loss, HuberLoss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss); build others "
           "from tensor operations, or run this code with torch")
 _FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    elementary,
     indexing,
     inplace,
     join,
@@ -25,12 +26,16 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import api
 
 P, R, L, S, I, X = pointwise, reduction, linalg, shape, indexing, inplace  # noqa: E741
+E = elementary
 
 METHODS = {
     # arithmetic and math
     "add": P.add, "sub": P.sub, "mul": P.mul, "div": P.div, "pow": P.pow, "neg": P.neg,
     "reciprocal": P.reciprocal, "abs": P.abs, "exp": P.exp, "log": P.log, "sqrt": P.sqrt,
     "sin": P.sin, "cos": P.cos, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
+    "square": E.square, "log1p": E.log1p, "expm1": E.expm1, "exp2": E.exp2, "atan": E.atan,
+    "arctan": E.atan, "asin": E.asin, "arcsin": E.asin, "acos": E.acos, "arccos": E.acos,
+    "atan2": E.atan2, "arctan2": E.atan2, "hypot": E.hypot,
     "sign": P.sign, "clamp": P.clamp, "clip": P.clip_op, "eq": P.eq, "ne": P.ne, "lt": P.lt,
     "le": P.le, "gt": P.gt, "ge": P.ge, "logical_not": P.logical_not,
     "logical_and": P.logical_and, "logical_or": P.logical_or,

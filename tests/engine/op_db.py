@@ -127,6 +127,11 @@ def nonzero(r, shape):
     return np.where(x >= 0, 1.0, -1.0) * (np.abs(x) + 0.5)
 
 
+def unit(r, shape):
+    """Inside (-0.8, 0.8): asin and acos, away from the ends of their domain."""
+    return np.asarray(r.uniform(-0.8, 0.8, shape))
+
+
 def with_zeros(data, flat_indices):
     """``data`` with zeros at these flat indices: prod's gradient without division."""
     data = data.copy()
@@ -597,6 +602,17 @@ OPS: list[OpInfo] = [
     OpInfo("nan_to_num_fn", lambda lib, x: lib.nan_to_num(x, posinf=2.0), few(unary(), 2)),
     OpInfo("rsqrt_fn", lambda lib, x: lib.rsqrt(x), few(unary(positive), 2)),
     OpInfo("sin", lambda lib, x: x.sin(), unary()),
+    # the elementary functions of _ops/elementary.py
+    OpInfo("square", lambda lib, x: x.square(), unary()),
+    OpInfo("square_fn", lambda lib, x: lib.square(x), few(unary(), 2)),
+    OpInfo("log1p", lambda lib, x: x.log1p(), unary(positive)),
+    OpInfo("expm1", lambda lib, x: x.expm1(), unary()),
+    OpInfo("exp2", lambda lib, x: lib.exp2(x), unary()),
+    OpInfo("atan", lambda lib, x: x.atan() + lib.arctan(x), unary()),
+    OpInfo("asin", lambda lib, x: x.asin(), unary(unit)),
+    OpInfo("acos", lambda lib, x: lib.acos(x) + x.arccos(), unary(unit)),
+    OpInfo("atan2", lambda lib, x, y: lib.atan2(x, y), binary(nonzero, nonzero)),
+    OpInfo("hypot", lambda lib, x, y: x.hypot(y), binary(nonzero, nonzero)),
     OpInfo("sin_fn", lambda lib, x: lib.sin(x), few(unary(), 2)),
     OpInfo("cos", lambda lib, x: x.cos(), unary()),
     OpInfo("cos_fn", lambda lib, x: lib.cos(x), few(unary(), 2)),

@@ -126,6 +126,12 @@ PROBES = [
     "torch.nn.init.kaiming_normal_(torch.empty(3, 5), mode='fan')",
     "torch.nn.init.eye_(torch.empty(3))",
     "print(torch.nn.Linear(0, 3), torch.nn.init.kaiming_uniform_(torch.empty(0)))",
+    # the elementary functions beyond exp/log/sin/tanh (_ops/elementary.py)
+    "torch.manual_seed(0); x = torch.rand(5, dtype=torch.float64, requires_grad=True) * 0.9\nfor name in ['square', 'log1p', 'expm1', 'exp2', 'atan', 'asin', 'acos', 'arctan', 'arcsin', 'arccos']:\n    y = getattr(torch, name)(x); g, = torch.autograd.grad(y.sum(), x, create_graph=True); gg, = torch.autograd.grad(g.sum(), x)\n    print(name, y, torch.equal(y, getattr(x, name)()), y.grad_fn.name(), g, g.grad_fn.name(), [f[0].name() if f[0] else None for f in g.grad_fn.next_functions], gg)",
+    "torch.manual_seed(0); a = torch.randn(2, 3, dtype=torch.float64, requires_grad=True); b = torch.randn(3, dtype=torch.float64, requires_grad=True)\nfor name in ['atan2', 'hypot', 'arctan2']:\n    y = getattr(torch, name)(a, b); g = torch.autograd.grad(y.sum(), (a, b), create_graph=True); print(name, y, y.grad_fn.name(), g, g[0].grad_fn.name())",
+    "print(torch.atan2(torch.tensor([1, 2]), torch.tensor([3, 4])), torch.square(torch.tensor([1, 2])), torch.log1p(torch.tensor([1, 2])), torch.tensor([0.5]).atan2(torch.tensor(2.0)))",
+    "torch.atan2(torch.ones(2), torch.ones(3))",
+    "y = torch.zeros(3, dtype=torch.float64, requires_grad=True); x = torch.tensor([0.0, 1e-155, 1.0], dtype=torch.float64, requires_grad=True); torch.atan2(y, x).sum().backward(); print(y.grad, x.grad)",
 ]
 
 KNOWN = {}
