@@ -12,6 +12,7 @@ from collections import OrderedDict, namedtuple
 
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
+from minigrad.autograd.graph import _HookDict, add_hook
 from minigrad.nn.parameter import Parameter, zero_grads
 
 
@@ -270,6 +271,61 @@ class Module:
     def float(self):
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
 
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    # --- looking up by dotted name -----------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def get_submodule(self, target: str):
+        """``model.get_submodule("encoder.0")``: the module at that dotted path."""
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str):
+        """``model.get_parameter("encoder.0.weight")``: the parameter at that dotted path."""
+        module_path, _, param_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, param_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+        param = getattr(mod, param_name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+        return param
+
+    # --- forward hooks: functions called around forward ----------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args)`` before forward (``hook(module, args, kwargs)`` with
+        ``with_kwargs``); what it returns (not None) replaces the arguments."""
+        return self._add_forward_hook("_forward_pre_hooks", hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """``hook(module, args, output)`` after forward (``hook(module, args, kwargs,
+        output)`` with ``with_kwargs``); what it returns (not None) replaces the output."""
+        return self._add_forward_hook("_forward_hooks", hook, prepend, with_kwargs)
+
+    def _add_forward_hook(self, store, hook, prepend, with_kwargs):
+        hooks = self.__dict__.get(store)
+        if hooks is None:
+            hooks = _HookDict()
+            object.__setattr__(self, store, hooks)
+        handle = add_hook(hooks, (hook, with_kwargs))
+        if prepend:  # first in the order the hooks run
+            hooks[handle.id] = hooks.pop(handle.id)
+            for key in [k for k in hooks if k != handle.id]:
+                hooks[key] = hooks.pop(key)
+        return handle
+
     def to(self, dtype=None, *args, **kwargs):
         if dtype is None or isinstance(dtype, str):
             return self
@@ -333,7 +389,27 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        pre, post = self.__dict__.get("_forward_pre_hooks"), self.__dict__.get("_forward_hooks")
+        if not (pre or post):  # the usual case: forward alone
+            return self.forward(*args, **kwargs)
+        for hook, with_kwargs in list((pre or {}).values()):
+            if with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list((post or {}).values()):
+            result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
 
     def extra_repr(self) -> str:
         return ""

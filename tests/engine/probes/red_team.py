@@ -132,6 +132,13 @@ PROBES = [
     "print(torch.atan2(torch.tensor([1, 2]), torch.tensor([3, 4])), torch.square(torch.tensor([1, 2])), torch.log1p(torch.tensor([1, 2])), torch.tensor([0.5]).atan2(torch.tensor(2.0)))",
     "torch.atan2(torch.ones(2), torch.ones(3))",
     "y = torch.zeros(3, dtype=torch.float64, requires_grad=True); x = torch.tensor([0.0, 1e-155, 1.0], dtype=torch.float64, requires_grad=True); torch.atan2(y, x).sum().backward(); print(y.grad, x.grad)",
+    # module forward hooks and dotted lookups
+    "torch.manual_seed(0); nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 1))); acts = {}\nh = m[0].register_forward_hook(lambda mod, inp, out: acts.__setitem__('l0', out.detach())); h2 = m[1].register_forward_hook(lambda mod, inp, out: out * 2); h3 = m.register_forward_pre_hook(lambda mod, inp: (inp[0] + 1,))\nx = torch.ones(4, 2); y = m(x); print(y, acts['l0'].shape, y.grad_fn.name(), type(h).__name__)\nh2.remove(); h3.remove(); print(m(x))\nh4 = m[0].register_forward_pre_hook(lambda mod, args, kwargs: ((args[0] * 0,), kwargs), with_kwargs=True); print(m(x)); h4.remove()\nh5 = m[0].register_forward_hook(lambda mod, args, kwargs, out: out + 100, with_kwargs=True); print(m(x)); h5.remove()\norder = []; m[1].register_forward_hook(lambda *a: order.append('a')); m[1].register_forward_hook(lambda *a: order.append('b'), prepend=True); m(x); print(order)",
+    "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3), nn.ReLU()); m[1].register_forward_pre_hook(lambda mod, args, kwargs: 5, with_kwargs=True); m(torch.ones(1, 2))",
+    "torch.manual_seed(0); nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 1))); print(m.get_submodule('2.0'), m.get_submodule(''), m.get_parameter('2.0.bias'), m._get_name(), m.half()[0].weight.dtype)",
+    "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.Linear(3, 1))); m.get_submodule('1.5')",
+    "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3)); m.get_submodule('0.weight')",
+    "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3)); m.get_parameter('0.nope')",
 ]
 
 KNOWN = {}
