@@ -1,5 +1,8 @@
-"""``minigrad.optim``: optimizers that update parameters from their ``.grad``."""
+"""``minigrad.optim``: optimizers that update parameters from their ``.grad``, and
+``lr_scheduler``, the schedules that change their learning rates."""
 
+from minigrad import _left_out
+from minigrad.optim import lr_scheduler
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
 from minigrad.optim.adamw import AdamW
@@ -7,4 +10,9 @@ from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

@@ -139,6 +139,14 @@ PROBES = [
     "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.Linear(3, 1))); m.get_submodule('1.5')",
     "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3)); m.get_submodule('0.weight')",
     "nn = torch.nn; m = nn.Sequential(nn.Linear(2, 3)); m.get_parameter('0.nope')",
+    # learning-rate schedules: torch's floats in their chainable form, state dicts, warnings
+    "from torch.optim.lr_scheduler import StepLR, MultiStepLR, ExponentialLR, LambdaLR, CosineAnnealingLR, LinearLR, ConstantLR, MultiplicativeLR\ndef run(make, n=12):\n    p = torch.nn.Parameter(torch.ones(1)); opt = torch.optim.SGD([p], lr=0.1, momentum=0.9); s = make(opt); out = []\n    for e in range(n):\n        opt.step(); s.step(); out.append(s.get_last_lr()[0])\n    print(type(s).__name__, out, s.state_dict() if not isinstance(s, (LambdaLR, MultiplicativeLR)) else sorted(s.state_dict()), opt.param_groups[0]['lr'], opt.param_groups[0]['initial_lr'])\nrun(lambda o: StepLR(o, step_size=3, gamma=0.5)); run(lambda o: MultiStepLR(o, milestones=[2, 5, 5, 9], gamma=0.3)); run(lambda o: ExponentialLR(o, gamma=0.9)); run(lambda o: LambdaLR(o, lambda e: 0.95 ** e))\nrun(lambda o: CosineAnnealingLR(o, T_max=5, eta_min=0.001), n=15); run(lambda o: LinearLR(o, start_factor=0.25, total_iters=4)); run(lambda o: ConstantLR(o, factor=0.5, total_iters=3)); run(lambda o: MultiplicativeLR(o, lambda e: 0.9))",
+    "from torch.optim.lr_scheduler import StepLR\np = torch.nn.Parameter(torch.ones(1)); opt = torch.optim.SGD([p], lr=0.1); s = StepLR(opt, 2); s.step(); print(s.get_last_lr(), s.get_lr()); s.step(5); print(s.get_last_lr())",
+    "import torch.optim.lr_scheduler as S\np = torch.nn.Parameter(torch.ones(1)); opt = torch.optim.SGD([p], lr=0.1); r = S.ReduceLROnPlateau(opt, patience=2, factor=0.5, cooldown=1)\nfor v in [1.0, 0.9, 0.95, 0.95, 0.95, 0.95, 0.95, 0.8, 0.8, 0.8, 0.8]:\n    r.step(v); print(r.get_last_lr(), r.num_bad_epochs)\nprint(r.state_dict())",
+    "torch.optim.lr_scheduler.StepLR('x', 2)",
+    "torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1), mode='mid')",
+    "torch.optim.lr_scheduler.StepLR(torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1), 2, last_epoch=3)",
+    "torch.optim.lr_scheduler.MultiplicativeLR(torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1), 0.5)",
 ]
 
 KNOWN = {}
