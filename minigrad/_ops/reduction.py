@@ -170,6 +170,19 @@ def _extreme(input, dim, keepdim, np_reduce, np_arg, all_node, dim_node, name):
     return getattr(return_types, name)((out, indices))
 
 
+def _arg_extreme(input, dim, keepdim, np_arg, extreme, name):
+    """argmax/argmin: the flat index of the first extreme (every dim kept as 1 with
+    ``keepdim``), or ``max``/``min`` along ``dim``'s indices."""
+    if dim is None:
+        if input._data.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        index = np.asarray(np_arg(input._data), dtype=np.int64)
+        return Tensor._make(index.reshape((1,) * input._data.ndim) if keepdim else index)
+    _check_nonempty_dim(input._data, _wrap_dim(dim, input._data.ndim), name)
+    return extreme(input, dim, keepdim)[1]
+
+
 def _check_nonempty_dim(data, d, name):
     if data.ndim and data.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -245,14 +258,7 @@ class MinBackward0(MaxBackward0):
 
 @parses('argmax(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmax(input, dim=None, keepdim=False):
-    if dim is None:
-        if input._data.size == 0:
-            raise IndexError("argmax(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
-        index = np.asarray(np.argmax(input._data), dtype=np.int64)
-        return Tensor._make(index.reshape((1,) * input._data.ndim) if keepdim else index)
-    _check_nonempty_dim(input._data, _wrap_dim(dim, input._data.ndim), "argmax")
-    return max(input, dim, keepdim)[1]
+    return _arg_extreme(input, dim, keepdim, np.argmax, max, "argmax")
 
 
 @parses(
@@ -420,14 +426,7 @@ class AminBackward0(AmaxBackward0):
 
 @parses('argmin(Tensor input, int? dim = None, bool keepdim = False, *, Tensor out = None)')
 def argmin(input, dim=None, keepdim=False):
-    if dim is None:
-        if input._data.size == 0:
-            raise IndexError("argmin(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
-        index = np.asarray(np.argmin(input._data), dtype=np.int64)
-        return Tensor._make(index.reshape((1,) * input._data.ndim) if keepdim else index)
-    _check_nonempty_dim(input._data, _wrap_dim(dim, input._data.ndim), "argmin")
-    return min(input, dim, keepdim)[1]
+    return _arg_extreme(input, dim, keepdim, np.argmin, min, "argmin")
 
 
 def _logical_reduction(input, dim, keepdim, np_fn):

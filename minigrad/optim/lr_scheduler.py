@@ -147,18 +147,22 @@ def _watch_step(optimizer) -> None:
     optimizer.step = wrapper
 
 
+def _one_per_group(lr_lambda, optimizer) -> list:
+    """One function per parameter group: the one given for all, or a list of them."""
+    if not isinstance(lr_lambda, list | tuple):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
+                         f"{len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 class LambdaLR(LRScheduler):
     """``lr = base_lr * lr_lambda(epoch)`` (one function, or one per group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, list | tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
-                                 f"{len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _one_per_group(lr_lambda, optimizer)
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict:
@@ -188,13 +192,7 @@ class MultiplicativeLR(LRScheduler):
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, list | tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
-                                 f"{len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _one_per_group(lr_lambda, optimizer)
         for fn in self.lr_lambdas:
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
