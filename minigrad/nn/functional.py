@@ -29,6 +29,7 @@ from minigrad._ops import loss as _loss
 from minigrad._ops import normalization as _normalization
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad.autograd import forward_grad
 
 
@@ -201,17 +202,29 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    """log_softmax then nll_loss; a target shaped like the input holds class probabilities."""
-    _unsupported(label_smoothing=label_smoothing or None)
+    """log_softmax then nll_loss; a target shaped like the input holds class probabilities.
+    ``label_smoothing`` mixes in the uniform distribution, as torch does: for class indices,
+    ``(1 - ls) * nll + ls / C * (the mean of -log p over all classes)``; for probabilities, the
+    target itself becomes ``target * (1 - ls) + ls / C``."""
+    if label_smoothing > 1.0:  # torch checks only a positive one (a negative one is 0)
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
     class_dim = 0 if input.dim() == 1 else 1
     if target.shape != input.shape:
-        return nn_ops.nll_loss(log_softmax(input, class_dim), target, ignore_index, reduction,
-                               weight)
+        log_p = log_softmax(input, class_dim)
+        nll = nn_ops.nll_loss(log_p, target, ignore_index, reduction, weight)
+        if label_smoothing <= 0.0:
+            return nll
+        return _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing,
+                         class_dim)
     _unsupported(weight=weight)  # class weights with class probabilities: not in minigrad
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {nn_ops._short(target.dtype)}")
     nn_ops._check_reduction(reduction)
+    if label_smoothing > 0.0:
+        target = add_scalar(mul_scalar(target, 1 - label_smoothing),
+                            label_smoothing / input.shape[class_dim])
     loss = log_softmax(input, class_dim) * target  # torch's order: log-probabilities first
     if reduction == "none":
         return -loss.sum(class_dim)
@@ -220,6 +233,31 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if input.numel() == 0:
         return -loss.sum().fill_(float("nan"))
     return nn_ops.div_by_count(-loss.sum(), input.numel() // input.shape[class_dim])
+
+
+def _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing, class_dim):
+    """Class-index cross-entropy with label smoothing, in the ops of torch's
+    ``cross_entropy_loss_label_smoothing`` (so the graph is torch's): the smoothing term is
+    ``-sum(log p)`` per sample (weighted per class), 0 for an ignored target, reduced as the
+    loss (a weighted mean divides by the counted targets' weights)."""
+    ignored = target == ignore_index
+    if weight is not None:
+        shape = [1] * log_p.dim()
+        shape[class_dim] = weight.shape[0]
+        smooth = -(log_p * weight.view(shape)).sum(class_dim)
+    else:
+        smooth = -log_p.sum(class_dim)
+    smooth.masked_fill_(ignored, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            total = weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+        else:
+            total = (~ignored).sum()
+        smooth = smooth.sum() / total
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    n_classes = log_p.shape[class_dim]
+    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(smooth, label_smoothing / n_classes)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
