@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from minigrad._creation import empty
+from minigrad._creation import empty  # .as_function: torch.empty, with its argument checks
 from minigrad.nn import functional as F
 from minigrad.nn import init
 from minigrad.nn.modules.module import Module
@@ -16,9 +16,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty(out_features, in_features, dtype=dtype))
+        self.weight = Parameter(empty.as_function((out_features, in_features), dtype=dtype))
         if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
+            self.bias = Parameter(empty.as_function(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minigrad._creation import empty
+from minigrad._creation import empty  # .as_function: torch.empty, with its argument checks
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.nn import functional as F
 from minigrad.nn import init
@@ -33,7 +33,7 @@ class Embedding(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         if _weight is None:
-            self.weight = Parameter(empty(num_embeddings, embedding_dim, dtype=dtype),
+            self.weight = Parameter(empty.as_function((num_embeddings, embedding_dim), dtype=dtype),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:

@@ -151,6 +151,10 @@ PROBES = [
     "F = torch.nn.functional; torch.manual_seed(0); x = torch.randn(5, 4, dtype=torch.float64, requires_grad=True); tg = torch.tensor([0, 3, -100, 1, 3]); w = torch.tensor([1.0, 2.0, 0.5, 3.0], dtype=torch.float64)\nfor kw in [dict(), dict(weight=w), dict(reduction='sum'), dict(reduction='none'), dict(weight=w, reduction='none')]:\n    l = F.cross_entropy(x, tg, label_smoothing=0.1, **kw); g, = torch.autograd.grad(l.sum(), x, create_graph=True); print(l, l.grad_fn.name(), [f[0].name() for f in l.grad_fn.next_functions], g[0], g.grad_fn.name())",
     "F = torch.nn.functional; torch.manual_seed(0); x = torch.randn(5, 4, requires_grad=True); p = torch.softmax(torch.randn(5, 4), 1); l = F.cross_entropy(x, p, label_smoothing=0.2); print(l, torch.autograd.grad(l, x)[0][1]); m = torch.nn.CrossEntropyLoss(label_smoothing=0.3); print(m, m(x[0], torch.tensor(2)), F.cross_entropy(x, torch.tensor([0, 1, 2, 3, 0]), label_smoothing=-0.1), F.cross_entropy(x, torch.tensor([0, 1, 2, 3, 0]), label_smoothing=1.0))",
     "torch.nn.functional.cross_entropy(torch.randn(2, 3), torch.tensor([0, 1]), label_smoothing=1.5)",
+    # layer sizes go through torch.empty's argument checks
+    "torch.nn.Linear(2.5, 2)",
+    "torch.nn.Linear(2, 2.5)",
+    "torch.nn.Embedding(3.5, 2)",
 ]
 
 KNOWN = {}
