@@ -205,6 +205,22 @@ LIST_OF_ARRAYS_WARNING = (
     "tensor.")
 
 
+def _ranges_as_lists(data):
+    if isinstance(data, range):
+        return list(data)
+    if isinstance(data, list | tuple) and any(isinstance(x, range | list | tuple) for x in data):
+        return [_ranges_as_lists(x) for x in data]
+    return data
+
+
+def _element_of_list(t: Tensor):
+    """A tensor inside a list given to ``tensor()``: torch reads it as one number, whatever its
+    shape (``[tensor([[2]]), 3]`` is ``tensor([2, 3])``); more than one element is an error."""
+    if t._data.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    return t.item()
+
+
 @parses(
     'tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, '
     'bool? pin_memory = False, bool? requires_grad = False)',
@@ -226,13 +242,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         if data is None and dtype is not None:  # what torch's element conversion says
             raise TypeError("must be real number, not NoneType" if dtype.is_floating_point
                             else "'NoneType' object cannot be interpreted as an integer")
+        data = _ranges_as_lists(data)  # torch reads a range as the sequence it is
         inferred = _infer_dtype(data)
         if isinstance(data, list | tuple):
             if any(isinstance(x, np.ndarray) for x in data):
                 _warn_once(LIST_OF_ARRAYS_WARNING)
                 data = [x.tolist() if isinstance(x, np.ndarray) else x for x in data]
-            data = [x.item() if isinstance(x, Tensor) and x.dim() == 0 else
-                    (x.tolist() if isinstance(x, Tensor) else x) for x in data]
+            data = [_element_of_list(x) if isinstance(x, Tensor) else x for x in data]
             _check_nesting(data)
         # floats asked for at a given float dtype are converted once, from Python's doubles,
         # as torch does (not rounded to the default float32 on the way)

@@ -914,6 +914,7 @@ class CopyBackwards(Node):
 
 def index_put_(self, indices, values, accumulate=False):
     """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
+    _check_same_dtype(self, values)
     values_t = as_tensor_like(values, self.dtype)
     data = put(self._data, indices, values_t._data, accumulate)
     return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
@@ -940,9 +941,18 @@ class IndexPutBackward0(Node):
         return t_self.index_put(self.index, t_values, accumulate=self.accumulate)
 
 
+def _check_same_dtype(destination, values) -> None:
+    """index_put takes values of the tensor's own dtype only (``x[i] = v`` converts first)."""
+    if isinstance(values, Tensor) and values.dtype is not destination.dtype:
+        raise RuntimeError("Index put requires the source and destination dtypes match, got "
+                           f"{destination.dtype.scalar_name} for the destination and "
+                           f"{values.dtype.scalar_name} for the source.")
+
+
 def index_put(input, indices, values, accumulate=False):
     """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
     IndexPutBackward0 node, as in torch."""
+    _check_same_dtype(input, values)
     values_t = as_tensor_like(values, input.dtype)
     return record(put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
                   (input, values_t), save=save_indices(indices), index=indices,

@@ -33,6 +33,13 @@ def _dims(dim, ndim):
     return tuple(sorted(wrapped)) if ndim else ()  # a 0-d tensor: its one element, as it is
 
 
+def _reduced_dims(dim, ndim):
+    """sum's and mean's dims: an empty list means every dim, as in torch (``x.sum(dim=())``
+    is the sum of all)."""
+    dims = _dims(dim, ndim)
+    return dims if dims or not ndim else tuple(range(ndim))
+
+
 @parses(
     'sum(Tensor input, *, torch.dtype? dtype = None)',
     'sum(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, '
@@ -53,7 +60,7 @@ def _sum(input, dim, keepdim, dtype):
     if dim is None:
         total = cascade_sum(data) if floats else np.asarray(data.sum(), dtype=data.dtype)
         return record(total, SumBackward0, (x,), self_shape=x._data.shape)
-    dims = _dims(dim, data.ndim)
+    dims = _reduced_dims(dim, data.ndim)
     out = cascade_sum_dims(data, dims, keepdim) if floats else \
         data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
@@ -114,7 +121,7 @@ def _mean(input, dim, keepdim, dtype):
             value = np.asarray(data.mean() if data.size else np.nan,  # NumPy would warn on
                                dtype=data.dtype)                       # an empty mean
         return record(value, MeanBackward0, (x,), self_shape=data.shape, numel=data.size)
-    dims = _dims(dim, data.ndim)
+    dims = _reduced_dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     if count and data.itemsize >= 4:  # as torch: the sum (in its order) divided by the count
         out = cascade_sum_dims(data, dims, keepdim) / data.dtype.type(count)

@@ -755,6 +755,7 @@ OPS: list[OpInfo] = [
                       S(nc(randn(r, (3, 2))))]),
     OpInfo("T", lambda lib, x: x.T, lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
     OpInfo("mT", lambda lib, x: x.mT, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
+    OpInfo("mH", lambda lib, x: x.mH, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
     OpInfo("transpose", lambda lib, x, d0, d1: x.transpose(d0, d1),
            lambda r: [S(randn(r, (2, 3, 4)), 0, 2), S(randn(r, (2, 3)), -1, 0),
                       S(nc(randn(r, (3, 4))), 0, 1), S(randn(r, (2, 3)), 1, 1)]),

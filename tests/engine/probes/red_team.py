@@ -155,6 +155,17 @@ PROBES = [
     "torch.nn.Linear(2.5, 2)",
     "torch.nn.Linear(2, 2.5)",
     "torch.nn.Embedding(3.5, 2)",
+    # round 2 (tensor manipulation)
+    "x = torch.ones(2, 3, requires_grad=True); y = x.sum(dim=()); z = x.mean(dim=[], keepdim=True); print(y, z, x.sum(()), torch.ones(2, 3, dtype=torch.long).sum(dim=())); (y + z.sum()).backward(); print(x.grad)",
+    "torch.zeros(2, 3).index_put((torch.tensor([0]),), torch.tensor([1, 2, 3]))",
+    "torch.zeros(2, 3, dtype=torch.float64).index_put_((torch.tensor([0]),), torch.tensor([1.0, 2.0, 3.0]))",
+    "x = torch.zeros(2, 3); x[torch.tensor([0])] = torch.tensor([1, 2, 3])",
+    "print(torch.zeros(2, 3).index_put((torch.tensor([0]),), torch.tensor(1.0)))",
+    "torch.tensor([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])",
+    "print(torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]), torch.tensor([torch.tensor([1.0])]), torch.tensor([torch.tensor([[2]]), 3]), torch.tensor([torch.tensor(1, dtype=torch.int32), 2.5]), torch.tensor(range(4)), torch.tensor([range(2), range(2)]))",
+    "torch.ones(3).mT",
+    "torch.ones(3).mH",
+    "x = torch.ones(2, 3, requires_grad=True); print(x.mT.shape, x.mH.grad_fn.name(), x.mT.grad_fn.name())",
 ]
 
 KNOWN = {}
