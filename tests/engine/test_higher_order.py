@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -43,20 +43,34 @@ vec = hnp.arrays(np.float64, 3, elements=st.floats(-1.5, 1.5))
 steps = st.lists(st.sampled_from(sorted(UNARY)), min_size=1, max_size=4)
 
 
+def _inner(names, binary, lib, x, w):
+    h = x
+    for name in names:
+        h = UNARY[name](h)
+    return BINARY[binary](h, w) if binary != "where" else lib.where(h > w, h, w * w)
+
+
 def _compose(names, binary):
     def f(lib, x, w):
-        h = x
-        for name in names:
-            h = UNARY[name](h)
-        h = BINARY[binary](h, w) if binary != "where" else lib.where(h > w, h, w * w)
+        h = _inner(names, binary, lib, x, w)
         return (h * h.sin()).sum()
 
     return f
 
 
+def _well_conditioned(names, binary, x, w) -> bool:
+    """Is sin's argument moderate? Stacked cubes reach 1e9 and more, where sin turns a last-bit
+    difference allowed in float64 (torch's sqrt and pow are MKL's and SLEEF's) into a 1e-5
+    relative one (x = [-0.625, 0, 0], neg_sub then three cubes: 3.2e9): a test of the formulas
+    keeps to arguments where 1e-9 relative can hold."""
+    h = _inner(names, binary, torch, torch.tensor(x), torch.tensor(w))
+    return bool(torch.isfinite(h).all()) and float(h.abs().max()) < 1e4
+
+
 @settings(deadline=None, max_examples=30)
 @given(x=vec, w=vec, v=vec, names=steps, binary=st.sampled_from(sorted(BINARY)))
 def test_second_derivative_and_hvp(x, w, v, names, binary):
+    assume(_well_conditioned(names, binary, x, w))
     f = _compose(names, binary)
     results = []
     for lib in (minigrad, torch):

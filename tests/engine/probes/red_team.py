@@ -166,6 +166,8 @@ PROBES = [
     "torch.ones(3).mT",
     "torch.ones(3).mH",
     "x = torch.ones(2, 3, requires_grad=True); print(x.mT.shape, x.mH.grad_fn.name(), x.mT.grad_fn.name())",
+    # float64 x ** 3 and x ** -2 are torch's x * x * x and 1 / (x * x), digit for digit
+    "torch.manual_seed(0); x = torch.rand(6, dtype=torch.float64) * 6 - 3; print((x ** 3).tolist(), (x ** -2).tolist(), x.pow(3).sum().item())",
 ]
 
 KNOWN = {}
