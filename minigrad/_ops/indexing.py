@@ -353,6 +353,9 @@ def setitem(input, index, value):
     items = index if isinstance(index, tuple) else (index,)
     check_index(items)
     if any(_is_advanced(i) for i in items):
+        if (len(items) == 1 and isinstance(items[0], Tensor) and items[0].dtype is _dtype.bool
+                and isinstance(value, Tensor) and value.dim() == 0):
+            value = value.to(input.dtype)  # torch fills a mask with a 0-d value of any dtype
         input.index_put_(index, value)
         return
     target = _basic(input, items)

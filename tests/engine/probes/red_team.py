@@ -168,6 +168,10 @@ PROBES = [
     "x = torch.ones(2, 3, requires_grad=True); print(x.mT.shape, x.mH.grad_fn.name(), x.mT.grad_fn.name())",
     # float64 x ** 3 and x ** -2 are torch's x * x * x and 1 / (x * x), digit for digit
     "torch.manual_seed(0); x = torch.rand(6, dtype=torch.float64) * 6 - 3; print((x ** 3).tolist(), (x ** -2).tolist(), x.pow(3).sum().item())",
+    # a boolean mask takes a 0-d value of another dtype (other indices refuse it, as index_put)
+    "w = torch.ones(3, requires_grad=True)\nfor v in (2.0, torch.tensor(2), torch.tensor(2.0)):\n    x = w * 1; x[x > 0] = v; print(x)\nx = torch.zeros(3); x[x == 0] = torch.tensor(7); print(x)",
+    "x = torch.zeros(3); x[torch.tensor([0])] = torch.tensor(1)",
+    "x = torch.zeros(3); x[x == 0] = torch.tensor([1, 2, 3])",
 ]
 
 KNOWN = {}
