@@ -49,12 +49,6 @@ def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
-def _type_name(value) -> str:
-    if isinstance(value, Tensor):
-        return f"minigrad.{value.dtype.legacy_name}"
-    return type(value).__name__
-
-
 class Module:
     training: bool
 
@@ -78,7 +72,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
@@ -88,7 +82,7 @@ class Module:
             self._modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as child module "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module "
                                 f"'{name}' (torch.nn.Module or None expected)")
             self._modules[name] = None
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
@@ -133,7 +127,7 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         self._check_name("parameter", name, "_parameters")
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         if param is not None and param.grad_fn is not None:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "

@@ -172,6 +172,9 @@ PROBES = [
     "w = torch.ones(3, requires_grad=True)\nfor v in (2.0, torch.tensor(2), torch.tensor(2.0)):\n    x = w * 1; x[x > 0] = v; print(x)\nx = torch.zeros(3); x[x == 0] = torch.tensor(7); print(x)",
     "x = torch.zeros(3); x[torch.tensor([0])] = torch.tensor(1)",
     "x = torch.zeros(3); x[x == 0] = torch.tensor([1, 2, 3])",
+    # module messages name a type as torch.typename does (a class of yours with its module)
+    "class Foo: pass\nl = torch.nn.Linear(1, 1); l.weight = Foo()",
+    "class Foo: pass\nm = torch.nn.Sequential(torch.nn.Linear(1, 1)); m.register_module('x', torch.nn.ReLU()); m.x = Foo()",
 ]
 
 KNOWN = {}
