@@ -1,8 +1,8 @@
 """The fused operations behind ``nn.functional``: each records one node, as torch's kernels do.
 
-``addmm`` (bias + matrix product, for ``nn.Linear``), ``mse_loss``, ``softmax``,
-``log_softmax`` and ``nll_loss`` could be built from basic ops, and autograd would
-differentiate the pieces. torch has one kernel and one backward formula for each, so a model's
+``addmm`` (bias + matrix product, for ``nn.Linear``), ``mse_loss``, ``softmax`` and
+``log_softmax`` (and ``nll_loss``, in ``nll.py``) could be built from basic ops, and autograd
+would differentiate the pieces. torch has one kernel and one backward formula for each, so a model's
 graph shows ``AddmmBackward0`` or ``MseLossBackward0``; recording the same single node keeps
 minigrad's graphs identical to torch's. Each node is written right under its op.
 """
@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
-from minigrad._numeric import cascade_sum, nll_sum, quietly, vec_row_sums
+from minigrad._numeric import cascade_sum, quietly, vec_row_sums
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
@@ -22,9 +21,8 @@ from minigrad._ops.linalg import (
     mm_mat1_backward,
     mm_mat2_backward,
 )
-from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, np_log, where
-from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import grad_mode
+from minigrad._ops.pointwise import div_scalar, mul_scalar, np_exp, np_log
+from minigrad._tensor import _wrap_dim
 from minigrad.autograd.graph import Node
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -370,139 +368,6 @@ class LogSoftmaxBackwardDataBackward0(Node):
             moved = -(y.exp() * t_y) * g.sum(self.dim, keepdim=True)
             out = moved if out is None else out + moved
         return out
-
-
-def nll_loss(input, target, ignore_index=-100, reduction="mean", weight=None):
-    """``-input[i, target[i]]`` for each row ``i`` (``-input[target]`` for a 1-D input),
-    skipping targets equal to ``ignore_index``; a mean divides by the number of targets kept.
-    With class weights, each term is times ``weight[target[i]]`` and a mean divides by the sum
-    of the weights of the targets kept (torch's ``total_weight``)."""
-    _check_reduction(reduction)
-    if input.dim() < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if input.dim() > 2:
-        raise NotImplementedError("minigrad's nll_loss supports 1-D and 2-D inputs (torch's "
-                                  "NllLoss2d for images is not implemented)")
-    batch = input.shape[0] if input.dim() == 2 else 1
-    if input.dim() == 2 and target.dim() > 0 and target.shape[0] != batch:
-        raise ValueError(f"Expected input batch_size ({batch}) to match target batch_size "
-                         f"({target.shape[0]}).")
-    if target.dim() > 1 or (input.dim() == 2 and target.dim() == 0):
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if input.dim() == 1 and target.dim() == 1:
-        raise RuntimeError(f"size mismatch (got input: [{input.shape[0]}], target: "
-                           f"[{target.shape[0]}])")
-    if target.dtype not in (_dtype.int64, _dtype.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{_short(target.dtype)}")
-    classes = input.shape[-1]
-    if weight is not None:
-        _check_class_weight(weight, input, classes)
-    labels = target._data.reshape(-1).astype(np.int64, copy=False)  # only read
-    kept = labels != ignore_index
-    every = kept.all()  # no target ignored (the usual case): the rows are 0, 1, 2...
-    rows = np.arange(batch) if every else np.nonzero(kept)[0]
-    row_labels = labels if every else labels[rows]
-    # checked at once: a loop over the batch would cost more than the loss
-    if row_labels.size and (np.minimum.reduce(row_labels) < 0
-                            or np.maximum.reduce(row_labels) >= classes):
-        bad = (row_labels < 0) | (row_labels >= classes)
-        raise IndexError(f"Target {row_labels[bad][0]} is out of bounds.")
-    mask = np.zeros((batch, classes), dtype=bool)
-    mask[rows, row_labels] = True
-    x = input._data.reshape(batch, classes)
-    if every:
-        losses = -x[rows, row_labels]
-    else:
-        losses = np.zeros(batch, dtype=x.dtype)
-        losses[rows] = -x[rows, row_labels]
-    if weight is None:
-        total_weight = float(rows.size)
-    else:
-        picked = weight._data[row_labels]
-        losses[rows] = losses[rows] * picked
-        weights = np.zeros(batch, dtype=x.dtype)
-        weights[rows] = picked
-        total_weight = float(nll_sum(weights, rows))  # added up as the losses are
-    if reduction == "none":
-        data = losses if input.dim() == 2 else losses.reshape(())
-    elif reduction == "sum":
-        data = nll_sum(losses, rows)
-    else:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            data = nll_sum(losses, rows) / np.asarray(total_weight, dtype=x.dtype)
-    return record(np.asarray(data, dtype=x.dtype), NllLossBackward0, (input,),
-                  save={"self": input, "target": target, "weight": weight},
-                  mask=Tensor._make(mask.reshape(input.shape)),
-                  reduction=reduction, total_weight=total_weight, ignore_index=ignore_index,
-                  target=target)
-
-
-class NllLossBackward0(Node):
-    """out[i] = -self[i, target[i]] (reduced; a mean divides by the number of counted targets):
-    the gradient is -grad at each picked entry, zero elsewhere."""
-
-    def backward(self, grad):
-        self.saved("target")  # read as torch reads it: a target changed in place is refused
-        weight = self.saved("weight") if self._find_saved("weight") is not None else None
-        return nll_loss_backward(grad, self.saved("self"), self, weight)
-
-    def jvp(self, t):
-        picked = -where(self.mask, t if self.weight is None else t * self.weight, 0.0)
-        if self.reduction == "none":
-            return picked.sum(-1)
-        return picked.sum() / self.total_weight if self.reduction == "mean" else picked.sum()
-
-
-def nll_loss_backward(grad_output, input, node, weight=None):
-    """nll_loss's backward, an op of its own as in torch (NllLossBackwardBackward0, over the
-    upstream gradient and the loss's input): ``-grad_output`` (times the class weight) at each
-    picked entry."""
-    g = grad_output._data
-    if node.reduction == "none":
-        g = g[..., None] if g.ndim else g  # one row per target
-    elif node.reduction == "mean":
-        g = g / np.asarray(node.total_weight, dtype=g.dtype)
-    if weight is not None:
-        g = -g * weight._data  # the picked entry of row i is in column target[i]
-    else:
-        g = -g
-    data = np.where(node.mask._data, g, np.asarray(0.0, dtype=g.dtype)).astype(g.dtype)
-    return record(data, NllLossBackwardBackward0, (grad_output, input),
-                  save={"weight": weight}, mask=node.mask,
-                  reduction=node.reduction, total_weight=node.total_weight,
-                  ignore_index=node.ignore_index, target=node.target)
-
-
-class NllLossBackwardBackward0(Node):
-    """out = nll_loss's gradient: linear in the upstream gradient (its gradient is nll_loss
-    of the incoming one), and constant in the loss's input (a zero gradient, as torch's)."""
-
-    def backward(self, w):
-        g_g = g_self = None
-        if self.needs_input_grad[0]:
-            weight = self.saved("weight") if self._find_saved("weight") is not None else None
-            g_g = nll_loss(w, self.target, self.ignore_index, self.reduction, weight)
-        if self.needs_input_grad[1]:
-            g_self = w.new_zeros(w.shape)
-        return g_g, g_self
-
-    def jvp(self, t_g, t_self):
-        return None if t_g is None else nll_loss_backward(t_g, self.inputs[1], self, self.weight)
-
-
-def _check_class_weight(weight, input, classes):
-    """torch's checks of nll_loss's class weights: one per class, the input's dtype, and a
-    constant."""
-    if weight.numel() != classes:
-        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
-                           f"no classes but got weight tensor of shape: {list(weight.shape)}")
-    if weight.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_short(input.dtype).capitalize()} but found "
-                           f"{_short(weight.dtype).capitalize()}")
-    if weight.requires_grad and grad_mode.is_grad_enabled():
-        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
-                           "to argument 'weight'. This input cannot have requires_grad True.")
 
 
 def div_by_count(input, count):

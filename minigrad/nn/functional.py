@@ -26,6 +26,7 @@ from minigrad._ops import activation, bce, nn_ops
 from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
+from minigrad._ops import nll as _nll
 from minigrad._ops import normalization as _normalization
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops._core import check_same_shape_broadcast
@@ -197,7 +198,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Minus the log-probability of each target class, times its class ``weight`` if given."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return nn_ops.nll_loss(input, target, ignore_index, reduction, weight)
+    return _nll.nll_loss(input, target, ignore_index, reduction, weight)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -212,7 +213,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     class_dim = 0 if input.dim() == 1 else 1
     if target.shape != input.shape:
         log_p = log_softmax(input, class_dim)
-        nll = nn_ops.nll_loss(log_p, target, ignore_index, reduction, weight)
+        nll = _nll.nll_loss(log_p, target, ignore_index, reduction, weight)
         if label_smoothing <= 0.0:
             return nll
         return _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing,

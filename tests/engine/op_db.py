@@ -262,6 +262,22 @@ def nll_samples(r):
             S(nc(randn(r, (3, 4))), t)]
 
 
+def nll_nd_samples(r):
+    """Targets per position: a batch of sequences (3-D), of images (4-D) and of volumes
+    (5-D), classes in dim 1."""
+    return [S(randn(r, (2, 4, 3)), index([[1, 0, 3], [2, 2, 0]])),
+            S(randn(r, (2, 4, 3)), index([[1, 0, 3], [2, -100, 0]]), reduction="none"),
+            S(randn(r, (2, 3, 2, 2)), index(r.integers(0, 3, (2, 2, 2)))),
+            S(randn(r, (2, 3, 2, 2)), index([[[0, 1], [2, 1]], [[1, 1], [0, 2]]]),
+              ignore_index=1, reduction="sum"),
+            S(randn(r, (2, 3, 2, 2)), index(r.integers(0, 3, (2, 2, 2))), reduction="none",
+              weight=const(r.uniform(0.5, 2, 3))),
+            S(randn(r, (2, 3, 2, 1, 2)), index(r.integers(0, 3, (2, 2, 1, 2))),
+              weight=const(r.uniform(0.5, 2, 3))),
+            S(randn(r, (2, 3, 2, 1, 2)), index(r.integers(0, 3, (2, 2, 1, 2))),
+              reduction="none")]  # a permuted 4-D input: torch's backward raises (a probe)
+
+
 def probs(r, shape):
     p = np.abs(randn(r, shape)) + 0.1
     return p / p.sum(axis=-1, keepdims=True)
@@ -1006,6 +1022,11 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (3, 4)), index([2, 0, 3]), weight=const(r.uniform(0.5, 2, 4))),
                       S(randn(r, (3, 4)), index([1, 2, 1]), weight=const(r.uniform(0.5, 2, 4)),
                         ignore_index=1, reduction="none")]),
+    # nll_loss_nd: a 4-D input is nll_loss2d (NllLoss2DBackward0); 3-D and 5-D are viewed as
+    # 4-D first (ViewBackward0 on each side)
+    OpInfo("nll_loss_nd", lambda lib, x, t, **kw: F(lib).nll_loss(x, t, **kw), nll_nd_samples),
+    OpInfo("cross_entropy_nd", lambda lib, x, t, **kw: F(lib).cross_entropy(x, t, **kw),
+           lambda r: nll_nd_samples(r)[::2]),
     OpInfo("l1_loss", lambda lib, x, y, **kw: F(lib).l1_loss(x, y, **kw),
            lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), desc="composite: Mean(Abs(Sub))"),
                       S(randn(r, (2, 3)), const(randn(r, (2, 3))), reduction="sum"),

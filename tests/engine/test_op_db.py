@@ -403,6 +403,7 @@ NOT_PRODUCED_BY_OPS = {
                      "SliceBackwardBackward0", "IndexPutImplBackward0",
                      "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0",
                      "MseLossBackwardBackward0", "NllLossBackwardBackward0",
+                     "NllLoss2DBackwardBackward0",
                      "DiagonalBackwardBackward0", "IndexAddBackward0",
                      "MaskedScatterBackward0", "UnfoldBackwardBackward0",
                      "BinaryCrossEntropyBackwardBackward0", "LogitBackward0",

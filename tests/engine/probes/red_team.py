@@ -175,6 +175,29 @@ PROBES = [
     # module messages name a type as torch.typename does (a class of yours with its module)
     "class Foo: pass\nl = torch.nn.Linear(1, 1); l.weight = Foo()",
     "class Foo: pass\nm = torch.nn.Sequential(torch.nn.Linear(1, 1)); m.register_module('x', torch.nn.ReLU()); m.x = Foo()",
+    # nll_loss / cross_entropy over a batch of sequences, images or volumes (classes in dim 1)
+    "torch.manual_seed(0); x = torch.randn(2, 5, 3, requires_grad=True); t = torch.randint(0, 5, (2, 3)); l = torch.nn.functional.cross_entropy(x, t); l.backward(); print(l, l.grad_fn, l.grad_fn.next_functions, x.grad)",
+    "torch.manual_seed(0); x = torch.randn(2, 5, 3, 4, requires_grad=True); t = torch.randint(0, 5, (2, 3, 4)); l = torch.nn.functional.nll_loss(x, t, reduction='none'); print(l.grad_fn, l.shape, l.grad_fn._saved_total_weight, l.grad_fn._saved_ignore_index, l.grad_fn._saved_reduction)",
+    "torch.manual_seed(0); x = torch.randn(2, 5, 3, 2, 2, requires_grad=True); t = torch.randint(0, 5, (2, 3, 2, 2)); l = torch.nn.functional.cross_entropy(x, t, reduction='none', ignore_index=1); print(l.grad_fn, l.grad_fn.next_functions[0][0].next_functions, l)",
+    "torch.manual_seed(0); logits = torch.randn(2, 3, 10, requires_grad=True); targets = torch.randint(0, 10, (2, 3)); a = torch.nn.functional.cross_entropy(logits.view(-1, 10), targets.view(-1)); b = torch.nn.functional.cross_entropy(logits.transpose(1, 2), targets); print(a, b, torch.allclose(a, b))",
+    "torch.manual_seed(0); x = torch.randn(2, 5, 3, 4, requires_grad=True); w = torch.rand(5); l = torch.nn.functional.cross_entropy(x, torch.randint(0, 5, (2, 3, 4)), weight=w, label_smoothing=0.1); l.backward(); print(l, x.grad[0, :, 0])",
+    "x = torch.randn(2, 5, 3, 4, requires_grad=True).permute(0, 1, 3, 2); l = torch.nn.functional.nll_loss(x, torch.zeros(2, 4, 3, dtype=torch.long)); print(l.grad_fn); l.backward()",
+    "x = torch.randn(2, 5, 3, 4)[:, :, :2]; x.requires_grad_(); l = torch.nn.functional.nll_loss(x, torch.zeros(2, 2, 4, dtype=torch.long)); l.backward(); print(x.grad.sum())",
+    "x = torch.randn(2, 5, 3, requires_grad=True); packed = []\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t):\n    torch.nn.functional.cross_entropy(x, torch.zeros(2, 3, dtype=torch.long), weight=torch.ones(5))\nprint(packed)",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3), torch.zeros(2, 4, dtype=torch.long))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3), torch.zeros(3, 3, dtype=torch.long))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 5, dtype=torch.long))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, dtype=torch.long))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4, 2), torch.zeros(2, 3, 4, dtype=torch.long))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.full((2, 3, 4), 7))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4, dtype=torch.uint8))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3), torch.zeros(2, 3, dtype=torch.uint8))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long), weight=torch.ones(4))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long), weight=torch.ones(5, dtype=torch.float64))",
+    "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long), weight=torch.ones(5, requires_grad=True))",
+    "print(torch.nn.functional.nll_loss(torch.randn(2, 5, 0), torch.zeros(2, 0, dtype=torch.long)), torch.nn.functional.nll_loss(torch.randn(0, 5, 3, 4), torch.zeros(0, 3, 4, dtype=torch.long), reduction='none').shape, torch.nn.functional.cross_entropy(torch.randn(2, 5, 0), torch.zeros(2, 0, dtype=torch.long), reduction='sum'))",
+    "x = torch.randn(3, 5, requires_grad=True); packed = []\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t):\n    l = torch.nn.functional.nll_loss(x, torch.tensor([1, 2, 0]))\nprint(packed, l.grad_fn._saved_total_weight)",
 ]
 
 KNOWN = {}
