@@ -259,6 +259,7 @@ from minigrad import (  # noqa: E402
 )
 from minigrad.func import vmap  # noqa: E402
 from minigrad.serialization import load, save  # noqa: E402
+from minigrad.storage import TypedStorage, UntypedStorage  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -24,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype, cuda
+from minigrad import _dtype, cuda, storage
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -458,7 +458,7 @@ class Tensor:
     def storage_offset(self) -> int:
         """How many elements into its memory this tensor starts (a view's offset)."""
         start = self._data.__array_interface__["data"][0]
-        return (start - _Storage(self).data_ptr()) // self._data.itemsize
+        return (start - self.untyped_storage().data_ptr()) // self._data.itemsize
 
     def stride(self, dim=None):
         data = self._data
@@ -480,8 +480,12 @@ class Tensor:
     def data_ptr(self) -> int:
         return self._data.__array_interface__["data"][0]
 
-    def untyped_storage(self):
-        return _Storage(self)
+    def untyped_storage(self) -> storage.UntypedStorage:
+        return storage.UntypedStorage(storage.root_array(self._data), _CPU)
+
+    def storage(self) -> storage.TypedStorage:
+        """The memory as numbers of this dtype (torch's deprecated TypedStorage: it warns)."""
+        return storage.typed_storage(self._data, _CPU)
 
     @property
     def device(self) -> device:
@@ -711,29 +715,6 @@ def _tensor_options(d) -> str:
 
 def legacy_type(d) -> _TensorType:
     return _TensorType(d.legacy_name, (), {"dtype": d, "__module__": "minigrad"})
-
-
-class _Storage:
-    """Just enough of torch's storage to compare where two tensors' memory starts."""
-
-    def __init__(self, t: Tensor):
-        base = t._data
-        while True:
-            parent = base.base
-            if not isinstance(parent, np.ndarray):
-                # as_strided (expand's stride-0 view) hangs the real array on a helper object:
-                # without this step an expanded tensor would seem to own a full-size copy
-                parent = getattr(parent, "base", None)
-            if not isinstance(parent, np.ndarray):
-                break
-            base = parent
-        self._array = base
-
-    def data_ptr(self) -> int:
-        return self._array.__array_interface__["data"][0]
-
-    def nbytes(self) -> int:
-        return self._array.nbytes
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

@@ -39,6 +39,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._tensor import Size, Tensor
 from minigrad.nn.parameter import Parameter
+from minigrad.storage import root_array
 
 __all__ = ["save", "load", "add_safe_globals", "safe_globals", "get_safe_globals",
            "clear_safe_globals"]
@@ -79,22 +80,10 @@ class _StorageType:
 
 
 # --- saving -------------------------------------------------------------------------------
-def _root_array(data: np.ndarray) -> np.ndarray:
-    """The array that owns ``data``'s memory (through views and as_strided's helper)."""
-    base = data
-    while True:
-        parent = base.base
-        if not isinstance(parent, np.ndarray):
-            parent = getattr(parent, "base", None)
-        if not isinstance(parent, np.ndarray):
-            return base
-        base = parent
-
-
 def _storage_of(data: np.ndarray):
     """``(root, offset, strides)`` in elements when ``data`` can be written as a view of its
     owner's memory; None when it cannot (negative strides, another dtype, scattered owner)."""
-    root = _root_array(data)
+    root = root_array(data)
     item = data.itemsize
     if (root.dtype != data.dtype or not (root.flags.c_contiguous or root.flags.f_contiguous)
             or any(s < 0 or s % item for s in data.strides)):

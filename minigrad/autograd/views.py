@@ -19,6 +19,7 @@ import numpy as np
 
 from minigrad.autograd import forward_grad, grad_mode
 from minigrad.autograd.graph import Node, record
+from minigrad.storage import root_array
 
 # How a view was made, when that forbids changing it in place with autograd on (torch's
 # CreationMeta; ``None`` is its DEFAULT: an ordinary view, which CopySlices handles).
@@ -126,7 +127,7 @@ def as_strided(input, size, stride, storage_offset):
     (counted in elements), from ``storage_offset`` elements into that memory. Not public:
     minigrad uses it where torch's own backward steps do (``CopySlices`` and
     ``AsStridedBackward0`` under ``create_graph``), on tensors with dense memory of their own."""
-    memory = input.untyped_storage()._array.ravel(order="K")
+    memory = root_array(input._data).ravel(order="K")
     size, stride = tuple(size), tuple(stride)
     data = np.lib.stride_tricks.as_strided(memory[storage_offset:], size,
                                            tuple(s * memory.itemsize for s in stride))

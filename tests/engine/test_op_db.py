@@ -508,7 +508,7 @@ NOT_OPS = {
                      "Tensor.register_post_accumulate_grad_hook", "Tensor.requires_grad",
                      "Tensor.requires_grad_", "Tensor.retain_grad", "Tensor.retains_grad",
                      "Tensor.shape", "Tensor.size", "Tensor.stride", "Tensor.tolist",
-                     "Tensor.untyped_storage", "minigrad.get_default_dtype",
+                     "Tensor.untyped_storage", "Tensor.storage", "minigrad.get_default_dtype",
                      "Tensor.itemsize", "Tensor.nbytes", "Tensor.storage_offset",
                      "minigrad.set_default_dtype", "minigrad.set_printoptions",
                      "minigrad.set_default_device", "minigrad.get_default_device",

@@ -198,6 +198,14 @@ PROBES = [
     "torch.nn.functional.nll_loss(torch.randn(2, 5, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long), weight=torch.ones(5, requires_grad=True))",
     "print(torch.nn.functional.nll_loss(torch.randn(2, 5, 0), torch.zeros(2, 0, dtype=torch.long)), torch.nn.functional.nll_loss(torch.randn(0, 5, 3, 4), torch.zeros(0, 3, 4, dtype=torch.long), reduction='none').shape, torch.nn.functional.cross_entropy(torch.randn(2, 5, 0), torch.zeros(2, 0, dtype=torch.long), reduction='sum'))",
     "x = torch.randn(3, 5, requires_grad=True); packed = []\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t):\n    l = torch.nn.functional.nll_loss(x, torch.tensor([1, 2, 0]))\nprint(packed, l.grad_fn._saved_total_weight)",
+    # a tensor's storage, as the books show it (TypedStorage warns once: it is deprecated)
+    "import warnings; warnings.simplefilter('always'); points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]]); s = points.storage(); print(s); print(s[0], s[-1], len(s), s.size(), s.dtype, s.device, s.tolist(), type(s).__name__)",
+    "points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]]); s = points.storage(); s[0] = 2.0; print(points, points[1].storage().tolist(), points[1].storage_offset(), points.t().storage().tolist())",
+    "print(torch.tensor([], dtype=torch.float64).storage(), torch.tensor([True, False]).storage(), torch.arange(3).storage(), torch.ones(2, 3).t().contiguous().storage().tolist())",
+    "p = torch.tensor([[1.0, 2.0], [3.0, 4.0]]); print(p.untyped_storage(), len(p.untyped_storage()), p.untyped_storage()[4], p.untyped_storage().nbytes())",
+    "print(torch.tensor([1.0, 2.0]).storage()[2])",
+    "print(torch.tensor([1.0, 2.0]).storage()[-3])",
+    "print(torch.zeros(4)[1:].storage().size(), torch.zeros(4).expand(2, 4).storage().size(), torch.zeros(2, 3)[:, 1].storage_offset())",
 ]
 
 KNOWN = {}
