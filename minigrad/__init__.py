@@ -42,6 +42,7 @@ from minigrad._creation import (
     randn,
     randn_like,
     randperm,
+    seed,
     set_default_device,
     set_rng_state,
     tensor,
@@ -182,6 +183,15 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     where,
 )
 from minigrad._ops.pointwise import clip_op as _clip_op
+from minigrad._ops.queries import (  # questions about tensors and dtypes
+    can_cast,
+    is_complex,
+    is_floating_point,
+    is_nonzero,
+    numel,
+    promote_types,
+    result_type,
+)
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
     amax,
@@ -221,6 +231,16 @@ from minigrad._ops.shape import (
     unsqueeze,
 )
 from minigrad._ops.sorting import argsort, sort, topk
+from minigrad._runtime import (  # threads, determinism, matmul precision: torch's switches
+    are_deterministic_algorithms_enabled,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import set_printoptions
@@ -249,19 +269,23 @@ FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharT
 # these use the names above (torch.vmap is torch.func.vmap; serialization uses nn)
 from minigrad import (  # noqa: E402
     accelerator,
+    backends,
     cuda,
     func,
     nn,
     optim,
     profiler,
+    random,
     return_types,
     utils,
+    version,
 )
 from minigrad.func import vmap  # noqa: E402
+from minigrad.nn.modules.module import typename  # noqa: E402
 from minigrad.serialization import load, save  # noqa: E402
 from minigrad.storage import TypedStorage, UntypedStorage  # noqa: E402
 
-__version__ = "0.1.0"
+__version__ = version.__version__
 
 
 def is_tensor(obj) -> bool:  # noqa: A001

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 
 import numpy as np
@@ -34,6 +35,12 @@ class Generator:
 
     def initial_seed(self) -> int:
         return self._engine.seed
+
+    def seed(self) -> int:
+        """Seed with a number from the operating system (not reproducible), and return it."""
+        seed = int.from_bytes(os.urandom(8), "little") & 0x7FFF_FFFF_FFFF_FFFF
+        self._engine = _random.Engine(seed)
+        return seed
 
     def get_state(self) -> Tensor:
         """The generator's whole state as torch's uint8 tensor of 5056 bytes (its
@@ -96,6 +103,10 @@ def manual_seed(seed: int) -> Generator:
 
 def initial_seed() -> int:
     return default_generator.initial_seed()
+
+
+def seed() -> int:
+    return default_generator.seed()
 
 
 def _generator(generator=None) -> Generator:

@@ -15,6 +15,7 @@ from minigrad._ops import (
     linalg,
     nn_ops,
     pointwise,
+    queries,
     reduction,
     sampling,
     scan,
@@ -137,6 +138,8 @@ METHODS = {
     "sgn": P.sgn,
     # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
     "_alias": I.alias,
+    # questions about a tensor (queries.py)
+    "is_complex": queries.is_complex, "is_nonzero": queries.is_nonzero,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -524,6 +524,17 @@ NOT_OPS = {
     # fidelity round 2: device moves and type names (tests/engine/probes/devices.py, reprs.py)
     **dict.fromkeys(["Tensor.cuda", "Tensor.type", "Tensor.get_device", "Tensor.is_cpu"],
                     NOT_AN_OP),
+    # issue 22: questions about tensors and dtypes, process-wide switches (probes/red_team.py)
+    **dict.fromkeys(["Tensor.is_complex", "Tensor.is_nonzero", "minigrad.can_cast",
+                     "minigrad.is_complex", "minigrad.is_floating_point", "minigrad.is_nonzero",
+                     "minigrad.numel", "minigrad.promote_types", "minigrad.result_type",
+                     "minigrad.typename", "minigrad.seed",
+                     "minigrad.are_deterministic_algorithms_enabled",
+                     "minigrad.get_float32_matmul_precision", "minigrad.get_num_interop_threads",
+                     "minigrad.get_num_threads",
+                     "minigrad.is_deterministic_algorithms_warn_only_enabled",
+                     "minigrad.set_float32_matmul_precision", "minigrad.set_num_threads",
+                     "minigrad.use_deterministic_algorithms"], NOT_AN_OP),
 }
 
 
