@@ -10,7 +10,11 @@ default generator and permutes with it, as torch does.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -23,6 +27,9 @@ from minigrad._tensor import Tensor
 class Dataset:
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -38,6 +45,67 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].size(0)
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order."""
+
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """Several datasets one after the other (``a + b``)."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][idx - start]
+
+
+def random_split(dataset, lengths, generator=None):
+    """``dataset`` cut into random pieces of the given lengths (or fractions of it), drawn
+    as torch draws them: one ``randperm`` of all the indices, then consecutive slices."""
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:  # fractions
+        counts = []
+        for i, fraction in enumerate(lengths):
+            if fraction < 0 or fraction > 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+            counts.append(int(math.floor(len(dataset) * fraction)))
+        for i in range(len(dataset) - sum(counts)):  # the remainder, round robin
+            counts[i % len(counts)] += 1
+        lengths = counts
+        for i, length in enumerate(lengths):
+            if length == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
+                              f"empty dataset.", stacklevel=2)
+    if sum(lengths) != len(dataset):
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    indices = randperm(sum(lengths), generator=generator).tolist()
+    return [Subset(dataset, indices[end - length:end])
+            for end, length in zip(itertools.accumulate(lengths), lengths)]
 
 
 class SequentialSampler:

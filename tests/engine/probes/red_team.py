@@ -231,6 +231,14 @@ PROBES = [
     "torch.set_num_threads(2.5)",
     "import torch.random; g = torch.random.manual_seed(3); print(type(g).__name__, torch.random.initial_seed(), torch.rand(2)); s = torch.seed(); print(type(s).__name__, torch.initial_seed() == s)",
     "print(torch.version.cuda, torch.version.hip, torch.version.debug, type(torch.version.__version__).__name__)",
+    # torch.utils.data: splitting and joining datasets
+    "from torch.utils.data import TensorDataset, random_split, DataLoader; torch.manual_seed(0); ds = TensorDataset(torch.arange(10.0), torch.arange(10)); a, b = random_split(ds, [0.7, 0.3]); print(a.indices, b.indices, len(a), a[0], [x for x, _ in DataLoader(b, batch_size=2)])",
+    "from torch.utils.data import TensorDataset, random_split; ds = TensorDataset(torch.arange(10.0)); parts = random_split(ds, [3, 3, 4], generator=torch.Generator().manual_seed(42)); print([p.indices for p in parts], type(parts[0]).__name__)",
+    "from torch.utils.data import TensorDataset, random_split; random_split(TensorDataset(torch.arange(10.0)), [3, 3])",
+    "from torch.utils.data import TensorDataset, random_split; random_split(TensorDataset(torch.arange(10.0)), [1.5, -0.5])",
+    "import warnings; warnings.simplefilter('always'); from torch.utils.data import TensorDataset, random_split; torch.manual_seed(1); print([p.indices for p in random_split(TensorDataset(torch.arange(3.0)), [0.1, 0.1, 0.8])])",
+    "from torch.utils.data import TensorDataset, ConcatDataset, Subset; a = TensorDataset(torch.arange(3.0)); b = TensorDataset(torch.arange(5.0, 7.0)); c = a + b; print(len(c), c[3], c[-1], c.cumulative_sizes, type(c).__name__, len(ConcatDataset([a, b, a])), Subset(a, [2, 0])[0], len(Subset(a, [2, 0])))",
+    "from torch.utils.data import TensorDataset, ConcatDataset; ConcatDataset([TensorDataset(torch.arange(3.0))])[-4]",
 ]
 
 KNOWN = {}
