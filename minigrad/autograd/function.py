@@ -17,6 +17,7 @@ The node *is* the ``ctx`` that ``forward`` received, as in torch: whatever you s
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 
 import numpy as np
@@ -167,7 +168,9 @@ class Function:
         """Override to fill ``ctx`` separately; ``forward`` then takes no ``ctx``."""
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
+        if kwargs:  # as positional arguments: they are the node's inputs too
+            args = _bind(cls, args, kwargs)
         ctx = cls._backward_cls(args)
         # forward runs with grad mode and forward AD off: its own ops record nothing
         with grad_mode.no_grad(), forward_grad._Off():
@@ -197,6 +200,30 @@ class Function:
         if differentiable:
             _save(ctx, outputs)
         return outputs if is_tuple else outputs[0]
+
+
+def _bind(cls, args, kwargs) -> tuple:
+    """``apply``'s keyword arguments placed by ``forward``'s parameter names, as torch places
+    them: with a ``setup_context``, every default filled in (``inspect``'s binding); without,
+    up to the last keyword given, with no gap and no keyword-only parameter."""
+    signature = inspect.signature(cls.forward)
+    if cls.setup_context is not Function.setup_context:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.args
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [p.name for p in list(signature.parameters.values())[1:] if p.kind in kinds]
+    for name in kwargs:
+        if name not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        if names.index(name) < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+    placed = list(args)
+    for i in range(len(args), max(names.index(name) for name in kwargs) + 1):
+        if names[i] not in kwargs:
+            raise TypeError(f"forward() missing required argument: '{names[i]}' (position {i})")
+        placed.append(kwargs[names[i]])
+    return tuple(placed)
 
 
 RETURNED_AS_IS_SAVED = (
