@@ -65,6 +65,7 @@ METHODS = {
     "bernoulli_": X.bernoulli_, "random_": X.random_, "exponential_": X.exponential_,
     "geometric_": X.geometric_, "multinomial": sampling.multinomial,
     "index_put_": X.index_put_, "index_put": X.index_put, "scatter": I.scatter,
+    "_index_put_padded": lambda self, indices, values: X.index_put_(self, indices, values),
     # math, reductions, rounding and scans (fidelity round 2)
     "floor": P.floor, "ceil": P.ceil, "round": P.round, "trunc": P.trunc, "frac": P.frac,
     "fix": P.trunc, "maximum": P.maximum, "minimum": P.minimum,

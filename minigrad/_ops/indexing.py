@@ -12,7 +12,10 @@ place that was read; forward mode reads the tangent at the same place.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import warnings
 
 import numpy as np
 
@@ -134,32 +137,158 @@ def check_index(items) -> None:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
-def to_numpy_index(index):
-    if not isinstance(index, tuple):
-        index = (index,)
-    return tuple(i._data if isinstance(i, Tensor) else i for i in index)
+def to_numpy_index(indices):
+    """aten::index's list of index tensors as a NumPy index: None takes a whole dim; a uint8
+    tensor is a mask (deprecated: torch's warning)."""
+    if not isinstance(indices, tuple | list):
+        indices = (indices,)
+    out = []
+    for i in indices:
+        if i is None:
+            out.append(slice(None))
+        elif isinstance(i, Tensor):
+            if i.dtype is _dtype.uint8:
+                warn_at_caller("indexing with dtype torch.uint8 is now deprecated, please use "
+                               "a dtype torch.bool instead.")
+                out.append(i._data.astype(bool))
+            else:
+                out.append(i._data)
+        else:
+            out.append(i)
+    return tuple(out)
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def warn_at_caller(message: str) -> None:
+    """A UserWarning pointing at the first line outside minigrad (the learner's), as torch's
+    warnings from C++ point at the Python line that called it."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def getitem(input, index):
+    """``x[index]`` as torch's ``THPVariable_getitem``: ints, slices, None and ... first, as
+    views (``apply_slicing``); then, if tensors or lists remain, one ``index`` op on that
+    view. (NumPy would take an int beside a list as part of the advanced index, and move the
+    result's dims elsewhere: ``x[0, :, [1, 2]]``.)"""
     if input.dim() == 0 and index not in (None, Ellipsis) and not isinstance(index, tuple):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    index = sequence_as_tuple(index)
     items = index if isinstance(index, tuple) else (index,)
     check_index(items)
     if any(_is_advanced(i) for i in items):
-        try:
-            data = input._data[to_numpy_index(index)]
-        except IndexError as e:
-            raise IndexError(_torch_index_message(str(e), input, items)) from None
-        return record(np.array(data), IndexBackward0, (input,), save=save_indices(index),
-                      index=index, self_shape=input._data.shape)
+        view, indices = apply_slicing(input, items)
+        if indices:
+            return index_op(view, indices)
+        return alias(input) if view is input else view
     if isinstance(index, slice):  # a lone slice is always recorded, even x[:]
         return slice_dim(input, 0, index.start, _stop(index), index.step)
     out = _basic(input, items)
     return alias(input) if out is input else out
 
 
+def sequence_as_tuple(index):
+    """torch's ``treatSequenceAsTuple`` (NumPy's old rule): a list holding a tensor, a
+    sequence, a slice, ``...`` or None is read as a tuple of indices, with torch's
+    deprecation warning (``x[[[0, 1], [1, 0]]]`` is ``x[[0, 1], [1, 0]]``)."""
+    if type(index) is not list or len(index) >= 32:
+        return index
+    for obj in index:
+        if isinstance(obj, Tensor | list | tuple | slice | np.ndarray) or obj is Ellipsis \
+                or obj is None:
+            warn_at_caller(
+                "Using a non-tuple sequence for multidimensional indexing is deprecated and "
+                "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
+                "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+                "which will result either in an error or a different result")
+            return tuple(index)
+    return index
+
+
+def apply_slicing(input, items):
+    """torch's ``applySlicing``: the ints, slices, None and ... of ``items`` applied to
+    ``input`` left to right as views, and the tensor indices kept, each for the dim it
+    reaches, for one ``index`` (or ``index_put_``) afterwards: ``(view, indices)``, indices
+    with None for a dim no tensor indexes. A bool (or a 0-d bool tensor) adds a dim of size
+    1 and indexes it with ``[0]`` (True) or ``[]`` (False); a 0-d integer tensor is an int; a
+    k-dim mask reaches k dims."""
+    specified = sum(_dims_taken(i) for i in items)
+    if specified > input.dim():
+        raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
+    out, dim, indices, extra = input, 0, [], 0  # extra: dims reached by masks beyond one
+    for place, i in enumerate(items):
+        if isinstance(i, Tensor) and i.dim() == 0 and i.dtype is not _dtype.bool \
+                and i.dtype is not _dtype.uint8 and not i.dtype.is_floating_point:
+            i = int(i.item())  # a 0-d integer tensor indexes as an int
+        if i is Ellipsis:
+            dim += input.dim() - specified
+        elif i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(i, bool) or (isinstance(i, Tensor) and i.dim() == 0):
+            out = out.unsqueeze(dim)  # True keeps the new dim whole, False empties it
+            kept = [0] if bool(i.item() if isinstance(i, Tensor) else i) else []
+            indices += [None] * (dim - extra - len(indices))
+            indices.append(Tensor._make(np.array(kept, dtype=np.int64)))
+            dim += 1
+        elif isinstance(i, slice):
+            if not _is_full(i, out._data.shape[dim]):
+                out = slice_dim(out, dim, i.start, _stop(i), i.step)
+            dim += 1
+        elif isinstance(i, Tensor | list | np.ndarray):
+            t = _index_tensor(i)
+            indices += [None] * (dim - extra - len(indices))
+            indices.append(t)
+            taken = t.dim() if t.dtype in (_dtype.bool, _dtype.uint8) else 1
+            dim += taken
+            extra += taken - 1
+        else:
+            out = select(out, dim, int(i), _from_getitem=place)
+    return out, indices
+
+
+def _dims_taken(i) -> int:
+    """How many of the input's dims an index item uses (torch's count_specified_dimensions)."""
+    if i is None or i is Ellipsis or isinstance(i, bool):
+        return 0
+    if isinstance(i, Tensor) and i.dtype in (_dtype.bool, _dtype.uint8):
+        return i.dim()
+    return 1
+
+
+def _index_tensor(i) -> Tensor:
+    """An index given as a list, an array or a tensor, as the tensor torch indexes with."""
+    if isinstance(i, Tensor):
+        return i
+    return Tensor._make(np.asarray(i) if isinstance(i, np.ndarray) else _list_index(i))
+
+
+def _list_index(values: list) -> np.ndarray:
+    """A list index as torch reads it (``indexing_tensor_from_data``): all bools make a mask,
+    anything else int64 (a float truncated: ``x[[1.7]]`` is ``x[[1]]``)."""
+    data = np.asarray(values)
+    return data if data.dtype == bool and data.size else data.astype(np.int64)
+
+
+def index_op(input, indices):
+    """aten::index: ``input`` at the index tensors ``indices`` (None takes a whole dim),
+    copied (IndexBackward0)."""
+    try:
+        data = input._data[to_numpy_index(indices)]
+    except IndexError as e:
+        items = tuple(slice(None) if i is None else i for i in indices)
+        raise IndexError(_torch_index_message(str(e), input, items)) from None
+    return record(np.array(data), IndexBackward0, (input,), save=save_indices(indices),
+                  index=tuple(indices), self_shape=input._data.shape)
+
+
 _OUT_OF_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+_BROADCAST = re.compile(r"indexing arrays could not be broadcast together with shapes (.*)")
 _MASK = re.compile(r"along axis (\d+); size of axis is (\d+) but size of corresponding "
                    r"boolean axis is (\d+)")
 
@@ -180,6 +309,12 @@ def _torch_index_message(message: str, input, items) -> str:
         axis = int(m[2])
         dim = dims.index(axis) if dims and axis in dims else axis
         return f"index {m[1]} is out of bounds for dimension {dim} with size {m[3]}"
+    m = _BROADCAST.search(message)
+    if m:
+        shapes = ", ".join(str([int(n) for n in re.findall(r"\d+", shape)])
+                           for shape in re.findall(r"\([^)]*\)", m[1]))
+        return ("shape mismatch: indexing tensors could not be broadcast together with "
+                f"shapes {shapes}")
     m = _MASK.search(message)
     masks = [i for i in items if (isinstance(i, Tensor) and i.dtype is _dtype.bool)
              or (isinstance(i, list) and i and all(isinstance(b, bool) for b in i))]
@@ -200,7 +335,7 @@ def _torch_index_message(message: str, input, items) -> str:
 def save_indices(index) -> dict:
     """The index tensors, saved like any input a formula reads: changing one in place
     before backward is caught by its version counter, as in torch."""
-    items = index if isinstance(index, tuple) else (index,)
+    items = index if isinstance(index, tuple | list) else (index,)
     return {f"indices{i}": t for i, t in enumerate(items) if isinstance(t, Tensor)}
 
 
@@ -212,13 +347,26 @@ def check_indices(node) -> None:
 
 
 def put(data, indices, values, accumulate):
-    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``."""
+    """A copy of ``data`` with ``values`` put (or added, with ``accumulate``) at ``indices``
+    (None takes a whole dim), with torch's errors."""
     index = to_numpy_index(indices)
     out = data.copy()
-    if accumulate:
-        np.add.at(out, index, values)
-    else:
-        out[index] = values
+    try:
+        if accumulate:
+            np.add.at(out, index, values)
+        else:
+            out[index] = values
+    except IndexError as e:
+        items = tuple(slice(None) if i is None else i for i in (
+            indices if isinstance(indices, tuple | list) else (indices,)))
+        message = str(e)
+        if "arrays used as indices must be" in message:
+            message = "tensors used as indices must be long, int, byte or bool tensors"
+        raise IndexError(_torch_index_message(message, Tensor._make(data), items)) from None
+    except ValueError:  # values that do not broadcast to what the index picks
+        picked = list(data[index].shape)
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(np.shape(values))} "
+                           f"cannot be broadcast to indexing result of shape {picked}") from None
     return out
 
 
@@ -239,7 +387,7 @@ class IndexPutImplBackward0(Node):
 
     def backward(self, grad):
         check_indices(self)
-        return grad, grad[self.index] if self.needs_input_grad[1] else None
+        return grad, index_op(grad, self.index) if self.needs_input_grad[1] else None
 
     def jvp(self, t_self, t_values):
         x, values = self.inputs
@@ -312,29 +460,13 @@ class IndexBackward0(Node):
         return index_put_impl(grad.new_zeros(self.self_shape), self.index, grad)
 
     def jvp(self, t):
-        return t[self.index]
+        return index_op(t, self.index)
 
 
 def _basic(input, items):
-    """Apply ints, slices, ``None`` and ``...`` left to right; slices that keep everything
+    """Ints, slices, ``None`` and ``...`` applied left to right; slices that keep everything
     are skipped, so the result is ``input`` itself when nothing narrows it."""
-    used = sum(1 for i in items if i is not None and i is not Ellipsis)
-    if used > input.dim():
-        raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
-    out, dim = input, 0
-    for place, i in enumerate(items):
-        if i is Ellipsis:
-            dim += input.dim() - used
-        elif i is None:
-            out = out.unsqueeze(dim)
-            dim += 1
-        elif isinstance(i, slice):
-            if not _is_full(i, out._data.shape[dim]):
-                out = slice_dim(out, dim, i.start, _stop(i), i.step)
-            dim += 1
-        else:
-            out = select(out, dim, int(i), _from_getitem=place)
-    return out
+    return apply_slicing(input, items)[0]
 
 
 def _is_full(s: slice, size: int) -> bool:
@@ -350,15 +482,22 @@ def setitem(input, index, value):
     ``x[...]`` or ``x[:]`` leaves ``x`` itself); then a value of the same shape is copied, a
     0-d one (a number is wrapped as one) fills, and any other is viewed without its leading
     dims of size 1, expanded to the target's shape and copied."""
+    index = sequence_as_tuple(index)
     items = index if isinstance(index, tuple) else (index,)
     check_index(items)
     if any(_is_advanced(i) for i in items):
-        if (len(items) == 1 and isinstance(items[0], Tensor) and items[0].dtype is _dtype.bool
-                and isinstance(value, Tensor) and value.dim() == 0):
-            value = value.to(input.dtype)  # torch fills a mask with a 0-d value of any dtype
-        input.index_put_(index, value)
-        return
-    target = _basic(input, items)
+        target, indices = apply_slicing(input, items)
+        if indices:  # torch's dispatch_index_put_ on the narrowed view
+            if isinstance(value, Tensor):
+                if len(indices) == 1 and indices[0].dtype is _dtype.bool and value.dim() == 0:
+                    value = value.to(input.dtype)  # a mask is filled with a 0-d of any dtype
+                sizes = _without_leading_ones(value.shape)
+                if len(sizes) != value.dim():
+                    value = value.view(*sizes)
+            target._index_put_padded(tuple(indices), value)  # None: a whole dim
+            return
+    else:
+        target = _basic(input, items)
     if not isinstance(value, Tensor):
         _dtype.check_number_fits(value, input.dtype)
         value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
@@ -367,13 +506,19 @@ def setitem(input, index, value):
     elif value.dim() == 0:
         target.fill_(value)
     else:
-        sizes = list(value.shape)
-        while sizes and sizes[0] == 1:
-            sizes.pop(0)
-        value = value.view(*sizes)
+        value = value.view(*_without_leading_ones(value.shape))
         if value.shape != target.shape:
             value = value.expand(*target.shape)
         target.copy_(value)
+
+
+def _without_leading_ones(shape) -> list:
+    """torch's ``slicePrefix1sSize``: a value's sizes without its leading 1s (setitem views
+    the value so before it broadcasts it)."""
+    sizes = list(shape)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    return sizes
 
 
 @parses(

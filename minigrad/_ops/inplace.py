@@ -34,7 +34,7 @@ from minigrad._ops._core import (
     record,
     result_type,
 )
-from minigrad._ops.indexing import check_indices, put, save_indices
+from minigrad._ops.indexing import check_indices, index_op, put, save_indices
 from minigrad._ops.pointwise import (
     AbsBackward0,
     AddBackward0,
@@ -912,10 +912,16 @@ class CopyBackwards(Node):
         return t_src.expand(*self.result.shape)
 
 
+@parses('index_put_(Tensor input, tuple of Tensors indices, Tensor values, '
+        'bool accumulate = False)')
 def index_put_(self, indices, values, accumulate=False):
-    """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate."""
+    """``self[indices] = values`` for advanced (tensor) indices; adds up with accumulate.
+    (``x[i] = v`` calls it with None in ``indices`` for a whole dim, as torch's kernel takes
+    them; its Python binding, ``parses``, takes tensors only.)"""
     _check_same_dtype(self, values)
     values_t = as_tensor_like(values, self.dtype)
+    if not accumulate:
+        _check_masked_fill_dispatch(indices, values_t)
     data = put(self._data, indices, values_t._data, accumulate)
     return apply_inplace(self, data, IndexPutBackward0, (self, values_t),
                          save=save_indices(indices), index=indices, accumulate=accumulate)
@@ -931,7 +937,7 @@ class IndexPutBackward0(Node):
             g_self = grad if self.accumulate else \
                 grad.index_put(self.index, grad.new_zeros(()), accumulate=False)
         if self.needs_input_grad[1]:
-            g_values = grad[self.index]
+            g_values = index_op(grad, self.index)
         return g_self, g_values
 
     def jvp(self, t_self, t_values):
@@ -939,6 +945,15 @@ class IndexPutBackward0(Node):
         t_self = x.new_zeros(x.shape) if t_self is None else t_self
         t_values = values.new_zeros(values.shape) if t_values is None else t_values
         return t_self.index_put(self.index, t_values, accumulate=self.accumulate)
+
+
+def _check_masked_fill_dispatch(indices, values) -> None:
+    """torch's index_put_ fills with ``masked_fill_`` when one mask is the only index and one
+    value is put; masked_fill_ refuses a uint8 mask (indexing itself only warns about it)."""
+    tensors = [i for i in indices if i is not None]
+    if (values.numel() == 1 and len(tensors) == 1 and tensors[0].dtype is _dtype.uint8):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
 
 
 def _check_same_dtype(destination, values) -> None:
@@ -949,6 +964,8 @@ def _check_same_dtype(destination, values) -> None:
                            f"{values.dtype.scalar_name} for the source.")
 
 
+@parses('index_put(Tensor input, tuple of Tensors indices, Tensor values, '
+        'bool accumulate = False)')
 def index_put(input, indices, values, accumulate=False):
     """Out of place: a copy of ``input`` with ``values`` put at ``indices``; one
     IndexPutBackward0 node, as in torch."""

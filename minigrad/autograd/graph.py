@@ -26,7 +26,13 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd import anomaly_mode, grad_mode
-from minigrad.autograd.saved_fields import NOT_KEPT, NOT_KEPT_TENSOR, TENSOR, fields_of
+from minigrad.autograd.saved_fields import (
+    NOT_KEPT,
+    NOT_KEPT_TENSOR,
+    TENSOR,
+    TENSOR_LIST,
+    fields_of,
+)
 
 _sequence = itertools.count()
 
@@ -336,7 +342,7 @@ class _NodeType(type):
         own = {}
         for field, spec in fields_of(cls).items():
             own[f"_saved_{field}"] = property(_field_reader(field, spec, raw=False))
-            if spec is TENSOR or spec is NOT_KEPT_TENSOR:
+            if spec is TENSOR or spec is NOT_KEPT_TENSOR or spec is TENSOR_LIST:
                 own[f"_raw_saved_{field}"] = property(_field_reader(field, spec, raw=True))
         for base in cls.__mro__[1:]:  # a base class's fields this node does not have
             for attr in vars(base):
@@ -358,6 +364,13 @@ def _field_reader(field: str, spec, raw: bool):
             name = f"_raw_saved_{field}" if raw else f"_saved_{field}"
             raise AttributeError(f"minigrad's {type(node).__name__} does not keep {field!r}, "
                                  f"which torch saves: {name} is not available in minigrad")
+        if spec is TENSOR_LIST:  # one per entry of the node's index, None where no tensor
+            index = node.index if isinstance(node.index, tuple | list) else (node.index,)
+            keys = [None if t is None else f"{field}{i}" for i, t in enumerate(index)]
+            if raw:
+                return tuple(SavedTensor.undefined() if k is None else node._find_saved(k)
+                             for k in keys)
+            return tuple(None if k is None else node.saved(k) for k in keys)
         if spec is TENSOR:
             saved = node._find_saved(field)
             if raw:

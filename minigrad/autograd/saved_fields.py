@@ -9,9 +9,9 @@ names and where each value lives, and ``_NodeType`` (in ``graph.py``) makes the 
 from it.
 
 An entry is ``field: TENSOR`` (a tensor saved under the same key; ``None`` if the op did
-not need it), ``field: getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or
-``NOT_KEPT_TENSOR``) for what torch keeps and minigrad's formula does without (the name
-exists, reading it says so).
+not need it), ``field: TENSOR_LIST`` (advanced indexing's index tensors), ``field:
+getter(node)`` for a number or shape, or ``field: NOT_KEPT`` (or ``NOT_KEPT_TENSOR``) for
+what torch keeps and minigrad's formula does without (the name exists, reading it says so).
 
 torch keeps an int argument as the caller gave it (``dim=-1`` reads back as 2**64 - 1, an
 omitted ``dim`` as None), where minigrad's formulas use the wrapped dim: such ops record the
@@ -25,6 +25,8 @@ import math
 TENSOR = "tensor"
 NOT_KEPT = "not kept"  # torch keeps it, minigrad's formula does not: reading it raises
 NOT_KEPT_TENSOR = "tensor not kept"  # the same, for a tensor (torch also has _raw_saved_)
+TENSOR_LIST = "tensor list"  # tensors saved as <field>0, <field>1...: one per entry of the
+# node's ``index`` (advanced indexing's index tensors), None where the entry is no tensor
 
 
 def _attr(name):
@@ -161,7 +163,7 @@ SAVED_FIELDS = {
     "FracBackward0": {},
     "GatherBackward0": {"dim": _dim_arg, "index": TENSOR, "self": TENSOR,
                         "sparse_grad": _const(False)},
-    "IndexBackward0": {"indices": NOT_KEPT_TENSOR, "self_sym_sizes": _self_sizes},
+    "IndexBackward0": {"indices": TENSOR_LIST, "self_sym_sizes": _self_sizes},
     "HuberLossBackward0": {"delta": _attr("delta"),
                            "reduction": lambda n: _REDUCTION[n.reduction],
                            "self": TENSOR, "target": TENSOR},
@@ -170,8 +172,8 @@ SAVED_FIELDS = {
                                    "self": TENSOR, "target": TENSOR},
     "IndexAddBackward0": {"alpha": _attr("alpha"), "dim": _dim_arg, "index": TENSOR,
                           "source": TENSOR, "source_dim": _attr("source_dim")},
-    "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": NOT_KEPT_TENSOR},
-    "IndexPutImplBackward0": {"accumulate": _attr("accumulate"), "indices": NOT_KEPT_TENSOR},
+    "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": TENSOR_LIST},
+    "IndexPutImplBackward0": {"accumulate": _attr("accumulate"), "indices": TENSOR_LIST},
     "IndexSelectBackward0": {"dim": _dim_arg, "index": TENSOR, "self_sym_sizes": _self_sizes},
     "LerpBackward0": {"weight": _attr("weight")},
     "LerpBackward1": {"end": TENSOR, "self": TENSOR, "weight": TENSOR},
