@@ -70,6 +70,7 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.differences import addcdiv, addcmul, diff, trace  # manipulation
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
     asin,
@@ -182,6 +183,15 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     where,
 )
 from minigrad._ops.pointwise import clip_op as _clip_op
+from minigrad._ops.rearrange import (  # manipulation
+    broadcast_tensors,
+    broadcast_to,
+    meshgrid,
+    moveaxis,
+    movedim,
+    repeat_interleave,
+    tile,
+)
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
     amax,

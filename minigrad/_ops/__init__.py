@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    differences,
     elementary,
     indexing,
     inplace,
@@ -15,6 +16,7 @@ from minigrad._ops import (
     linalg,
     nn_ops,
     pointwise,
+    rearrange,
     reduction,
     sampling,
     scan,
@@ -137,6 +139,12 @@ METHODS = {
     "sgn": P.sgn,
     # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
     "_alias": I.alias,
+    # manipulation: moving dims, tiling, broadcasting, differences (rearrange, differences)
+    "movedim": rearrange.movedim, "moveaxis": rearrange.moveaxis, "tile": rearrange.tile,
+    "broadcast_to": rearrange.broadcast_to, "repeat_interleave": rearrange.repeat_interleave,
+    "diff": differences.diff, "trace": differences.trace, "addcmul": differences.addcmul,
+    "addcdiv": differences.addcdiv, "addcmul_": differences.addcmul_,
+    "addcdiv_": differences.addcdiv_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -353,6 +353,11 @@ SAVED_FIELDS = {
                           "threshold": _attr("threshold")},
     "SoftplusBackwardBackward0": {"beta": _attr("beta"), "grad_output": TENSOR,
                                   "self": TENSOR, "threshold": _attr("threshold")},
+    # manipulation (minigrad/_ops/differences.py)
+    "TraceBackward0": {"self_sym_sizes": _self_sizes},
+    "IndexFillBackward1": {"dim": _attr("dim"), "index": TENSOR},
+    "AddcmulBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
+    "AddcdivBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
 }
 
 
