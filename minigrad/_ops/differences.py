@@ -13,10 +13,11 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._numeric import quietly
 from minigrad._ops._args import parses
-from minigrad._ops._core import as_tensor_like, check_same_shape_broadcast, record, result_type
+from minigrad._ops._core import as_tensor_like, record, result_type
 from minigrad._ops.inplace import _check_cast, apply_inplace
 from minigrad._ops.join import cat
 from minigrad._ops.pointwise import _total, div, mul_scalar
+from minigrad._ops.rearrange import broadcast_shape
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -124,9 +125,7 @@ def _pointwise3(input, tensor1, tensor2, value, combine):
     """The dtype, shape checks and value of ``input + value * combine(tensor1, tensor2)``,
     in the result dtype with torch's order of operations (``value`` cast to it first)."""
     d = result_type(input, tensor1, tensor2)
-    check_same_shape_broadcast(tensor1._data, tensor2._data)
-    check_same_shape_broadcast(input._data, np.broadcast_to(
-        np.empty((), np.bool_), np.broadcast_shapes(tensor1._data.shape, tensor2._data.shape)))
+    broadcast_shape((input, tensor1, tensor2))
     a, b, c = (t._data.astype(d.numpy, copy=False) for t in (input, tensor1, tensor2))
     v = d.numpy.type(value)
     data = quietly(lambda: combine(v * b, c) + a)

@@ -71,7 +71,8 @@ def broadcast_to(input, *size):
     return expand(input, *size)
 
 
-def _broadcast_shape(tensors):
+def broadcast_shape(tensors):
+    """The shape ``tensors`` broadcast to, checked in order with torch's message."""
     shape = ()
     for t in tensors:
         check_same_shape_broadcast(np.empty(shape, np.bool_), t._data)
@@ -82,15 +83,19 @@ def _broadcast_shape(tensors):
 def broadcast_tensors(*tensors):
     """Each tensor expanded to the shape they broadcast to; one already of that shape comes
     back as it is (the same tensor, as torch's)."""
-    tensors = _tensor_list(tensors, "broadcast_tensors")
-    shape = _broadcast_shape(tensors)
+    _check_tensors(tensors)  # a list is refused, not unpacked (unlike meshgrid)
+    shape = broadcast_shape(tensors)
     return tuple(t if t._data.shape == shape else expand(t, *shape) for t in tensors)
 
 
-def _tensor_list(tensors, name):
-    """torch's ``*tensors``: the tensors one by one, or one list or tuple of them."""
+def _tensor_list(tensors):
+    """meshgrid's ``*tensors``: the tensors one by one, or one list or tuple of them."""
     if len(tensors) == 1 and isinstance(tensors[0], tuple | list):
         tensors = tuple(tensors[0])
+    return _check_tensors(tensors)
+
+
+def _check_tensors(tensors):
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
@@ -107,7 +112,7 @@ def meshgrid(*tensors, indexing=None):
     """Coordinate grids: grid ``i`` holds tensor ``i`` along dim ``i``, expanded over the
     others (``indexing="xy"`` swaps the first two dims, as NumPy's default). Without
     ``indexing``, torch's "ij" and its warning (once per process, as torch's TORCH_WARN_ONCE)."""
-    tensors = _tensor_list(tensors, "meshgrid")
+    tensors = _tensor_list(tensors)
     if indexing is None:
         if not _warned:
             _warned.append(True)

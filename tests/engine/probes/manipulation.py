@@ -1,0 +1,106 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Moving dims, tiling, broadcasting, repeat_interleave, diff, trace, addcmul and addcdiv
+(minigrad/_ops/rearrange.py and differences.py): values, printing, errors, int dtypes, empty
+and 0-d tensors."""
+
+PROBES = [
+    # movedim / moveaxis: a view (PermuteBackward0), a 0-d tensor's alias
+    """x = torch.arange(24.).view(2, 3, 4).requires_grad_()
+y = x.movedim(0, -1); z = torch.moveaxis(x, (0, 1), (2, 0))
+print(y.shape, z.shape, y.grad_fn, y._is_view(), y._base is x, z.grad_fn._saved_dims, y.is_contiguous())""",
+    "x = torch.tensor(3., requires_grad=True); y = x.movedim(0, -1); print(y, y.grad_fn, torch.movedim(x, (), ()).shape)",
+    "torch.zeros(2, 3).movedim(0, 2)",
+    "torch.zeros(2, 3).movedim((0, 1), (1,))",
+    "torch.zeros(2, 3).movedim((0, 0), (1, 0))",
+    "torch.zeros(2, 3).movedim((0, 1), (1, -1))",
+    "torch.zeros(2, 3).movedim(0.5, 1)",
+    "torch.zeros(2, 3).moveaxis(source=0, destination=1).shape",
+    """x = torch.zeros(2, 3); y = x.movedim(1, 0); y[0, 1] = 5.; print(x, x._version)""",
+    "print(torch.arange(6).view(2, 3).movedim(1, 0), torch.zeros(0, 3).movedim(0, 1).shape)",
+    # tile, broadcast_to, broadcast_tensors
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x.tile((2,)); z = torch.tile(x, (2, 1, 1)); print(y, z.shape, y.grad_fn, x.tile(()).grad_fn, x.tile(1, 2).shape)""",
+    "torch.tile(torch.ones(2), 2)",
+    "torch.tile(torch.ones(2), (-1,))",
+    "torch.ones(2).tile(1.5)",
+    "print(torch.tile(torch.tensor(5), (2, 3)), torch.tile(torch.tensor([True, False]), (2,)), torch.tile(torch.ones(0, 2), (3, 1)).shape)",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = torch.broadcast_to(x, (2, 3)); print(y, y.grad_fn, y._is_view(), x.broadcast_to(2, -1).shape)
+y.sum().backward(); print(x.grad)""",
+    "torch.broadcast_to(torch.ones(2, 3), (3,))",
+    "torch.broadcast_to(torch.ones(2, 3), (4, 3))",
+    "torch.broadcast_to(torch.ones(2), 2)",
+    """a = torch.ones(2, 1, requires_grad=True); b = torch.arange(3.)
+x, y = torch.broadcast_tensors(a, b); print(x, y, x.grad_fn, y._is_view(), y._base is b)
+p, q = torch.broadcast_tensors(a, torch.ones(2, 1)); print(p is a, torch.broadcast_tensors(), torch.broadcast_tensors(b)[0] is b)""",
+    "torch.broadcast_tensors(torch.ones(2, 3), torch.ones(4))",
+    "torch.broadcast_tensors([torch.ones(2), 1])",
+    "print(torch.broadcast_tensors(torch.tensor([1, 2]), torch.ones(2, 1)), torch.broadcast_tensors(torch.tensor(1.), torch.ones(0, 2))[0].shape)",
+    # meshgrid: the warning without indexing (once per process, as torch's)
+    """x = torch.tensor([1., 2., 3.]); y = torch.tensor([4., 5.])
+a, b = torch.meshgrid(x, y); print(a, b)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True); y = torch.tensor([4., 5.])
+a, b = torch.meshgrid(x, y, indexing='xy'); print(a, b, a.grad_fn, a._is_view(), a.grad_fn.next_functions)
+c, d = torch.meshgrid([x, y], indexing='ij'); print(c.shape, d.shape); (a * b).sum().backward(); print(x.grad)""",
+    "print(torch.meshgrid(torch.tensor(2.), torch.arange(3.), indexing='xy'), torch.meshgrid(torch.arange(2), indexing='ij'), torch.meshgrid(torch.arange(2), torch.arange(3), torch.arange(4), indexing='xy')[2].shape)",
+    "torch.meshgrid(torch.ones(2), torch.ones(3), indexing='foo')",
+    "torch.meshgrid(torch.ones(2), torch.ones(3, dtype=torch.float64), indexing='ij')",
+    "torch.meshgrid(indexing='ij')",
+    "print(torch.meshgrid(torch.ones(0), torch.ones(2), indexing='ij')[0].shape)",
+    # repeat_interleave: int counts (a view of a clone) and tensors of counts (index_select)
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x.repeat_interleave(2); z = x.repeat_interleave(3, dim=1); w = torch.repeat_interleave(x, torch.tensor([1, 2]), dim=0)
+print(y, z, w, y.grad_fn, z.grad_fn.next_functions, w.grad_fn)
+(y.sum() + z.sum() + w.sum()).backward(); print(x.grad)""",
+    "print(torch.repeat_interleave(torch.tensor([1, 3, 2])), torch.repeat_interleave(torch.tensor([2, 0], dtype=torch.int32)), torch.tensor(5).repeat_interleave(3), torch.tensor([1, 2]).repeat_interleave(torch.tensor(2)))",
+    "torch.ones(2, 3).repeat_interleave(-1)",
+    "torch.ones(2, 3).repeat_interleave(torch.tensor([1, -2]), dim=0)",
+    "torch.ones(2, 3).repeat_interleave(torch.tensor([1., 2.]), dim=0)",
+    "torch.ones(2, 3).repeat_interleave(torch.tensor([[1, 2]]), dim=0)",
+    "torch.ones(2, 3).repeat_interleave(torch.tensor([2, 1]))",
+    "torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=5)",
+    "torch.repeat_interleave(torch.tensor([1, 3, 2]), output_size=3)",
+    "torch.ones(2, 3).repeat_interleave(2, dim=2)",
+    "print(torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=4).shape, torch.ones(2, 3).repeat_interleave(torch.tensor([2]), dim=1, output_size=6).shape, torch.ones(0, 3).repeat_interleave(2).shape)",
+    # diff
+    """x = torch.tensor([[1., 4., 9., 16.], [2., 3., 5., 8.]], requires_grad=True)
+print(x.diff(), torch.diff(x, n=2), torch.diff(x, dim=0), x.diff(prepend=torch.zeros(2, 1), append=torch.ones(2, 2)), x.diff(n=0).grad_fn, x.diff().grad_fn, x.diff(n=9).shape)""",
+    "print(torch.diff(torch.tensor([True, False, False])), torch.diff(torch.tensor([1, 4, 2])), torch.diff(torch.tensor([1, 4, 2]), prepend=torch.tensor([1.])), torch.diff(torch.tensor([1, 4, 2], dtype=torch.uint8)))",
+    "torch.diff(torch.tensor(1.))",
+    "torch.diff(torch.ones(3), n=-1)",
+    "torch.diff(torch.ones(2, 3), prepend=torch.ones(3))",
+    "torch.diff(torch.ones(2, 3), append=torch.ones(3, 1))",
+    "torch.ones(3).diff(1.5)",
+    "print(torch.diff(torch.tensor([1., float('inf'), float('nan')])), torch.diff(torch.ones(0)))",
+    # trace
+    """x = torch.arange(12.).view(3, 4).requires_grad_()
+t = x.trace(); t.backward(); print(t, t.grad_fn, t.grad_fn._saved_self_sym_sizes, x.grad)""",
+    "print(torch.tensor([[1, 2], [3, 4]]).trace(), torch.tensor([[1, 2], [3, 4]], dtype=torch.int32).trace().dtype, torch.ones(0, 0).trace(), torch.trace(torch.ones(4, 2)))",
+    "torch.ones(2, 3, 4).trace()",
+    "torch.ones(3).trace()",
+    "torch.tensor([[True, False], [True, True]]).trace()",
+    """x = torch.randn(3, 3, requires_grad=True)
+g, = torch.autograd.grad(x.trace(), x, torch.tensor(2., requires_grad=True), create_graph=True)
+print(g.grad_fn, g.grad_fn.next_functions[0][0], g.grad_fn.next_functions[0][0]._saved_index)""",
+    # addcmul / addcdiv (+ in place)
+    """a = torch.ones(3, requires_grad=True); b = torch.tensor([1., 2., 3.]); c = torch.tensor([2., 2., 2.], requires_grad=True)
+y = torch.addcmul(a, b, c, value=0.5); z = a.addcdiv(b, c, value=-1)
+print(y, z, y.grad_fn, y.grad_fn._saved_value, y.grad_fn._saved_tensor2, z.grad_fn._saved_tensor1)""",
+    "print(torch.addcmul(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), value=2), torch.addcmul(torch.ones(3), torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), value=2.5), torch.addcdiv(torch.ones(2), torch.ones(2), torch.zeros(2), value=-1))",
+    "torch.addcdiv(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64))",
+    "torch.addcmul(torch.ones(3), torch.ones(2), torch.ones(3))",
+    "torch.addcmul(torch.ones(3), torch.ones(3), torch.ones(3), 2)",
+    "torch.ones(3).addcmul_(torch.ones(2, 3), torch.ones(3))",
+    "torch.ones(3, dtype=torch.int64).addcmul_(torch.ones(3), torch.ones(3))",
+    """p = torch.zeros(3); g = torch.tensor([1., -2., 3.])
+p.addcmul_(g, g, value=0.1); print(p, p._version); p.addcdiv_(g, p.sqrt() + 1e-8, value=-0.01); print(p)""",
+    """w = torch.ones(3, requires_grad=True); v = w * 1
+v.addcmul_(w, w, value=2); print(v, v.grad_fn); v.sum().backward(); print(w.grad)""",
+    "torch.ones(3, requires_grad=True).addcmul_(torch.ones(3), torch.ones(3))",
+]
+
+KNOWN = {
+    "torch.meshgrid(torch.ones(2), torch.ones(3, 2), indexing='ij')":
+        "torch's message prints the offending tensor in its C++ format (the values and "
+        "[ torch.FloatTensor{3,2} ]); minigrad names its dimension count instead",
+}
