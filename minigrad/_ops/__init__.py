@@ -10,6 +10,7 @@ from minigrad import _creation, _dtype
 from minigrad._ops import (
     differences,
     elementary,
+    index_add,
     indexing,
     inplace,
     join,
@@ -144,7 +145,8 @@ METHODS = {
     "broadcast_to": rearrange.broadcast_to, "repeat_interleave": rearrange.repeat_interleave,
     "diff": differences.diff, "trace": differences.trace, "addcmul": differences.addcmul,
     "addcdiv": differences.addcdiv, "addcmul_": differences.addcmul_,
-    "addcdiv_": differences.addcdiv_,
+    "addcdiv_": differences.addcdiv_, "index_add": index_add.index_add,
+    "index_add_": index_add.index_add_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

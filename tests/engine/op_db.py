@@ -150,6 +150,18 @@ def index(values):
     return np.asarray(values, dtype=np.int64)
 
 
+def index_add_samples(r):
+    """index_add(_): repeated indices, alpha, a negative dim, 0-d pieces, int32 indices (an
+    empty source is a probe: minigrad's gradcheck with forward AD fails on 0 elements)."""
+    return [S(randn(r, (3, 4)), 0, index([0, 2]), randn(r, (2, 4))),
+            S(randn(r, (3, 4)), -1, index([1, 1, 0]), randn(r, (3, 3)), alpha=2.5),
+            S(randn(r, (3, 4)), 1, index([3]), const(randn(r, (3, 1))), alpha=-1),
+            S(const(randn(r, (3, 4))), 0, index([2, 2, 2]), randn(r, (3, 4))),
+            S(randn(r, (4,)), 0, index(1), randn(r, (1,)), desc="0-d index"),
+            S(randn(r, ()), 0, index([0]), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), 0, np.asarray([1, 0], np.int32), nc(randn(r, (2, 4))))]
+
+
 # --- sample families -----------------------------------------------------------------------------
 def unary(domain=randn):
     """Element-wise ops: matrices, a 0-d tensor, a vector, 3-D, and non-contiguous inputs."""
@@ -1479,6 +1491,11 @@ OPS: list[OpInfo] = [
            lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)), nonzero(r, (2, 3))),
                       S(randn(r, (2, 3)), randn(r, (3,)), nonzero(r, (2, 1)), value=0.5),
                       S(randn(r, (2, 3)), const(randn(r, (3,))), nonzero(r, (2, 3)), value=-2)]),
+    OpInfo("index_add", lambda lib, x, *a, **kw: x.index_add(*a, **kw), index_add_samples),
+    OpInfo("index_add_fn", lambda lib, x, *a, **kw: lib.index_add(x, *a, **kw),
+           lambda r: index_add_samples(r)[:2]),
+    OpInfo("index_add_", lambda lib, x, *a, **kw: x.clone().index_add_(*a, **kw),
+           index_add_samples),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -97,6 +97,26 @@ p.addcmul_(g, g, value=0.1); print(p, p._version); p.addcdiv_(g, p.sqrt() + 1e-8
     """w = torch.ones(3, requires_grad=True); v = w * 1
 v.addcmul_(w, w, value=2); print(v, v.grad_fn); v.sum().backward(); print(w.grad)""",
     "torch.ones(3, requires_grad=True).addcmul_(torch.ones(3), torch.ones(3))",
+    # index_add / index_add_
+    """x = torch.zeros(3, 4, requires_grad=True); s = torch.arange(8.).view(2, 4).requires_grad_()
+y = torch.index_add(x, 0, torch.tensor([0, 0]), s, alpha=2); print(y, y.grad_fn, y.grad_fn._saved_alpha, y.grad_fn._saved_dim, y.grad_fn._saved_index, y.grad_fn._saved_source_dim)
+y.sum().backward(); print(x.grad, s.grad)""",
+    "x = torch.zeros(3, 4); print(x.index_add(-1, torch.tensor([3, 0, 3]), torch.ones(3, 3)), x.index_add_(1, torch.tensor(0), torch.ones(3, 1)), x._version, torch.zeros(3, 2).index_add(0, torch.tensor([], dtype=torch.int64), torch.ones(0, 2)))",
+    "print(torch.index_add(torch.zeros(3, 4, dtype=torch.int64), 0, torch.tensor([0, 1]), torch.ones(2, 4, dtype=torch.int64), alpha=2.5), torch.index_add(torch.zeros(2, dtype=torch.bool), 0, torch.tensor([1]), torch.ones(1, dtype=torch.bool)), torch.index_add(torch.tensor(1.), 0, torch.tensor([0]), torch.tensor(2.)))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, 2]), torch.ones(2, 3))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, 5]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, -1]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, 1.]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([[0, 1]]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, 1, 2]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 2, torch.tensor([0, 1]), torch.ones(2, 4))",
+    "torch.index_add(torch.zeros(3, 4), 0, torch.tensor([0, 1]), torch.ones(2, 4, dtype=torch.float64))",
+    "torch.index_add(torch.zeros(3, 4), 1, torch.tensor([0, 1]), torch.ones(5))",
+    "torch.index_add(torch.zeros(3), 0, torch.tensor([0]), torch.tensor(2.))",
+    "torch.index_add(torch.tensor(1.), 0, torch.tensor([1]), torch.tensor(2.))",
+    "torch.zeros(3, 4).index_add(1, torch.tensor([0, 0, 3]), torch.ones(3, 3), 2)",
+    "torch.zeros(3, 4).expand(2, 3, 4).index_add_(1, torch.tensor([0]), torch.ones(2, 1, 4))",
+    "torch.zeros(3, requires_grad=True).index_add_(0, torch.tensor([0]), torch.ones(1))",
 ]
 
 KNOWN = {
