@@ -187,11 +187,15 @@ from minigrad._ops.pointwise import clip_op as _clip_op
 from minigrad._ops.rearrange import (  # manipulation
     broadcast_tensors,
     broadcast_to,
+    fliplr,
+    flipud,
     meshgrid,
     moveaxis,
     movedim,
     repeat_interleave,
+    rot90,
     tile,
+    unflatten,
 )
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
@@ -232,6 +236,19 @@ from minigrad._ops.shape import (
     unsqueeze,
 )
 from minigrad._ops.sorting import argsort, sort, topk
+from minigrad._ops.stacking import (  # manipulation
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import set_printoptions

@@ -23,6 +23,7 @@ from minigrad._ops import (
     scan,
     shape,
     sorting,
+    stacking,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -146,7 +147,10 @@ METHODS = {
     "diff": differences.diff, "trace": differences.trace, "addcmul": differences.addcmul,
     "addcdiv": differences.addcdiv, "addcmul_": differences.addcmul_,
     "addcdiv_": differences.addcdiv_, "index_add": index_add.index_add,
-    "index_add_": index_add.index_add_,
+    "index_add_": index_add.index_add_, "fliplr": rearrange.fliplr,
+    "flipud": rearrange.flipud, "rot90": rearrange.rot90, "unflatten": rearrange.unflatten,
+    "tensor_split": stacking.tensor_split, "hsplit": stacking.hsplit,
+    "vsplit": stacking.vsplit, "dsplit": stacking.dsplit,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

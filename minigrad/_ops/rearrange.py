@@ -1,11 +1,12 @@
-"""Rearranging and repeating: movedim, tile, broadcast_to, broadcast_tensors, meshgrid and
-repeat_interleave.
+"""Rearranging and repeating: movedim, tile, broadcast_to, broadcast_tensors, meshgrid,
+repeat_interleave, fliplr/flipud, rot90 and unflatten.
 
 Each is a composite in torch, built from ops minigrad has, so its graph is torch's:
 ``movedim`` is a ``permute`` (a view, PermuteBackward0), ``tile`` a ``repeat``,
 ``broadcast_to`` an ``expand``, ``meshgrid`` a ``view`` then an ``expand`` per grid, and
 ``repeat_interleave`` an ``unsqueeze``/``expand``/``clone``/``flatten`` (an int count) or an
-``index_select`` (a tensor of counts), as ATen writes them.
+``index_select`` (a tensor of counts), ``fliplr``/``flipud`` a ``flip``, ``unflatten`` a
+``view``, as ATen writes them. ``rot90`` has a node of its own (Rot90Backward0).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops._core import check_same_shape_broadcast, record
 from minigrad._ops.indexing import alias
-from minigrad._ops.shape import expand, permute, repeat
+from minigrad._ops.shape import expand, flip, permute, repeat
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd.graph import Node
 
 
 @parses('movedim(Tensor input, int source, int destination)',
@@ -205,3 +207,93 @@ def _repeat_counts(repeats, output_size):
         raise RuntimeError("allocated size does not match required size")
     data = np.repeat(np.arange(len(counts), dtype=counts.dtype), counts)
     return Tensor._make(data)
+
+
+# --- fliplr, flipud, rot90 -----------------------------------------------------------------------
+@parses('fliplr(Tensor input)')
+def fliplr(input):
+    """Columns in reverse order: ``flip`` of dim 1 (FlipBackward0)."""
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, 1)
+
+
+@parses('flipud(Tensor input)')
+def flipud(input):
+    """Rows in reverse order: ``flip`` of dim 0."""
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, 0)
+
+
+@parses('rot90(Tensor input, int k = 1, tuple of ints dims = [0,1])')
+def rot90(input, k=1, dims=(0, 1)):
+    """A copy turned ``k`` quarter turns in the plane of ``dims``, from the first dim towards
+    the second (NumPy's rot90)."""
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.dim() < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.dim()}")
+    d0, d1 = _wrap_dim(dims[0], input.dim()), _wrap_dim(dims[1], input.dim())
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                           f"dim1 = {d1}")
+    data = np.array(np.rot90(input._data, k, (d0, d1)), order="C")
+    return record(data, Rot90Backward0, (input,), k=k, dims=dims)
+
+
+class Rot90Backward0(Node):
+    """out = self turned k times: the gradient turned back (``rot90(-k, dims)``)."""
+
+    def backward(self, grad):
+        return rot90(grad, -self.k, self.dims)
+
+    def jvp(self, t):
+        return rot90(t, self.k, self.dims)
+
+
+# --- unflatten: a view --------------------------------------------------------------------------
+@parses('unflatten(Tensor input, int dim, tuple of ints sizes)')
+def unflatten(input, dim, sizes):
+    """Dim ``dim`` split into ``sizes`` (one may be -1): a view (ViewBackward0)."""
+    return input.view(*unflattened_shape(input, dim, sizes))
+
+
+def unflattened_shape(input, dim, sizes) -> list:
+    """The shape of ``input.unflatten(dim, sizes)``, with torch's errors: the size inference
+    is reshape's, whose errors torch wraps (and rewords when the sizes do not multiply up)."""
+    ndim = max(input.dim(), 1)
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-ndim}, {ndim - 1}], but got {dim})")
+    dim %= ndim
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if input.dim() == 0:
+        raise _unexpected("Dimension specified as 0 but tensor has no dimensions")
+    size, sizes = input.shape[dim], list(sizes)
+    inferred, known = None, 1
+    for i, s in enumerate(sizes):
+        if s == -1:
+            if inferred is not None:
+                raise _unexpected("only one dimension can be inferred")
+            inferred = i
+        elif s >= 0:
+            known *= s
+        else:
+            raise _unexpected(f"invalid shape dimension {s} at index {i} of shape {sizes}")
+    if size == known or (inferred is not None and known > 0 and size % known == 0):
+        if inferred is not None:
+            if known == 0:
+                raise _unexpected(f"cannot reshape tensor of {size} elements into shape {sizes} "
+                                  f"because the unspecified dimension size -1 can be any value "
+                                  f"and is ambiguous")
+            sizes[inferred] = size // known
+        return [*input.shape[:dim], *sizes, *input.shape[dim + 1:]]
+    raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim "
+                       f"{dim} ({size}) in the input tensor")
+
+
+def _unexpected(message) -> RuntimeError:
+    return RuntimeError(f"unflatten got an unexpected error:\n{message}")
