@@ -23,9 +23,11 @@ def _at_least(tensors, one):
     if isinstance(tensors, Tensor):
         return one(tensors)
     if not isinstance(tensors, tuple | list):
+        name = type(tensors).__name__
+        why = f"      didn't match because some of the arguments have invalid types: (!{name}!)\n"
         raise TypeError(f"{one.__name__}() received an invalid combination of arguments - got "
-                        f"({type(tensors).__name__}), but expected one of:\n * (Tensor input)\n"
-                        f" * (tuple of Tensors tensors)\n")
+                        f"({name}), but expected one of:\n * (Tensor input)\n{why}"
+                        f" * (tuple of Tensors tensors)\n{why}")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "

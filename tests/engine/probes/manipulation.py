@@ -117,6 +117,58 @@ y.sum().backward(); print(x.grad, s.grad)""",
     "torch.zeros(3, 4).index_add(1, torch.tensor([0, 0, 3]), torch.ones(3, 3), 2)",
     "torch.zeros(3, 4).expand(2, 3, 4).index_add_(1, torch.tensor([0]), torch.ones(2, 1, 4))",
     "torch.zeros(3, requires_grad=True).index_add_(0, torch.tensor([0]), torch.ones(1))",
+    # hstack, vstack, dstack, column_stack, atleast_nd
+    """a = torch.tensor([1., 2., 3.], requires_grad=True); b = torch.tensor([4., 5., 6.])
+print(torch.hstack([a, b]), torch.vstack((a, b)), torch.dstack([a, b]), torch.column_stack([a, b]))
+print(torch.vstack([a, b]).grad_fn.next_functions, torch.column_stack([a, b]).grad_fn.next_functions)""",
+    "print(torch.hstack([torch.tensor(1), torch.tensor(2.)]), torch.vstack([torch.tensor(1.), torch.tensor(2.)]), torch.column_stack([torch.ones(2, 2), torch.arange(2)]), torch.dstack([torch.ones(2, 2)]).shape)",
+    "torch.hstack([])",
+    "torch.vstack([])",
+    "torch.dstack([])",
+    "torch.column_stack([])",
+    "torch.hstack(torch.ones(2, 2))",
+    "torch.hstack([torch.ones(2), torch.ones(2, 1)])",
+    "torch.vstack([torch.ones(2), torch.ones(3)])",
+    "torch.column_stack([torch.ones(2), torch.ones(3)])",
+    "torch.hstack(1.5)",
+    """a = torch.arange(3.); z = torch.tensor(5.)
+print(torch.atleast_1d(z), torch.atleast_1d(a) is a, torch.atleast_2d(a), torch.atleast_3d(a).shape, torch.atleast_3d(z).shape, torch.atleast_1d(a, z), torch.atleast_2d([a, z]), torch.atleast_3d(), torch.atleast_1d(z)._is_view())""",
+    "torch.atleast_1d(1.5)",
+    "torch.atleast_2d(torch.ones(2), 1)",
+    # tensor_split, hsplit, vsplit, dsplit
+    """x = torch.arange(10.).requires_grad_()
+print(x.tensor_split(3), torch.tensor_split(x, [2, 5]), x.tensor_split(torch.tensor([1, 8])), x.tensor_split(torch.tensor(4)), x.tensor_split(3)[0].grad_fn, x.tensor_split(3)[1]._is_view())""",
+    "x = torch.arange(12.).view(3, 4); print(x.hsplit(2), torch.vsplit(x, [1]), torch.hsplit(x, (1, 9)), torch.dsplit(torch.ones(2, 2, 4), 2)[0].shape, torch.tensor_split(x, 5, dim=0))",
+    "torch.tensor_split(torch.ones(2, 3), 0, dim=1)",
+    "torch.tensor_split(torch.tensor(1.), 2)",
+    "torch.tensor_split(torch.ones(2, 3), torch.tensor([1.]), 1)",
+    "torch.tensor_split(torch.ones(2, 3), torch.tensor([[1]]), 1)",
+    "torch.tensor_split(torch.ones(2, 3), 2, dim=2)",
+    "torch.tensor_split(torch.ones(2, 3), 1.5)",
+    "torch.hsplit(torch.ones(2, 3), 2)",
+    "torch.hsplit(torch.ones(2, 3), 0)",
+    "torch.hsplit(torch.tensor(1.), 1)",
+    "torch.vsplit(torch.ones(3), 1)",
+    "torch.dsplit(torch.ones(2, 3), 1)",
+    "torch.ones(2, 3).hsplit(1.5)",
+    # unflatten, fliplr, flipud, rot90
+    """x = torch.arange(6.).requires_grad_(); y = x.unflatten(0, (2, -1)); z = torch.unflatten(x.view(1, 6), 1, [3, 2])
+print(y, y.grad_fn, y._is_view(), z.shape)""",
+    "torch.ones(2, 3).unflatten(1, ())",
+    "torch.ones(2, 3).unflatten(1, (2, 2))",
+    "torch.ones(2, 3).unflatten(2, (3, 1))",
+    "torch.ones(2, 3).unflatten(0, 1.5)",
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+print(x.fliplr(), torch.flipud(x), x.fliplr().grad_fn, x.rot90(), torch.rot90(x, 2), torch.rot90(x, -1), torch.rot90(x, 3, [1, 0]), torch.rot90(x, 4).grad_fn)
+r = torch.rot90(x, 5, (-1, -2)); print(r.grad_fn._saved_k, r.grad_fn._saved_dims); r.backward(torch.arange(6.).view(3, 2)); print(x.grad)""",
+    "print(torch.rot90(torch.arange(4).view(2, 2)), torch.rot90(torch.ones(0, 2)).shape, torch.flipud(torch.tensor([True, False])))",
+    "torch.fliplr(torch.ones(3))",
+    "torch.flipud(torch.tensor(1.))",
+    "torch.rot90(torch.ones(2, 3), 1, [0])",
+    "torch.rot90(torch.ones(2, 3), 1, [0, 0])",
+    "torch.rot90(torch.ones(2, 3), 1, [0, 2])",
+    "torch.rot90(torch.ones(3))",
+    "torch.rot90(torch.ones(2, 3), 1.5)",
 ]
 
 KNOWN = {
