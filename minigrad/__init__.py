@@ -119,6 +119,13 @@ from minigrad._ops.linalg import (
     tril,
     triu,
 )
+from minigrad._ops.locate import (  # manipulation
+    argwhere,
+    count_nonzero,
+    nonzero,
+    take,
+    take_along_dim,
+)
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,

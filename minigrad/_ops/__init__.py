@@ -15,6 +15,7 @@ from minigrad._ops import (
     inplace,
     join,
     linalg,
+    locate,
     nn_ops,
     pointwise,
     rearrange,
@@ -150,7 +151,9 @@ METHODS = {
     "index_add_": index_add.index_add_, "fliplr": rearrange.fliplr,
     "flipud": rearrange.flipud, "rot90": rearrange.rot90, "unflatten": rearrange.unflatten,
     "tensor_split": stacking.tensor_split, "hsplit": stacking.hsplit,
-    "vsplit": stacking.vsplit, "dsplit": stacking.dsplit,
+    "vsplit": stacking.vsplit, "dsplit": stacking.dsplit, "nonzero": locate.nonzero,
+    "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
+    "take_along_dim": locate.take_along_dim,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -358,6 +358,8 @@ SAVED_FIELDS = {
     "IndexFillBackward1": {"dim": _attr("dim"), "index": TENSOR},
     "AddcmulBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
     "AddcdivBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
+    "TakeBackward0": {"index": TENSOR, "self": TENSOR},
+    "PutBackward0": {"accumulate": _attr("accumulate"), "index": TENSOR, "source": TENSOR},
     "Rot90Backward0": {"dims": lambda n: tuple(_c_int(d) for d in n.dims),
                        "k": lambda n: _c_int(n.k)},
 }

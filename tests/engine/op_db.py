@@ -1542,6 +1542,27 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2, 3)), k=-3, dims=(0, 1))]),
     OpInfo("rot90_fn", lambda lib, x, *a: lib.rot90(x, *a),
            lambda r: [S(randn(r, (2, 3)), 1, [0, 1]), S(randn(r, (3, 2)))]),
+    OpInfo("nonzero_count_nonzero", lambda lib, x: (
+        x * x.nonzero().sum(), x * lib.nonzero(x).sum(), x * x.nonzero(as_tuple=True)[0].sum(),
+        x * lib.nonzero(x, as_tuple=True)[-1].sum(), x * x.argwhere().sum(),
+        x * lib.argwhere(x).sum(), x * x.count_nonzero(), x * lib.count_nonzero(x, 0).sum(),
+        x * lib.count_nonzero(x, dim=(0, -1))),
+           lambda r: [S(with_zeros(randn(r, (3, 4)), [0, 5, 6])), S(randn(r, (2, 3)))],
+           no_gradcheck="the counts of nonzeros step where an element is 0: finite differences "
+                        "at the zeros of the first sample change them"),
+    OpInfo("take", lambda lib, x, i: x.take(i) + lib.take(x, i),
+           lambda r: [S(randn(r, (3, 4)), index([0, 5, 5, -1])),
+                      S(randn(r, (3, 4)), index([[1, 2], [11, 0]])), S(randn(r, ()), index([0, 0])),
+                      S(nc(randn(r, (3, 4))), index([1, 4, 7])), S(randn(r, (5,)), index(2))]),
+    OpInfo("take_along_dim", lambda lib, x, *a: x.take_along_dim(*a),
+           lambda r: [S(randn(r, (3, 4)), index([[0], [3], [1]]), 1),
+                      S(randn(r, (3, 4)), index([[0, 1, 0, 2, 3]]), -1),
+                      S(randn(r, (3, 4)), index([[2, 0, 1, 1]]), 0),
+                      S(randn(r, (3, 4)), index([0, 11, 5])),
+                      S(nc(randn(r, (3, 4))), index([[1], [1], [0]]), 1)]),
+    OpInfo("take_along_dim_fn", lambda lib, x, *a, **kw: lib.take_along_dim(x, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), index([[0], [3], [1]]), dim=1),
+                      S(randn(r, (2, 3)), index([[5, 0]]))]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -169,6 +169,34 @@ r = torch.rot90(x, 5, (-1, -2)); print(r.grad_fn._saved_k, r.grad_fn._saved_dims
     "torch.rot90(torch.ones(2, 3), 1, [0, 2])",
     "torch.rot90(torch.ones(3))",
     "torch.rot90(torch.ones(2, 3), 1.5)",
+    # nonzero, argwhere, count_nonzero
+    """x = torch.tensor([[1., 0., -0.], [float('nan'), 2., 0.]])
+print(x.nonzero(), torch.nonzero(x, as_tuple=True), x.argwhere(), torch.count_nonzero(x), x.count_nonzero(0), torch.count_nonzero(x, dim=(0, 1)), x.count_nonzero(()), x[x.nonzero(as_tuple=True)])""",
+    "print(torch.nonzero(torch.tensor(1.)), torch.nonzero(torch.tensor(0.), as_tuple=True), torch.nonzero(torch.tensor(2.), as_tuple=True), torch.nonzero(torch.zeros(0, 3)), torch.count_nonzero(torch.tensor([True, False])), torch.tensor([[1, 0], [0, 3]]).nonzero())",
+    "torch.count_nonzero(torch.ones(2, 2), dim=(0, 0))",
+    "torch.count_nonzero(torch.ones(2, 2), dim=2)",
+    "torch.ones(2).nonzero(True)",
+    "torch.count_nonzero(torch.ones(2), 1.5)",
+    # take, take_along_dim
+    """x = torch.arange(12.).view(3, 4).requires_grad_()
+y = x.take(torch.tensor([[0, 5], [5, -1]])); print(y, y.grad_fn, y.grad_fn._saved_index, y.grad_fn._saved_self is x)
+y.backward(torch.ones(2, 2)); print(x.grad)""",
+    """x = torch.arange(12.).view(3, 4).requires_grad_()
+g, = torch.autograd.grad(x.take(torch.tensor([1, 1])), x, torch.tensor([1., 2.], requires_grad=True), create_graph=True)
+print(g, g.grad_fn, g.grad_fn.next_functions, g.grad_fn._saved_accumulate, g.grad_fn._saved_index)""",
+    "print(torch.take(torch.tensor(5.), torch.tensor([0, 0])), torch.take(torch.arange(4), torch.tensor(2)), torch.take(torch.ones(0), torch.tensor([], dtype=torch.int64)))",
+    "torch.arange(12.).take(torch.tensor([12]))",
+    "torch.arange(12.).take(torch.tensor([-13]))",
+    "torch.arange(12.).take(torch.tensor([1.]))",
+    "torch.arange(12.).take(torch.tensor([1], dtype=torch.int32))",
+    "torch.take(torch.ones(0), torch.tensor([0]))",
+    """x = torch.tensor([[10., 30., 20.], [60., 40., 50.]], requires_grad=True)
+i = x.argsort(dim=1); y = torch.take_along_dim(x, i, dim=1); print(y, y.grad_fn, y.grad_fn.next_functions)
+print(x.take_along_dim(torch.tensor([[0], [2]]), 1), torch.take_along_dim(x, torch.tensor([5, 0])), torch.take_along_dim(x, x.argmax(dim=1, keepdim=True), dim=1), x.take_along_dim(torch.tensor([[1, 0, 1]]), 0))""",
+    "torch.take_along_dim(torch.ones(3, 4), torch.tensor([[0], [1]]), 1)",
+    "torch.take_along_dim(torch.ones(3, 4), torch.tensor([0]), 1)",
+    "torch.take_along_dim(torch.ones(3, 4), torch.tensor([[0.]]), 1)",
+    "torch.take_along_dim(torch.ones(3, 4), torch.tensor([[1]]), 2)",
 ]
 
 KNOWN = {
