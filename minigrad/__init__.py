@@ -222,7 +222,7 @@ from minigrad._ops.reduction import (  # fidelity round 2
     var,
 )
 from minigrad._ops.sampling import multinomial
-from minigrad._ops.scan import cumprod, cumsum
+from minigrad._ops.scan import cummax, cummin, cumprod, cumsum, logcumsumexp
 from minigrad._ops.shape import (
     chunk,
     clone,

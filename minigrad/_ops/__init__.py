@@ -153,7 +153,8 @@ METHODS = {
     "tensor_split": stacking.tensor_split, "hsplit": stacking.hsplit,
     "vsplit": stacking.vsplit, "dsplit": stacking.dsplit, "nonzero": locate.nonzero,
     "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
-    "take_along_dim": locate.take_along_dim,
+    "take_along_dim": locate.take_along_dim, "cummax": scan.cummax, "cummin": scan.cummin,
+    "logcumsumexp": scan.logcumsumexp,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

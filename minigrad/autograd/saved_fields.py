@@ -360,6 +360,9 @@ SAVED_FIELDS = {
     "AddcdivBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
     "TakeBackward0": {"index": TENSOR, "self": TENSOR},
     "PutBackward0": {"accumulate": _attr("accumulate"), "index": TENSOR, "source": TENSOR},
+    "CummaxBackward0": {"dim": _dim_arg, "indices": TENSOR, "self": TENSOR},
+    "CumminBackward0": {"dim": _dim_arg, "indices": TENSOR, "self": TENSOR},
+    "LogcumsumexpBackward0": {"dim": _dim_arg, "result": TENSOR, "self": TENSOR},
     "Rot90Backward0": {"dims": lambda n: tuple(_c_int(d) for d in n.dims),
                        "k": lambda n: _c_int(n.k)},
 }

@@ -1563,6 +1563,14 @@ OPS: list[OpInfo] = [
     OpInfo("take_along_dim_fn", lambda lib, x, *a, **kw: lib.take_along_dim(x, *a, **kw),
            lambda r: [S(randn(r, (3, 4)), index([[0], [3], [1]]), dim=1),
                       S(randn(r, (2, 3)), index([[5, 0]]))]),
+    OpInfo("cummax_cummin", lambda lib, x, d: (*x.cummax(d), *lib.cummin(x, dim=d)),
+           lambda r: [S(distinct(r, (3, 4)), 1), S(distinct(r, (3, 4)), -2),
+                      S(randn(r, ()), 0), S(nc(distinct(r, (3, 4))), 0), S(distinct(r, (5,)), 0)]),
+    OpInfo("cummax_fields", lambda lib, x: (lib.cummax(x, 0).values, x.cummin(1).indices * x),
+           lambda r: [S(distinct(r, (3, 4)))]),
+    OpInfo("logcumsumexp", lambda lib, x, d: x.logcumsumexp(d) + lib.logcumsumexp(x, dim=d),
+           lambda r: [S(randn(r, (3, 4)), 1), S(randn(r, (3, 4)), -2), S(randn(r, ()), 0),
+                      S(nc(randn(r, (3, 4))), 0), S(randn(r, (6,)) * 30, 0, desc="large")]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -197,6 +197,20 @@ print(x.take_along_dim(torch.tensor([[0], [2]]), 1), torch.take_along_dim(x, tor
     "torch.take_along_dim(torch.ones(3, 4), torch.tensor([0]), 1)",
     "torch.take_along_dim(torch.ones(3, 4), torch.tensor([[0.]]), 1)",
     "torch.take_along_dim(torch.ones(3, 4), torch.tensor([[1]]), 2)",
+    # cummax, cummin, logcumsumexp
+    """x = torch.tensor([[1., 3., 2., 3.], [0., -1., 5., 5.]], requires_grad=True)
+r = x.cummax(1); print(r); print(type(r), r.values.grad_fn, r.values.grad_fn._saved_dim, r.values.grad_fn._saved_indices)
+v, i = torch.cummin(x, dim=-1); print(v, i, v.grad_fn._saved_dim); v.sum().backward(); print(x.grad)""",
+    "print(torch.tensor([1, 3, 2]).cummax(0), torch.tensor([True, False]).cummin(0), torch.tensor(2.).cummax(0), torch.ones(0).cummax(0))",
+    "print(torch.tensor([1., float('nan'), 2.]).cummax(0), torch.tensor([1., float('nan'), 2., float('nan')]).cummin(0), torch.tensor([2., 2., 1., 1.]).cummin(0).indices)",
+    "torch.ones(2).cummax(2)",
+    "torch.ones(2).cummax()",
+    "torch.cummax(torch.ones(2), 1.5)",
+    """x = torch.tensor([[1., 3., 2., 3.], [0., -1., 5., 5.]], requires_grad=True)
+y = x.logcumsumexp(1); print(y, y.grad_fn, y.grad_fn._saved_dim, torch.logcumsumexp(x, dim=0)); y.sum().backward(); print(x.grad)""",
+    "print(torch.tensor([-float('inf'), -float('inf'), 1.]).logcumsumexp(0), torch.tensor([float('inf'), 1.]).logcumsumexp(0), torch.tensor([1., float('nan'), 2.]).logcumsumexp(0), torch.tensor([1000., 1000.]).logcumsumexp(0), torch.ones(0).logcumsumexp(0), torch.tensor(3.).logcumsumexp(0))",
+    "torch.tensor([1, 2]).logcumsumexp(0)",
+    "torch.logcumsumexp(torch.ones(2), 1.5)",
 ]
 
 KNOWN = {
