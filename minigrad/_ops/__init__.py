@@ -18,6 +18,7 @@ from minigrad._ops import (
     locate,
     nn_ops,
     pointwise,
+    products,
     rearrange,
     reduction,
     sampling,
@@ -154,7 +155,8 @@ METHODS = {
     "vsplit": stacking.vsplit, "dsplit": stacking.dsplit, "nonzero": locate.nonzero,
     "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
     "take_along_dim": locate.take_along_dim, "cummax": scan.cummax, "cummin": scan.cummin,
-    "logcumsumexp": scan.logcumsumexp,
+    "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
+    "cross": products.cross, "vdot": products.vdot,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -238,7 +238,7 @@ SAVED_FIELDS = {
                                  "reduction": lambda n: _REDUCTION[n.reduction],
                                  "target": NOT_KEPT_TENSOR, "weight": _NO_WEIGHT},
     "NotImplemented": {},
-    "PermuteBackward0": {"dims": _attr("dims")},
+    "PermuteBackward0": {"dims": lambda n: tuple(_c_int(d) for d in n.dims_arg)},
     "PowBackward0": {"exponent": _attr("exponent"), "self": TENSOR},
     "PowBackward1": {"exponent": TENSOR, "result": TENSOR, "self": TENSOR},
     "PowBackward2": {"exponent": TENSOR, "result": TENSOR, "self": _attr("base")},
@@ -363,6 +363,8 @@ SAVED_FIELDS = {
     "CummaxBackward0": {"dim": _dim_arg, "indices": TENSOR, "self": TENSOR},
     "CumminBackward0": {"dim": _dim_arg, "indices": TENSOR, "self": TENSOR},
     "LogcumsumexpBackward0": {"dim": _dim_arg, "result": TENSOR, "self": TENSOR},
+    "LinalgCrossBackward0": {"dim": _dim_arg, "other": TENSOR, "self": TENSOR},
+    "VdotBackward0": {"other": TENSOR, "self": TENSOR},
     "Rot90Backward0": {"dims": lambda n: tuple(_c_int(d) for d in n.dims),
                        "k": lambda n: _c_int(n.k)},
 }

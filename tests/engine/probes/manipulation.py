@@ -211,6 +211,36 @@ y = x.logcumsumexp(1); print(y, y.grad_fn, y.grad_fn._saved_dim, torch.logcumsum
     "print(torch.tensor([-float('inf'), -float('inf'), 1.]).logcumsumexp(0), torch.tensor([float('inf'), 1.]).logcumsumexp(0), torch.tensor([1., float('nan'), 2.]).logcumsumexp(0), torch.tensor([1000., 1000.]).logcumsumexp(0), torch.ones(0).logcumsumexp(0), torch.tensor(3.).logcumsumexp(0))",
     "torch.tensor([1, 2]).logcumsumexp(0)",
     "torch.logcumsumexp(torch.ones(2), 1.5)",
+    # tensordot, inner, kron, cross, vdot
+    """a = torch.arange(6.).view(2, 3).requires_grad_(); b = torch.arange(12.).view(3, 4)
+y = torch.tensordot(a, b, dims=1); print(y, y.grad_fn, torch.tensordot(a, a, 2), torch.tensordot(a, b, ([1], [0])).shape, torch.tensordot(a, b, 0).shape, torch.tensordot(a, b, dims=torch.tensor(1)).shape)
+z = torch.tensordot(a, a.t(), ([-1], [-2])); print(z.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]._saved_dims)""",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3), dims=-1)",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3), dims=([1], [0, 1]))",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3), dims=([0], [0]))",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3).double(), 1)",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3), dims=3)",
+    "torch.tensordot(torch.ones(2, 3), torch.ones(3, 3), (1, 0))",
+    """a = torch.tensor([1., 2., 3.], requires_grad=True); m = torch.arange(6.).view(2, 3)
+print(torch.inner(a, a), a.inner(a).grad_fn, torch.inner(m, a), torch.inner(torch.tensor(2.), m), torch.inner(torch.arange(3), torch.arange(3)))""",
+    "torch.inner(torch.ones(2, 3), torch.ones(2, 2))",
+    """a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = torch.kron(a, torch.eye(2)); print(y, y.grad_fn, torch.kron(torch.arange(2), torch.arange(3)), torch.kron(torch.tensor(2.), a).shape, torch.kron(a, torch.ones(2, dtype=torch.float64)).dtype)""",
+    """a = torch.tensor([1., 0., 0.], requires_grad=True); b = torch.tensor([0., 1., 0.])
+y = torch.cross(a, b, dim=0); print(y, y.grad_fn, y.grad_fn._saved_dim, torch.linalg_cross if False else '', a.cross(b, dim=-1))
+y.sum().backward(); print(a.grad, torch.cross(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6]), dim=0), torch.cross(torch.ones(3, 4), torch.ones(3, 1), dim=0).shape)""",
+    "print(torch.cross(torch.eye(3), torch.ones(3, 3)))",
+    "torch.cross(torch.ones(3), torch.ones(2), dim=0)",
+    "torch.cross(torch.ones(2, 3), torch.ones(2, 2), dim=-1)",
+    "torch.cross(torch.ones(3), torch.ones(2, 3), dim=1)",
+    "torch.cross(torch.ones(3), torch.ones(3).double(), dim=0)",
+    "torch.cross(torch.ones(2), torch.ones(2))",
+    "torch.cross(torch.ones(3), torch.ones(3), dim=2)",
+    """a = torch.tensor([1., 2., 3.], requires_grad=True); b = torch.tensor([4., 5., 6.])
+y = torch.vdot(a, b); print(y, y.grad_fn, y.grad_fn._saved_self, y.grad_fn._saved_other, a.vdot(b), torch.vdot(torch.arange(3), torch.arange(3)))""",
+    "torch.vdot(torch.ones(2, 3), torch.ones(3))",
+    "torch.vdot(torch.ones(3), torch.ones(2))",
+    "torch.vdot(torch.ones(3), torch.ones(3).double())",
 ]
 
 KNOWN = {
