@@ -191,7 +191,16 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     where,
 )
 from minigrad._ops.pointwise import clip_op as _clip_op
-from minigrad._ops.products import cross, inner, kron, tensordot, vdot  # manipulation
+from minigrad._ops.products import (  # manipulation
+    addbmm,
+    addmv,
+    baddbmm,
+    cross,
+    inner,
+    kron,
+    tensordot,
+    vdot,
+)
 from minigrad._ops.rearrange import (  # manipulation
     broadcast_tensors,
     broadcast_to,

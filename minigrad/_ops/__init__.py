@@ -156,7 +156,8 @@ METHODS = {
     "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
     "take_along_dim": locate.take_along_dim, "cummax": scan.cummax, "cummin": scan.cummin,
     "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
-    "cross": products.cross, "vdot": products.vdot,
+    "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,
+    "baddbmm": products.baddbmm, "addbmm": products.addbmm,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

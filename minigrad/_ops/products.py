@@ -1,10 +1,12 @@
-"""More products: tensordot, inner, kron, cross and vdot.
+"""More products: tensordot, inner, kron, cross, vdot, addmv, baddbmm and addbmm.
 
 ``tensordot``, ``inner`` and ``kron`` are composites in torch, built the same way here so the
 graphs are torch's: tensordot permutes both operands, reshapes them to matrices and calls
 ``mm`` (``dot`` when nothing is left over), inner is a tensordot over the last dims, kron
 multiplies two ``_unsafe_view``s with interleaved size-1 dims. ``cross`` (torch's
-linalg_cross, LinalgCrossBackward0) and ``vdot`` (VdotBackward0) have nodes of their own.
+linalg_cross, LinalgCrossBackward0), ``vdot`` (VdotBackward0) and the fused
+``beta * input + alpha * product`` ops (AddmvBackward0, BaddbmmBackward0, AddbmmBackward0)
+have nodes of their own, with derivatives.yaml's formulas.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import numpy as np
 
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
-from minigrad._ops.linalg import _product_rule, _short, dot, mm
+from minigrad._ops.linalg import _product_rule, _short, bmm, dot, mm, outer
+from minigrad._ops.pointwise import mul_scalar
 from minigrad._ops.rearrange import broadcast_shape
-from minigrad._tensor import Tensor, _wrap_dim
+from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 
@@ -189,3 +192,148 @@ class VdotBackward0(Node):
 
     def jvp(self, t_self, t_other):
         return _product_rule(vdot, self.inputs, t_self, t_other)
+
+
+# --- addmv, baddbmm, addbmm: beta * input + alpha * product -----------------------------------
+def _scaled_sum(bias, product, beta, alpha, dtype):
+    """``beta * bias + alpha * product`` as addmm writes it; ``beta = 0`` ignores ``bias``
+    (its nan and inf too), as torch's kernels."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = product if alpha == 1 else alpha * product
+        if beta == 0:
+            data = scaled + np.zeros_like(scaled)
+        else:
+            data = (bias if beta == 1 else beta * bias) + scaled
+    return np.asarray(data).astype(dtype, copy=False)
+
+
+def _times(t, scalar):
+    """torch's maybe_multiply: ``t`` itself when the scalar is 1."""
+    return t if scalar == 1 else mul_scalar(t, scalar)
+
+
+@parses('addmv(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, '
+        'Tensor out = None)')
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat @ vec)``."""
+    if mat.dim() != 2 or vec.dim() != 1 or input.dim() > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.dim()}, {mat.dim()}, "
+                           f"{vec.dim()}")
+    if not (mat.shape[1] == vec.shape[0] and input.numel() in (mat.shape[0], 1)):
+        size = input.shape[0] if input.dim() else input.numel()
+        raise RuntimeError(f"size mismatch, got input ({size}), mat ({mat.shape[0]}x"
+                           f"{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not input.dtype is mat.dtype is vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{_short(input.dtype)}, {_short(mat.dtype)}, and {_short(vec.dtype)}")
+    product = mm(mat.detach(), vec.detach().reshape(vec.shape[0], 1))._data.reshape(-1)
+    bias = np.broadcast_to(input._data, product.shape)
+    data = _scaled_sum(bias, product, beta, alpha, mat._data.dtype)
+    return record(data, AddmvBackward0, (input, mat, vec), save=cross_save(mat, vec, "mat", "vec"),
+                  beta=beta, alpha=alpha)
+
+
+class AddmvBackward0(Node):
+    """``grad * beta``, ``outer(grad, vec) * alpha`` and ``mat.t().mv(grad) * alpha``."""
+
+    def backward(self, grad):
+        need = self.needs_input_grad
+        return (_times(grad, self.beta) if need[0] else None,
+                _times(outer(grad, self.saved("vec")), self.alpha) if need[1] else None,
+                _times(self.saved("mat").t().mv(grad), self.alpha) if need[2] else None)
+
+    def jvp(self, t_self, t_mat, t_vec):
+        _, mat, vec = self.inputs
+        return _sum([None if t_self is None else _times(t_self, self.beta),
+                     None if t_mat is None else _times(t_mat.mv(vec), self.alpha),
+                     None if t_vec is None else _times(mat.mv(t_vec), self.alpha)])
+
+
+def _sum(terms):
+    present = [t for t in terms if t is not None]
+    out = present[0]
+    for t in present[1:]:
+        out = out + t
+    return out
+
+
+@parses('baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1, Tensor out = None)')
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices."""
+    if input.dtype is not batch1.dtype:
+        names = [_CPP_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
+        raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, "
+                           f"batch1: {names[1]}, batch2: {names[2]}")
+    product = bmm(batch1.detach(), batch2.detach())._data
+    bias = input.detach().expand(*product.shape)._data
+    data = _scaled_sum(bias, product, beta, alpha, batch1._data.dtype)
+    return record(data, BaddbmmBackward0, (input, batch1, batch2),
+                  save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha)
+
+
+class BaddbmmBackward0(Node):
+    """``grad * beta``, ``grad.bmm(batch2.transpose(1, 2)) * alpha`` and
+    ``batch1.transpose(1, 2).bmm(grad) * alpha``."""
+
+    def backward(self, grad):
+        need = self.needs_input_grad
+        return (_times(grad, self.beta) if need[0] else None,
+                _times(grad.bmm(self.saved("batch2").transpose(1, 2)), self.alpha)
+                if need[1] else None,
+                _times(self.saved("batch1").transpose(1, 2).bmm(grad), self.alpha)
+                if need[2] else None)
+
+    def jvp(self, t_self, t1, t2):
+        _, b1, b2 = self.inputs
+        return _sum([None if t_self is None else _times(t_self, self.beta),
+                     None if t1 is None else _times(t1.bmm(b2), self.alpha),
+                     None if t2 is None else _times(b1.bmm(t2), self.alpha)])
+
+
+@parses('addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1, Tensor out = None)')
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: the batch summed away."""
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t.dim() != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    (b, n, k), (b2, k2, p) = batch1.shape, batch2.shape
+    if b != b2:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {b} and "
+                           f"{b2}")
+    if k != k2:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{k} and {k2}x{p})")
+    bias = input.detach().expand(n, p)._data
+    if input.dtype is not batch2.dtype or batch1.dtype is not batch2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_short(input.dtype)} and {_short(batch2.dtype)}")
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = np.matmul(batch1._data, batch2._data).sum(0)
+    data = _scaled_sum(bias, product, beta, alpha, batch1._data.dtype)
+    return record(data, AddbmmBackward0, (input, batch1, batch2),
+                  save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha,
+                  sizes=(b, n, p))
+
+
+class AddbmmBackward0(Node):
+    """The gradient of the summed batch is ``grad`` for every batch: ``grad.unsqueeze(0)
+    .expand(b, n, p)``, then as baddbmm's."""
+
+    def backward(self, grad):
+        need = self.needs_input_grad
+        g_self = _times(grad, self.beta) if need[0] else None
+        g1 = g2 = None
+        if need[1]:
+            g1 = _times(grad.unsqueeze(0).expand(*self.sizes).bmm(
+                self.saved("batch2").transpose(1, 2)), self.alpha)
+        if need[2]:
+            g2 = _times(self.saved("batch1").transpose(1, 2).bmm(
+                grad.unsqueeze(0).expand(*self.sizes)), self.alpha)
+        return g_self, g1, g2
+
+    def jvp(self, t_self, t1, t2):
+        _, b1, b2 = self.inputs
+        return _sum([None if t_self is None else _times(t_self, self.beta),
+                     None if t1 is None else _times(t1.bmm(b2).sum(0), self.alpha),
+                     None if t2 is None else _times(b1.bmm(t2).sum(0), self.alpha)])

@@ -1595,6 +1595,26 @@ OPS: list[OpInfo] = [
     OpInfo("vdot", lambda lib, a, b: a.vdot(b) + lib.vdot(a, b),
            lambda r: [S(randn(r, (3,)), randn(r, (3,))),
                       S(nc(randn(r, (4,))), const(randn(r, (4,))))]),
+    OpInfo("addmv", lambda lib, x, m, v, **kw: x.addmv(m, v, **kw) + lib.addmv(x, m, v, **kw),
+           lambda r: [S(randn(r, (2,)), randn(r, (2, 3)), randn(r, (3,))),
+                      S(randn(r, (2,)), nc(randn(r, (2, 3))), randn(r, (3,)), beta=0.5, alpha=2),
+                      S(randn(r, ()), randn(r, (2, 3)), const(randn(r, (3,))), alpha=-1),
+                      S(randn(r, (1,)), const(randn(r, (2, 3))), randn(r, (3,)), beta=0)]),
+    OpInfo("baddbmm", lambda lib, x, a, b, **kw: x.baddbmm(a, b, **kw)
+           + lib.baddbmm(x, a, b, **kw),
+           lambda r: [S(randn(r, (4, 2, 5)), randn(r, (4, 2, 3)), randn(r, (4, 3, 5))),
+                      S(randn(r, (2, 5)), randn(r, (4, 2, 3)), randn(r, (4, 3, 5)), beta=0.5,
+                        alpha=2),
+                      S(randn(r, ()), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 2))), beta=0),
+                      S(randn(r, (2, 2, 2)), const(randn(r, (2, 2, 3))), randn(r, (2, 3, 2)),
+                        alpha=-1)]),
+    OpInfo("addbmm", lambda lib, x, a, b, **kw: x.addbmm(a, b, **kw) + lib.addbmm(x, a, b, **kw),
+           lambda r: [S(randn(r, (2, 5)), randn(r, (4, 2, 3)), randn(r, (4, 3, 5))),
+                      S(randn(r, (5,)), randn(r, (4, 2, 3)), randn(r, (4, 3, 5)), beta=0.5,
+                        alpha=2),
+                      S(randn(r, ()), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 2))), beta=0),
+                      S(randn(r, (2, 2)), const(randn(r, (3, 2, 3))), randn(r, (3, 3, 2)),
+                        alpha=-1)]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

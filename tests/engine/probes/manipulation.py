@@ -241,6 +241,29 @@ y = torch.vdot(a, b); print(y, y.grad_fn, y.grad_fn._saved_self, y.grad_fn._save
     "torch.vdot(torch.ones(2, 3), torch.ones(3))",
     "torch.vdot(torch.ones(3), torch.ones(2))",
     "torch.vdot(torch.ones(3), torch.ones(3).double())",
+    # addmv, baddbmm, addbmm
+    """v = torch.ones(2, requires_grad=True); m = torch.arange(6.).view(2, 3).requires_grad_(); a = torch.tensor([1., 0., 2.])
+y = torch.addmv(v, m, a, beta=0.5, alpha=2); print(y, y.grad_fn, y.grad_fn._saved_alpha, y.grad_fn._saved_beta, y.grad_fn._saved_vec, y.grad_fn._saved_mat)
+y.sum().backward(); print(v.grad, m.grad, torch.addmv(torch.tensor(1.), m, a), v.addmv(m, a))""",
+    "print(torch.addmv(torch.full((2,), float('nan')), torch.ones(2, 3), torch.ones(3), beta=0), torch.addmv(torch.ones(2, dtype=torch.int64), torch.ones(2, 3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), beta=2, alpha=3))",
+    "torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(2))",
+    "torch.addmv(torch.ones(3), torch.ones(2, 3), torch.ones(3))",
+    "torch.addmv(torch.ones(2), torch.ones(3), torch.ones(3))",
+    "torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3).double())",
+    "torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), 2)",
+    """s = torch.zeros(2, 2, 2, requires_grad=True); b1 = torch.ones(2, 2, 3, requires_grad=True); b2 = torch.arange(12.).view(2, 3, 2)
+y = torch.baddbmm(s, b1, b2, alpha=0.5); z = torch.addbmm(torch.ones(2), b1, b2, beta=2)
+print(y, z, y.grad_fn, z.grad_fn, z.grad_fn._saved_batch1_sym_argsize_0, z.grad_fn._saved_batch2_sym_argsize_2, y.grad_fn._saved_batch2 is None)
+(y.sum() + z.sum()).backward(); print(s.grad, b1.grad)""",
+    "print(torch.baddbmm(torch.full((1, 2, 2), float('nan')), torch.ones(1, 2, 3), torch.ones(1, 3, 2), beta=0), torch.addbmm(torch.full((2, 2), float('nan')), torch.ones(1, 2, 3), torch.ones(1, 3, 2), beta=0))",
+    "torch.baddbmm(torch.ones(4, 2, 5), torch.ones(4, 2, 3), torch.ones(4, 4, 5))",
+    "torch.baddbmm(torch.ones(4, 2, 4), torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
+    "torch.baddbmm(torch.ones(4, 2, 5).double(), torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
+    "torch.baddbmm(torch.ones(4, 2, 5), torch.ones(4, 2, 3), torch.ones(4, 3, 5).double())",
+    "torch.addbmm(torch.ones(2, 5), torch.ones(4, 2, 3), torch.ones(4, 4, 5))",
+    "torch.addbmm(torch.ones(2, 5), torch.ones(4, 2, 3), torch.ones(3, 3, 5))",
+    "torch.addbmm(torch.ones(3, 5), torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
+    "torch.addbmm(torch.ones(2, 5), torch.ones(4, 2, 3), torch.ones(4, 3, 5).double())",
 ]
 
 KNOWN = {
