@@ -195,9 +195,11 @@ from minigrad._ops.products import (  # manipulation
     addbmm,
     addmv,
     baddbmm,
+    cartesian_prod,
     cross,
     inner,
     kron,
+    matrix_power,
     tensordot,
     vdot,
 )

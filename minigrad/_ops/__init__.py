@@ -158,6 +158,7 @@ METHODS = {
     "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
     "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,
     "baddbmm": products.baddbmm, "addbmm": products.addbmm,
+    "matrix_power": products.matrix_power,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

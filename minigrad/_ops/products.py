@@ -1,4 +1,5 @@
-"""More products: tensordot, inner, kron, cross, vdot, addmv, baddbmm and addbmm.
+"""More products: tensordot, inner, kron, cross, vdot, addmv, baddbmm, addbmm, matrix_power
+and cartesian_prod.
 
 ``tensordot``, ``inner`` and ``kron`` are composites in torch, built the same way here so the
 graphs are torch's: tensordot permutes both operands, reshapes them to matrices and calls
@@ -17,9 +18,10 @@ import numpy as np
 
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
-from minigrad._ops.linalg import _product_rule, _short, bmm, dot, mm, outer
+from minigrad._ops.join import stack
+from minigrad._ops.linalg import _product_rule, _short, bmm, dot, matmul, mm, outer
 from minigrad._ops.pointwise import mul_scalar
-from minigrad._ops.rearrange import broadcast_shape
+from minigrad._ops.rearrange import broadcast_shape, meshgrid
 from minigrad._tensor import _CPP_TYPE_NAMES, Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -337,3 +339,53 @@ class AddbmmBackward0(Node):
         return _sum([None if t_self is None else _times(t_self, self.beta),
                      None if t1 is None else _times(t1.bmm(b2).sum(0), self.alpha),
                      None if t2 is None else _times(b1.bmm(t2).sum(0), self.alpha)])
+
+
+# --- matrix_power, cartesian_prod -------------------------------------------------------------
+@parses('matrix_power(Tensor input, int n)')
+def matrix_power(input, n):
+    """``input @ input @ ... (n times)``, by repeated squaring, as torch's
+    linalg_matrix_power: the same ``matmul`` calls, so the same graph (n=0: a clone with the
+    identity copied in; n=1: a clone)."""
+    if input.dim() < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    rows, cols = input.shape[-2], input.shape[-1]
+    if rows != cols:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they "
+                           f"are {rows} by {cols} matrices")
+    if n == 0:
+        eye = np.broadcast_to(np.eye(rows, dtype=input._data.dtype), input.shape)
+        return input.clone().copy_(Tensor._make(np.ascontiguousarray(eye)))
+    if n == 1:
+        return input.clone()
+    if n < 0:
+        raise NotImplementedError("minigrad has no matrix inverse (torch.linalg is left out): "
+                                  "matrix_power with a negative n is not supported")
+    if n == 2:
+        return matmul(input, input)
+    if n == 3:
+        return matmul(matmul(input, input), input)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = input if z is None else matmul(z, z)
+        if bit:
+            result = z if result is None else matmul(result, z)
+    return result
+
+
+def cartesian_prod(*tensors):
+    """Every combination of one element from each vector, one per row (itertools.product):
+    the ``meshgrid`` grids flattened and stacked as columns, as torch builds it."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    for t in tensors:
+        if t.dim() != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([g.flatten() for g in grids], 1)

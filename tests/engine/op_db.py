@@ -1615,6 +1615,14 @@ OPS: list[OpInfo] = [
                       S(randn(r, ()), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 2))), beta=0),
                       S(randn(r, (2, 2)), const(randn(r, (3, 2, 3))), randn(r, (3, 3, 2)),
                         alpha=-1)]),
+    OpInfo("matrix_power", lambda lib, x, k: x.matrix_power(k) + lib.matrix_power(x, k),
+           lambda r: [S(randn(r, (3, 3)) / 2, k) for k in range(8)]
+           + [S(nc(randn(r, (3, 3)) / 2), 5), S(randn(r, (2, 3, 3)) / 2, 4),
+              S(randn(r, (2, 2, 2)), 0)]),
+    OpInfo("cartesian_prod", lambda lib, *ts: lib.cartesian_prod(*ts),
+           lambda r: [S(randn(r, (3,)), randn(r, (2,))), S(randn(r, (2,)), randn(r, (2,)),
+                                                            const(randn(r, (3,)))),
+                      S(randn(r, (3,)))]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

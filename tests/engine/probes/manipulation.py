@@ -264,6 +264,19 @@ print(y, z, y.grad_fn, z.grad_fn, z.grad_fn._saved_batch1_sym_argsize_0, z.grad_
     "torch.addbmm(torch.ones(2, 5), torch.ones(4, 2, 3), torch.ones(3, 3, 5))",
     "torch.addbmm(torch.ones(3, 5), torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
     "torch.addbmm(torch.ones(2, 5), torch.ones(4, 2, 3), torch.ones(4, 3, 5).double())",
+    # matrix_power, cartesian_prod
+    """a = torch.tensor([[1., 1.], [0., 1.]], requires_grad=True)
+print(torch.matrix_power(a, 5), a.matrix_power(0), a.matrix_power(1).grad_fn, a.matrix_power(0).grad_fn, a.matrix_power(4).grad_fn.next_functions, torch.matrix_power(torch.arange(4).view(2, 2), 3))""",
+    "torch.matrix_power(torch.ones(2, 3), 2)",
+    "torch.matrix_power(torch.ones(3), 2)",
+    "torch.matrix_power(torch.ones(2, 2), 1.5)",
+    """a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4., 5.])
+y = torch.cartesian_prod(a, b); print(y, y.grad_fn, y.grad_fn.next_functions, torch.cartesian_prod(a) is a, torch.cartesian_prod(torch.arange(2), torch.arange(2), torch.arange(2)).shape)""",
+    "torch.cartesian_prod()",
+    "torch.cartesian_prod(torch.ones(2, 2), torch.ones(2))",
+    "torch.cartesian_prod(torch.tensor(1.), torch.ones(2))",
+    "torch.cartesian_prod(torch.ones(2), torch.ones(2).double())",
+    "torch.cartesian_prod([torch.ones(2), torch.ones(2)])",
 ]
 
 KNOWN = {
