@@ -259,6 +259,7 @@ from minigrad._ops.stacking import (  # manipulation
     atleast_1d,
     atleast_2d,
     atleast_3d,
+    block_diag,
     column_stack,
     dsplit,
     dstack,

@@ -1,5 +1,6 @@
 """NumPy's stacking and splitting helpers: hstack, vstack, dstack, column_stack, atleast_1d/
-2d/3d, tensor_split, hsplit, vsplit, dsplit.
+2d/3d, tensor_split, hsplit, vsplit, dsplit; and block_diag (its own node, BlockDiagBackward0,
+whose backward slices each block out of the gradient).
 
 All are composites in torch, made of ops minigrad has, and are built the same way here so the
 graphs are torch's: the stacks ``cat`` inputs first raised to enough dims (``reshape`` of a
@@ -9,10 +10,14 @@ graphs are torch's: the stacks ``cat`` inputs first raised to enough dims (``res
 
 from __future__ import annotations
 
+import numpy as np
+
 from minigrad import _dtype
 from minigrad._ops._args import parses
+from minigrad._ops._core import record, result_type
 from minigrad._ops.join import cat
 from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd.graph import Node
 
 
 # --- atleast_1d / 2d / 3d ------------------------------------------------------------------------
@@ -181,3 +186,54 @@ def vsplit(input, sections=None, *, indices=None):
 @parses('dsplit(Tensor input, int sections)', 'dsplit(Tensor input, tuple of ints indices)')
 def dsplit(input, sections=None, *, indices=None):
     return _split_along("dsplit", input, sections if indices is None else indices, 2, 3)
+
+
+# --- block_diag --------------------------------------------------------------------------------
+def block_diag(*tensors):
+    """The tensors as blocks along the diagonal of one matrix, zeros elsewhere (a 0-d tensor
+    is a 1x1 block, a vector one row); the dtype all of them promote to."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+        if t.dim() > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {t.dim()} dimensions")
+    if not tensors:
+        return Tensor._make(np.zeros((1, 0), _dtype.get_default_dtype().numpy))
+    blocks = [t._data.reshape(1, 1) if t.dim() == 0 else t._data.reshape(1, -1)
+              if t.dim() == 1 else t._data for t in tensors]
+    dtype = result_type(*tensors)
+    data = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)),
+                    dtype.numpy)
+    row = col = 0
+    for b in blocks:
+        data[row:row + b.shape[0], col:col + b.shape[1]] = b
+        row, col = row + b.shape[0], col + b.shape[1]
+    return record(data, BlockDiagBackward0, tuple(tensors),
+                  shapes=[tuple(t.shape) for t in tensors])
+
+
+class BlockDiagBackward0(Node):
+    """Each input's gradient is its block of ``grad`` (``slice`` of rows, then of columns;
+    squeezed back for a vector or a 0-d tensor), as torch's block_diag_backward."""
+
+    def backward(self, grad):
+        out, row, col = [], 0, 0
+        for shape in self.shapes:
+            if shape == (0,):  # torch skips it without moving down (its forward took a row)
+                out.append(grad.new_zeros((0,)))
+                continue
+            rows, cols = (shape if len(shape) == 2 else (1, shape[0]) if shape else (1, 1))
+            piece = grad._slice(0, row, row + rows, 1)._slice(1, col, col + cols, 1)
+            if not shape:
+                piece = piece.squeeze(-1).squeeze(-1)
+            elif len(shape) == 1:
+                piece = piece.squeeze(-1)
+            out.append(piece)
+            row, col = row + rows, col + cols
+        return tuple(out)
+
+    def jvp(self, *tangents):
+        return block_diag(*(t.new_zeros(t.shape) if d is None else d
+                            for t, d in zip(self.inputs, tangents)))

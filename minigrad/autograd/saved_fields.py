@@ -373,6 +373,7 @@ SAVED_FIELDS = {
                         "batch1_sym_argsize_0": lambda n: n.sizes[0],
                         "batch1_sym_argsize_1": lambda n: n.sizes[1], "batch2": TENSOR,
                         "batch2_sym_argsize_2": lambda n: n.sizes[2], "beta": _attr("beta")},
+    "BlockDiagBackward0": {},
     "Rot90Backward0": {"dims": lambda n: tuple(_c_int(d) for d in n.dims),
                        "k": lambda n: _c_int(n.k)},
 }

@@ -277,6 +277,15 @@ y = torch.cartesian_prod(a, b); print(y, y.grad_fn, y.grad_fn.next_functions, to
     "torch.cartesian_prod(torch.tensor(1.), torch.ones(2))",
     "torch.cartesian_prod(torch.ones(2), torch.ones(2).double())",
     "torch.cartesian_prod([torch.ones(2), torch.ones(2)])",
+    # block_diag
+    """a = torch.ones(2, 2, requires_grad=True); b = torch.tensor([3., 4.], requires_grad=True); c = torch.tensor(5., requires_grad=True)
+y = torch.block_diag(a, b, c); print(y, y.grad_fn, y.grad_fn.next_functions)
+y.backward(torch.arange(20.).view(4, 5)); print(a.grad, b.grad, c.grad)""",
+    "print(torch.block_diag(), torch.block_diag(torch.ones(0)).shape, torch.block_diag(torch.ones(0), torch.ones(2)), torch.block_diag(torch.ones(2, 0), torch.ones(1)).shape, torch.block_diag(torch.tensor(True), torch.tensor(2)), torch.block_diag(torch.arange(2), torch.ones(1)))",
+    """a = torch.ones(0, requires_grad=True); b = torch.ones(2, requires_grad=True)
+torch.block_diag(a, b).backward(torch.arange(4.).view(2, 2)); print(a.grad, b.grad)""",
+    "torch.block_diag(torch.ones(2, 2, 2))",
+    "torch.block_diag([torch.ones(2)])",
 ]
 
 KNOWN = {
