@@ -71,6 +71,7 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.differences import addcdiv, addcmul, diff, trace  # manipulation
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
     asin,
@@ -82,6 +83,7 @@ from minigrad._ops.elementary import (  # the elementary functions beyond the le
     log1p,
     square,
 )
+from minigrad._ops.index_add import index_add  # manipulation
 from minigrad._ops.indexing import (
     gather,
     index_select,
@@ -117,6 +119,13 @@ from minigrad._ops.linalg import (
     outer,
     tril,
     triu,
+)
+from minigrad._ops.locate import (  # manipulation
+    argwhere,
+    count_nonzero,
+    nonzero,
+    take,
+    take_along_dim,
 )
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
@@ -183,6 +192,18 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     where,
 )
 from minigrad._ops.pointwise import clip_op as _clip_op
+from minigrad._ops.products import (  # manipulation
+    addbmm,
+    addmv,
+    baddbmm,
+    cartesian_prod,
+    cross,
+    inner,
+    kron,
+    matrix_power,
+    tensordot,
+    vdot,
+)
 from minigrad._ops.queries import (  # questions about tensors and dtypes
     can_cast,
     is_complex,
@@ -191,6 +212,19 @@ from minigrad._ops.queries import (  # questions about tensors and dtypes
     numel,
     promote_types,
     result_type,
+)
+from minigrad._ops.rearrange import (  # manipulation
+    broadcast_tensors,
+    broadcast_to,
+    fliplr,
+    flipud,
+    meshgrid,
+    moveaxis,
+    movedim,
+    repeat_interleave,
+    rot90,
+    tile,
+    unflatten,
 )
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
@@ -210,7 +244,7 @@ from minigrad._ops.reduction import (  # fidelity round 2
     var,
 )
 from minigrad._ops.sampling import multinomial
-from minigrad._ops.scan import cumprod, cumsum
+from minigrad._ops.scan import cummax, cummin, cumprod, cumsum, logcumsumexp
 from minigrad._ops.shape import (
     chunk,
     clone,
@@ -231,6 +265,20 @@ from minigrad._ops.shape import (
     unsqueeze,
 )
 from minigrad._ops.sorting import argsort, sort, topk
+from minigrad._ops.stacking import (  # manipulation
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from minigrad._runtime import (  # threads, determinism, matmul precision: torch's switches
     are_deterministic_algorithms_enabled,
     get_float32_matmul_precision,

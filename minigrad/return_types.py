@@ -1,5 +1,5 @@
-"""``torch.return_types``: the named tuples that ``max(dim)``, ``min(dim)``, ``sort`` and
-``topk`` return.
+"""``torch.return_types``: the named tuples that ``max(dim)``, ``min(dim)``, ``sort``,
+``topk``, ``cummax`` and ``cummin`` return.
 
 torch returns one tuple type per op (``torch.return_types.max``, ``...sort``): a tuple whose
 two items can also be read by name, ``values`` and ``indices``. minigrad has the same classes
@@ -32,4 +32,12 @@ class sort(_ValuesIndices):
 
 
 class topk(_ValuesIndices):
+    pass
+
+
+class cummax(_ValuesIndices):
+    pass
+
+
+class cummin(_ValuesIndices):
     pass

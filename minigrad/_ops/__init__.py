@@ -8,19 +8,25 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    differences,
     elementary,
+    index_add,
     indexing,
     inplace,
     join,
     linalg,
+    locate,
     nn_ops,
     pointwise,
+    products,
     queries,
+    rearrange,
     reduction,
     sampling,
     scan,
     shape,
     sorting,
+    stacking,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -141,6 +147,22 @@ METHODS = {
     "_alias": I.alias,
     # questions about a tensor (queries.py)
     "is_complex": queries.is_complex, "is_nonzero": queries.is_nonzero,
+    # manipulation: moving dims, tiling, broadcasting, differences (rearrange, differences)
+    "movedim": rearrange.movedim, "moveaxis": rearrange.moveaxis, "tile": rearrange.tile,
+    "broadcast_to": rearrange.broadcast_to, "repeat_interleave": rearrange.repeat_interleave,
+    "diff": differences.diff, "trace": differences.trace, "addcmul": differences.addcmul,
+    "addcdiv": differences.addcdiv, "addcmul_": differences.addcmul_,
+    "addcdiv_": differences.addcdiv_, "index_add": index_add.index_add,
+    "index_add_": index_add.index_add_, "fliplr": rearrange.fliplr,
+    "flipud": rearrange.flipud, "rot90": rearrange.rot90, "unflatten": rearrange.unflatten,
+    "tensor_split": stacking.tensor_split, "hsplit": stacking.hsplit,
+    "vsplit": stacking.vsplit, "dsplit": stacking.dsplit, "nonzero": locate.nonzero,
+    "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
+    "take_along_dim": locate.take_along_dim, "cummax": scan.cummax, "cummin": scan.cummin,
+    "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
+    "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,
+    "baddbmm": products.baddbmm, "addbmm": products.addbmm,
+    "matrix_power": products.matrix_power,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -22,6 +22,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
+from minigrad._ops.pointwise import mul_scalar
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
@@ -404,25 +405,31 @@ def index_add_into_zeros(zeros, dim, index, source, dim_arg):
     data = put(target, key, source._data, True).reshape(zeros._data.shape)
     return record(data, IndexAddBackward0,
                   (zeros, source), save={"index": index, "source": source}, dim=dim,
-                  dim_arg=dim_arg, alpha=1, source_dim=source.dim())
+                  dim_arg=dim_arg, alpha=1, source_dim=source.dim(), index=index)
 
 
 class IndexAddBackward0(Node):
-    """out = self with source's slices added at index along dim: self's gradient passes
-    through, source's is read back at index (index_select)."""
+    """out = self with ``alpha`` times source's slices added at index along dim: self's
+    gradient passes through, source's is read back at index (index_select), times ``alpha``
+    unless it is 1 (torch's maybe_multiply). Also ``torch.index_add`` (``_ops/index_add.py``)."""
 
     def backward(self, grad):
-        index, source = self.saved("index"), self.saved("source")
         g_source = None
         if self.needs_input_grad[1]:
-            g_source = grad.index_select(self.dim, index).expand_as(source) if source.dim() \
-                else grad.index_select(self.dim, index.squeeze(0))
+            index = self.saved("index")
+            g_source = grad.index_select(self.dim_arg, index).expand_as(self.saved("source")) \
+                if self.source_dim else grad.index_select(self.dim_arg, index.squeeze(0))
+            if self.alpha != 1:
+                g_source = mul_scalar(g_source, self.alpha)
         return grad, g_source
 
     def jvp(self, t_self, t_source):
         x, source = self.inputs
         t_self = x.new_zeros(x.shape) if t_self is None else t_self
-        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        if t_source is None:
+            t_source = source.new_zeros(source.shape)
+        elif self.alpha != 1:
+            t_source = mul_scalar(t_source, self.alpha)
         return index_add_into_zeros(t_self, self.dim, self.index, t_source, self.dim_arg)
 
 

@@ -1,4 +1,5 @@
-"""Scans: cumsum and cumprod, the running sum and product along one dim.
+"""Scans: cumsum and cumprod, the running sum and product along one dim; cummax and cummin,
+the running extremes (with their indices); logcumsumexp.
 
 Their gradients run the scan backwards: element ``k`` of ``cumsum`` feeds every output from
 ``k`` on, so its gradient is the sum of the output gradients from ``k`` to the end (a reversed
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import return_types
+from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -166,3 +169,123 @@ def _sum(terms):
     for term in terms:
         out = out + term
     return out
+
+
+# --- cummax, cummin: running extremes ------------------------------------------------------------
+def _running_extreme(data, d, better):
+    """The running max (or min) along ``d`` and where it was found, as torch's kernel: an
+    element replaces the running value when it is nan or ``better`` (ties: the later index);
+    once nan, the value stays nan (a later nan moves the index)."""
+    values, indices = np.empty_like(data), np.empty(data.shape, np.int64)
+    if data.ndim == 0:
+        return data.copy(), np.zeros((), np.int64)
+    moved_v, moved_i, src = (np.moveaxis(a, d, 0) for a in (values, indices, data))
+    with np.errstate(invalid="ignore"):
+        for i in range(src.shape[0]):
+            x = src[i]
+            if i == 0:
+                moved_v[0], moved_i[0] = x, 0
+                continue
+            out = moved_v[i - 1]
+            take = better(x, out)
+            if data.dtype.kind in "fc":
+                take = np.isnan(x) | (~np.isnan(out) & take)
+            moved_v[i] = np.where(take, x, out)
+            moved_i[i] = np.where(take, i, moved_i[i - 1])
+    return values, indices
+
+
+def _cum_extreme(input, dim, better, node_cls, name):
+    d = _wrap_dim(dim, input.dim())
+    values, indices = _running_extreme(input._data, d, better)
+    indices = Tensor._make(indices)
+    out = record(values, node_cls, (input,), save={"self": input, "indices": indices}, dim=d,
+                 dim_arg=dim, indices=indices)
+    return getattr(return_types, name)((out, indices))
+
+
+@parses('cummax(Tensor input, int dim, *, tuple of Tensors out = None)')
+def cummax(input, dim):
+    """The running maximum along ``dim`` and the index where each was found (a named tuple
+    ``(values, indices)``, as ``max(dim)``)."""
+    return _cum_extreme(input, dim, np.greater_equal, CummaxBackward0, "cummax")
+
+
+@parses('cummin(Tensor input, int dim, *, tuple of Tensors out = None)')
+def cummin(input, dim):
+    return _cum_extreme(input, dim, np.less_equal, CumminBackward0, "cummin")
+
+
+class CummaxBackward0(Node):
+    """Each output's gradient goes to the input it copied: torch's cummaxmin_backward,
+    ``zeros.scatter_add(dim, indices, grad)``."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        if x.numel() == 0:
+            return x
+        return grad.new_zeros(x.shape).scatter_add(self.dim_arg, self.saved("indices"), grad)
+
+    def jvp(self, t):
+        return t.gather(self.dim, self.indices)
+
+
+class CumminBackward0(CummaxBackward0):
+    pass
+
+
+# --- logcumsumexp ------------------------------------------------------------------------------
+def _log_add_exp(x, y):
+    """torch's _log_add_exp_helper: ``max + log1p(exp(min - max))``, or ``x`` when both are
+    the same infinity."""
+    low, high = np.minimum(x, y), np.maximum(x, y)
+    with np.errstate(all="ignore"):
+        general = np.log1p(np.exp(low - high)) + high
+    return np.where((low != high) | np.isfinite(low), general, x)
+
+
+@parses('logcumsumexp(Tensor input, int dim, *, Tensor out = None)')
+def logcumsumexp(input, dim):
+    """``log(cumsum(exp(x)))`` along ``dim`` without overflow; accumulated in double and
+    rounded once per output, as torch's CPU kernel."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
+                                  f"'{input.dtype.scalar_name}'")
+    d = _wrap_dim(dim, input.dim())
+    data = input._data
+    if data.ndim == 0:
+        out = data.copy()
+    else:
+        wide = np.moveaxis(data.astype(np.float64), d, 0)
+        acc = np.full(wide.shape[1:], -np.inf)
+        result = np.empty_like(wide)
+        for i in range(wide.shape[0]):
+            acc = _log_add_exp(wide[i], acc)
+            result[i] = acc
+        out = np.ascontiguousarray(np.moveaxis(result, 0, d)).astype(data.dtype)
+    return record(out, LogcumsumexpBackward0, (input,), save={"self": input},
+                  output_name="result", dim=d, dim_arg=dim)
+
+
+class LogcumsumexpBackward0(Node):
+    """torch's logcumsumexp_backward: the positive and the negative parts of ``grad`` each
+    run through a reversed logcumsumexp in log space, so nothing overflows."""
+
+    def backward(self, grad):
+        if grad.dim() == 0 or grad.numel() == 0:
+            return grad
+        x, result, d = self.saved("self"), self.saved("result"), self.dim_arg
+        lowest = Tensor._make(np.asarray(np.finfo(grad._data.dtype).min, grad._data.dtype))
+        log_abs_grad = grad.abs().log()
+        positive = P.where(grad > 0, log_abs_grad, lowest)
+        negative = P.where(grad < 0, log_abs_grad, lowest)
+
+        def reverse(t):
+            return t.flip(d).logcumsumexp(d).flip(d)
+
+        return (reverse(positive - result) + x).exp() - (reverse(negative - result) + x).exp()
+
+    def jvp(self, t):
+        x, d = self.inputs[0], self.dim
+        e = (x - x.amax(d, True)).exp() if x.numel() else x.exp()
+        return (e * t).cumsum(d) / e.cumsum(d)

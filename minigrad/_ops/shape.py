@@ -253,7 +253,7 @@ def swapdims(input, dim0, dim1):
 
 @parses('permute(Tensor input, tuple of ints dims)')
 def permute(input, *dims):
-    dims = _shape_arg(dims)
+    dims = dims_arg = _shape_arg(dims)
     if len(dims) != input.dim():  # counted before any dim is checked, as in torch
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
@@ -266,7 +266,8 @@ def permute(input, *dims):
                            "not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {input.dim()} is not equal to len(dims) = {len(dims)}")
     data = np.transpose(input._data, dims)
-    return record_view(input, data, PermuteBackward0, lambda x: x.permute(*dims), dims=dims)
+    return record_view(input, data, PermuteBackward0, lambda x: x.permute(*dims), dims=dims,
+                       dims_arg=dims_arg)  # torch keeps the dims as given
 
 
 class PermuteBackward0(_ViewNode):

@@ -5,6 +5,7 @@ view; Identity returns its input itself, adding no node."""
 
 from __future__ import annotations
 
+from minigrad._ops.rearrange import unflattened_shape
 from minigrad.nn.modules.module import Module
 
 
@@ -60,42 +61,3 @@ def _require_tuple_int(sizes) -> None:
         return
     raise TypeError(f"unflattened_size must be a tuple of ints, but found type "
                     f"{type(sizes).__name__}")
-
-
-def unflattened_shape(input, dim, sizes) -> list:
-    """The shape of ``input.unflatten(dim, sizes)``, with torch's errors: the size inference
-    is reshape's, whose errors torch wraps (and rewords when the sizes do not multiply up)."""
-    ndim = max(input.dim(), 1)
-    if not -ndim <= dim < ndim:
-        raise IndexError(f"Dimension out of range (expected to be in range of "
-                         f"[{-ndim}, {ndim - 1}], but got {dim})")
-    dim %= ndim
-    if not sizes:
-        raise RuntimeError("unflatten: sizes must be non-empty")
-    if input.dim() == 0:
-        raise _unexpected("Dimension specified as 0 but tensor has no dimensions")
-    size, sizes = input.shape[dim], list(sizes)
-    inferred, known = None, 1
-    for i, s in enumerate(sizes):
-        if s == -1:
-            if inferred is not None:
-                raise _unexpected("only one dimension can be inferred")
-            inferred = i
-        elif s >= 0:
-            known *= s
-        else:
-            raise _unexpected(f"invalid shape dimension {s} at index {i} of shape {sizes}")
-    if size == known or (inferred is not None and known > 0 and size % known == 0):
-        if inferred is not None:
-            if known == 0:
-                raise _unexpected(f"cannot reshape tensor of {size} elements into shape {sizes} "
-                                  f"because the unspecified dimension size -1 can be any value "
-                                  f"and is ambiguous")
-            sizes[inferred] = size // known
-        return [*input.shape[:dim], *sizes, *input.shape[dim + 1:]]
-    raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim "
-                       f"{dim} ({size}) in the input tensor")
-
-
-def _unexpected(message) -> RuntimeError:
-    return RuntimeError(f"unflatten got an unexpected error:\n{message}")
