@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    distance,
     elementary,
     indexing,
     inplace,
@@ -137,6 +138,8 @@ METHODS = {
     "sgn": P.sgn,
     # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
     "_alias": I.alias,
+    # statistics_losses
+    "dist": distance.dist,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

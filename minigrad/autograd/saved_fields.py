@@ -353,6 +353,10 @@ SAVED_FIELDS = {
                           "threshold": _attr("threshold")},
     "SoftplusBackwardBackward0": {"beta": _attr("beta"), "grad_output": TENSOR,
                                   "self": TENSOR, "threshold": _attr("threshold")},
+    # statistics_losses (minigrad/_ops/distance.py)
+    "NormBackward1": {"dim": _dims_arg, "keepdim": _keepdim, "p": _attr("ord_arg"),
+                      "result": TENSOR, "self": TENSOR},
+    "DistBackward0": {"other": TENSOR, "p": _attr("p"), "result": TENSOR, "self": TENSOR},
 }
 
 

@@ -11,6 +11,7 @@ from minigrad.nn.modules import (
     GELU,
     BCELoss,
     BCEWithLogitsLoss,
+    CosineSimilarity,
     CrossEntropyLoss,
     Dropout,
     Embedding,
@@ -27,6 +28,7 @@ from minigrad.nn.modules import (
     ModuleList,
     MSELoss,
     NLLLoss,
+    PairwiseDistance,
     ParameterDict,
     ParameterList,
     ReLU,
@@ -47,7 +49,9 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
-           "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+           "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
+           # statistics_losses
+           "CosineSimilarity", "PairwiseDistance"]
 
 
 def __getattr__(name):

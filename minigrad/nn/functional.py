@@ -23,6 +23,7 @@ import numpy as np
 
 from minigrad import _left_out
 from minigrad._ops import activation, bce, nn_ops
+from minigrad._ops import distance as _distance
 from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
@@ -30,6 +31,7 @@ from minigrad._ops import normalization as _normalization
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._ops.pointwise import add_scalar, mul_scalar
+from minigrad._ops.pointwise import div as _div
 from minigrad.autograd import forward_grad
 
 
@@ -396,6 +398,21 @@ def _legacy_reduction(size_average, reduce):
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
                   f"reduction='{ret}' instead.", stacklevel=3)
     return ret
+
+
+# --- statistics_losses: distances (minigrad/_ops/distance.py)
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """Each vector along ``dim`` divided by its p-norm (at least ``eps``), composed as torch's:
+    ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``."""
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return _div.as_function(input, denom, out=out)
+
+
+cosine_similarity = _distance.cosine_similarity.as_function
+pairwise_distance = _distance.pairwise_distance.as_function
 
 
 def _unsupported(**options):

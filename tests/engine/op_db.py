@@ -517,6 +517,12 @@ def _clone_then(method):
 
 
 F = lambda lib: lib.nn.functional
+_SUM_TO_0D = ("ExpandBackward0 of a 0-d tensor to its own shape: torch's backward is sum_to(grad, "
+              "[]), which is grad.sum() (a SumBackward0 in a create_graph gradient), minigrad's "
+              "returns the gradient as it is")
+_SUM_NEG_DIM = ("sum over a negative dim: torch's SumBackward1 keeps the dim as given and its "
+                "backward unsqueezes there (UnsqueezeBackward0._saved_dim 2**64 - 2 for -2), "
+                "minigrad's keeps the wrapped dim")
 
 LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=1e-6 is below "
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
@@ -1400,6 +1406,76 @@ OPS: list[OpInfo] = [
         lib.nn.Unflatten(1, (3, 1))(x), lib.nn.Identity()(x) * 1,
         (lib.manual_seed(0), lib.nn.Dropout(0.25)(x))[1]),
         lambda r: [S(nonzero(r, (2, 3)))]),
+    # --- statistics_losses: distances, similarities, statistics, losses ------------------------
+    # (_SUM_TO_0D and _SUM_NEG_DIM, below, are differences of ops outside this block)
+    OpInfo("normalize", lambda lib, x, *a, **kw: F(lib).normalize(x, *a, **kw),
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), 1, 0),
+                      S(nonzero(r, (2, 3, 2)), 1.5, -1),
+                      S(nc(randn(r, (4, 3)))), S(randn(r, (5,)), dim=0),
+                      S(randn(r, (2, 3)), dim=(0, 1)),
+                      S(randn(r, (2, 3)), 3, 1, 0.5), S(distinct(r, (2, 3)), float("inf"))]),
+    OpInfo("normalize_0d", lambda lib, x, *a, **kw: F(lib).normalize(x, *a, **kw),
+           lambda r: [S(randn(r, ()), dim=0), S(randn(r, ()), 1, -1)],
+           xfail={"gradgrad_graph": _SUM_TO_0D}),
+    OpInfo("normalize_at_zero", lambda lib, x, *a, **kw: F(lib).normalize(x, *a, **kw),
+           lambda r: [S(with_zeros(randn(r, (2, 3)), [0, 1, 2]), desc="a zero row"),
+                      S(np.zeros((2, 2)), 2, 0)],
+           no_gradcheck=KINKS),
+    OpInfo("cosine_similarity", lambda lib, x, y, *a, **kw: lib.cosine_similarity(x, y, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))), S(randn(r, (3, 4)), randn(r, (1, 4))),
+                      S(randn(r, (4,)), randn(r, (4,)), 0),
+                      S(randn(r, (2, 3, 2)), randn(r, (3, 2)), 2),
+                      S(nc(randn(r, (3, 2))), nc(randn(r, (3, 2))), dim=1, eps=1e-6),
+                      S(randn(r, (2, 3)), const(randn(r, (2, 3)))),
+                      S(randn(r, (2, 3)), f64(randn(r, (2, 3))), desc="promotion"),
+                      S(randn(r, ()), randn(r, ()), 0)]),
+    OpInfo("cosine_similarity_negdim", lambda lib, x, y, d: lib.cosine_similarity(x, y, d),
+           lambda r: [S(randn(r, (2, 3, 2)), randn(r, (3, 2)), -2),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), -1)],
+           xfail={"gradgrad_graph": _SUM_NEG_DIM}),
+    OpInfo("cosine_similarity_F", lambda lib, x, y, *a, **kw: (
+        F(lib).cosine_similarity(x, y, *a, **kw) + lib.nn.CosineSimilarity(*a, **kw)(x, y)),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))),
+                      S(randn(r, (4, 3)), randn(r, (4, 3)), 0),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), dim=1, eps=0.5)]),
+    OpInfo("cosine_similarity_at_zero", lambda lib, x, y, *a: lib.cosine_similarity(x, y, *a),
+           lambda r: [S(with_zeros(randn(r, (2, 3)), [0, 1, 2]), randn(r, (2, 3)), 1),
+                      S(np.zeros((2, 3)), np.zeros((2, 3)))],
+           no_gradcheck=KINKS),
+    OpInfo("pairwise_distance", lambda lib, x, y, *a, **kw: lib.pairwise_distance(x, y, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))), S(randn(r, (3, 4)), randn(r, (4,))),
+                      S(randn(r, (4,)), randn(r, (3, 4)), 1),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), 3),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), 0.5, keepdim=True),
+                      S(nc(randn(r, (3, 2))), nc(randn(r, (3, 2))), eps=1e-3),
+                      S(randn(r, (2, 3)), const(randn(r, (2, 3)))),
+                      S(distinct(r, (2, 3)), const(np.zeros((2, 3))), float("inf")),
+                      S(randn(r, (2, 3)), f64(randn(r, (2, 3))), desc="promotion"),
+                      S(randn(r, ()), randn(r, ())), S(randn(r, (5,)), randn(r, (5,)), 1.5)]),
+    OpInfo("pairwise_distance_F", lambda lib, x, y, *a, **kw: (
+        F(lib).pairwise_distance(x, y, *a, **kw) + lib.nn.PairwiseDistance(*a, **kw)(x, y)),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))),
+                      S(randn(r, (3, 4)), randn(r, (3, 4)), 1),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), p=3.0, eps=0.0, keepdim=True)]),
+    OpInfo("dist", lambda lib, x, y, *a, **kw: x.dist(y, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))), S(randn(r, (3, 4)), randn(r, (4,))),
+                      S(randn(r, (4,)), randn(r, (3, 4)), 1),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), 3),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), 0.5),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), 2.0),
+                      S(distinct(r, (2, 3)), const(np.zeros((2, 3))), float("inf")),
+                      S(distinct(r, (2, 3)), const(np.zeros((2, 3))), p=float("-inf")),
+                      S(nc(randn(r, (3, 2))), nc(randn(r, (3, 2)))),
+                      S(const(randn(r, (2, 3))), randn(r, (2, 3))),
+                      S(randn(r, (2, 3)), f64(randn(r, (2, 3))), desc="promotion"),
+                      S(randn(r, ()), randn(r, ())),
+                      S(randn(r, (2, 3)), const(randn(r, (2, 3))), 0)]),
+    OpInfo("dist_fn", lambda lib, x, y, *a, **kw: lib.dist(x, y, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))),
+                      S(randn(r, (2, 3)), randn(r, (3,)), 1.5)]),
+    OpInfo("dist_at_zero", lambda lib, x, y, *a, **kw: x.dist(y, *a, **kw),
+           lambda r: [S(np.ones((2, 3)), np.ones((2, 3))), S(np.ones(3), np.ones(3), 3)],
+           no_gradcheck=KINKS),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -165,6 +165,12 @@ OPS = {
     "diag_embed_default": lambda L, x, y: L.diag_embed(x),
     "diagonal_default": lambda L, x, y: x.diagonal(), "roll_neg": lambda L, x, y: x.roll(-1, -1),
     "tril": lambda L, x, y: x.tril(), "triu": lambda L, x, y: x.triu(-1),
+    # statistics_losses
+    "pairwise_distance": lambda L, x, y: L.pairwise_distance(x, y, 1, keepdim=True),
+    "pairwise_distance_0d": lambda L, x, y: L.pairwise_distance(x[0, 0], y[0, 0]),
+    "dist": lambda L, x, y: x.dist(y), "dist_p": lambda L, x, y: L.dist(x, y, 1.5),
+    "dist_inf": lambda L, x, y: L.dist(x, y.detach(), float("inf")),
+    "dist_int_p": lambda L, x, y: L.dist(x, y, 3),
 }
 
 

@@ -19,6 +19,7 @@ from minigrad.nn.modules.container import (
     ParameterList,
     Sequential,
 )
+from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Identity, Unflatten
 from minigrad.nn.modules.linear import Linear
@@ -42,4 +43,6 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "BCEWithLogitsLoss", "BCELoss", "L1Loss", "NLLLoss", "LayerNorm", "HuberLoss",
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
-           "Identity", "Embedding"]
+           "Identity", "Embedding",
+           # statistics_losses
+           "CosineSimilarity", "PairwiseDistance"]

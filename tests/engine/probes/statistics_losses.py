@@ -1,0 +1,60 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""Distances, similarities, statistics and the less common losses (the statistics_losses
+group): values, grad_fn names, module reprs, errors, empty and 0-d inputs, int dtypes."""
+
+PROBES = [
+    # F.normalize: torch's composition (norm, clamp_min, expand_as, div)
+    """x = torch.tensor([[3., 4.], [0., 0.], [1., -1.]], requires_grad=True)
+y = torch.nn.functional.normalize(x); y.sum().backward(); print(y, y.grad_fn, y.grad_fn.next_functions, x.grad)""",
+    """x = torch.tensor([[3., 4.], [1., -2.]])
+F = torch.nn.functional
+print(F.normalize(x, p=1), F.normalize(x, dim=0), F.normalize(x, p=float('inf'), dim=-1), F.normalize(x, 2, (0, 1)), F.normalize(x, eps=10.), F.normalize(torch.tensor([3., 4.]), dim=0))""",
+    "torch.nn.functional.normalize(torch.tensor([[1, 2]]))",
+    "torch.nn.functional.normalize(torch.randn(3))",
+    "print(torch.nn.functional.normalize(torch.zeros(2, 0)), torch.nn.functional.normalize(torch.tensor(5.), dim=0), torch.nn.functional.normalize(torch.tensor([[1., 0., 2.]]), p=0))",
+    """x = torch.tensor([[3., 4.]]); out = torch.empty(1, 2)
+r = torch.nn.functional.normalize(x, out=out); print(r, out, r is out)""",
+    # cosine_similarity
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]], requires_grad=True); b = torch.tensor([[1., 2., 4.], [1., 0., 0.]], requires_grad=True)
+c = torch.nn.functional.cosine_similarity(a, b); c.sum().backward(); print(c, c.grad_fn, a.grad, b.grad)""",
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]]); b = torch.tensor([1., 2., 4.])
+print(torch.cosine_similarity(a, b), torch.cosine_similarity(a, b, dim=-1), torch.cosine_similarity(a, a, 0), torch.nn.functional.cosine_similarity(a, b, eps=100.))""",
+    "print(torch.cosine_similarity(torch.zeros(2, 3), torch.zeros(2, 3)), torch.cosine_similarity(torch.tensor([1, 2, 3]), torch.tensor([1., 2., 4.]), dim=0), torch.cosine_similarity(torch.tensor(2.), torch.tensor(-3.), 0))",
+    "torch.cosine_similarity(torch.tensor([1, 2, 3]), torch.tensor([1, 2, 4]), dim=0)",
+    "torch.cosine_similarity(torch.randn(3, 4), torch.randn(3, 5))",
+    "torch.cosine_similarity(torch.randn(3), torch.randn(3))",
+    "torch.cosine_similarity(torch.randn(3, 2), torch.randn(3, 2), dim=2)",
+    "torch.cosine_similarity(torch.randn(3), torch.randn(3), 0, 'a')",
+    "print(torch.cosine_similarity(torch.randn(2, 0), torch.randn(2, 0)), torch.cosine_similarity(torch.ones(2, 3, dtype=torch.float64), torch.ones(2, 3)).dtype)",
+    """m = torch.nn.CosineSimilarity(dim=0, eps=1e-6)
+print(m, m.dim, m.eps, m(torch.tensor([1., 0.]), torch.tensor([1., 1.])), torch.nn.CosineSimilarity())""",
+    # pairwise_distance
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]], requires_grad=True); b = torch.tensor([[1., 2., 4.], [1., 0., 0.]])
+d = torch.nn.functional.pairwise_distance(a, b); d.sum().backward(); print(d, d.grad_fn, d.grad_fn.next_functions, d.grad_fn._saved_p, d.grad_fn._saved_dim, d.grad_fn._saved_keepdim, a.grad)""",
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]]); b = torch.tensor([1., 2., 4.])
+print(torch.pairwise_distance(a, b), torch.pairwise_distance(a, b, 1), torch.pairwise_distance(b, a, p=float('inf'), keepdim=True), torch.pairwise_distance(a, a), torch.pairwise_distance(a, a, eps=0.), torch.pairwise_distance(a, b, 0))""",
+    "print(torch.pairwise_distance(torch.tensor([[1, 2]]), torch.tensor([[1, 3]])), torch.pairwise_distance(torch.tensor(1.), torch.tensor(3.)), torch.pairwise_distance(torch.randn(2, 0), torch.randn(2, 0)))",
+    "torch.pairwise_distance(torch.randn(3, 4), torch.randn(2, 4))",
+    "torch.nn.functional.pairwise_distance(torch.randn(3, 4), torch.randn(3, 4), dim=0)",
+    "d = torch.pairwise_distance(torch.tensor(1., requires_grad=True), torch.tensor(3.)); print(d.grad_fn._saved_dim)",
+    """m = torch.nn.PairwiseDistance(p=1, keepdim=True)
+print(m, m.norm, m.eps, m.keepdim, m(torch.tensor([[1., 0.]]), torch.tensor([[1., 1.]])), torch.nn.PairwiseDistance())""",
+    # dist
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]], requires_grad=True); b = torch.tensor([1., 2., 4.], requires_grad=True)
+d = torch.dist(a, b); d.backward(); print(d, d.grad_fn, d.grad_fn._saved_p, a.grad, b.grad)""",
+    """a = torch.tensor([[1., 2., 3.], [0., 1., 0.]]); b = torch.tensor([1., 2., 4.])
+print(a.dist(b, 1), a.dist(b, p=3), torch.dist(a, b, float('inf')), torch.dist(a, b, float('-inf')), torch.dist(a, b, 0), torch.dist(a, b, 0.5), torch.dist(a, a))""",
+    "print(torch.dist(torch.tensor([[1., 2]]), torch.tensor([[1, 3]])), torch.dist(torch.randn(0), torch.randn(0)), torch.dist(torch.tensor(2.), torch.tensor(5.)), torch.dist(torch.ones(2), torch.ones(2, dtype=torch.float64)))",
+    "torch.dist(torch.tensor([[1, 2]]), torch.tensor([[1, 3]]))",
+    "torch.dist(torch.randn(2, 3), torch.randn(4))",
+    "torch.dist(torch.randn(2), torch.randn(2), 'fro')",
+    """a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([2., 0.], requires_grad=True)
+d = torch.dist(a, b, 0); print(d, d.grad_fn._saved_p)
+d.backward()""",
+    """a = torch.tensor([1., 2.], requires_grad=True)
+d = torch.dist(a, torch.tensor([2., 0.]), 0); d.backward(); print(a.grad)""",
+    """a = torch.tensor([1., 2.], requires_grad=True)
+d = torch.dist(a, torch.tensor([1., 2.])); d.backward(); print(d, a.grad)""",
+]
+
+KNOWN = {}
