@@ -70,7 +70,7 @@ from minigrad._dtype import (
     short,
     uint8,
 )
-from minigrad._ops.distance import cosine_similarity, dist, pairwise_distance
+from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
     asin,

@@ -357,6 +357,9 @@ SAVED_FIELDS = {
     "NormBackward1": {"dim": _dims_arg, "keepdim": _keepdim, "p": _attr("ord_arg"),
                       "result": TENSOR, "self": TENSOR},
     "DistBackward0": {"other": TENSOR, "p": _attr("p"), "result": TENSOR, "self": TENSOR},
+    "CdistBackward0": {"p": _attr("p"), "result": TENSOR, "x1": TENSOR, "x2": TENSOR},
+    "CdistBackwardBackward0": {},
+    "EuclideanDistBackward0": {"result": TENSOR, "x1": TENSOR, "x2": TENSOR},
 }
 
 

@@ -523,6 +523,8 @@ _SUM_TO_0D = ("ExpandBackward0 of a 0-d tensor to its own shape: torch's backwar
 _SUM_NEG_DIM = ("sum over a negative dim: torch's SumBackward1 keeps the dim as given and its "
                 "backward unsqueezes there (UnsqueezeBackward0._saved_dim 2**64 - 2 for -2), "
                 "minigrad's keeps the wrapped dim")
+_NO_FWAD = ("torch has no forward-mode formula (_cdist_forward, _euclidean_dist): gradcheck's "
+            "forward mode raises on both engines; test_fwad compares the errors")
 
 LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=1e-6 is below "
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
@@ -1473,6 +1475,31 @@ OPS: list[OpInfo] = [
     OpInfo("dist_fn", lambda lib, x, y, *a, **kw: lib.dist(x, y, *a, **kw),
            lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))),
                       S(randn(r, (2, 3)), randn(r, (3,)), 1.5)]),
+    OpInfo("cdist", lambda lib, x, y, *a, **kw: lib.cdist(x, y, *a, **kw),
+           lambda r: [S(randn(r, (3, 4)), randn(r, (2, 4))),
+                      S(randn(r, (3, 4)), randn(r, (5, 4)), 1.0),
+                      S(randn(r, (2, 3, 2)), randn(r, (4, 2)), 3.0),
+                      S(randn(r, (1, 3, 2)), randn(r, (2, 4, 2)), 0.5),
+                      S(distinct(r, (3, 2)), const(distinct(r, (2, 2)) + 0.1), float("inf")),
+                      S(nc(randn(r, (3, 2))), nc(randn(r, (3, 2))), 1.5),
+                      S(randn(r, (3, 4)), const(randn(r, (2, 4)))),
+                      S(const(randn(r, (3, 4))), randn(r, (2, 4)), 2.5),
+                      S(randn(r, (3, 2)), randn(r, (3, 2)),
+                        compute_mode="donot_use_mm_for_euclid_dist"),
+                      S(randn(r, (3, 2)), randn(r, (4, 2)), 0.0)],
+           supports_fwad=False, supports_gradgrad=False, xfail={"gradcheck_fwad": _NO_FWAD}),
+    OpInfo("cdist_grad", lambda lib, x, y, v: lib.autograd.grad(
+        lib.cdist(x, y), x, v, create_graph=True)[0],
+           lambda r: [S(randn(r, (3, 2)), randn(r, (4, 2)), randn(r, (3, 4)))],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck="torch has no derivative for _cdist_backward"),
+    OpInfo("cdist_mm", lambda lib, x, y, *a, **kw: lib.cdist(x, y, *a, **kw),
+           lambda r: [S(randn(r, (30, 3)), randn(r, (2, 3))),
+                      S(randn(r, (2, 27, 2)), randn(r, (1, 3, 2))),
+                      S(randn(r, (3, 2)), randn(r, (4, 2)), compute_mode="use_mm_for_euclid_dist"),
+                      S(randn(r, (1, 26, 2)), const(randn(r, (2, 2))), 2.0),
+                      S(nc(randn(r, (4, 3))), nc(randn(r, (3, 3))), 2, "use_mm_for_euclid_dist")],
+           supports_fwad=False, xfail={"gradgrad_graph": _SUM_NEG_DIM, "gradcheck_fwad": _NO_FWAD}),
     OpInfo("dist_at_zero", lambda lib, x, y, *a, **kw: x.dist(y, *a, **kw),
            lambda r: [S(np.ones((2, 3)), np.ones((2, 3))), S(np.ones(3), np.ones(3), 3)],
            no_gradcheck=KINKS),

@@ -54,7 +54,24 @@ d.backward()""",
     """a = torch.tensor([1., 2.], requires_grad=True)
 d = torch.dist(a, torch.tensor([2., 0.]), 0); d.backward(); print(a.grad)""",
     """a = torch.tensor([1., 2.], requires_grad=True)
-d = torch.dist(a, torch.tensor([1., 2.])); d.backward(); print(d, a.grad)""",
+d = torch.dist(a, torch.tensor([1., 2.])); d.backward(); print(d, a.grad)""",    # cdist
+    """a = torch.tensor([[0., 0.], [3., 4.]], requires_grad=True); b = torch.tensor([[0., 0.], [1., 1.], [3., 4.]], requires_grad=True)
+d = torch.cdist(a, b); d.sum().backward(); print(d, d.grad_fn, d.grad_fn._saved_p, a.grad, b.grad)""",
+    """a = torch.tensor([[0., 0.], [3., 4.]]); b = torch.tensor([[0., 0.], [1., 1.], [3., 4.]])
+print(torch.cdist(a, b, 1), torch.cdist(a, b, 0), torch.cdist(a, b, float('inf')), torch.cdist(a, b, 0.5), torch.cdist(a[None], b[None].expand(2, 3, 2)).shape, torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist'))""",
+    """a = torch.arange(60.).view(30, 2).requires_grad_(); b = torch.tensor([[0., 0.], [1., 1.]], requires_grad=True)
+d = torch.cdist(a, b); d.sum().backward(); print(d[:3], d.grad_fn, d.grad_fn.next_functions, a.grad[:3], b.grad)""",
+    "torch.cdist(torch.randn(3), torch.randn(2, 3))",
+    "torch.cdist(torch.randn(2, 3), torch.randn(2, 4))",
+    "torch.cdist(torch.ones(2, 3, dtype=torch.long), torch.randn(2, 3))",
+    "torch.cdist(torch.randn(2, 3), torch.randn(2, 3), -1.)",
+    "torch.cdist(torch.randn(2, 3), torch.randn(2, 3), compute_mode='fast')",
+    "torch.cdist(torch.randn(2, 2, 3), torch.randn(3, 2, 3))",
+    "torch.cdist(torch.randn(2, 3), torch.randn(2, 3, dtype=torch.float64))",
+    "print(torch.cdist(torch.randn(0, 3), torch.randn(2, 3)), torch.cdist(torch.randn(2, 0), torch.randn(3, 0)))",
+    """a = torch.tensor([[0., 1.], [3., 4.]], requires_grad=True)
+g, = torch.autograd.grad(torch.cdist(a, torch.ones(3, 2)).sum(), a, create_graph=True); print(g, g.grad_fn)
+g.sum().backward()""",
 ]
 
 KNOWN = {}
