@@ -70,6 +70,14 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.composite_loss import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    kl_div,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    triplet_margin_loss,
+)
 from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,

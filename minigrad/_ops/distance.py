@@ -53,7 +53,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     with grad_mode.no_grad():
         n1.clamp_min_(eps)
         n2.clamp_min_(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    right = x2 / n2  # first, as torch's compiled C++ evaluates it (the order of accumulation)
+    return ((x1 / n1) * right).sum(dim)
 
 
 def _broadcast_shape(a, b):

@@ -360,6 +360,7 @@ SAVED_FIELDS = {
     "CdistBackward0": {"p": _attr("p"), "result": TENSOR, "x1": TENSOR, "x2": TENSOR},
     "CdistBackwardBackward0": {},
     "EuclideanDistBackward0": {"result": TENSOR, "x1": TENSOR, "x2": TENSOR},
+    "XlogyBackward0": {"other": TENSOR, "self": TENSOR},
 }
 
 

@@ -11,18 +11,23 @@ from minigrad.nn.modules import (
     GELU,
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CosineSimilarity,
     CrossEntropyLoss,
     Dropout,
     Embedding,
     Flatten,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
     Identity,
+    KLDivLoss,
     L1Loss,
     LayerNorm,
     LeakyReLU,
     Linear,
     LogSoftmax,
+    MarginRankingLoss,
     Module,
     ModuleDict,
     ModuleList,
@@ -31,6 +36,7 @@ from minigrad.nn.modules import (
     PairwiseDistance,
     ParameterDict,
     ParameterList,
+    PoissonNLLLoss,
     ReLU,
     Sequential,
     Sigmoid,
@@ -39,6 +45,7 @@ from minigrad.nn.modules import (
     Softmax,
     Softplus,
     Tanh,
+    TripletMarginLoss,
     Unflatten,
 )
 from minigrad.nn.parameter import Parameter
@@ -51,7 +58,9 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
            # statistics_losses
-           "CosineSimilarity", "PairwiseDistance"]
+           "CosineSimilarity", "PairwiseDistance",
+           "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
 
 
 def __getattr__(name):

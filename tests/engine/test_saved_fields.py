@@ -171,6 +171,9 @@ OPS = {
     "dist": lambda L, x, y: x.dist(y), "dist_p": lambda L, x, y: L.dist(x, y, 1.5),
     "dist_inf": lambda L, x, y: L.dist(x, y.detach(), float("inf")),
     "dist_int_p": lambda L, x, y: L.dist(x, y, 3),
+    "cdist": lambda L, x, y: L.cdist(x, y, 1.5),
+    "kl_div_xlogy": lambda L, x, y: L.kl_div(x, y.exp()),
+    "cdist_mm": lambda L, x, y: L.cdist(x, y, compute_mode="use_mm_for_euclid_dist"),
 }
 
 

@@ -26,12 +26,19 @@ from minigrad.nn.modules.linear import Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
+    KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    TripletMarginLoss,
 )
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import LayerNorm
@@ -45,4 +52,6 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding",
            # statistics_losses
-           "CosineSimilarity", "PairwiseDistance"]
+           "CosineSimilarity", "PairwiseDistance",
+           "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]

@@ -71,7 +71,52 @@ d = torch.cdist(a, b); d.sum().backward(); print(d[:3], d.grad_fn, d.grad_fn.nex
     "print(torch.cdist(torch.randn(0, 3), torch.randn(2, 3)), torch.cdist(torch.randn(2, 0), torch.randn(3, 0)))",
     """a = torch.tensor([[0., 1.], [3., 4.]], requires_grad=True)
 g, = torch.autograd.grad(torch.cdist(a, torch.ones(3, 2)).sum(), a, create_graph=True); print(g, g.grad_fn)
-g.sum().backward()""",
+g.sum().backward()""",    # kl_div and KLDivLoss
+    """x = torch.tensor([[0.1, -0.5, 0.3], [1.0, 0.2, -2.0]], requires_grad=True); t = torch.tensor([[0.2, 0.5, 0.3], [0.0, 0.4, 0.6]], requires_grad=True)
+F = torch.nn.functional
+y = F.kl_div(x.log_softmax(1), t, reduction='batchmean'); y.backward(); print(y, y.grad_fn, x.grad, t.grad)""",
+    """x = torch.tensor([[0.1, -0.5, 0.3], [1.0, 0.2, -2.0]]); t = torch.tensor([[0.2, 0.5, 0.3], [0.0, 0.4, 0.6]])
+F = torch.nn.functional
+print(F.kl_div(x, t), F.kl_div(x, t, reduction='sum'), F.kl_div(x, t, reduction='none'), F.kl_div(x, t.log(), log_target=True, reduction='batchmean'), F.kl_div(x[0, 0], t[0, 0], reduction='batchmean'))""",
+    "torch.nn.functional.kl_div(torch.randn(2), torch.rand(2), reduction='bad')",
+    "torch.nn.functional.kl_div(torch.tensor([1, 2]), torch.tensor([0.5, 0.5]), reduction='sum')",
+    "print(torch.nn.functional.kl_div(torch.randn(2, 3), torch.rand(2, 3), size_average=False).shape, torch.nn.functional.kl_div(torch.zeros(0, 3), torch.zeros(0, 3), reduction='batchmean'), torch.nn.functional.kl_div(torch.zeros(0), torch.zeros(0), reduction='sum'))",
+    "print(torch.nn.functional.kl_div(torch.zeros(2), torch.tensor([0., float('nan')]), reduction='none'), torch.nn.functional.kl_div(torch.zeros(2), torch.tensor([-1., 2.]), reduction='none'))",
+    """m = torch.nn.KLDivLoss(reduction='batchmean', log_target=True)
+print(m, m.reduction, m.log_target, m(torch.tensor([[0.1, -0.5]]), torch.tensor([[-0.2, -1.5]])), torch.nn.KLDivLoss(size_average=False).reduction, torch.kl_div(torch.zeros(2), torch.ones(2)))""",
+    # margin, hinge, cosine-embedding, triplet
+    """a = torch.tensor([0.1, -0.5, 0.3, 2.0], requires_grad=True); b = torch.tensor([0.2, 0.5, 0.3, 1.0], requires_grad=True); y = torch.tensor([1., -1., 1., -1.])
+l = torch.nn.functional.margin_ranking_loss(a, b, y, margin=0.1); l.backward(); print(l, l.grad_fn, a.grad, b.grad)
+print(torch.nn.MarginRankingLoss(0.5, reduction='none')(a, b, y), torch.margin_ranking_loss(a, b, y), torch.nn.MarginRankingLoss())""",
+    "torch.nn.functional.margin_ranking_loss(torch.randn(3), torch.randn(3), torch.ones(1, 3))",
+    """a = torch.tensor([0.1, -0.5, 0.3, 2.0], requires_grad=True); y = torch.tensor([1., -1., 1., -1.])
+l = torch.nn.functional.hinge_embedding_loss(a, y); l.backward(); print(l, l.grad_fn, a.grad)
+print(torch.nn.HingeEmbeddingLoss(margin=0.2, reduction='sum')(a, y), torch.hinge_embedding_loss(a, torch.tensor([1., 0., 2., -1.])), torch.nn.HingeEmbeddingLoss())""",
+    """a = torch.tensor([[0.1, -0.5, 0.3], [2.0, 1., 0.]], requires_grad=True); b = torch.tensor([[0.2, 0.5, 0.3], [1.0, -1., 2.]], requires_grad=True); y = torch.tensor([1., -1.])
+l = torch.nn.functional.cosine_embedding_loss(a, b, y, margin=-0.5); l.backward(); print(l, l.grad_fn, a.grad, b.grad)
+print(torch.nn.CosineEmbeddingLoss(reduction='none')(a, b, y), torch.cosine_embedding_loss(a[0], b[0], torch.tensor(-1.)), torch.nn.CosineEmbeddingLoss(0.3))""",
+    "torch.nn.functional.cosine_embedding_loss(torch.randn(2, 3), torch.randn(2, 3), torch.ones(2, 1))",
+    "torch.nn.functional.cosine_embedding_loss(torch.randn(3), torch.randn(3), torch.ones(2))",
+    "torch.nn.functional.cosine_embedding_loss(torch.randn(2, 3), torch.randn(2, 3), torch.tensor(1.))",
+    """a = torch.tensor([[0.1, -0.5, 0.3], [2.0, 1., 0.]], requires_grad=True); p = torch.tensor([[0.2, 0.5, 0.3], [1.0, -1., 2.]]); n = torch.tensor([[1.2, 0.5, -0.3], [1.0, 1., 2.]])
+l = torch.nn.functional.triplet_margin_loss(a, p, n, margin=2.); l.backward(); print(l, l.grad_fn, a.grad)
+print(torch.nn.TripletMarginLoss(p=1, swap=True, reduction='none')(a, p, n), torch.triplet_margin_loss(a, p, n), torch.nn.TripletMarginLoss(margin=0.5))""",
+    "torch.nn.functional.triplet_margin_loss(torch.randn(2, 3), torch.randn(2, 3), torch.randn(3))",
+    "torch.nn.functional.triplet_margin_loss(torch.randn(2, 3), torch.randn(2, 3), torch.randn(2, 3), margin=0)",
+    "torch.nn.TripletMarginLoss(margin=-1.)",
+    # poisson and gaussian nll
+    """x = torch.tensor([[0.1, -0.5, 0.3], [1.0, 0.2, -2.0]], requires_grad=True); t = torch.tensor([[0., 2., 3.], [1., 5., 0.5]])
+l = torch.nn.functional.poisson_nll_loss(x, t, full=True); l.backward(); print(l, l.grad_fn, x.grad)
+print(torch.nn.PoissonNLLLoss(log_input=False, reduction='none')(x.abs(), t), torch.poisson_nll_loss(x, t, True, False, 1e-8, 0), torch.nn.PoissonNLLLoss())""",
+    "torch.nn.functional.poisson_nll_loss(torch.randn(2), torch.rand(2), reduction='avg')",
+    """x = torch.tensor([[0.1, -0.5, 0.3], [1.0, 0.2, -2.0]], requires_grad=True); t = torch.tensor([[0., 2., 3.], [1., 5., 0.5]]); v = torch.tensor([[0.5], [0.]], requires_grad=True)
+l = torch.nn.functional.gaussian_nll_loss(x, t, v, full=True); l.backward(); print(l, l.grad_fn, x.grad, v.grad)
+print(torch.nn.GaussianNLLLoss(reduction='none')(x, t, torch.ones(2)), torch.nn.functional.gaussian_nll_loss(x, t, 2.0), torch.nn.GaussianNLLLoss(eps=0.1))""",
+    "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), torch.ones(3, 2))",
+    "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), torch.tensor([1., -1.]))",
+    "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), -1.)",
+    "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), torch.ones(2, 3), reduction='avg')",
+    "torch.nn.GaussianNLLLoss(True)",
 ]
 
 KNOWN = {}
