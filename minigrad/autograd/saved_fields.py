@@ -361,6 +361,11 @@ SAVED_FIELDS = {
     "CdistBackwardBackward0": {},
     "EuclideanDistBackward0": {"result": TENSOR, "x1": TENSOR, "x2": TENSOR},
     "XlogyBackward0": {"other": TENSOR, "self": TENSOR},
+    "SoftMarginLossBackward0": {"reduction": lambda n: _REDUCTION[n.reduction], "self": TENSOR,
+                                "target": TENSOR},
+    "SoftMarginLossBackwardBackward0": {"grad_output": TENSOR,
+                                        "reduction": lambda n: _REDUCTION[n.reduction],
+                                        "self": TENSOR, "target": TENSOR},
 }
 
 

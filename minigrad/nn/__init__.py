@@ -42,6 +42,7 @@ from minigrad.nn.modules import (
     Sigmoid,
     SiLU,
     SmoothL1Loss,
+    SoftMarginLoss,
     Softmax,
     Softplus,
     Tanh,
@@ -60,7 +61,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            # statistics_losses
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+           "SoftMarginLoss"]
 
 
 def __getattr__(name):

@@ -31,6 +31,7 @@ from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
 from minigrad._ops import normalization as _normalization
 from minigrad._ops import robust_loss as _robust_loss
+from minigrad._ops import soft_margin as _soft_margin
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
@@ -489,6 +490,12 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         raise ValueError(reduction + " is not a valid value for reduction")
     return _composite.poisson_nll_loss(input, target, log_input, full, eps,
                                        ("none", "mean", "sum").index(reduction))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
+    enum = _reduction_enum(size_average, reduce, reduction)
+    return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):

@@ -38,6 +38,7 @@ from minigrad.nn.modules.loss import (
     NLLLoss,
     PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
     TripletMarginLoss,
 )
 from minigrad.nn.modules.module import Module
@@ -54,4 +55,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            # statistics_losses
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+           "SoftMarginLoss"]

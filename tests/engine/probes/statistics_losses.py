@@ -117,6 +117,16 @@ print(torch.nn.GaussianNLLLoss(reduction='none')(x, t, torch.ones(2)), torch.nn.
     "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), -1.)",
     "torch.nn.functional.gaussian_nll_loss(torch.randn(2, 3), torch.randn(2, 3), torch.ones(2, 3), reduction='avg')",
     "torch.nn.GaussianNLLLoss(True)",
+    # soft_margin_loss
+    """x = torch.tensor([[0.1, -0.5, 0.3], [1.0, 0.2, -2.0]], requires_grad=True); y = torch.tensor([[1., -1., 1.], [-1., -1., 1.]])
+l = torch.nn.functional.soft_margin_loss(x, y); g, = torch.autograd.grad(l, x, create_graph=True); print(l, l.grad_fn, l.grad_fn._saved_reduction, g, g.grad_fn, g.grad_fn.next_functions)
+g.sum().backward(); print(x.grad)
+print(torch.nn.SoftMarginLoss(reduction='none')(x, y), torch.nn.SoftMarginLoss(reduction='sum')(x, y[0]), torch.nn.SoftMarginLoss())""",
+    "torch.nn.functional.soft_margin_loss(torch.randn(3), torch.ones(3, requires_grad=True))",
+    "torch.nn.functional.soft_margin_loss(torch.randn(3), torch.ones(2, 3))",
+    "torch.nn.functional.soft_margin_loss(torch.tensor([1, 2]), torch.tensor([1, -1]))",
+    "torch.nn.functional.soft_margin_loss(torch.randn(3), torch.ones(3), reduction='avg')",
+    "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
 KNOWN = {}
