@@ -33,3 +33,20 @@ class sort(_ValuesIndices):
 
 class topk(_ValuesIndices):
     pass
+
+
+# statistics_losses: the order statistics (minigrad/_ops/order_statistics.py)
+class median(_ValuesIndices):
+    pass
+
+
+class nanmedian(_ValuesIndices):
+    pass
+
+
+class kthvalue(_ValuesIndices):
+    pass
+
+
+class mode(_ValuesIndices):
+    pass

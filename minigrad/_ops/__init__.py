@@ -15,6 +15,7 @@ from minigrad._ops import (
     join,
     linalg,
     nn_ops,
+    order_statistics,
     pointwise,
     reduction,
     sampling,
@@ -139,7 +140,9 @@ METHODS = {
     # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
     "_alias": I.alias,
     # statistics_losses
-    "dist": distance.dist,
+    "dist": distance.dist, "median": order_statistics.median,
+    "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
+    "mode": order_statistics.mode,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

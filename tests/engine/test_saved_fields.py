@@ -174,6 +174,9 @@ OPS = {
     "cdist": lambda L, x, y: L.cdist(x, y, 1.5),
     "kl_div_xlogy": lambda L, x, y: L.kl_div(x, y.exp()),
     "cdist_mm": lambda L, x, y: L.cdist(x, y, compute_mode="use_mm_for_euclid_dist"),
+    "median": lambda L, x, y: x.median(), "median_dim": lambda L, x, y: x.median(-1)[0],
+    "nanmedian_dim": lambda L, x, y: x.nanmedian(0, True)[0],
+    "kthvalue": lambda L, x, y: x.kthvalue(2)[0], "mode": lambda L, x, y: x.mode(0)[0],
 }
 
 

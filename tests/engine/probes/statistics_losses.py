@@ -126,6 +126,29 @@ print(torch.nn.SoftMarginLoss(reduction='none')(x, y), torch.nn.SoftMarginLoss(r
     "torch.nn.functional.soft_margin_loss(torch.randn(3), torch.ones(2, 3))",
     "torch.nn.functional.soft_margin_loss(torch.tensor([1, 2]), torch.tensor([1, -1]))",
     "torch.nn.functional.soft_margin_loss(torch.randn(3), torch.ones(3), reduction='avg')",
+    # median, nanmedian, kthvalue, mode
+    """x = torch.tensor([[3., 1., 2., 2.], [0., 5., 5., 4.]], requires_grad=True)
+m = x.median(); m.backward(); print(m, m.grad_fn, x.grad)
+x.grad = None; r = x.median(1); r.values.sum().backward(); print(r, type(r), r.values.grad_fn._saved_dim, x.grad)
+print(torch.median(x, 0, True), x.median(dim=-1).indices, torch.median(x.detach(), 1, keepdim=True).values)""",
+    """nan = float('nan')
+x = torch.tensor([[1., nan, 2., nan, 0.], [2., 2., 2., 2., 2.], [5., 1., 5., 1., 3.], [nan, nan, nan, nan, nan]])
+print(x.median(1), x.nanmedian(1), x.median(), x.nanmedian(), torch.nanmedian(x, 0))""",
+    "print(torch.tensor([]).median(), torch.tensor([]).nanmedian(), torch.zeros(0, 2).median(1), torch.tensor(5.).median(0), torch.tensor([3, 1, 2, 4]).median(), torch.tensor([3, 1, 2]).median(0))",
+    "torch.zeros(2, 0).median(1)",
+    "torch.tensor([True, False]).median()",
+    "torch.zeros(2, 3).median(2)",
+    "torch.tensor([[1., 2.], [3., 1.]]).median(dim=(0,))",
+    """x = torch.tensor([[3., 1., 2., 2., 1.], [0., 5., 5., 4., 5.]], requires_grad=True)
+r = x.kthvalue(2); r.values.sum().backward(); print(r, r.values.grad_fn, x.grad)
+print(torch.kthvalue(x, 5, 1, True), x.kthvalue(1, 0), x.kthvalue(k=3, dim=-1), torch.tensor([1., float('nan'), 2.]).kthvalue(3), torch.tensor(4.).kthvalue(1))""",
+    "torch.tensor([1., 2.]).kthvalue(3)",
+    "torch.tensor([1., 2.]).kthvalue(0)",
+    """x = torch.tensor([[1., 2., 2., 1., 3.], [3., 3., 1., 1., 5.]], requires_grad=True)
+r = x.mode(); r.values.sum().backward(); print(r, r.values.grad_fn, x.grad)
+print(torch.mode(x, 0), x.mode(keepdim=True), torch.tensor([1., float('nan'), float('nan'), 2.]).mode(), torch.tensor(2.).mode(), torch.tensor([4, 4, 1, 1]).mode())""",
+    "torch.tensor([]).mode()",
+    "print(torch.tensor([2., 1., 2., 3., 1., 1., 2., 3., 3., 0., 0., 2., 1., 3., 0., 1., 2., 2., 3., 1.]).mode(), torch.arange(40.).remainder(7).mode())",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
