@@ -50,3 +50,13 @@ class kthvalue(_ValuesIndices):
 
 class mode(_ValuesIndices):
     pass
+
+
+class aminmax(tuple):
+    """(min, max), readable by position or by name."""
+
+    min = property(lambda self: self[0])
+    max = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"minigrad.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"

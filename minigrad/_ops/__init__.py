@@ -22,6 +22,7 @@ from minigrad._ops import (
     scan,
     shape,
     sorting,
+    statistics,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -142,7 +143,8 @@ METHODS = {
     # statistics_losses
     "dist": distance.dist, "median": order_statistics.median,
     "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
-    "mode": order_statistics.mode,
+    "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
+    "aminmax": statistics.aminmax,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -177,6 +177,11 @@ OPS = {
     "median": lambda L, x, y: x.median(), "median_dim": lambda L, x, y: x.median(-1)[0],
     "nanmedian_dim": lambda L, x, y: x.nanmedian(0, True)[0],
     "kthvalue": lambda L, x, y: x.kthvalue(2)[0], "mode": lambda L, x, y: x.mode(0)[0],
+    "nansum": lambda L, x, y: x.nansum(), "nansum_dim": lambda L, x, y: x.nansum(-1, True),
+    "var_mean": lambda L, x, y: L.var_mean(x)[0],
+    "var_mean_dim": lambda L, x, y: L.var_mean(x, -1, correction=0)[1],
+    "std_mean": lambda L, x, y: L.std_mean(x, (0, 1), keepdim=True)[0],
+    "aminmax": lambda L, x, y: L.aminmax(x).max, "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
 }
 
 

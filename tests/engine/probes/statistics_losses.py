@@ -149,6 +149,26 @@ r = x.mode(); r.values.sum().backward(); print(r, r.values.grad_fn, x.grad)
 print(torch.mode(x, 0), x.mode(keepdim=True), torch.tensor([1., float('nan'), float('nan'), 2.]).mode(), torch.tensor(2.).mode(), torch.tensor([4, 4, 1, 1]).mode())""",
     "torch.tensor([]).mode()",
     "print(torch.tensor([2., 1., 2., 3., 1., 1., 2., 3., 3., 0., 0., 2., 1., 3., 0., 1., 2., 2., 3., 1.]).mode(), torch.arange(40.).remainder(7).mode())",
+    # nansum, nanmean, var_mean, std_mean, aminmax
+    """nan = float('nan'); x = torch.tensor([[1., nan, 2.], [3., 4., nan]], requires_grad=True)
+s = x.nansum(); m = x.nanmean(1); (s + m.sum()).backward(); print(s, m, s.grad_fn, m.grad_fn, x.grad)
+print(torch.nansum(x, 1, keepdim=True), torch.nanmean(x, (0, 1)), x.nansum(dtype=torch.float64), torch.tensor([nan, nan]).nanmean(), torch.tensor([1, 2, 3]).nansum(), torch.tensor([]).nansum(), torch.tensor([]).nanmean())""",
+    "torch.tensor([1, 2]).nanmean()",
+    """y = torch.tensor([[1., 5., 2.], [3., 4., 0.]], requires_grad=True)
+v, m = torch.var_mean(y, 1); (v + m).sum().backward(); print(v, m, v.grad_fn, v.grad_fn is m.grad_fn, y.grad)
+print(torch.var_mean(y), torch.var_mean(y, 0, unbiased=False), torch.var_mean(y, correction=0, keepdim=True), torch.var_mean(y, False), type(torch.var_mean(y)))""",
+    """y = torch.tensor([[1., 5., 2.], [3., 4., 0.]], requires_grad=True)
+s, m = torch.std_mean(y, -1, keepdim=True); s.sum().backward(); print(s, m, s.grad_fn, s.grad_fn._saved_dim, s.grad_fn._saved_correction, y.grad)
+print(torch.std_mean(y), torch.std_mean(y, (0, 1), correction=2), torch.std_mean(torch.tensor([1.])))""",
+    "torch.var_mean(torch.tensor([1, 2]))",
+    "torch.std_mean(torch.randn(2, 3), 1, unbiased=True, correction=1)",
+    """y = torch.tensor([[1., 5., 5.], [3., 4., 0.]], requires_grad=True)
+r = torch.aminmax(y); (r.min + 2 * r.max).backward(); print(r, type(r), r.min.grad_fn, y.grad)
+y.grad = None; r = y.aminmax(dim=1); r.max.sum().backward(); print(r, y.grad, r.max.grad_fn._saved_dim)
+print(y.aminmax(dim=-1, keepdim=True), torch.aminmax(y, keepdim=True), torch.aminmax(torch.tensor(3.), dim=0), torch.tensor([3, 1, 2]).aminmax(), torch.tensor([True, False]).aminmax())""",
+    "torch.aminmax(torch.tensor([]))",
+    "torch.aminmax(torch.zeros(2, 0), dim=1)",
+    "torch.aminmax(torch.randn(2, 3), 1)",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
