@@ -181,7 +181,8 @@ OPS = {
     "var_mean": lambda L, x, y: L.var_mean(x)[0],
     "var_mean_dim": lambda L, x, y: L.var_mean(x, -1, correction=0)[1],
     "std_mean": lambda L, x, y: L.std_mean(x, (0, 1), keepdim=True)[0],
-    "aminmax": lambda L, x, y: L.aminmax(x).max, "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
+    "aminmax": lambda L, x, y: L.aminmax(x).max,
+    "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
 }
 
 
