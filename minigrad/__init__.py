@@ -70,6 +70,14 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.binning import (
+    bincount,
+    bucketize,
+    heaviside,
+    histc,
+    isclose,
+    searchsorted,
+)
 from minigrad._ops.composite_loss import (
     cosine_embedding_loss,
     hinge_embedding_loss,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    binning,
     distance,
     elementary,
     indexing,
@@ -144,7 +145,8 @@ METHODS = {
     "dist": distance.dist, "median": order_statistics.median,
     "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
-    "aminmax": statistics.aminmax,
+    "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
+    "bincount": binning.bincount, "histc": binning.histc,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -523,6 +523,10 @@ NOT_OPS = {
     # fidelity round 2: device moves and type names (tests/engine/probes/devices.py, reprs.py)
     **dict.fromkeys(["Tensor.cuda", "Tensor.type", "Tensor.get_device", "Tensor.is_cpu"],
                     NOT_AN_OP),
+    # statistics_losses: comparisons and binning (tests/engine/probes/statistics_losses.py)
+    **dict.fromkeys(["minigrad.isclose", "Tensor.isclose", "minigrad.searchsorted",
+                     "minigrad.bucketize", "minigrad.histc", "Tensor.histc"],
+                    NON_DIFFERENTIABLE),
 }
 
 

@@ -169,6 +169,45 @@ print(y.aminmax(dim=-1, keepdim=True), torch.aminmax(y, keepdim=True), torch.ami
     "torch.aminmax(torch.tensor([]))",
     "torch.aminmax(torch.zeros(2, 0), dim=1)",
     "torch.aminmax(torch.randn(2, 3), 1)",
+    # isclose, heaviside, searchsorted, bucketize, histc, bincount
+    """nan = float('nan'); inf = float('inf')
+a = torch.tensor([1., 2., nan, inf, -inf, 1e-9]); b = torch.tensor([1.00001, 2.1, nan, inf, inf, 0.])
+print(torch.isclose(a, b), torch.isclose(a, b, equal_nan=True), a.isclose(b, rtol=0.1, atol=0), torch.isclose(a, b, 0, 0), torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3])), torch.isclose(torch.tensor([True]), torch.tensor([True])), torch.isclose(torch.ones(2, 3), torch.ones(3)))""",
+    "torch.isclose(torch.tensor([1, 2]), torch.tensor([1., 3]))",
+    "torch.isclose(torch.tensor([1., 2]), torch.tensor([1., 3]), rtol=-1)",
+    "torch.isclose(torch.tensor([1., 2]), torch.tensor([1., 3]), atol=-0.5)",
+    "torch.isclose(torch.tensor([1., 2]), 1.)",
+    "torch.isclose(torch.ones(2, 3), torch.ones(4))",
+    """x = torch.tensor([-1., 0., 2., 0., float('nan'), -0.], requires_grad=True)
+y = torch.heaviside(x, torch.tensor([0.5])); print(y, y.grad_fn, x.heaviside(torch.tensor(2.)), torch.heaviside(torch.tensor([-1, 0, 2]), torch.tensor([7])))
+y.sum().backward()""",
+    "torch.heaviside(torch.tensor([-1, 0, 2]), torch.tensor([7.]))",
+    "torch.heaviside(torch.tensor([-1., 0.]), 0.5)",
+    """s = torch.tensor([1., 3., 5., 7., 9.]); v = torch.tensor([[3., 6., 9.], [0., 5., 10.]])
+print(torch.searchsorted(s, v), torch.searchsorted(s, v, right=True), torch.searchsorted(s, v, side='right'), torch.searchsorted(s, 5.), torch.searchsorted(s, torch.tensor(5.), out_int32=True), torch.searchsorted(s, v, sorter=torch.tensor([0, 1, 2, 3, 4])), torch.searchsorted(s, torch.tensor([1, 5])), torch.searchsorted(s, torch.tensor([3.], dtype=torch.float64)))""",
+    "print(torch.searchsorted(torch.tensor([[1., 3.], [2., 4.]]), torch.tensor([[2.], [3.]])), torch.searchsorted(torch.tensor([1., float('nan')]), torch.tensor([float('nan'), 2.])), torch.searchsorted(torch.tensor([3., 1., 2.]), torch.tensor([2.5]), sorter=torch.tensor([1, 2, 0])), torch.searchsorted(torch.tensor([]), torch.tensor([1.])), torch.searchsorted(torch.tensor([1., 2., 2., 2., 3.]), torch.tensor([2.]), side='left'))",
+    "torch.searchsorted(torch.tensor([[1., 3.], [2., 4.]]), torch.tensor([2.]))",
+    "torch.searchsorted(torch.tensor([1., 3.]), torch.tensor([2.]), side='middle')",
+    "torch.searchsorted(torch.tensor([1., 3.]), torch.tensor([2.]), right=True, side='left')",
+    "torch.searchsorted(torch.tensor([1., 3.]), torch.tensor([2.]), sorter=torch.tensor([0]))",
+    "torch.searchsorted(torch.tensor(1.), torch.tensor([2.]))",
+    """s = torch.tensor([1., 3., 5., 7., 9.]); v = torch.tensor([[3., 6., 9.], [0., 5., 10.]])
+print(torch.bucketize(v, s), torch.bucketize(v, s, right=True), torch.bucketize(5., s), torch.bucketize(v, s, out_int32=True), torch.bucketize(torch.tensor(3), s))""",
+    "torch.bucketize(torch.tensor([1.]), torch.tensor([[1., 2.]]))",
+    """print(torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3), torch.histc(torch.tensor([1., 2., 1., 5.]), 5), torch.histc(torch.tensor([2., 2.]), bins=3), torch.histc(torch.tensor([]), bins=3), torch.tensor([0., 0.1, 0.2, 0.3, 0.7, 1.0, 1.5, -1.]).histc(3, 0, 1), torch.histc(torch.tensor([1., 2.], requires_grad=True), bins=2), torch.histc(torch.arange(10., dtype=torch.float64), 4))""",
+    "torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=3, max=0)",
+    "torch.histc(torch.tensor([1, 2, 1]), bins=4)",
+    "torch.histc(torch.tensor([1., float('nan')]), bins=3)",
+    "torch.histc(torch.tensor([1., 2.]), bins=0)",
+    """print(torch.bincount(torch.tensor([0, 1, 1, 3])), torch.bincount(torch.tensor([0, 1, 1, 3]), minlength=6), torch.bincount(torch.tensor([0, 1, 1, 3]), weights=torch.tensor([0.5, 1., 1., 2.])), torch.bincount(torch.tensor([0, 1, 1, 3]), torch.tensor([0.5, 1., 1., 2.], dtype=torch.float64)), torch.bincount(torch.tensor([0, 1, 1, 3]), weights=torch.tensor([1, 2, 3, 4])), torch.bincount(torch.tensor([], dtype=torch.long)), torch.tensor([0, 1, 1]).bincount(), torch.tensor([2, 0], dtype=torch.uint8).bincount())""",
+    """w = torch.tensor([0.5, 1., 1., 2.], requires_grad=True)
+y = torch.bincount(torch.tensor([0, 1, 1, 3]), weights=w); print(y, y.grad_fn)
+y.sum().backward()""",
+    "torch.bincount(torch.tensor([0, -1]))",
+    "torch.bincount(torch.tensor([[0, 1]]))",
+    "torch.bincount(torch.tensor([0., 1.]))",
+    "torch.bincount(torch.tensor([0, 1]), minlength=-1)",
+    "torch.bincount(torch.tensor([0, 1]), weights=torch.tensor([1.]))",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
