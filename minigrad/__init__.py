@@ -71,7 +71,24 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._ops.binning import (
+    bincount,
+    bucketize,
+    heaviside,
+    histc,
+    isclose,
+    searchsorted,
+)
+from minigrad._ops.composite_loss import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    kl_div,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    triplet_margin_loss,
+)
 from minigrad._ops.differences import addcdiv, addcmul, diff, trace  # manipulation
+from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
     asin,
@@ -128,6 +145,7 @@ from minigrad._ops.locate import (  # manipulation
     take_along_dim,
 )
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
+from minigrad._ops.order_statistics import kthvalue, median, mode, nanmedian
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,
@@ -279,6 +297,7 @@ from minigrad._ops.stacking import (  # manipulation
     vsplit,
     vstack,
 )
+from minigrad._ops.statistics import aminmax, nanmean, nansum, std_mean, var_mean
 from minigrad._runtime import (  # threads, determinism, matmul precision: torch's switches
     are_deterministic_algorithms_enabled,
     get_float32_matmul_precision,

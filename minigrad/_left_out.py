@@ -63,7 +63,7 @@ LEFT_OUT = {
         "code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm",
-         "normalize", "pad"], _FUNCTION),
+         "pad"], _FUNCTION),
 }
 
 

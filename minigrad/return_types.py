@@ -41,3 +41,28 @@ class cummax(_ValuesIndices):
 
 class cummin(_ValuesIndices):
     pass
+# statistics_losses: the order statistics (minigrad/_ops/order_statistics.py)
+class median(_ValuesIndices):
+    pass
+
+
+class nanmedian(_ValuesIndices):
+    pass
+
+
+class kthvalue(_ValuesIndices):
+    pass
+
+
+class mode(_ValuesIndices):
+    pass
+
+
+class aminmax(tuple):
+    """(min, max), readable by position or by name."""
+
+    min = property(lambda self: self[0])
+    max = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"minigrad.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"

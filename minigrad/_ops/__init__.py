@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    binning,
     differences,
+    distance,
     elementary,
     index_add,
     indexing,
@@ -17,6 +19,7 @@ from minigrad._ops import (
     linalg,
     locate,
     nn_ops,
+    order_statistics,
     pointwise,
     products,
     queries,
@@ -27,6 +30,7 @@ from minigrad._ops import (
     shape,
     sorting,
     stacking,
+    statistics,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -163,6 +167,12 @@ METHODS = {
     "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,
     "baddbmm": products.baddbmm, "addbmm": products.addbmm,
     "matrix_power": products.matrix_power,
+    # statistics_losses
+    "dist": distance.dist, "median": order_statistics.median,
+    "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
+    "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
+    "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
+    "bincount": binning.bincount, "histc": binning.histc,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -634,6 +634,15 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
                            f"input. Got {input.dtype.scalar_name}")
     data = input._data if dtype is None else input._data.astype(dtype.numpy)
     dims = _all_dims(dim, data.ndim)
+    out = vector_norm_data(data, p, dims, keepdim)
+    return record(out, LinalgVectorNormBackward0, (input,),
+                  save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
+                  dim_arg=dim, ord_arg=ord_arg)
+
+
+def vector_norm_data(data, p: float, dims, keepdim):
+    """The p-norm of ``data`` over ``dims`` as torch's kernel computes it (also at::norm's,
+    which torch.dist and pairwise_distance call)."""
     axis = dims if data.ndim else None
     with np.errstate(all="ignore"):
         a = np.abs(data)
@@ -650,9 +659,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
             out = total if p == 1 else np.sqrt(total)
         else:
             out = np.power(np.power(a, p).sum(axis=axis, keepdims=keepdim), 1 / p)
-    return record(np.asarray(out, dtype=data.dtype), LinalgVectorNormBackward0, (input,),
-                  save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
-                  dim_arg=dim, ord_arg=ord_arg)
+    return np.asarray(out, dtype=data.dtype)
 
 
 def _norm_backward(x, norm, grad, p, dims):

@@ -17,21 +17,26 @@ as torch 2.13 composes it.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
-from minigrad import _left_out
+from minigrad import _creation, _left_out
 from minigrad._ops import activation, bce, nn_ops
+from minigrad._ops import composite_loss as _composite
+from minigrad._ops import distance as _distance
 from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
 from minigrad._ops import nll as _nll
 from minigrad._ops import normalization as _normalization
 from minigrad._ops import robust_loss as _robust_loss
+from minigrad._ops import soft_margin as _soft_margin
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._ops.pointwise import add_scalar, mul_scalar
-from minigrad.autograd import forward_grad
+from minigrad._ops.pointwise import div as _div
+from minigrad.autograd import forward_grad, grad_mode
 
 
 def linear(input, weight, bias=None):
@@ -389,14 +394,142 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _robust_loss.smooth_l1_loss(input, target, reduction, beta)
 
 
-def _legacy_reduction(size_average, reduce):
+def _legacy_reduction(size_average, reduce, stacklevel=3):
     """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     ret = ("mean" if size_average else "sum") if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{ret}' instead.", stacklevel=3)
+                  f"reduction='{ret}' instead.", stacklevel=stacklevel)
     return ret
+
+
+# --- statistics_losses: distances (minigrad/_ops/distance.py)
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """Each vector along ``dim`` divided by its p-norm (at least ``eps``), composed as torch's:
+    ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``."""
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return _div.as_function(input, denom, out=out)
+
+
+cosine_similarity = _distance.cosine_similarity.as_function
+pairwise_distance = _distance.pairwise_distance.as_function
+
+
+# --- statistics_losses: losses torch composes in C++ (minigrad/_ops/composite_loss.py)
+def _reduction_enum(size_average, reduce, reduction):
+    """torch's ``_Reduction``: the legacy flags (with their warning) or the reduction's name,
+    as the enum the composite losses take (0 none, 1 mean, 2 sum)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, stacklevel=4)
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
+                      "instead.", stacklevel=3)
+        return 1
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return ("none", "mean", "sum").index(reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL divergence of ``target`` from ``input`` (log-probabilities); ``'batchmean'`` is the
+    sum divided by the batch size, the true KL divergence per sample."""
+    if size_average is not None or reduce is not None:
+        enum = _reduction_enum(size_average, reduce, reduction)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
+                          "the support size.'batchmean' divides only by the batch size, and "
+                          "aligns with the KL div math definition.'mean' will be changed to "
+                          "behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+        enum = 2 if reduction == "batchmean" else _reduction_enum(None, None, reduction)
+    reduced = _composite.kl_div(input, target, enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    enum = _reduction_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    return _composite.margin_ranking_loss(input1, input2, target, margin, enum)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    enum = _reduction_enum(size_average, reduce, reduction)
+    return _composite.hinge_embedding_loss(input, target, margin, enum)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    enum = _reduction_enum(size_average, reduce, reduction)
+    return _composite.cosine_embedding_loss(input1, input2, target, margin, enum)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    enum = _reduction_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _composite.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, enum)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _composite.poisson_nll_loss(input, target, log_input, full, eps,
+                                       ("none", "mean", "sum").index(reduction))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
+    enum = _reduction_enum(size_average, reduce, reduction)
+    return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """The negative log-likelihood of ``target`` under a Gaussian of mean ``input`` and
+    variance ``var`` (clamped at ``eps`` on a clone, where autograd does not look), composed as
+    torch's Python code composes it."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _creation.ones_like(input)
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif input.dim() == var.dim() and sum(
+                y for x, y in zip(input.size(), var.size(), strict=True) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with grad_mode.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
 
 
 def _unsupported(**options):

@@ -536,6 +536,10 @@ NOT_OPS = {
                      "minigrad.is_deterministic_algorithms_warn_only_enabled",
                      "minigrad.set_float32_matmul_precision", "minigrad.set_num_threads",
                      "minigrad.use_deterministic_algorithms"], NOT_AN_OP),
+    # statistics_losses: comparisons and binning (tests/engine/probes/statistics_losses.py)
+    **dict.fromkeys(["minigrad.isclose", "Tensor.isclose", "minigrad.searchsorted",
+                     "minigrad.bucketize", "minigrad.histc", "Tensor.histc"],
+                    NON_DIFFERENTIABLE),
 }
 
 

@@ -165,6 +165,24 @@ OPS = {
     "diag_embed_default": lambda L, x, y: L.diag_embed(x),
     "diagonal_default": lambda L, x, y: x.diagonal(), "roll_neg": lambda L, x, y: x.roll(-1, -1),
     "tril": lambda L, x, y: x.tril(), "triu": lambda L, x, y: x.triu(-1),
+    # statistics_losses
+    "pairwise_distance": lambda L, x, y: L.pairwise_distance(x, y, 1, keepdim=True),
+    "pairwise_distance_0d": lambda L, x, y: L.pairwise_distance(x[0, 0], y[0, 0]),
+    "dist": lambda L, x, y: x.dist(y), "dist_p": lambda L, x, y: L.dist(x, y, 1.5),
+    "dist_inf": lambda L, x, y: L.dist(x, y.detach(), float("inf")),
+    "dist_int_p": lambda L, x, y: L.dist(x, y, 3),
+    "cdist": lambda L, x, y: L.cdist(x, y, 1.5),
+    "kl_div_xlogy": lambda L, x, y: L.kl_div(x, y.exp()),
+    "cdist_mm": lambda L, x, y: L.cdist(x, y, compute_mode="use_mm_for_euclid_dist"),
+    "median": lambda L, x, y: x.median(), "median_dim": lambda L, x, y: x.median(-1)[0],
+    "nanmedian_dim": lambda L, x, y: x.nanmedian(0, True)[0],
+    "kthvalue": lambda L, x, y: x.kthvalue(2)[0], "mode": lambda L, x, y: x.mode(0)[0],
+    "nansum": lambda L, x, y: x.nansum(), "nansum_dim": lambda L, x, y: x.nansum(-1, True),
+    "var_mean": lambda L, x, y: L.var_mean(x)[0],
+    "var_mean_dim": lambda L, x, y: L.var_mean(x, -1, correction=0)[1],
+    "std_mean": lambda L, x, y: L.std_mean(x, (0, 1), keepdim=True)[0],
+    "aminmax": lambda L, x, y: L.aminmax(x).max,
+    "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
 }
 
 

@@ -1,0 +1,208 @@
+"""Comparing and binning values, without a gradient: ``isclose``, ``heaviside``,
+``searchsorted``, ``bucketize``, ``histc`` and ``bincount``.
+
+Their results are booleans, indices or counts; torch has no derivative for ``heaviside`` and
+for ``bincount``'s weights, so those record its ``NotImplemented`` node (backward through them
+raises). ``searchsorted`` is torch's binary search, comparison for comparison (``!(mid >=
+value)`` moves right: NaN counts as the largest); ``histc`` is its linear binning in the
+input's dtype (the last edge counts in the last bin).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._ops._args import parses
+from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops.linalg import _short
+from minigrad._ops.pointwise import _not_differentiable
+from minigrad._tensor import Tensor
+
+
+def _c_double(x: float) -> str:
+    """A double as C++'s ``operator<<`` writes it (``%g``)."""
+    if np.isnan(x):
+        return "-nan" if np.signbit(x) else "nan"
+    return f"{x:g}"
+
+
+# --- isclose ---------------------------------------------------------------------------------
+@parses('isclose(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, '
+        'bool equal_nan = False)')
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``|input - other| <= atol + rtol * |other|`` (or equal), element by element, computed
+    as torch does: in the inputs' dtype (integers in the default dtype)."""
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got "
+                           f"{_c_double(rtol)}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got "
+                           f"{_c_double(atol)}")
+    a, b = input._data, other._data
+    check_same_shape_broadcast(a, b)
+    close = a == b
+    floating = a.dtype.kind == "f"
+    if equal_nan and floating:
+        close = close | (np.isnan(a) & np.isnan(b))
+    if rtol == 0 and atol == 0:
+        return Tensor._make(np.asarray(close))
+    if not floating:
+        wide = _dtype.get_default_dtype().numpy
+        a, b = a.astype(wide), b.astype(wide)
+    t = a.dtype.type
+    with np.errstate(all="ignore"):
+        allowed = t(atol) + np.abs(t(rtol) * b)
+        actual = np.abs(a - b)
+        close = close | (np.isfinite(actual) & (actual <= allowed))
+    return Tensor._make(np.asarray(close))
+
+
+# --- heaviside -------------------------------------------------------------------------------
+@parses('heaviside(Tensor input, Tensor values, *, Tensor out = None)')
+def heaviside(input, values):
+    """0 below zero, 1 above, ``values`` at zero (NaN counts as below). torch has no
+    derivative for it."""
+    if input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    a, v = input._data, values._data
+    check_same_shape_broadcast(a, v)
+    data = np.where(a == 0, v, (a > 0).astype(a.dtype)).astype(a.dtype, copy=False)
+    return _not_differentiable(np.asarray(data), (input, values), "heaviside")
+
+
+# --- searchsorted, bucketize -----------------------------------------------------------------
+def _search(boundaries: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """torch's binary search along the last dim of ``boundaries`` (rows matched with the
+    rows of ``values``), one comparison per step as its kernel."""
+    n = boundaries.shape[-1]
+    if n == 0 or values.size == 0:
+        return np.zeros(values.shape, dtype=np.int64)
+    rows = boundaries.reshape(-1, n)
+    vals = values.reshape(rows.shape[0], -1) if boundaries.ndim > 1 else values.reshape(1, -1)
+    start = np.zeros(vals.shape, dtype=np.int64)
+    end = np.full(vals.shape, n, dtype=np.int64)
+    row_idx = np.arange(rows.shape[0])[:, None]
+    with np.errstate(invalid="ignore"):
+        while True:
+            active = start < end
+            if not active.any():
+                break
+            mid = start + ((end - start) >> 1)
+            mid_val = rows[row_idx, np.minimum(mid, n - 1)]
+            go_right = ~(mid_val > vals) if right else ~(mid_val >= vals)
+            start = np.where(active & go_right, mid + 1, start)
+            end = np.where(active & ~go_right, mid, end)
+    return start.reshape(values.shape)
+
+
+def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == "right"
+    b = sorted_sequence._data
+    v = values._data if isinstance(values, Tensor) else np.asarray(values)
+    if b.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if b.ndim > 1 and (v.ndim != b.ndim or v.shape[:-1] != b.shape[:-1]):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                           "the first N-1 dimensions of boundaries tensor and input value tensor "
+                           f"must match, but we got boundaries tensor {list(b.shape)} and input "
+                           f"value tensor {list(v.shape)}")
+    if sorter is not None:
+        if sorter.shape != sorted_sequence.shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(b.shape)}and got sorter "
+                               f"tensor {list(sorter.shape)}")
+        b = np.take_along_axis(b, sorter._data.astype(np.int64), axis=-1)
+    out = _search(b, v, right)
+    return Tensor._make(np.asarray(out, dtype=np.int32 if out_int32 else np.int64))
+
+
+@parses('searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, '
+        'bool right = False, str? side = None, Tensor? sorter = None, Tensor out = None)',
+        'searchsorted(Tensor sorted_sequence, Number self, *, bool out_int32 = False, '
+        'bool right = False, str? side = None, Tensor? sorter = None, Tensor out = None)')
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """Where each value would go in the sorted rows to keep them sorted (before equal values,
+    or after them with ``right``)."""
+    return _searchsorted(sorted_sequence, input, out_int32, right, side, sorter)
+
+
+@parses('bucketize(Tensor input, Tensor boundaries, *, bool out_int32 = False, '
+        'bool right = False, Tensor out = None)',
+        'bucketize(Number self, Tensor boundaries, *, bool out_int32 = False, '
+        'bool right = False)')
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The bucket of each value between 1-D ``boundaries`` (searchsorted, the other way)."""
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim"
+                           f"({boundaries.dim()})")
+    return _searchsorted(boundaries, input, out_int32, right, None, None)
+
+
+# --- histc, bincount -------------------------------------------------------------------------
+@parses('histc(Tensor input, int bins = 100, Number min = 0, Number max = 0, *, '
+        'Tensor out = None)')
+def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+    """Counts in ``bins`` equal bins between ``min`` and ``max`` (the data's own range when both
+    are 0); values outside are left out."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{_short(input.dtype).capitalize()}'")
+    data = input._data.reshape(-1)
+    t = data.dtype.type
+    lo, hi = t(min), t(max)
+    if lo == hi and data.size:
+        lo, hi = data.min(), data.max()
+    if lo == hi:
+        lo, hi = lo - t(1), hi + t(1)
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # (torch's aminmax gives a NaN with its
+        lo, hi = (-abs(v) if np.isnan(v) else v for v in (lo, hi))  # sign bit set)
+        raise RuntimeError(f"torch.histc: range of [{_c_double(lo)}, {_c_double(hi)}] is not "
+                           "finite")
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           "dimension 0")
+    keep = (data >= lo) & (data <= hi)
+    x = data[keep]
+    with np.errstate(all="ignore"):  # the kernel's linear binning, in the input's dtype
+        pos = ((x - lo) * t(bins) / (hi - lo)).astype(np.int64)
+    pos = np.minimum(pos, bins - 1)
+    counts = np.bincount(pos, minlength=bins).astype(data.dtype)
+    return Tensor._make(counts)
+
+
+@parses('bincount(Tensor input, Tensor? weights = None, int minlength = 0)')
+def bincount(input, weights=None, minlength=0):
+    """How often each value 0, 1, 2... occurs (or the sum of its ``weights``)."""
+    data = input._data
+    if data.dtype.kind not in "iu" or data.dtype == np.bool_:
+        if data.dtype.kind != "b":
+            raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
+                                      f"'{_short(input.dtype).capitalize()}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if data.ndim != 1 or (data.size and data.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.dim() != 1 or weights.shape[0] != data.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    idx = data.astype(np.int64)
+    if weights is None:
+        return Tensor._make(np.bincount(idx, minlength=minlength).astype(np.int64))
+    w = weights._data
+    out_dtype = w.dtype if w.dtype == np.float32 else np.float64
+    counts = np.bincount(idx, weights=w.astype(np.float64), minlength=minlength)
+    data_out = np.asarray(counts).astype(out_dtype)
+    return _not_differentiable(data_out, (weights,), "bincount")
