@@ -106,3 +106,9 @@ def sqrt(x: np.ndarray) -> np.ndarray:
     """The IEEE square root (torch's vectorised one is not always correctly rounded: module
     docstring)."""
     return quietly(np.sqrt, x)
+
+
+def sign(x: np.ndarray) -> np.ndarray:
+    """torch's ``sign`` of floats, ``(0 < x) - (x < 0)``: NaN and -0.0 give 0.0 (not
+    NumPy's NaN)."""
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)

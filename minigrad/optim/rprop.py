@@ -4,7 +4,7 @@ only; the step size grows while the sign stays and shrinks when it flips.
 For each parameter p with gradient g (all in place, under no_grad)::
 
     g = -g if maximize
-    f = etaplus if g * prev > 0, etaminus if < 0, 1 if 0
+    f = etaplus if g * prev > 0, etaminus if < 0, 1 otherwise (0 or NaN)
     s = clamp(s * f, step_size_min, step_size_max)     # starts at lr
     g = 0 where f is etaminus (no move after a flip)
     p = p - sign(g) * s;  prev = g
@@ -44,7 +44,7 @@ class Rprop(Optimizer):
         g = -grad._data if group["maximize"] else grad._data
         state["step"].add_(1)
         prev, step_size = state["prev"], state["step_size"]
-        sign = np.sign(quietly(np.multiply, g, prev._data))
+        sign = K.sign(quietly(np.multiply, g, prev._data))
         factor = sign.copy()
         factor[sign > 0] = etaplus
         factor[factor < 0] = etaminus
@@ -53,5 +53,5 @@ class Rprop(Optimizer):
                                                       high)))
         g = g.copy()
         g[factor == etaminus] = 0
-        K.write(param, K.addcmul(param._data, np.sign(g), step_size._data, -1))
+        K.write(param, K.addcmul(param._data, K.sign(g), step_size._data, -1))
         K.write(prev, g)
