@@ -71,6 +71,17 @@ PROBES = [
     # empty and 0-d parameters
     "p = torch.zeros(0, requires_grad=True); p.grad = torch.zeros(0); opt = torch.optim.NAdam([p]); opt.step(); print(p, opt.state[p]['exp_avg'])",
     "p = torch.tensor(1.0, requires_grad=True); p.grad = torch.tensor(0.5); opt = torch.optim.ASGD([p], t0=0); opt.step(); opt.step(); print(p, opt.state[p])",
+    # LBFGS: a closure-based step
+    "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)]))",
+    "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)], max_iter=7, line_search_fn='strong_wolfe').defaults)",
+    "torch.optim.LBFGS([torch.zeros(2, requires_grad=True)], lr=-0.5)",
+    "torch.optim.LBFGS([{'params': [torch.zeros(2, requires_grad=True)]}, {'params': [torch.ones(1, requires_grad=True)]}])",
+    "w = torch.zeros(2, requires_grad=True); opt = torch.optim.LBFGS([w]); opt.step()",
+    "w = torch.ones(2, requires_grad=True); opt = torch.optim.LBFGS([w], line_search_fn='backtracking')\ndef closure():\n    opt.zero_grad(); loss = (w * w).sum(); loss.backward(); return loss\nopt.step(closure)",
+    "w = torch.tensor([1.5, -2.0], requires_grad=True); opt = torch.optim.LBFGS([w])\ndef closure():\n    opt.zero_grad(); loss = ((w - torch.tensor([3., 1.])) ** 2).sum(); loss.backward(); return loss\nprint(opt.step(closure), w, opt.state[w]['func_evals'], opt.state[w]['n_iter'], list(opt.state[w]))",
+    "w = torch.tensor([1.5, -2.0], requires_grad=True); opt = torch.optim.LBFGS([w], line_search_fn='strong_wolfe')\ndef closure():\n    opt.zero_grad(); loss = (w[0] - 1) ** 2 + 10 * (w[1] - w[0] ** 2) ** 2; loss.backward(); return loss\nfor _ in range(3): print(opt.step(closure).item() > 0, opt.state[w]['func_evals'], opt.state[w]['n_iter'])\nprint(w)",
+    "w = torch.tensor([0.0, 0.0], requires_grad=True); opt = torch.optim.LBFGS([w])\ndef closure():\n    opt.zero_grad(); loss = (w * 0).sum(); loss.backward(); return loss\nprint(opt.step(closure), dict(opt.state[w]))",
+    "w = torch.tensor([1.5, -2.0], requires_grad=True); opt = torch.optim.LBFGS([w], max_iter=2, history_size=1)\ndef closure():\n    opt.zero_grad(); loss = (w ** 4).sum(); loss.backward(); return loss\nopt.step(closure); opt.step(closure); print(w, opt.state_dict()['state'][0]['n_iter'], len(opt.state[w]['old_dirs']), type(opt.state[w]['t']).__name__, opt.state[w]['H_diag'])",
 ]
 
 KNOWN: dict[str, str] = {}
