@@ -22,6 +22,9 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class Adadelta(Optimizer):
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]  # no xla
+
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
         if not 0.0 <= lr:

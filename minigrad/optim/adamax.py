@@ -22,6 +22,8 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class Adamax(Optimizer):
+    _capturable_tensors = "params and state_steps"
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
         if not 0.0 <= lr:

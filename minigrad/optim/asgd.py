@@ -21,6 +21,8 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class ASGD(Optimizer):
+    _capturable_tensors = "params, mus, etas, and state_steps"
+
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
         if not 0.0 <= lr:

@@ -22,6 +22,8 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class NAdam(Optimizer):
+    _capturable_tensors = "params, mu_products and state_steps"
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):

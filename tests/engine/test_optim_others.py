@@ -366,3 +366,46 @@ def test_lbfgs_unknown_line_search_raises_torchs_error():
             return loss
         return lambda: opt.step(closure)
     assert_same_error(make(minigrad), make(torch))
+
+
+def _flag_cases(lib):
+    """Steps with the settings torch's CPU step refuses (or takes), one thunk each."""
+    def make(name, params_of, **kwargs):
+        def run():
+            w = lib.ones(2, requires_grad=True)
+            w.grad = lib.tensor([0.5, -1.0])
+            params = params_of(w)
+            getattr(lib.optim, name)(params, **kwargs).step()
+            return to_numpy(w.detach()).tolist()
+        return run
+    cases = []
+    for name in ("Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD"):
+        cases += [make(name, lambda w: [w], capturable=True),
+                  make(name, lambda w: [w], differentiable=True),
+                  make(name, lambda w: [{"params": [w], "differentiable": False}],
+                       differentiable=True),
+                  make(name, lambda w: [{"params": [w], "differentiable": True}]),
+                  make(name, lambda w: [w], foreach=False)]
+    return cases
+
+
+@pytest.mark.parametrize("index", range(30))
+def test_capturable_and_differentiable_as_torch_on_cpu(index):
+    """``capturable=True``: torch's CPU step refuses it (CUDA graphs). ``differentiable=True``
+    in the optimizer's defaults: torch steps with grad mode on, so updating a leaf that
+    requires grad in place fails; only in a group's settings, the step is the usual one."""
+    m_case, t_case = _flag_cases(minigrad)[index], _flag_cases(torch)[index]
+    try:
+        expected = t_case()
+    except Exception:  # noqa: BLE001 - then minigrad must raise the same
+        assert_same_error(m_case, t_case)
+    else:
+        assert m_case() == expected
+
+
+def test_a_differentiable_step_through_a_non_leaf_is_left_out():
+    w = minigrad.ones(2, requires_grad=True) * 2
+    w.retain_grad()
+    w.sum().backward()
+    with pytest.raises(NotImplementedError, match="no differentiable step"):
+        minigrad.optim.RAdam([w], differentiable=True).step()

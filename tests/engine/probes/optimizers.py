@@ -71,6 +71,13 @@ PROBES = [
     # empty and 0-d parameters
     "p = torch.zeros(0, requires_grad=True); p.grad = torch.zeros(0); opt = torch.optim.NAdam([p]); opt.step(); print(p, opt.state[p]['exp_avg'])",
     "p = torch.tensor(1.0, requires_grad=True); p.grad = torch.tensor(0.5); opt = torch.optim.ASGD([p], t0=0); opt.step(); opt.step(); print(p, opt.state[p])",
+    # settings torch's CPU step refuses: capturable (CUDA graphs), a differentiable step of a leaf
+    "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2); torch.optim.NAdam([p], capturable=True).step()",
+    "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2); torch.optim.Adadelta([p], capturable=True).step()",
+    "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2); torch.optim.ASGD([p], capturable=True).step()",
+    "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2)\nwith torch.no_grad(): torch.optim.Rprop([p], differentiable=True).step()",
+    "p = torch.zeros(2); p.grad = torch.ones(2); opt = torch.optim.Adamax([p], differentiable=True); opt.step(); print(p, opt.state[p]['step'])",
+    "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2); opt = torch.optim.RAdam([p], foreach=False); opt.step(); print(p, opt.param_groups[0]['foreach'])",
     # LBFGS: a closure-based step
     "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)]))",
     "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)], max_iter=7, line_search_fn='strong_wolfe').defaults)",
