@@ -409,3 +409,22 @@ def test_a_differentiable_step_through_a_non_leaf_is_left_out():
     w.sum().backward()
     with pytest.raises(NotImplementedError, match="no differentiable step"):
         minigrad.optim.RAdam([w], differentiable=True).step()
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_state_dict_matches_torch(line_search_fn):
+    kwargs = {"history_size": 2, "max_iter": 4, "line_search_fn": line_search_fn}
+    with numpy_dot_and_sqrt():
+        _, m_opt = _run_lbfgs(minigrad, kwargs, 1, "float64", steps=2)
+        _, t_opt = _run_lbfgs(torch, kwargs, 1, "float64", steps=2)
+
+    def plain(value):
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        if isinstance(value, (minigrad.Tensor, torch.Tensor)):
+            return (str(value.dtype).split(".")[-1], tuple(value.shape), to_numpy(value).tobytes())
+        return value
+    m_sd, t_sd = m_opt.state_dict(), t_opt.state_dict()
+    assert m_sd["param_groups"] == t_sd["param_groups"]
+    assert {k: {n: plain(v) for n, v in s.items()} for k, s in m_sd["state"].items()} == \
+        {k: {n: plain(v) for n, v in s.items()} for k, s in t_sd["state"].items()}
