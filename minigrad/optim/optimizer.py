@@ -91,9 +91,8 @@ class Optimizer:
                         self._update(p, p.grad, self._state_of(p, group), group)
         return loss
 
-    # What torch's CPU step says when ``capturable=True`` (CUDA graphs: not for CPU tensors),
-    # and its tensors' names in that message; None: not checked (this optimizer's step does
-    # not look at the flags).
+    # The tensors torch's CPU step names when it refuses ``capturable=True`` (CUDA graphs: not
+    # for CPU tensors); None: the optimizer has no such setting.
     _capturable_tensors: str | None = None
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
 
@@ -102,9 +101,7 @@ class Optimizer:
         parameter that requires grad when the optimizer was made with ``differentiable=True``
         (torch then steps with grad mode on, whatever the caller's, and its in-place update
         of the leaf fails). A differentiable step through a non-leaf parameter is left out."""
-        if self._capturable_tensors is None:
-            return
-        if group.get("capturable"):
+        if group.get("capturable") and self._capturable_tensors is not None:
             raise AssertionError(f"If capturable=True, {self._capturable_tensors} must be on "
                                  f"supported devices: {self._capturable_devices}.")
         if self.defaults.get("differentiable") and param.requires_grad:

@@ -428,3 +428,26 @@ def test_lbfgs_state_dict_matches_torch(line_search_fn):
     assert m_sd["param_groups"] == t_sd["param_groups"]
     assert {k: {n: plain(v) for n, v in s.items()} for k, s in m_sd["state"].items()} == \
         {k: {n: plain(v) for n, v in s.items()} for k, s in t_sd["state"].items()}
+
+
+@pytest.mark.parametrize("opt_name,kwargs", [
+    ("Adam", {"capturable": True}), ("AdamW", {"capturable": True}),
+    ("RMSprop", {"capturable": True}), ("Adam", {"differentiable": True}),
+    ("AdamW", {"differentiable": True}), ("RMSprop", {"differentiable": True}),
+    ("SGD", {"differentiable": True}), ("Adagrad", {"differentiable": True}),
+    ("SGD", {"differentiable": True, "momentum": 0.9}), ("Adam", {"foreach": True}),
+])
+def test_the_older_optimizers_refuse_the_same_settings(opt_name, kwargs):
+    def run(lib):
+        def step():
+            w = lib.ones(2, requires_grad=True)
+            w.grad = lib.tensor([0.5, -1.0])
+            getattr(lib.optim, opt_name)([w], **kwargs).step()
+            return to_numpy(w.detach()).tolist()
+        return step
+    try:
+        expected = run(torch)()
+    except Exception:  # noqa: BLE001 - then minigrad must raise the same
+        assert_same_error(run(minigrad), run(torch))
+    else:
+        assert run(minigrad)() == expected
