@@ -78,6 +78,8 @@ PROBES = [
     "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2)\nwith torch.no_grad(): torch.optim.Rprop([p], differentiable=True).step()",
     "p = torch.zeros(2); p.grad = torch.ones(2); opt = torch.optim.Adamax([p], differentiable=True); opt.step(); print(p, opt.state[p]['step'])",
     "p = torch.zeros(2, requires_grad=True); p.grad = torch.ones(2); opt = torch.optim.RAdam([p], foreach=False); opt.step(); print(p, opt.param_groups[0]['foreach'])",
+    # PyTorch's MNIST example: Adadelta(lr=1.0) with StepLR(step_size=1, gamma=0.7)
+    _SETUP + "opt = torch.optim.Adadelta([w], lr=1.0); sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.7)\nfor epoch in range(3):\n    " + _GIVEN.replace("\n", "\n    ") + "sched.step(); print(sched.get_last_lr(), list(opt.param_groups[0]))\nprint(w)",
     # LBFGS: a closure-based step
     "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)]))",
     "print(torch.optim.LBFGS([torch.zeros(2, requires_grad=True)], max_iter=7, line_search_fn='strong_wolfe').defaults)",
