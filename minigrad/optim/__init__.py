@@ -3,14 +3,22 @@
 
 from minigrad import _left_out
 from minigrad.optim import lr_scheduler
+from minigrad.optim.adadelta import Adadelta
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
+from minigrad.optim.adamax import Adamax
 from minigrad.optim.adamw import AdamW
+from minigrad.optim.asgd import ASGD
+from minigrad.optim.lbfgs import LBFGS
+from minigrad.optim.nadam import NAdam
 from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.radam import RAdam
 from minigrad.optim.rmsprop import RMSprop
+from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler",
+           "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "LBFGS"]
 
 
 def __getattr__(name):

@@ -83,3 +83,32 @@ def lerp(self: np.ndarray, end: np.ndarray, weight) -> np.ndarray:
 def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """torch.maximum: NaN wins."""
     return np.maximum(a, b)
+
+
+def add(self: np.ndarray, value) -> np.ndarray:
+    """``self + value`` (a number: ``add(eps)``, ``add_(eps)``)."""
+    return quietly(np.add, self, scalar(value, self))
+
+
+def div(self: np.ndarray, value) -> np.ndarray:
+    """``self / value`` (a number, rounded to the dtype first: torch's kernel divides, it does
+    not multiply by the reciprocal)."""
+    return quietly(np.divide, self, scalar(value, self))
+
+
+def rdiv(value, x: np.ndarray) -> np.ndarray:
+    """``value / x`` for a Python number: torch's ``Tensor.__rtruediv__`` is
+    ``x.reciprocal() * value``, two roundings."""
+    return quietly(lambda: (x.dtype.type(1) / x) * scalar(value, x))
+
+
+def sqrt(x: np.ndarray) -> np.ndarray:
+    """The IEEE square root (torch's vectorised one is not always correctly rounded: module
+    docstring)."""
+    return quietly(np.sqrt, x)
+
+
+def sign(x: np.ndarray) -> np.ndarray:
+    """torch's ``sign`` of floats, ``(0 < x) - (x < 0)``: NaN and -0.0 give 0.0 (not
+    NumPy's NaN)."""
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)

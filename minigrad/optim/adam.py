@@ -19,6 +19,8 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class Adam(Optimizer):
+    _capturable_tensors = "params and state_steps"
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):

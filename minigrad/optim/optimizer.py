@@ -87,8 +87,30 @@ class Optimizer:
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
+                        self._refuse_left_out(p, group)
                         self._update(p, p.grad, self._state_of(p, group), group)
         return loss
+
+    # The tensors torch's CPU step names when it refuses ``capturable=True`` (CUDA graphs: not
+    # for CPU tensors); None: the optimizer has no such setting.
+    _capturable_tensors: str | None = None
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+    def _refuse_left_out(self, param, group) -> None:
+        """torch's errors for the settings its CPU step refuses: ``capturable=True``, and a leaf
+        parameter that requires grad when the optimizer was made with ``differentiable=True``
+        (torch then steps with grad mode on, whatever the caller's, and its in-place update
+        of the leaf fails). A differentiable step through a non-leaf parameter is left out."""
+        if group.get("capturable") and self._capturable_tensors is not None:
+            raise AssertionError(f"If capturable=True, {self._capturable_tensors} must be on "
+                                 f"supported devices: {self._capturable_devices}.")
+        if self.defaults.get("differentiable") and param.requires_grad:
+            if param.is_leaf:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                                   "in-place operation.")
+            raise NotImplementedError(
+                f"minigrad's {type(self).__name__} has no differentiable step (an update that "
+                "autograd can go through, for meta-learning); or run this code with torch")
 
     def _state_of(self, param, group) -> dict:
         """``param``'s entry in ``state`` (made on first use), which its update reads and

@@ -21,6 +21,8 @@ from minigrad.optim.optimizer import Optimizer
 
 
 class RMSprop(Optimizer):
+    _capturable_tensors = "params and state_steps"
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
