@@ -194,6 +194,7 @@ from minigrad._ops.pointwise import clip_op as _clip_op
 from minigrad._ops.products import (  # manipulation
     addbmm,
     addmv,
+    addmv_,
     baddbmm,
     cartesian_prod,
     cross,
@@ -290,6 +291,7 @@ fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 arctan, arcsin, arccos, arctan2 = atan, asin, acos, atan2
+row_stack = vstack  # manipulation: torch's alias
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
     ByteTensor, BoolTensor = (_legacy_type(d) for d in (

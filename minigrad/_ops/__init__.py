@@ -158,7 +158,8 @@ METHODS = {
     "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
     "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,
     "baddbmm": products.baddbmm, "addbmm": products.addbmm,
-    "matrix_power": products.matrix_power,
+    "matrix_power": products.matrix_power, "addmv_": products.addmv_,
+    "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
+from minigrad._ops.inplace import apply_inplace
 from minigrad._ops.join import stack
 from minigrad._ops.linalg import _product_rule, _short, bmm, dot, matmul, mm, outer
 from minigrad._ops.pointwise import mul_scalar
@@ -389,3 +390,37 @@ def cartesian_prod(*tensors):
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")
     return stack([g.flatten() for g in grids], 1)
+
+
+# --- addmv_, baddbmm_, addbmm_: the same, written into input --------------------------------
+def _into(self, result, node_cls, inputs, **attrs):
+    """Write ``result`` (computed without history) into ``self`` with ``node_cls`` as its
+    history, with torch's error when the shapes differ."""
+    if result.shape != self.shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output "
+                           f"tensor size {list(result.shape)} should match")
+    return apply_inplace(self, result._data, node_cls, inputs, **attrs)
+
+
+@parses('addmv_(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)')
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    result = addmv(self.detach(), mat.detach(), vec.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, AddmvBackward0, (self, mat, vec),
+                 save=cross_save(mat, vec, "mat", "vec"), beta=beta, alpha=alpha)
+
+
+@parses('baddbmm_(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1)')
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    result = baddbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, BaddbmmBackward0, (self, batch1, batch2),
+                 save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha)
+
+
+@parses('addbmm_(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1)')
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    result = addbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, AddbmmBackward0, (self, batch1, batch2),
+                 save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha,
+                 sizes=(batch1.shape[0], batch1.shape[1], batch2.shape[2]))

@@ -1630,6 +1630,16 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2,)), randn(r, ()), nc(randn(r, (2, 3))),
                         const(randn(r, (1, 2)))),
                       S(randn(r, (2, 2)))]),
+    OpInfo("row_stack", lambda lib, a, b: lib.row_stack((a, b)),
+           lambda r: [S(randn(r, (3,)), randn(r, (2, 3)))]),
+    OpInfo("addmv_baddbmm_addbmm_", lambda lib, x, m, v, s, b1, b2, **kw: (
+        x.clone().addmv_(m, v, **kw), lib.addmv_(x.clone(), m, v, **kw),
+        s.clone().baddbmm_(b1, b2, **kw), s[0].clone().addbmm_(b1, b2, **kw)),
+           lambda r: [S(randn(r, (2,)), randn(r, (2, 3)), randn(r, (3,)), randn(r, (2, 2, 4)),
+                        randn(r, (2, 2, 3)), randn(r, (2, 3, 4))),
+                      S(randn(r, (2,)), const(randn(r, (2, 3))), randn(r, (3,)),
+                        randn(r, (2, 2, 4)), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 4))),
+                        beta=0.5, alpha=-2)]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

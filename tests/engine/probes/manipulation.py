@@ -286,6 +286,15 @@ y.backward(torch.arange(20.).view(4, 5)); print(a.grad, b.grad, c.grad)""",
 torch.block_diag(a, b).backward(torch.arange(4.).view(2, 2)); print(a.grad, b.grad)""",
     "torch.block_diag(torch.ones(2, 2, 2))",
     "torch.block_diag([torch.ones(2)])",
+    # addmv_, baddbmm_, addbmm_, row_stack
+    """x = torch.ones(2, requires_grad=True) * 1; m = torch.arange(6.).view(2, 3).requires_grad_()
+x.addmv_(m, torch.ones(3), beta=0.5, alpha=2); print(x, x.grad_fn, x.grad_fn.next_functions, x._version)
+s = torch.zeros(2, 2, 2); s.baddbmm_(torch.ones(2, 2, 3), torch.ones(2, 3, 2)); t = torch.zeros(2, 2); t.addbmm_(torch.ones(2, 2, 3), torch.ones(2, 3, 2), beta=0)
+print(s, t, torch.addmv_(torch.ones(2), torch.ones(2, 3), torch.ones(3)), torch.row_stack([torch.ones(2), torch.zeros(2)]))""",
+    "torch.ones(2, 5).baddbmm_(torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
+    "torch.ones(1).addmv_(torch.ones(2, 3), torch.ones(3))",
+    "torch.ones(2, dtype=torch.int64).addmv_(torch.ones(2, 3), torch.ones(3))",
+    "torch.ones(2, requires_grad=True).addmv_(torch.ones(2, 3), torch.ones(3))",
 ]
 
 KNOWN = {
