@@ -61,6 +61,9 @@ print(y, z, w, y.grad_fn, z.grad_fn.next_functions, w.grad_fn)
     "torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=5)",
     "torch.repeat_interleave(torch.tensor([1, 3, 2]), output_size=3)",
     "torch.ones(2, 3).repeat_interleave(2, dim=2)",
+    "torch.tensor([1, 2]).repeat_interleave()",
+    "torch.ones(2).repeat_interleave(1.5)",
+    "torch.repeat_interleave(torch.ones(2), 1.5)",
     "print(torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=4).shape, torch.ones(2, 3).repeat_interleave(torch.tensor([2]), dim=1, output_size=6).shape, torch.ones(0, 3).repeat_interleave(2).shape)",
     # diff
     """x = torch.tensor([[1., 4., 9., 16.], [2., 3., 5., 8.]], requires_grad=True)
