@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly
+from minigrad._numeric import fma, quietly, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import as_tensor_like, record, result_type
 from minigrad._ops.inplace import _check_cast, apply_inplace
@@ -123,12 +123,19 @@ class IndexFillBackward1(Node):
 # --- addcmul, addcdiv ---------------------------------------------------------------------------
 def _pointwise3(input, tensor1, tensor2, value, combine):
     """The dtype, shape checks and value of ``input + value * combine(tensor1, tensor2)``,
-    in the result dtype with torch's order of operations (``value`` cast to it first)."""
+    in the result dtype with torch's order of operations (``value`` cast to it first; for
+    addcmul, ``(value * tensor1) * tensor2 + input`` is one fused multiply-add where torch's
+    kernels fuse it: measured bit for bit on this CPU's AVX2/AVX512 build)."""
     d = result_type(input, tensor1, tensor2)
     broadcast_shape((input, tensor1, tensor2))
     a, b, c = (t._data.astype(d.numpy, copy=False) for t in (input, tensor1, tensor2))
     v = d.numpy.type(value)
-    data = quietly(lambda: combine(v * b, c) + a)
+    if combine is np.multiply and d.is_floating_point and d.numpy in (np.float32, np.float64) \
+            and torch_fuses():  # torch's vectorised kernel: one fused multiply-add
+        a, b, c = np.broadcast_arrays(a, b, c)
+        data = quietly(lambda: fma(v * b, c, a, d.numpy))
+    else:
+        data = quietly(lambda: combine(v * b, c) + a)
     return np.asarray(data, d.numpy), d
 
 
