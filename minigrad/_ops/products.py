@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
 from minigrad._ops.inplace import apply_inplace
@@ -150,9 +151,15 @@ def linalg_cross(input, other, dim=-1):
     shape = broadcast_shape((input, other))
     x = np.moveaxis(np.broadcast_to(input._data, shape), d, 0)
     y = np.moveaxis(np.broadcast_to(other._data, shape), d, 0)
+    if x.dtype in (np.float32, np.float64) and torch_fuses():
+        def term(p, q, r, s):  # torch's kernel, compiled: fma(p, q, -(r * s))
+            return fma(p, q, -(r * s), x.dtype)
+    else:
+        def term(p, q, r, s):
+            return p * q - r * s
     with np.errstate(all="ignore"):
-        parts = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2],
-                 x[0] * y[1] - x[1] * y[0]]
+        parts = [term(x[1], y[2], x[2], y[1]), term(x[2], y[0], x[0], y[2]),
+                 term(x[0], y[1], x[1], y[0])]
     data = np.ascontiguousarray(np.moveaxis(np.stack(parts), 0, d))
     return record(data, LinalgCrossBackward0, (input, other),
                   save=cross_save(input, other), dim=d, dim_arg=dim)
