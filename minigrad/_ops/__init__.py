@@ -160,6 +160,7 @@ METHODS = {
     "baddbmm": products.baddbmm, "addbmm": products.addbmm,
     "matrix_power": products.matrix_power, "addmv_": products.addmv_,
     "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
+    "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -1640,6 +1640,14 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2,)), const(randn(r, (2, 3))), randn(r, (3,)),
                         randn(r, (2, 2, 4)), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 4))),
                         beta=0.5, alpha=-2)]),
+    OpInfo("index_fill", lambda lib, x, *a: (x.index_fill(*a), lib.index_fill(x, *a),
+                                             x.clone().index_fill_(*a)),
+           lambda r: [S(randn(r, (3, 4)), 1, index([0, 2, 0]), -1.5),
+                      S(randn(r, (3, 4)), -1, index([3, 0]), randn(r, ())),
+                      S(randn(r, (3, 4)), 0, index(1), const(randn(r, ()))),
+                      S(const(randn(r, (3, 4))), 0, index([2]), randn(r, ())),
+                      S(nc(randn(r, (3, 4))), 1, index([1, 1]), 2),
+                      S(randn(r, ()), 0, index([0]), randn(r, ()), desc="0-d")]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

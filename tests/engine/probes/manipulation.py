@@ -298,6 +298,20 @@ print(s, t, torch.addmv_(torch.ones(2), torch.ones(2, 3), torch.ones(3)), torch.
     "torch.ones(1).addmv_(torch.ones(2, 3), torch.ones(3))",
     "torch.ones(2, dtype=torch.int64).addmv_(torch.ones(2, 3), torch.ones(3))",
     "torch.ones(2, requires_grad=True).addmv_(torch.ones(2, 3), torch.ones(3))",
+    # index_fill, index_fill_
+    """x = torch.arange(12.).view(3, 4).requires_grad_(); v = torch.tensor(-1., requires_grad=True)
+y = x.index_fill(1, torch.tensor([0, 2, 0]), v); print(y, y.grad_fn, y.grad_fn._saved_dim, y.grad_fn._saved_index)
+y.backward(torch.ones(3, 4)); print(x.grad, v.grad)
+z = torch.index_fill(x, -1, torch.tensor(3), 5.); print(z, z.grad_fn, z.grad_fn._saved_dim)""",
+    "print(torch.arange(4).index_fill(0, torch.tensor([1]), 2.5), torch.arange(4.).index_fill(0, torch.tensor([1]), torch.tensor(2)), torch.tensor(1.).index_fill(0, torch.tensor([0]), 5.), torch.ones(3, 4).index_fill(1, torch.tensor([-1]), 0.))",
+    "x = torch.zeros(2, 3); x.index_fill_(1, torch.tensor([0, 2]), 7.); print(x, x._version)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([5]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1.]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([[1]]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1]), torch.tensor([1.]))",
+    "torch.ones(3, 4).index_fill(2, torch.tensor([1]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1], dtype=torch.int32), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1]))",
 ]
 
 KNOWN = {
