@@ -100,7 +100,7 @@ from minigrad._ops.elementary import (  # the elementary functions beyond the le
     log1p,
     square,
 )
-from minigrad._ops.index_add import index_add  # manipulation
+from minigrad._ops.index_add import index_add, index_fill  # manipulation
 from minigrad._ops.indexing import (
     gather,
     index_select,
@@ -213,6 +213,7 @@ from minigrad._ops.pointwise import clip_op as _clip_op
 from minigrad._ops.products import (  # manipulation
     addbmm,
     addmv,
+    addmv_,
     baddbmm,
     cartesian_prod,
     cross,
@@ -329,6 +330,7 @@ fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 arctan, arcsin, arccos, arctan2 = atan, asin, acos, atan2
+row_stack = vstack  # manipulation: torch's alias
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
     ByteTensor, BoolTensor = (_legacy_type(d) for d in (

@@ -173,6 +173,9 @@ METHODS = {
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
     "bincount": binning.bincount, "histc": binning.histc,
+    "matrix_power": products.matrix_power, "addmv_": products.addmv_,
+    "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
+    "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -1,7 +1,9 @@
-"""index_add and index_add_: slices of ``source`` added into ``input`` at ``index`` along
-``dim`` (repeated indices add up), scaled by ``alpha``.
+"""index_add(_) and index_fill(_): slices of ``source`` added into ``input`` at ``index``
+along ``dim`` (repeated indices add up), scaled by ``alpha``; or the slices at ``index``
+filled with one value (a number: IndexFillBackward0; a 0-d tensor, which gets a gradient:
+IndexFillBackward1, which trace's backward records too).
 
-The node is torch's IndexAddBackward0 (``indexing.py``: index_select's backward records it
+index_add's node is torch's IndexAddBackward0 (``indexing.py``: index_select's backward records it
 too): ``input``'s gradient is ``grad`` itself and ``source``'s the slices of ``grad`` at
 ``index`` (``index_select``, expanded to ``source``'s shape, times ``alpha`` unless it is 1),
 as ``derivatives.yaml`` writes it.
@@ -16,7 +18,8 @@ from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad._ops.indexing import IndexAddBackward0
 from minigrad._ops.inplace import apply_inplace
-from minigrad._tensor import _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd.graph import Node
 
 
 def _check(input, dim, index, source):
@@ -95,3 +98,85 @@ def index_add_(self, dim, index, source, *, alpha=1):
 
 def _save(index, source):
     return {"index": index, "source": source if source.requires_grad else None}
+
+
+# --- index_fill, index_fill_ ---------------------------------------------------------------------
+def _fill_check(input, dim, index, value):
+    d = _wrap_dim(dim, input.dim())
+    if index._data.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
+    size = input.shape[d] if input.dim() else 1
+    idx = index._data.reshape(-1)
+    for i in idx.tolist():
+        if not -size <= i < size:
+            raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+    return d
+
+
+def _filled(input, d, index, value):
+    data = np.array(input._data, order="C")
+    v = value._data if isinstance(value, Tensor) else value
+    view = data.reshape(1) if data.ndim == 0 else np.moveaxis(data, d, 0)
+    view[index._data.reshape(-1)] = quietly(np.asarray(v).astype, data.dtype)
+    return data
+
+
+@parses('index_fill(Tensor input, int dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int dim, Tensor index, Number value)')
+def index_fill(input, dim, index, value):
+    """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value``."""
+    d = _fill_check(input, dim, index, value)
+    data = _filled(input, d, index, value)
+    if isinstance(value, Tensor):
+        return record(data, IndexFillBackward1, (input, value), save={"index": index}, dim=d,
+                      dim_arg=dim, index=index)
+    return record(data, IndexFillBackward0, (input,), save={"index": index}, dim=d,
+                  dim_arg=dim, index=index)
+
+
+@parses('index_fill_(Tensor input, int dim, Tensor index, Tensor value)',
+        'index_fill_(Tensor input, int dim, Tensor index, Number value)')
+def index_fill_(self, dim, index, value):
+    d = _fill_check(self, dim, index, value)
+    data = _filled(self, d, index, value)
+    if isinstance(value, Tensor):
+        return apply_inplace(self, data, IndexFillBackward1, (self, value),
+                             save={"index": index}, dim=d, dim_arg=dim, index=index)
+    return apply_inplace(self, data, IndexFillBackward0, (self,), save={"index": index}, dim=d,
+                         dim_arg=dim, index=index)
+
+
+class IndexFillBackward0(Node):
+    """out = self with the slices at index set to a number: their gradient is 0."""
+
+    def backward(self, grad):
+        return grad.index_fill(self.dim_arg, self.saved("index"), 0)
+
+    def jvp(self, t):
+        return t.index_fill(self.dim, self.index, 0)
+
+
+class IndexFillBackward1(IndexFillBackward0):
+    """out = self with the slices at index set to a 0-d tensor ``value``: value's gradient is
+    the sum of the filled slices (each index once: torch's ``_unique``)."""
+
+    def backward(self, grad):
+        index = self.saved("index")
+        g_self = grad.index_fill(self.dim_arg, index, 0) if self.needs_input_grad[0] else None
+        g_value = None
+        if self.needs_input_grad[1]:
+            unique = Tensor._make(np.unique(index._data.reshape(-1)))
+            g_value = grad.index_select(self.dim_arg, unique).sum()
+        return g_self, g_value
+
+    def jvp(self, t_self, t_value):
+        x = self.inputs[0]
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        if t_value is None:
+            return t_self.index_fill(self.dim, self.index, 0)
+        return index_fill(t_self, self.dim, self.index, t_value)

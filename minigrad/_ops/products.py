@@ -16,8 +16,10 @@ import warnings
 
 import numpy as np
 
+from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
+from minigrad._ops.inplace import apply_inplace
 from minigrad._ops.join import stack
 from minigrad._ops.linalg import _product_rule, _short, bmm, dot, matmul, mm, outer
 from minigrad._ops.pointwise import mul_scalar
@@ -149,9 +151,15 @@ def linalg_cross(input, other, dim=-1):
     shape = broadcast_shape((input, other))
     x = np.moveaxis(np.broadcast_to(input._data, shape), d, 0)
     y = np.moveaxis(np.broadcast_to(other._data, shape), d, 0)
+    if x.dtype in (np.float32, np.float64) and torch_fuses():
+        def term(p, q, r, s):  # torch's kernel, compiled: fma(p, q, -(r * s))
+            return fma(p, q, -(r * s), x.dtype)
+    else:
+        def term(p, q, r, s):
+            return p * q - r * s
     with np.errstate(all="ignore"):
-        parts = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2],
-                 x[0] * y[1] - x[1] * y[0]]
+        parts = [term(x[1], y[2], x[2], y[1]), term(x[2], y[0], x[0], y[2]),
+                 term(x[0], y[1], x[1], y[0])]
     data = np.ascontiguousarray(np.moveaxis(np.stack(parts), 0, d))
     return record(data, LinalgCrossBackward0, (input, other),
                   save=cross_save(input, other), dim=d, dim_arg=dim)
@@ -389,3 +397,37 @@ def cartesian_prod(*tensors):
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")
     return stack([g.flatten() for g in grids], 1)
+
+
+# --- addmv_, baddbmm_, addbmm_: the same, written into input --------------------------------
+def _into(self, result, node_cls, inputs, **attrs):
+    """Write ``result`` (computed without history) into ``self`` with ``node_cls`` as its
+    history, with torch's error when the shapes differ."""
+    if result.shape != self.shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output "
+                           f"tensor size {list(result.shape)} should match")
+    return apply_inplace(self, result._data, node_cls, inputs, **attrs)
+
+
+@parses('addmv_(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)')
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    result = addmv(self.detach(), mat.detach(), vec.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, AddmvBackward0, (self, mat, vec),
+                 save=cross_save(mat, vec, "mat", "vec"), beta=beta, alpha=alpha)
+
+
+@parses('baddbmm_(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1)')
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    result = baddbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, BaddbmmBackward0, (self, batch1, batch2),
+                 save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha)
+
+
+@parses('addbmm_(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, '
+        'Number alpha = 1)')
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    result = addbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    return _into(self, result, AddbmmBackward0, (self, batch1, batch2),
+                 save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha,
+                 sizes=(batch1.shape[0], batch1.shape[1], batch2.shape[2]))

@@ -359,7 +359,8 @@ SAVED_FIELDS = {
                                   "self": TENSOR, "threshold": _attr("threshold")},
     # manipulation (minigrad/_ops/differences.py)
     "TraceBackward0": {"self_sym_sizes": _self_sizes},
-    "IndexFillBackward1": {"dim": _attr("dim"), "index": TENSOR},
+    "IndexFillBackward0": {"dim": _dim_arg, "index": TENSOR},
+    "IndexFillBackward1": {"dim": _dim_arg, "index": TENSOR},
     "AddcmulBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
     "AddcdivBackward0": {"tensor1": TENSOR, "tensor2": TENSOR, "value": _attr("value")},
     "TakeBackward0": {"index": TENSOR, "self": TENSOR},

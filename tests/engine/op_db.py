@@ -1975,6 +1975,24 @@ OPS: list[OpInfo] = [
     OpInfo("dist_at_zero", lambda lib, x, y, *a, **kw: x.dist(y, *a, **kw),
            lambda r: [S(np.ones((2, 3)), np.ones((2, 3))), S(np.ones(3), np.ones(3), 3)],
            no_gradcheck=KINKS),
+    OpInfo("row_stack", lambda lib, a, b: lib.row_stack((a, b)),
+           lambda r: [S(randn(r, (3,)), randn(r, (2, 3)))]),
+    OpInfo("addmv_baddbmm_addbmm_", lambda lib, x, m, v, s, b1, b2, **kw: (
+        x.clone().addmv_(m, v, **kw), lib.addmv_(x.clone(), m, v, **kw),
+        s.clone().baddbmm_(b1, b2, **kw), s[0].clone().addbmm_(b1, b2, **kw)),
+           lambda r: [S(randn(r, (2,)), randn(r, (2, 3)), randn(r, (3,)), randn(r, (2, 2, 4)),
+                        randn(r, (2, 2, 3)), randn(r, (2, 3, 4))),
+                      S(randn(r, (2,)), const(randn(r, (2, 3))), randn(r, (3,)),
+                        randn(r, (2, 2, 4)), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 4))),
+                        beta=0.5, alpha=-2)]),
+    OpInfo("index_fill", lambda lib, x, *a: (x.index_fill(*a), lib.index_fill(x, *a),
+                                             x.clone().index_fill_(*a)),
+           lambda r: [S(randn(r, (3, 4)), 1, index([0, 2, 0]), -1.5),
+                      S(randn(r, (3, 4)), -1, index([3, 0]), randn(r, ())),
+                      S(randn(r, (3, 4)), 0, index(1), const(randn(r, ()))),
+                      S(const(randn(r, (3, 4))), 0, index([2]), randn(r, ())),
+                      S(nc(randn(r, (3, 4))), 1, index([1, 1]), 2),
+                      S(randn(r, ()), 0, index([0]), randn(r, ()), desc="0-d")]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

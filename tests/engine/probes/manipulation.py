@@ -61,6 +61,9 @@ print(y, z, w, y.grad_fn, z.grad_fn.next_functions, w.grad_fn)
     "torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=5)",
     "torch.repeat_interleave(torch.tensor([1, 3, 2]), output_size=3)",
     "torch.ones(2, 3).repeat_interleave(2, dim=2)",
+    "torch.tensor([1, 2]).repeat_interleave()",
+    "torch.ones(2).repeat_interleave(1.5)",
+    "torch.repeat_interleave(torch.ones(2), 1.5)",
     "print(torch.ones(2, 3).repeat_interleave(2, dim=0, output_size=4).shape, torch.ones(2, 3).repeat_interleave(torch.tensor([2]), dim=1, output_size=6).shape, torch.ones(0, 3).repeat_interleave(2).shape)",
     # diff
     """x = torch.tensor([[1., 4., 9., 16.], [2., 3., 5., 8.]], requires_grad=True)
@@ -286,6 +289,29 @@ y.backward(torch.arange(20.).view(4, 5)); print(a.grad, b.grad, c.grad)""",
 torch.block_diag(a, b).backward(torch.arange(4.).view(2, 2)); print(a.grad, b.grad)""",
     "torch.block_diag(torch.ones(2, 2, 2))",
     "torch.block_diag([torch.ones(2)])",
+    # addmv_, baddbmm_, addbmm_, row_stack
+    """x = torch.ones(2, requires_grad=True) * 1; m = torch.arange(6.).view(2, 3).requires_grad_()
+x.addmv_(m, torch.ones(3), beta=0.5, alpha=2); print(x, x.grad_fn, x.grad_fn.next_functions, x._version)
+s = torch.zeros(2, 2, 2); s.baddbmm_(torch.ones(2, 2, 3), torch.ones(2, 3, 2)); t = torch.zeros(2, 2); t.addbmm_(torch.ones(2, 2, 3), torch.ones(2, 3, 2), beta=0)
+print(s, t, torch.addmv_(torch.ones(2), torch.ones(2, 3), torch.ones(3)), torch.row_stack([torch.ones(2), torch.zeros(2)]))""",
+    "torch.ones(2, 5).baddbmm_(torch.ones(4, 2, 3), torch.ones(4, 3, 5))",
+    "torch.ones(1).addmv_(torch.ones(2, 3), torch.ones(3))",
+    "torch.ones(2, dtype=torch.int64).addmv_(torch.ones(2, 3), torch.ones(3))",
+    "torch.ones(2, requires_grad=True).addmv_(torch.ones(2, 3), torch.ones(3))",
+    # index_fill, index_fill_
+    """x = torch.arange(12.).view(3, 4).requires_grad_(); v = torch.tensor(-1., requires_grad=True)
+y = x.index_fill(1, torch.tensor([0, 2, 0]), v); print(y, y.grad_fn, y.grad_fn._saved_dim, y.grad_fn._saved_index)
+y.backward(torch.ones(3, 4)); print(x.grad, v.grad)
+z = torch.index_fill(x, -1, torch.tensor(3), 5.); print(z, z.grad_fn, z.grad_fn._saved_dim)""",
+    "print(torch.arange(4).index_fill(0, torch.tensor([1]), 2.5), torch.arange(4.).index_fill(0, torch.tensor([1]), torch.tensor(2)), torch.tensor(1.).index_fill(0, torch.tensor([0]), 5.), torch.ones(3, 4).index_fill(1, torch.tensor([-1]), 0.))",
+    "x = torch.zeros(2, 3); x.index_fill_(1, torch.tensor([0, 2]), 7.); print(x, x._version)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([5]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1.]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([[1]]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1]), torch.tensor([1.]))",
+    "torch.ones(3, 4).index_fill(2, torch.tensor([1]), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1], dtype=torch.int32), 0.)",
+    "torch.ones(3, 4).index_fill(1, torch.tensor([1]))",
 ]
 
 KNOWN = {
