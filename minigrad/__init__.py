@@ -136,6 +136,7 @@ from minigrad._ops.linalg import (
 )
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.order_statistics import kthvalue, median, mode, nanmedian
+from minigrad._ops.padding import constant_pad_nd
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,

@@ -362,6 +362,7 @@ SAVED_FIELDS = {
     "EuclideanDistBackward0": {"result": TENSOR, "x1": TENSOR, "x2": TENSOR},
     "XlogyBackward0": {"other": TENSOR, "self": TENSOR},
     "MedianBackward0": {"result": TENSOR, "self": TENSOR},
+    "ConstantPadNdBackward0": {"pad": _signed("pad")},
     "NansumBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "self": TENSOR},
     "VarMeanBackward0": {"correction": _attr("correction"), "dim": _dims_arg,
                          "keepdim": _keepdim, "self": TENSOR},

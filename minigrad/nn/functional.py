@@ -30,8 +30,10 @@ from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
 from minigrad._ops import normalization as _normalization
+from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
+from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
@@ -412,6 +414,33 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         return input / denom
     denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
     return _div.as_function(input, denom, out=out)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+@parses('pad(Tensor input, tuple of ints pad, str mode = "constant", float? value = None)')
+def _pad(input, pad, mode="constant", value=None):
+    """A border around the last ``len(pad) // 2`` dims: ``pad`` is (left, right) for the last
+    dim, then for the one before... Constant mode (``value``, 0 by default) is torch's
+    ``constant_pad_nd``; a negative pad crops."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{input.dim()}")
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        if value is not None and value != 0:
+            raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+        raise NotImplementedError(f"minigrad's F.pad has mode='constant' only, not "
+                                  f"mode={mode!r}; run this code with torch")
+    return _padding.constant_pad_nd.as_function(input, pad, 0 if value is None else value)
+
+
+pad = _pad.as_function
 
 
 cosine_similarity = _distance.cosine_similarity.as_function

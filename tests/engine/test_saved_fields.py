@@ -183,6 +183,7 @@ OPS = {
     "std_mean": lambda L, x, y: L.std_mean(x, (0, 1), keepdim=True)[0],
     "aminmax": lambda L, x, y: L.aminmax(x).max,
     "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
+    "pad": lambda L, x, y: L.nn.functional.pad(x, (1, -1, 0, 2)),
 }
 
 

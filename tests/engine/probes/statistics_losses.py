@@ -208,6 +208,18 @@ y.sum().backward()""",
     "torch.bincount(torch.tensor([0., 1.]))",
     "torch.bincount(torch.tensor([0, 1]), minlength=-1)",
     "torch.bincount(torch.tensor([0, 1]), weights=torch.tensor([1.]))",
+    # F.pad (constant mode)
+    """x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True); F = torch.nn.functional
+y = F.pad(x, (1, -1, 0, 2), value=7.); g, = torch.autograd.grad(y, x, torch.ones(4, 3), create_graph=True)
+print(y, y.grad_fn, y.grad_fn._saved_pad, g, F.pad(x, [1, 1]), F.pad(x, (0, 0, 1, 0), 'constant', 0.5), torch.constant_pad_nd(x, (1, 1), 2))""",
+    "print(torch.nn.functional.pad(torch.tensor([1, 2]), (1, 1), value=2.5), torch.nn.functional.pad(torch.tensor([True]), (1, 1)), torch.nn.functional.pad(torch.tensor(1.), ()), torch.nn.functional.pad(torch.zeros(0, 2), (1, 1)), torch.nn.functional.pad(torch.ones(2, 2), (1, 1, 1, 1), value=float('-inf')))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1,))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (-2, -2))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='bad')",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='reflect', value=1.)",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1.5, 1))",
+    "torch.constant_pad_nd(torch.ones(2, 3), (1,))",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
