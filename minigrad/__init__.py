@@ -241,6 +241,7 @@ from minigrad._ops.shape import (
 )
 from minigrad._ops.sorting import argsort, sort, topk
 from minigrad._ops.statistics import aminmax, nanmean, nansum, std_mean, var_mean
+from minigrad._ops.unique import unique, unique_consecutive
 from minigrad._tensor import Size, Tensor, device
 from minigrad._tensor import legacy_type as _legacy_type
 from minigrad._tensor_str import set_printoptions

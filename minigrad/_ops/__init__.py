@@ -24,6 +24,7 @@ from minigrad._ops import (
     shape,
     sorting,
     statistics,
+    unique,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -146,7 +147,8 @@ METHODS = {
     "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
-    "bincount": binning.bincount, "histc": binning.histc,
+    "bincount": binning.bincount, "histc": binning.histc, "unique": unique.unique,
+    "unique_consecutive": unique.unique_consecutive,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -220,6 +220,20 @@ print(y, y.grad_fn, y.grad_fn._saved_pad, g, F.pad(x, [1, 1]), F.pad(x, (0, 0, 1
     "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='reflect', value=1.)",
     "torch.nn.functional.pad(torch.ones(2, 3), (1.5, 1))",
     "torch.constant_pad_nd(torch.ones(2, 3), (1,))",
+    # unique, unique_consecutive
+    """x = torch.tensor([3., 1., 2., 3., 1., float('nan'), float('nan')], requires_grad=True)
+u = torch.unique(x); print(u, u.grad_fn, u.grad_fn.next_functions, x.unique(return_inverse=True, return_counts=True), torch.unique(x, sorted=False), x.unique(return_counts=True))
+u.sum().backward()""",
+    """t = torch.tensor([[1, 2], [1, 2], [0, 5]])
+print(torch.unique(t, dim=0, return_counts=True, return_inverse=True), torch.unique(t, dim=1), t.unique(dim=-1, return_inverse=True), torch.unique(t, return_inverse=True), torch.unique(torch.tensor([True, False, True])), torch.unique(torch.tensor(5), return_inverse=True), torch.unique(torch.tensor([]), return_counts=True), torch.unique(torch.zeros(0, 3), dim=0))""",
+    "torch.unique(torch.tensor([[1, 2]]), dim=2)",
+    "torch.unique(torch.zeros(2, 0), dim=0)",
+    """x = torch.tensor([[3., 1.], [3., 1.], [2., 2.]], requires_grad=True)
+u = torch.unique(x, dim=0); print(u, u.grad_fn)
+u.sum().backward()""",
+    """x = torch.tensor([1., 1., 2., 2., 3., 1., 1., 2.], requires_grad=True)
+u = torch.unique_consecutive(x); print(u, u.grad_fn, torch.unique_consecutive(x, return_inverse=True, return_counts=True), x.unique_consecutive(return_counts=True), torch.unique_consecutive(torch.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_counts=True), torch.unique_consecutive(torch.tensor([1., float('nan'), float('nan')])), torch.unique_consecutive(torch.tensor([])))
+u.sum().backward()""",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
