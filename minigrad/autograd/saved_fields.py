@@ -363,6 +363,8 @@ SAVED_FIELDS = {
     "XlogyBackward0": {"other": TENSOR, "self": TENSOR},
     "MedianBackward0": {"result": TENSOR, "self": TENSOR},
     "ConstantPadNdBackward0": {"pad": _signed("pad")},
+    "LogSigmoidBackward0": {"buffer": TENSOR, "self": TENSOR},
+    "LogSigmoidBackwardBackward0": {"buffer": TENSOR, "grad_output": TENSOR, "self": TENSOR},
     "Unique2Backward0": {}, "UniqueDimBackward0": {}, "UniqueConsecutiveBackward0": {},
     "NansumBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "self": TENSOR},
     "VarMeanBackward0": {"correction": _attr("correction"), "dim": _dims_arg,

@@ -26,12 +26,14 @@ from minigrad.nn.modules import (
     LayerNorm,
     LeakyReLU,
     Linear,
+    LogSigmoid,
     LogSoftmax,
     MarginRankingLoss,
     Module,
     ModuleDict,
     ModuleList,
     MSELoss,
+    MultiLabelSoftMarginLoss,
     NLLLoss,
     PairwiseDistance,
     ParameterDict,
@@ -62,7 +64,7 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid"]
 
 
 def __getattr__(name):

@@ -521,6 +521,32 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
                                        ("none", "mean", "sum").index(reduction))
 
 
+def logsigmoid(input):
+    """``log(sigmoid(x))``, one fused node (``LogSigmoidBackward0``)."""
+    return activation.logsigmoid(input)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """One binary cross-entropy per class (from logits), averaged over the classes; composed
+    as torch's Python code composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    classes = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / classes
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
     enum = _reduction_enum(size_average, reduce, reduction)

@@ -184,6 +184,7 @@ OPS = {
     "aminmax": lambda L, x, y: L.aminmax(x).max,
     "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
     "pad": lambda L, x, y: L.nn.functional.pad(x, (1, -1, 0, 2)),
+    "logsigmoid": lambda L, x, y: L.nn.functional.logsigmoid(x),
 }
 
 

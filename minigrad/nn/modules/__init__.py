@@ -4,6 +4,7 @@ from minigrad.nn.modules.activation import (
     ELU,
     GELU,
     LeakyReLU,
+    LogSigmoid,
     LogSoftmax,
     ReLU,
     Sigmoid,
@@ -35,6 +36,7 @@ from minigrad.nn.modules.loss import (
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelSoftMarginLoss,
     NLLLoss,
     PoissonNLLLoss,
     SmoothL1Loss,
@@ -56,4 +58,4 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid"]

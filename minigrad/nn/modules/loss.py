@@ -185,3 +185,9 @@ class GaussianNLLLoss(_Loss):
 class SoftMarginLoss(_Loss):
     def forward(self, input, target):
         return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
+                                             reduction=self.reduction)

@@ -234,6 +234,13 @@ u.sum().backward()""",
     """x = torch.tensor([1., 1., 2., 2., 3., 1., 1., 2.], requires_grad=True)
 u = torch.unique_consecutive(x); print(u, u.grad_fn, torch.unique_consecutive(x, return_inverse=True, return_counts=True), x.unique_consecutive(return_counts=True), torch.unique_consecutive(torch.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_counts=True), torch.unique_consecutive(torch.tensor([1., float('nan'), float('nan')])), torch.unique_consecutive(torch.tensor([])))
 u.sum().backward()""",
+    # logsigmoid, multilabel_soft_margin_loss
+    """x = torch.tensor([[-2., 0.5, 3.], [0., -30., 40.]], requires_grad=True); F = torch.nn.functional
+y = F.logsigmoid(x); g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(y, y.grad_fn, y.grad_fn._saved_buffer, g, g.grad_fn, torch.nn.LogSigmoid())
+t = torch.tensor([[1., 0., 1.], [0., 0.5, 1.]]); l = F.multilabel_soft_margin_loss(x, t, weight=torch.tensor([1., 2., 0.5])); l.backward(); print(l, l.grad_fn, x.grad)
+print(torch.nn.MultiLabelSoftMarginLoss(reduction='none')(x, t), torch.nn.MultiLabelSoftMarginLoss())""",
+    "torch.nn.functional.logsigmoid(torch.tensor([1, 2]))",
+    "torch.nn.functional.multilabel_soft_margin_loss(torch.randn(2, 3), torch.rand(2, 3), reduction='avg')",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
