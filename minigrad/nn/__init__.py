@@ -34,6 +34,7 @@ from minigrad.nn.modules import (
     ModuleList,
     MSELoss,
     MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
     PairwiseDistance,
     ParameterDict,
@@ -64,7 +65,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
+           "MultiMarginLoss"]
 
 
 def __getattr__(name):

@@ -29,6 +29,7 @@ from minigrad._ops import distance as _distance
 from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
+from minigrad._ops import multi_margin as _multi_margin
 from minigrad._ops import normalization as _normalization
 from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
@@ -545,6 +546,18 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if reduction == "sum":
         return loss.sum()
     raise ValueError(reduction + " is not valid")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    """The multi-class hinge loss: one fused node (``_ops/multi_margin.py``)."""
+    enum = _reduction_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
+                                           ("none", "mean", "sum")[enum])
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):

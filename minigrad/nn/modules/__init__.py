@@ -37,6 +37,7 @@ from minigrad.nn.modules.loss import (
     MarginRankingLoss,
     MSELoss,
     MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
     PoissonNLLLoss,
     SmoothL1Loss,
@@ -58,4 +59,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
+           "MultiMarginLoss"]

@@ -241,6 +241,20 @@ t = torch.tensor([[1., 0., 1.], [0., 0.5, 1.]]); l = F.multilabel_soft_margin_lo
 print(torch.nn.MultiLabelSoftMarginLoss(reduction='none')(x, t), torch.nn.MultiLabelSoftMarginLoss())""",
     "torch.nn.functional.logsigmoid(torch.tensor([1, 2]))",
     "torch.nn.functional.multilabel_soft_margin_loss(torch.randn(2, 3), torch.rand(2, 3), reduction='avg')",
+    # multi_margin_loss
+    """x = torch.tensor([[0.1, 0.2, 0.4, 0.8], [0.5, -0.2, 0.3, 0.1]], requires_grad=True); y = torch.tensor([3, 0]); F = torch.nn.functional
+l = F.multi_margin_loss(x, y); g, = torch.autograd.grad(l, x, create_graph=True); print(l, l.grad_fn, l.grad_fn._saved_p, l.grad_fn._saved_margin, l.grad_fn._saved_weight, g, g.grad_fn)
+print(F.multi_margin_loss(x, y, p=2, margin=0.5, weight=torch.tensor([1., 2., 3., 4.]), reduction='none'), F.multi_margin_loss(x[0], torch.tensor(3)), F.multi_margin_loss(x[0], torch.tensor([3]), reduction='none'), torch.nn.MultiMarginLoss(p=2, margin=0.3), torch.nn.MultiMarginLoss()(x, y))
+g.sum().backward()""",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([0, 1]), p=3)",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([0, 1]), weight=torch.ones(2, 2))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([4, 0]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3, 0, 1]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3., 0.]))",
+    "torch.nn.functional.multi_margin_loss(torch.ones(2, 4, dtype=torch.long), torch.tensor([3, 0]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 3, 4), torch.tensor([0, 1]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3, 0]), weight=torch.ones(3))",
+    "torch.nn.MultiMarginLoss(weight=torch.ones(2, 2))",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
