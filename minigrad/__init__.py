@@ -120,6 +120,7 @@ from minigrad._ops.inplace import (
     sub_,
     zero_,
 )
+from minigrad._ops.inverse import inverse
 from minigrad._ops.join import cat, stack
 from minigrad._ops.linalg import (
     bmm,

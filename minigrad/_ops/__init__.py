@@ -13,6 +13,7 @@ from minigrad._ops import (
     elementary,
     indexing,
     inplace,
+    inverse,
     join,
     linalg,
     nn_ops,
@@ -148,7 +149,7 @@ METHODS = {
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
     "bincount": binning.bincount, "histc": binning.histc, "unique": unique.unique,
-    "unique_consecutive": unique.unique_consecutive,
+    "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

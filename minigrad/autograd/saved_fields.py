@@ -364,6 +364,7 @@ SAVED_FIELDS = {
     "MedianBackward0": {"result": TENSOR, "self": TENSOR},
     "ConstantPadNdBackward0": {"pad": _signed("pad")},
     "LogSigmoidBackward0": {"buffer": TENSOR, "self": TENSOR},
+    "LinalgInvExBackward0": {"inverse": TENSOR},
     "MultiMarginLossBackward0": {"margin": _attr("margin"), "p": _attr("p"),
                                  "reduction": lambda n: _REDUCTION[n.reduction],
                                  "self": TENSOR, "target": TENSOR, "weight": TENSOR},

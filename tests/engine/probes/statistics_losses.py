@@ -255,6 +255,15 @@ g.sum().backward()""",
     "torch.nn.functional.multi_margin_loss(torch.randn(2, 3, 4), torch.tensor([0, 1]))",
     "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3, 0]), weight=torch.ones(3))",
     "torch.nn.MultiMarginLoss(weight=torch.ones(2, 2))",
+    # inverse
+    """A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+B = torch.inverse(A); g, = torch.autograd.grad(B, A, torch.ones(2, 2), create_graph=True); print(B, B.grad_fn, B.grad_fn._saved_inverse, g, g.grad_fn, A.inverse(), torch.inverse(torch.zeros(0, 0)), torch.inverse(torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]])))""",
+    "torch.inverse(torch.ones(2, 2))",
+    "torch.inverse(torch.tensor([[0., 1., 0.], [1., 0., 0.], [0., 0., 0.]]))",
+    "torch.inverse(torch.tensor([[[1., 2.], [3., 4.]], [[1., 0.], [0., 0.]]]))",
+    "torch.inverse(torch.ones(2, 3))",
+    "torch.inverse(torch.ones(2, 2, dtype=torch.long))",
+    "torch.inverse(torch.ones(3))",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
