@@ -202,6 +202,7 @@ from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, r
     where,
 )
 from minigrad._ops.pointwise import clip_op as _clip_op
+from minigrad._ops.quantile import nanquantile, quantile
 from minigrad._ops.reduction import (  # fidelity round 2
     all,
     amax,

@@ -19,6 +19,7 @@ from minigrad._ops import (
     nn_ops,
     order_statistics,
     pointwise,
+    quantile,
     reduction,
     sampling,
     scan,
@@ -150,6 +151,7 @@ METHODS = {
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
     "bincount": binning.bincount, "histc": binning.histc, "unique": unique.unique,
     "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
+    "quantile": quantile.quantile, "nanquantile": quantile.nanquantile,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -264,6 +264,19 @@ B = torch.inverse(A); g, = torch.autograd.grad(B, A, torch.ones(2, 2), create_gr
     "torch.inverse(torch.ones(2, 3))",
     "torch.inverse(torch.ones(2, 2, dtype=torch.long))",
     "torch.inverse(torch.ones(3))",
+    # quantile, nanquantile
+    """nan = float('nan'); x = torch.tensor([[3., 1., 2., 4.], [0., 5., 5., 4.]], requires_grad=True)
+y = torch.quantile(x, torch.tensor([0.25, 0.5]), dim=1, keepdim=True); y.sum().backward(); print(y, y.grad_fn, x.grad)
+print(torch.quantile(x, 0.3), x.quantile(0.5, 1, interpolation='nearest'), x.quantile(0.3, 0, True, interpolation='higher'), x.quantile(0.3, -1, interpolation='midpoint'), x.quantile(0.3, 1, interpolation='lower'))
+print(torch.quantile(torch.tensor([1., nan, 3.]), 0.5), torch.nanquantile(torch.tensor([1., nan, 3.]), 0.5), torch.nanquantile(torch.tensor([nan, nan]), 0.5), torch.quantile(torch.tensor(2.), 0.3), torch.quantile(torch.tensor([1., 2., 3., 4.]), torch.tensor([0.125, 0.375, 0.625, 0.875]), interpolation='nearest'))""",
+    "torch.quantile(torch.tensor([1., 2.]), 1.5)",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([0.5], dtype=torch.float64))",
+    "torch.quantile(torch.tensor([1, 2]), 0.5)",
+    "torch.quantile(torch.tensor([1., 2.]), 0.5, interpolation='foo')",
+    "torch.quantile(torch.tensor([]), 0.5)",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([[0.5]]))",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([1.5, 0.5]))",
+    "torch.nanquantile(torch.tensor([1., 2.]), 0.5, dim=1)",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
