@@ -11,6 +11,9 @@ from minigrad.nn.modules import (
     GELU,
     BCELoss,
     BCEWithLogitsLoss,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
     CosineEmbeddingLoss,
     CosineSimilarity,
     CrossEntropyLoss,
@@ -51,6 +54,9 @@ from minigrad.nn.modules import (
     Tanh,
     TripletMarginLoss,
     Unflatten,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
 )
 from minigrad.nn.parameter import Parameter
 
@@ -66,7 +72,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
-           "MultiMarginLoss"]
+           "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
 def __getattr__(name):

@@ -46,6 +46,14 @@ from minigrad.nn.modules.loss import (
 )
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import LayerNorm
+from minigrad.nn.modules.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
@@ -60,4 +68,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
-           "MultiMarginLoss"]
+           "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

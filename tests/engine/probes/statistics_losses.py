@@ -220,6 +220,10 @@ print(y, y.grad_fn, y.grad_fn._saved_pad, g, F.pad(x, [1, 1]), F.pad(x, (0, 0, 1
     "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='reflect', value=1.)",
     "torch.nn.functional.pad(torch.ones(2, 3), (1.5, 1))",
     "torch.constant_pad_nd(torch.ones(2, 3), (1,))",
+    """x = torch.tensor([[[1., 2.], [3., 4.]]], requires_grad=True)
+for m in [torch.nn.ConstantPad2d(1, 3.5), torch.nn.ConstantPad1d((1, 2), 0.), torch.nn.ZeroPad2d((1, 1, 2, 0)), torch.nn.ZeroPad1d(2), torch.nn.ConstantPad3d(1, 1)]:
+    y = m(x); print(m, m.padding, m.value, y.shape, y.grad_fn)
+print(torch.nn.ZeroPad2d(1)(x), torch.nn.Sequential(torch.nn.ZeroPad2d(1), torch.nn.Flatten()))""",
     # unique, unique_consecutive
     """x = torch.tensor([3., 1., 2., 3., 1., float('nan'), float('nan')], requires_grad=True)
 u = torch.unique(x); print(u, u.grad_fn, u.grad_fn.next_functions, x.unique(return_inverse=True, return_counts=True), torch.unique(x, sorted=False), x.unique(return_counts=True))
