@@ -123,6 +123,7 @@ from minigrad._ops.inplace import (
     sub_,
     zero_,
 )
+from minigrad._ops.inverse import inverse
 from minigrad._ops.join import cat, stack
 from minigrad._ops.linalg import (
     bmm,
@@ -146,6 +147,7 @@ from minigrad._ops.locate import (  # manipulation
 )
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.order_statistics import kthvalue, median, mode, nanmedian
+from minigrad._ops.padding import constant_pad_nd
 from minigrad._ops.pointwise import (  # fidelity round 2: rounding, extremes, remainders
     abs,
     add,
@@ -223,6 +225,7 @@ from minigrad._ops.products import (  # manipulation
     tensordot,
     vdot,
 )
+from minigrad._ops.quantile import nanquantile, quantile
 from minigrad._ops.queries import (  # questions about tensors and dtypes
     can_cast,
     is_complex,
@@ -299,6 +302,7 @@ from minigrad._ops.stacking import (  # manipulation
     vstack,
 )
 from minigrad._ops.statistics import aminmax, nanmean, nansum, std_mean, var_mean
+from minigrad._ops.unique import unique, unique_consecutive
 from minigrad._runtime import (  # threads, determinism, matmul precision: torch's switches
     are_deterministic_algorithms_enabled,
     get_float32_matmul_precision,

@@ -62,8 +62,7 @@ LEFT_OUT = {
         "xavier_uniform_, xavier_normal_, kaiming_uniform_ and kaiming_normal_; or run this "
         "code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
-        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm",
-         "pad"], _FUNCTION),
+        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _FUNCTION),
 }
 
 

@@ -15,6 +15,7 @@ from minigrad._ops import (
     index_add,
     indexing,
     inplace,
+    inverse,
     join,
     linalg,
     locate,
@@ -22,6 +23,7 @@ from minigrad._ops import (
     order_statistics,
     pointwise,
     products,
+    quantile,
     queries,
     rearrange,
     reduction,
@@ -31,6 +33,7 @@ from minigrad._ops import (
     sorting,
     stacking,
     statistics,
+    unique,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -173,9 +176,12 @@ METHODS = {
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
     "bincount": binning.bincount, "histc": binning.histc,
-    "matrix_power": products.matrix_power, "addmv_": products.addmv_,
+    "addmv_": products.addmv_,
     "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
     "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,
+    "unique": unique.unique,
+    "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
+    "quantile": quantile.quantile, "nanquantile": quantile.nanquantile,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -36,6 +36,7 @@ from minigrad._ops.pointwise import (
     pow,
     sigmoid_backward,
     sub,
+    sub_scalar,
 )
 from minigrad._tensor import Tensor
 from minigrad.autograd import grad_mode
@@ -468,3 +469,60 @@ def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result,
         return mul(scaled, negative)
     return mul(elu_backward(scaled, alpha, scale, input_scale, is_result, self_or_result),
                negative)
+
+
+# --- logsigmoid (statistics_losses: multilabel_soft_margin_loss's building block) ------------
+def logsigmoid(input):
+    """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))``; torch's kernel also keeps
+    ``exp(-|x|)`` (its ``buffer``) for the backward."""
+    _floats(input, "log_sigmoid_cpu")
+    x = input._data
+    buffer = Tensor._make(_wide(lambda a: np.exp(-np.abs(a)), x))
+    data = _wide(lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), x)
+    return record(data, LogSigmoidBackward0, (input,), save={"self": input, "buffer": buffer})
+
+
+class LogSigmoidBackward0(Node):
+    """d/dself = 1 - sigmoid(x) = sigmoid(-x): torch's log_sigmoid_backward."""
+
+    def backward(self, grad):
+        return log_sigmoid_backward(grad, self.saved("self"), self.saved("buffer"))
+
+    def jvp(self, t):
+        return log_sigmoid_backward(t, self.inputs[0], self.buffer)
+
+
+def log_sigmoid_backward(grad_output, input, buffer):
+    """torch's kernel: ``(max_deriv - sign * buffer / (1 + buffer)) * grad`` with
+    ``max_deriv, sign = (1, 1)`` below zero, ``(0, -1)`` elsewhere."""
+    def kernel(g, x, b):
+        negative = x < 0
+        return (np.where(negative, 1.0, 0.0) - np.where(negative, 1.0, -1.0) * (b / (1 + b))) * g
+
+    data = _wide(kernel, grad_output._data, input._data, buffer._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, LogSigmoidBackwardBackward0, (grad_output, input),
+                  save={"buffer": buffer, "grad_output": grad_output, "self": input})
+
+
+class LogSigmoidBackwardBackward0(Node):
+    """out = g sigmoid(-x): d/dg is log_sigmoid_backward again, d/dx torch's
+    log_sigmoid_double_backward of ``w * g``."""
+
+    def backward(self, w):
+        g, x, b = self.saved("grad_output"), self.saved("self"), self.saved("buffer")
+        g_g = log_sigmoid_backward(w, x, b) if self.needs_input_grad[0] else None
+        g_x = log_sigmoid_double_backward(mul(w, g), x) if self.needs_input_grad[1] else None
+        return g_g, g_x
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(None if t_g is None else log_sigmoid_backward(t_g, x, self.buffer),
+                    None if t_x is None else log_sigmoid_double_backward(mul(t_x, g), x))
+
+
+def log_sigmoid_double_backward(grad, input):
+    """``grad * (z - 1) * z`` with ``z = sigmoid(x)``, as torch composes it."""
+    z = input.sigmoid()
+    return mul(mul(grad, sub_scalar(z, 1)), z)

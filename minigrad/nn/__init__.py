@@ -11,6 +11,9 @@ from minigrad.nn.modules import (
     GELU,
     BCELoss,
     BCEWithLogitsLoss,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
     CosineEmbeddingLoss,
     CosineSimilarity,
     CrossEntropyLoss,
@@ -26,12 +29,15 @@ from minigrad.nn.modules import (
     LayerNorm,
     LeakyReLU,
     Linear,
+    LogSigmoid,
     LogSoftmax,
     MarginRankingLoss,
     Module,
     ModuleDict,
     ModuleList,
     MSELoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
     PairwiseDistance,
     ParameterDict,
@@ -48,6 +54,9 @@ from minigrad.nn.modules import (
     Tanh,
     TripletMarginLoss,
     Unflatten,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
 )
 from minigrad.nn.parameter import Parameter
 
@@ -62,7 +71,9 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
+           "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
 def __getattr__(name):

@@ -29,10 +29,13 @@ from minigrad._ops import distance as _distance
 from minigrad._ops import dropout as _dropout
 from minigrad._ops import embedding as _embedding
 from minigrad._ops import loss as _loss
+from minigrad._ops import multi_margin as _multi_margin
 from minigrad._ops import nll as _nll
 from minigrad._ops import normalization as _normalization
+from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
+from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
@@ -415,6 +418,33 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return _div.as_function(input, denom, out=out)
 
 
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+@parses('pad(Tensor input, tuple of ints pad, str mode = "constant", float? value = None)')
+def _pad(input, pad, mode="constant", value=None):
+    """A border around the last ``len(pad) // 2`` dims: ``pad`` is (left, right) for the last
+    dim, then for the one before... Constant mode (``value``, 0 by default) is torch's
+    ``constant_pad_nd``; a negative pad crops."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{input.dim()}")
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        if value is not None and value != 0:
+            raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+        raise NotImplementedError(f"minigrad's F.pad has mode='constant' only, not "
+                                  f"mode={mode!r}; run this code with torch")
+    return _padding.constant_pad_nd.as_function(input, pad, 0 if value is None else value)
+
+
+pad = _pad.as_function
+
+
 cosine_similarity = _distance.cosine_similarity.as_function
 pairwise_distance = _distance.pairwise_distance.as_function
 
@@ -491,6 +521,44 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         raise ValueError(reduction + " is not a valid value for reduction")
     return _composite.poisson_nll_loss(input, target, log_input, full, eps,
                                        ("none", "mean", "sum").index(reduction))
+
+
+def logsigmoid(input):
+    """``log(sigmoid(x))``, one fused node (``LogSigmoidBackward0``)."""
+    return activation.logsigmoid(input)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """One binary cross-entropy per class (from logits), averaged over the classes; composed
+    as torch's Python code composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    classes = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / classes
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    """The multi-class hinge loss: one fused node (``_ops/multi_margin.py``)."""
+    enum = _reduction_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
+                                           ("none", "mean", "sum")[enum])
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):

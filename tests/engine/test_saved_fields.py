@@ -183,6 +183,11 @@ OPS = {
     "std_mean": lambda L, x, y: L.std_mean(x, (0, 1), keepdim=True)[0],
     "aminmax": lambda L, x, y: L.aminmax(x).max,
     "aminmax_dim": lambda L, x, y: x.aminmax(dim=-1).min,
+    "pad": lambda L, x, y: L.nn.functional.pad(x, (1, -1, 0, 2)),
+    "logsigmoid": lambda L, x, y: L.nn.functional.logsigmoid(x),
+    "inverse": lambda L, x, y: (x[:2, :2] + 3 * L.eye(2)).inverse(),
+    "multi_margin_loss": lambda L, x, y: L.nn.functional.multi_margin_loss(
+        x, L.tensor([0, 2, 1]), p=2, margin=0.5, reduction="sum"),
 }
 
 

@@ -4,6 +4,7 @@ from minigrad.nn.modules.activation import (
     ELU,
     GELU,
     LeakyReLU,
+    LogSigmoid,
     LogSoftmax,
     ReLU,
     Sigmoid,
@@ -35,6 +36,8 @@ from minigrad.nn.modules.loss import (
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
     PoissonNLLLoss,
     SmoothL1Loss,
@@ -43,6 +46,14 @@ from minigrad.nn.modules.loss import (
 )
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import LayerNorm
+from minigrad.nn.modules.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
@@ -56,4 +67,6 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "CosineSimilarity", "PairwiseDistance",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "SoftMarginLoss"]
+           "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
+           "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

@@ -208,6 +208,79 @@ y.sum().backward()""",
     "torch.bincount(torch.tensor([0., 1.]))",
     "torch.bincount(torch.tensor([0, 1]), minlength=-1)",
     "torch.bincount(torch.tensor([0, 1]), weights=torch.tensor([1.]))",
+    # F.pad (constant mode)
+    """x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True); F = torch.nn.functional
+y = F.pad(x, (1, -1, 0, 2), value=7.); g, = torch.autograd.grad(y, x, torch.ones(4, 3), create_graph=True)
+print(y, y.grad_fn, y.grad_fn._saved_pad, g, F.pad(x, [1, 1]), F.pad(x, (0, 0, 1, 0), 'constant', 0.5), torch.constant_pad_nd(x, (1, 1), 2))""",
+    "print(torch.nn.functional.pad(torch.tensor([1, 2]), (1, 1), value=2.5), torch.nn.functional.pad(torch.tensor([True]), (1, 1)), torch.nn.functional.pad(torch.tensor(1.), ()), torch.nn.functional.pad(torch.zeros(0, 2), (1, 1)), torch.nn.functional.pad(torch.ones(2, 2), (1, 1, 1, 1), value=float('-inf')))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1,))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (-2, -2))",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='bad')",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1, 1), mode='reflect', value=1.)",
+    "torch.nn.functional.pad(torch.ones(2, 3), (1.5, 1))",
+    "torch.constant_pad_nd(torch.ones(2, 3), (1,))",
+    """x = torch.tensor([[[1., 2.], [3., 4.]]], requires_grad=True)
+for m in [torch.nn.ConstantPad2d(1, 3.5), torch.nn.ConstantPad1d((1, 2), 0.), torch.nn.ZeroPad2d((1, 1, 2, 0)), torch.nn.ZeroPad1d(2), torch.nn.ConstantPad3d(1, 1)]:
+    y = m(x); print(m, m.padding, m.value, y.shape, y.grad_fn)
+print(torch.nn.ZeroPad2d(1)(x), torch.nn.Sequential(torch.nn.ZeroPad2d(1), torch.nn.Flatten()))""",
+    # unique, unique_consecutive
+    """x = torch.tensor([3., 1., 2., 3., 1., float('nan'), float('nan')], requires_grad=True)
+u = torch.unique(x); print(u, u.grad_fn, u.grad_fn.next_functions, x.unique(return_inverse=True, return_counts=True), torch.unique(x, sorted=False), x.unique(return_counts=True))
+u.sum().backward()""",
+    """t = torch.tensor([[1, 2], [1, 2], [0, 5]])
+print(torch.unique(t, dim=0, return_counts=True, return_inverse=True), torch.unique(t, dim=1), t.unique(dim=-1, return_inverse=True), torch.unique(t, return_inverse=True), torch.unique(torch.tensor([True, False, True])), torch.unique(torch.tensor(5), return_inverse=True), torch.unique(torch.tensor([]), return_counts=True), torch.unique(torch.zeros(0, 3), dim=0))""",
+    "torch.unique(torch.tensor([[1, 2]]), dim=2)",
+    "torch.unique(torch.zeros(2, 0), dim=0)",
+    """x = torch.tensor([[3., 1.], [3., 1.], [2., 2.]], requires_grad=True)
+u = torch.unique(x, dim=0); print(u, u.grad_fn)
+u.sum().backward()""",
+    """x = torch.tensor([1., 1., 2., 2., 3., 1., 1., 2.], requires_grad=True)
+u = torch.unique_consecutive(x); print(u, u.grad_fn, torch.unique_consecutive(x, return_inverse=True, return_counts=True), x.unique_consecutive(return_counts=True), torch.unique_consecutive(torch.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_counts=True), torch.unique_consecutive(torch.tensor([1., float('nan'), float('nan')])), torch.unique_consecutive(torch.tensor([])))
+u.sum().backward()""",
+    # logsigmoid, multilabel_soft_margin_loss
+    """x = torch.tensor([[-2., 0.5, 3.], [0., -30., 40.]], requires_grad=True); F = torch.nn.functional
+y = F.logsigmoid(x); g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(y, y.grad_fn, y.grad_fn._saved_buffer, g, g.grad_fn, torch.nn.LogSigmoid())
+t = torch.tensor([[1., 0., 1.], [0., 0.5, 1.]]); l = F.multilabel_soft_margin_loss(x, t, weight=torch.tensor([1., 2., 0.5])); l.backward(); print(l, l.grad_fn, x.grad)
+print(torch.nn.MultiLabelSoftMarginLoss(reduction='none')(x, t), torch.nn.MultiLabelSoftMarginLoss())""",
+    "torch.nn.functional.logsigmoid(torch.tensor([1, 2]))",
+    "torch.nn.functional.multilabel_soft_margin_loss(torch.randn(2, 3), torch.rand(2, 3), reduction='avg')",
+    # multi_margin_loss
+    """x = torch.tensor([[0.1, 0.2, 0.4, 0.8], [0.5, -0.2, 0.3, 0.1]], requires_grad=True); y = torch.tensor([3, 0]); F = torch.nn.functional
+l = F.multi_margin_loss(x, y); g, = torch.autograd.grad(l, x, create_graph=True); print(l, l.grad_fn, l.grad_fn._saved_p, l.grad_fn._saved_margin, l.grad_fn._saved_weight, g, g.grad_fn)
+print(F.multi_margin_loss(x, y, p=2, margin=0.5, weight=torch.tensor([1., 2., 3., 4.]), reduction='none'), F.multi_margin_loss(x[0], torch.tensor(3)), F.multi_margin_loss(x[0], torch.tensor([3]), reduction='none'), torch.nn.MultiMarginLoss(p=2, margin=0.3), torch.nn.MultiMarginLoss()(x, y))
+g.sum().backward()""",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([0, 1]), p=3)",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([0, 1]), weight=torch.ones(2, 2))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([4, 0]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3, 0, 1]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3., 0.]))",
+    "torch.nn.functional.multi_margin_loss(torch.ones(2, 4, dtype=torch.long), torch.tensor([3, 0]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 3, 4), torch.tensor([0, 1]))",
+    "torch.nn.functional.multi_margin_loss(torch.randn(2, 4), torch.tensor([3, 0]), weight=torch.ones(3))",
+    "torch.nn.MultiMarginLoss(weight=torch.ones(2, 2))",
+    # inverse
+    """A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+B = torch.inverse(A); g, = torch.autograd.grad(B, A, torch.ones(2, 2), create_graph=True); print(B, B.grad_fn, B.grad_fn._saved_inverse, g, g.grad_fn, A.inverse(), torch.inverse(torch.zeros(0, 0)), torch.inverse(torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]])))""",
+    "torch.inverse(torch.ones(2, 2))",
+    "torch.inverse(torch.tensor([[0., 1., 0.], [1., 0., 0.], [0., 0., 0.]]))",
+    "torch.inverse(torch.tensor([[[1., 2.], [3., 4.]], [[1., 0.], [0., 0.]]]))",
+    "torch.inverse(torch.ones(2, 3))",
+    "torch.inverse(torch.ones(2, 2, dtype=torch.long))",
+    "torch.inverse(torch.ones(3))",
+    # quantile, nanquantile
+    """nan = float('nan'); x = torch.tensor([[3., 1., 2., 4.], [0., 5., 5., 4.]], requires_grad=True)
+y = torch.quantile(x, torch.tensor([0.25, 0.5]), dim=1, keepdim=True); y.sum().backward(); print(y, y.grad_fn, x.grad)
+print(torch.quantile(x, 0.3), x.quantile(0.5, 1, interpolation='nearest'), x.quantile(0.3, 0, True, interpolation='higher'), x.quantile(0.3, -1, interpolation='midpoint'), x.quantile(0.3, 1, interpolation='lower'))
+print(torch.quantile(torch.tensor([1., nan, 3.]), 0.5), torch.nanquantile(torch.tensor([1., nan, 3.]), 0.5), torch.nanquantile(torch.tensor([nan, nan]), 0.5), torch.quantile(torch.tensor(2.), 0.3), torch.quantile(torch.tensor([1., 2., 3., 4.]), torch.tensor([0.125, 0.375, 0.625, 0.875]), interpolation='nearest'))""",
+    "torch.quantile(torch.tensor([1., 2.]), 1.5)",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([0.5], dtype=torch.float64))",
+    "torch.quantile(torch.tensor([1, 2]), 0.5)",
+    "torch.quantile(torch.tensor([1., 2.]), 0.5, interpolation='foo')",
+    "torch.quantile(torch.tensor([]), 0.5)",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([[0.5]]))",
+    "torch.quantile(torch.tensor([1., 2.]), torch.tensor([1.5, 0.5]))",
+    "torch.nanquantile(torch.tensor([1., 2.]), 0.5, dim=1)",
     "print(torch.nn.functional.soft_margin_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.soft_margin_loss(torch.tensor([1., -1.]), torch.tensor([1, 1])), torch.nn.functional.soft_margin_loss(torch.tensor([100., -100.]), torch.tensor([-1., -1.]), size_average=False))",
 ]
 
