@@ -234,6 +234,10 @@ from minigrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 
+# isort: split
+# the activations group's block
+from minigrad._ops.elementary import erf, erf_, erfc, erfc_, erfinv
+
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})

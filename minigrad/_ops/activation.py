@@ -23,12 +23,14 @@ import math
 import numpy as np
 
 from minigrad._numeric import quietly
+from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.inplace import _saved_original, apply_inplace
 from minigrad._ops.linalg import _short
 from minigrad._ops.pointwise import (
     add,
     add_scalar,
+    clip,
     div,
     mul,
     mul_scalar,
@@ -468,3 +470,81 @@ def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result,
         return mul(scaled, negative)
     return mul(elu_backward(scaled, alpha, scale, input_scale, is_result, self_or_result),
                negative)
+
+
+# --- the activations group's block --------------------------------------------------------------
+# --- hardtanh, relu6 --------------------------------------------------------------------------
+def _hardtanh_data(input, min_val, max_val, name):
+    if input._data.dtype.kind == "b":
+        raise RuntimeError(f"Bool inputs not supported for {name}")
+    x = input._data
+    # clip keeps x on a tie and nan as nan; a float bound of an integer tensor is truncated
+    return clip(x, np.asarray(min_val).astype(x.dtype), np.asarray(max_val).astype(x.dtype))
+
+
+@parses('hardtanh(Tensor input, Number min_val = -1, Number max_val = 1, *, '
+        'Tensor out = None)')
+def hardtanh(input, min_val=-1, max_val=1):
+    """``x`` clamped to ``[min_val, max_val]``; its gradient is 0 at the bounds themselves."""
+    data = _hardtanh_data(input, min_val, max_val, "hardtanh")
+    return record(data, HardtanhBackward0, (input,), save={"self": input}, min_val=min_val,
+                  max_val=max_val)
+
+
+@parses('hardtanh_(Tensor input, Number min_val = -1, Number max_val = 1)')
+def hardtanh_(input, min_val=-1, max_val=1):
+    """In place: torch's node is HardtanhBackward0 still, keeping the input as it was (a
+    clone)."""
+    data = _hardtanh_data(input, min_val, max_val, "hardtanh")
+    return apply_inplace(input, data, HardtanhBackward0, (input,),
+                         save={"self": _saved_original(input, True)}, min_val=min_val,
+                         max_val=max_val)
+
+
+@parses('relu6(Tensor input)')
+def relu6(input):
+    """torch's relu6 is hardtanh(input, 0, 6): its node is HardtanhBackward0, bounds int."""
+    return hardtanh(input, 0, 6)
+
+
+@parses('relu6_(Tensor input)')
+def relu6_(input):
+    return hardtanh_(input, 0, 6)
+
+
+class HardtanhBackward0(Node):
+    """The gradient passes strictly inside the bounds: torch's hardtanh_backward."""
+
+    def backward(self, grad):
+        return hardtanh_backward(grad, self.saved("self"), self.min_val, self.max_val)
+
+    def jvp(self, t):
+        return hardtanh_backward(t, self.inputs[0], self.min_val, self.max_val)
+
+
+def hardtanh_backward(grad_output, input, min_val, max_val):
+    """``grad_output`` where ``min_val < input < max_val``, else +0 (nan passes, as torch's
+    kernel tests ``x <= min_val || x >= max_val``)."""
+    g, x = grad_output._data, input._data
+    data = quietly(lambda: np.where((x <= min_val) | (x >= max_val), g.dtype.type(0), g))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), HardtanhBackwardBackward0,
+                  (grad_output, input), save={"self": input}, min_val=min_val,
+                  max_val=max_val)
+
+
+class HardtanhBackwardBackward0(Node):
+    """out = hardtanh_backward(g, self): linear in g, flat in self."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = hardtanh_backward(w, self.saved("self"), self.min_val, self.max_val)
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        g, x = self.inputs
+        return hardtanh_backward(_zeros_or(t_g, g), x, self.min_val, self.max_val)

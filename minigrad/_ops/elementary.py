@@ -11,6 +11,8 @@ of that).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minigrad import _dtype
@@ -18,6 +20,7 @@ from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, operands, record
+from minigrad._ops.inplace import _unary_inplace
 from minigrad._ops.pointwise import LN2, _like_torch, _total, _unary, add_scalar, mul_scalar
 from minigrad.autograd.graph import Node
 
@@ -191,3 +194,122 @@ class HypotBackward0(Node):
         y, x = self.inputs
         return _total(None if t_self is None else t_self * y / self.result,
                       None if t_other is None else t_other * x / self.result)
+
+
+# --- the activations group's block: erf, erfc, erfinv -------------------------------------------
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+_math_erf, _math_erfc = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
+
+
+def _f64(ufunc):
+    """A float64 ufunc from a Python math function (C's erf and erfc, as torch's kernels)."""
+    return lambda x: np.asarray(ufunc(x), dtype=np.float64)
+
+
+np_erf, np_erfc = _f64(_math_erf), _f64(_math_erfc)
+# torch's calc_erfinv (ATen/native/Math.h): Pavlis' rational first guess, two Newton steps
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _np_erfinv64(y):
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    y_abs = np.abs(y)
+    z = y * y
+    central = y * ((((a[3] * z + a[2]) * z + a[1]) * z + a[0])
+                   / ((((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0))
+    z = np.sqrt(-np.log((1.0 - y_abs) / 2.0))
+    tail = (np.copysign(((c[3] * z + c[2]) * z + c[1]) * z + c[0], y)
+            / ((d[1] * z + d[0]) * z + 1.0))
+    x = np.where(y_abs <= 0.7, central, tail)
+    for _ in range(2):
+        x = x - (np_erf(x) - y) / (_TWO_OVER_SQRT_PI * np.exp(-x * x))
+    x = np.where(y_abs == 1, np.copysign(np.inf, y), x)
+    return np.where(y_abs > 1, np.nan, x)
+
+
+def _rounded_once(fn64):
+    """``fn64`` of a float64 copy, rounded once to the input's dtype (float32, float16)."""
+    def kernel(x):
+        out = quietly(fn64, x.astype(np.float64))
+        return np.asarray(out).astype(x.dtype, copy=False)
+
+    return kernel
+
+
+np_erf_like_torch, np_erfc_like_torch, np_erfinv = map(
+    _rounded_once, (np_erf, np_erfc, _np_erfinv64))
+
+
+@parses('erf(Tensor input, *, Tensor out = None)')
+def erf(input):
+    """The Gauss error function, ``2/sqrt(pi) * integral of exp(-t**2) from 0 to x``."""
+    return _unary(input, np_erf_like_torch, ErfBackward0, save_self=True)
+
+
+def _gauss(x):
+    """``2 / sqrt(pi) * exp(-(x.pow(2)))``: erf's slope, in torch's ops."""
+    return mul_scalar(P.neg(P.pow(x, 2)).exp(), _TWO_OVER_SQRT_PI)
+
+
+class ErfBackward0(Node):
+    """``2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad``."""
+
+    def backward(self, grad):
+        return _gauss(self.saved("self")) * grad
+
+    def jvp(self, t):
+        return _gauss(self.inputs[0]) * t
+
+
+@parses('erfc(Tensor input, *, Tensor out = None)')
+def erfc(input):
+    """``1 - erf(x)``, without the cancellation for large x."""
+    return _unary(input, np_erfc_like_torch, ErfcBackward0, save_self=True)
+
+
+class ErfcBackward0(Node):
+    """``-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad``."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        return mul_scalar(P.neg(P.pow(x, 2)).exp(), -_TWO_OVER_SQRT_PI) * grad
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return mul_scalar(P.neg(P.pow(x, 2)).exp(), -_TWO_OVER_SQRT_PI) * t
+
+
+@parses('erfinv(Tensor input, *, Tensor out = None)')
+def erfinv(input):
+    """The inverse of erf on (-1, 1): +-inf at +-1, nan beyond."""
+    return _unary(input, np_erfinv, ErfinvBackward0, save_self=True)
+
+
+class ErfinvBackward0(Node):
+    """``0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad``: the result is computed again,
+    as torch does (it saves only ``self``)."""
+
+    def backward(self, grad):
+        return mul_scalar(P.pow(erfinv(self.saved("self")), 2).exp(), _HALF_SQRT_PI) * grad
+
+    def jvp(self, t):
+        return mul_scalar(P.pow(erfinv(self.inputs[0]), 2).exp(), _HALF_SQRT_PI) * t
+
+
+@parses('erf_(Tensor input)')
+def erf_(self):
+    return _unary_inplace(self, np_erf_like_torch, ErfBackward0, save_self=True, floats=True)
+
+
+@parses('erfc_(Tensor input)')
+def erfc_(self):
+    return _unary_inplace(self, np_erfc_like_torch, ErfcBackward0, save_self=True, floats=True)
+
+
+@parses('erfinv_(Tensor input)')
+def erfinv_(self):
+    return _unary_inplace(self, np_erfinv, ErfinvBackward0, save_self=True, floats=True)

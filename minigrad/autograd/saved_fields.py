@@ -353,6 +353,14 @@ SAVED_FIELDS = {
                           "threshold": _attr("threshold")},
     "SoftplusBackwardBackward0": {"beta": _attr("beta"), "grad_output": TENSOR,
                                   "self": TENSOR, "threshold": _attr("threshold")},
+    # the activations group's block (minigrad/_ops/elementary.py, minigrad/_ops/activation.py)
+    "ErfBackward0": {"self": TENSOR},
+    "ErfcBackward0": {"self": TENSOR},
+    "ErfinvBackward0": {"self": TENSOR},
+    "HardtanhBackward0": {"max_val": _attr("max_val"), "min_val": _attr("min_val"),
+                          "self": TENSOR},
+    "HardtanhBackwardBackward0": {"max_val": _attr("max_val"), "min_val": _attr("min_val"),
+                                  "self": TENSOR},
 }
 
 

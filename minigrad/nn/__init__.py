@@ -41,6 +41,13 @@ from minigrad.nn.modules import (
 )
 from minigrad.nn.parameter import Parameter
 
+# isort: split
+# the activations group's block
+from minigrad.nn.modules import (
+    Hardtanh,
+    ReLU6,
+)
+
 __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
            "Sequential",
            "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
@@ -48,6 +55,7 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ += ["Hardtanh", "ReLU6"]  # the activations group's block
 
 
 def __getattr__(name):

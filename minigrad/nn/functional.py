@@ -404,6 +404,27 @@ def _unsupported(**options):
             raise NotImplementedError(f"minigrad's nn.functional does not support {name}")
 
 
+# --- the activations group's block (one node each where torch has one: _ops/activation.py)
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return activation.hardtanh_.as_function(input, min_val, max_val)
+    return activation.hardtanh.as_function(input, min_val, max_val)
+
+
+def hardtanh_(*args, **kwargs):
+    """torch's builtin ``hardtanh_``: its default bounds are the ints -1 and 1."""
+    return activation.hardtanh_.as_function(*args, **kwargs)
+
+
+def relu6(input, inplace=False):
+    """hardtanh between 0 and 6 (its node is HardtanhBackward0, as in torch)."""
+    if inplace:
+        return activation.relu6_.as_function(input)
+    return activation.relu6.as_function(input)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

@@ -165,6 +165,15 @@ OPS = {
     "diag_embed_default": lambda L, x, y: L.diag_embed(x),
     "diagonal_default": lambda L, x, y: x.diagonal(), "roll_neg": lambda L, x, y: x.roll(-1, -1),
     "tril": lambda L, x, y: x.tril(), "triu": lambda L, x, y: x.triu(-1),
+    # the activations group's block
+    "erf": lambda L, x, y: L.erf(x), "erfc": lambda L, x, y: x.erfc(),
+    "erfinv": lambda L, x, y: (x * 0.1).erfinv(), "erf_": lambda L, x, y: x.clone().erf_(),
+    "hardtanh": lambda L, x, y: L.nn.functional.hardtanh(x, -0.5, 1),
+    "hardtanh_": lambda L, x, y: L.nn.functional.hardtanh(x.clone(), inplace=True),
+    "relu6": lambda L, x, y: L.nn.functional.relu6(x * 4),
+    "relu6_module": lambda L, x, y: L.nn.ReLU6()(x * 4),
+    "hardtanh_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.hardtanh(x) * y).sum(), x, create_graph=True)[0],
 }
 
 

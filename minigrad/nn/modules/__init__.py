@@ -36,6 +36,13 @@ from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import LayerNorm
 from minigrad.nn.modules.sparse import Embedding
 
+# isort: split
+# the activations group's block
+from minigrad.nn.modules.activation import (
+    Hardtanh,
+    ReLU6,
+)
+
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
            "ParameterDict", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "MSELoss", "CrossEntropyLoss",
@@ -43,3 +50,4 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding"]
+__all__ += ["Hardtanh", "ReLU6"]  # the activations group's block

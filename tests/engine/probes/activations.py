@@ -1,0 +1,79 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""The activations group: erf, erfc, erfinv; hardtanh and relu6 (F, in place, modules): values
+at the edges, dtypes, errors, saved fields and module reprs."""
+
+PROBES = [
+    # erf and friends
+    """x = torch.tensor([-2., -0.5, 0., 0.5, 3., float('inf'), float('-inf'), float('nan')])
+print(torch.erf(x), torch.erfc(x), x.erf(), x.erfc())""",
+    """print(torch.erfinv(torch.tensor([-1., -0.5, 0., 0.5, 1., 1.5, float('nan'), -0.])))""",
+    """print(torch.erf(torch.tensor([1, 2])), torch.erfinv(torch.tensor([0, 1])), torch.erfc(torch.tensor(True)))""",
+    """torch.tensor([1, 2]).erf_()""",
+    """torch.erf(1.0)""",
+    """torch.erfinv([0.5])""",
+    """x = torch.tensor([0.3, -1.2], requires_grad=True)
+y = torch.erf(x)
+print(y, y.grad_fn, y.grad_fn._saved_self)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([0.3, -0.9], requires_grad=True)
+y = torch.erfinv(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn.next_functions)""",
+    """x = torch.tensor([0.3, -0.9], requires_grad=True)
+y = x.clone().erfc_()
+print(y, y.grad_fn, y.grad_fn._saved_self)""",
+    """x = torch.tensor([0.3, -0.9], dtype=torch.float64)
+print(torch.erf_(x), x, torch.erfc_(torch.zeros(0, 2)), torch.erf(torch.tensor(0.25)))""",
+    # hardtanh, relu6
+    """import torch.nn.functional as F
+x = torch.tensor([-3., -1., -0.5, 0., 1., 2., float('nan'), -0.])
+print(F.hardtanh(x), F.hardtanh(x, -2, 0.5), F.relu6(x * 4), F.hardtanh(x, max_val=0.))""",
+    """import torch.nn.functional as F
+print(F.hardtanh(torch.tensor([-3, 0, 2])), F.relu6(torch.tensor([-3, 0, 7])), F.hardtanh(torch.tensor([-3, 0, 2]), -1.5, 1.5))""",
+    """import torch.nn.functional as F
+F.hardtanh(torch.tensor([True]))""",
+    """import torch.nn.functional as F
+F.relu6(torch.tensor([True]))""",
+    """import torch.nn.functional as F
+F.hardtanh(torch.tensor([1., 2.]), 2, 1)""",
+    """import torch.nn.functional as F
+F.hardtanh(torch.tensor([1., 2.]), None, 1)""",
+    """import torch.nn.functional as F
+F.hardtanh(1.0)""",
+    """import torch.nn.functional as F
+F.relu6([1.0])""",
+    """import torch.nn.functional as F
+F.hardtanh_(torch.tensor([1.]), min_val=None)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-3., 0.5, 2.], requires_grad=True)
+for y in (F.hardtanh(x), F.relu6(x), F.hardtanh(x, -2, 2.5), F.hardtanh(x.clone(), inplace=True), F.relu6(x.clone(), inplace=True), torch.nn.ReLU6()(x), torch.nn.Hardtanh(-2, 3)(x)):
+    f = y.grad_fn
+    print(y, f.name(), f._saved_min_val, f._saved_max_val, f._saved_self)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 1., 0.5, -2., 6., 0.], requires_grad=True)
+F.hardtanh(x).sum().backward()
+print(x.grad)
+x.grad = None
+F.relu6(x).sum().backward()
+print(x.grad)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.5], requires_grad=True)
+g, = torch.autograd.grad(F.hardtanh(x).sum(), x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn._saved_min_val, g.grad_fn._saved_max_val)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-3., 0.5, 2.])
+y = F.hardtanh_(x)
+print(y is x, x, F.relu6(x, inplace=True) is x, F.hardtanh(torch.tensor(5.)), F.hardtanh(torch.zeros(0, 3)))""",
+    """x = torch.tensor([-3., 0.5, 2.], requires_grad=True)
+torch.nn.functional.hardtanh(x, inplace=True)""",
+    # module reprs
+    """print(torch.nn.Hardtanh(), torch.nn.Hardtanh(-2, 3, inplace=True), torch.nn.Hardtanh(-2, 3.5), torch.nn.ReLU6(), torch.nn.ReLU6(True))
+print(torch.nn.ReLU6().min_val, torch.nn.ReLU6().max_val, torch.nn.Hardtanh().inplace)""",
+    """torch.nn.Hardtanh(2, 1)""",
+    """m = torch.nn.Hardtanh(min_value=-2.)
+print(m)""",
+    """print(torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU6(), torch.nn.Hardtanh(-0.5, 0.5)))""",
+]
+
+KNOWN = {}
