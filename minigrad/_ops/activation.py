@@ -38,6 +38,7 @@ from minigrad._ops.pointwise import (
     pow,
     sigmoid_backward,
     sub,
+    sub_scalar,
 )
 from minigrad._tensor import Tensor
 from minigrad.autograd import grad_mode
@@ -548,3 +549,132 @@ class HardtanhBackwardBackward0(Node):
     def jvp(self, t_g, t_self):
         g, x = self.inputs
         return hardtanh_backward(_zeros_or(t_g, g), x, self.min_val, self.max_val)
+
+
+# --- logsigmoid -------------------------------------------------------------------------------
+@parses('log_sigmoid(Tensor input)')
+def log_sigmoid(input):
+    """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))``, stable at both ends. As torch's
+    kernel, it also makes ``buffer = exp(-|x|)``, which the node keeps for the backward."""
+    _floats(input, "log_sigmoid_cpu")
+    buffer = Tensor._make(_wide(lambda x: np.exp(-np.abs(x)), input._data))
+    data = _wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), input._data)
+    return record(data, LogSigmoidBackward0, (input,), save={"self": input, "buffer": buffer})
+
+
+class LogSigmoidBackward0(Node):
+    """d/dself = 1 - sigmoid(x), read from the buffer: torch's log_sigmoid_backward."""
+
+    def backward(self, grad):
+        return log_sigmoid_backward(grad, self.saved("self"), self.saved("buffer"))
+
+    def jvp(self, t):
+        return log_sigmoid_backward(t, self.inputs[0], self.buffer)
+
+
+def log_sigmoid_backward(grad_output, input, buffer):
+    """torch's CPU kernel: ``(max_deriv - sign * z / (1 + z)) * grad_output`` with
+    ``z = exp(-|x|)``, ``max_deriv, sign = (1, 1)`` for ``x < 0``, else ``(0, -1)``."""
+    def kernel(g, x, z):
+        negative = x < 0
+        return (np.where(negative, 1.0, 0.0) - np.where(negative, 1.0, -1.0) * (z / (1 + z))) * g
+
+    data = _wide(kernel, grad_output._data, input._data, buffer._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, LogSigmoidBackwardBackward0, (grad_output, input),
+                  save={"grad_output": grad_output, "self": input, "buffer": buffer})
+
+
+class LogSigmoidBackwardBackward0(Node):
+    """out = g (1 - sigmoid(x)): d/dg is log_sigmoid_backward again, d/dx torch's
+    log_sigmoid_double_backward of ``w * g``."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        g_g = g_x = None
+        if self.needs_input_grad[0]:
+            g_g = log_sigmoid_backward(w, x, self.saved("buffer"))
+        if self.needs_input_grad[1]:
+            g_x = log_sigmoid_double_backward(mul(w, g), x)
+        return g_g, g_x
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(None if t_g is None else log_sigmoid_backward(t_g, x, self.buffer),
+                    None if t_x is None else log_sigmoid_double_backward(mul(t_x, g), x))
+
+
+def log_sigmoid_double_backward(grad, input):
+    """``grad * (z - 1) * z`` with ``z = sigmoid(input)``, in torch's ops."""
+    z = input.sigmoid()
+    return mul(mul(grad, sub_scalar(z, 1)), z)
+
+
+# --- selu, celu: elu with other constants ----------------------------------------------------
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@parses('selu(Tensor input)')
+def selu(input):
+    """``elu`` with torch's fixed alpha and scale: its node is EluBackward0."""
+    return elu(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+@parses('selu_(Tensor input)')
+def selu_(input):
+    return elu_(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+def _celu_data(input, alpha):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _floats(input, "elu_cpu")
+    return _wide(lambda x: _elu_kernel(x, alpha, 1, 1.0 / alpha), input._data)
+
+
+def _celu_input_scale(alpha):
+    """torch's ``1.0 / alpha.toFloat()``: alpha rounded to float32 first."""
+    return 1.0 / float(np.float32(alpha))
+
+
+@parses('celu(Tensor input, Number alpha = 1.0)')
+def celu(input, alpha=1.0):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: elu with input_scale 1/alpha."""
+    return record(_celu_data(input, alpha), CeluBackward0, (input,), save={"self": input},
+                  alpha=alpha)
+
+
+@parses('celu_(Tensor input, Number alpha = 1.0)')
+def celu_(input, alpha=1.0):
+    return apply_inplace(input, _celu_data(input, alpha), CeluBackward1, (input,),
+                         output_name="result", alpha=alpha)
+
+
+class CeluBackward0(Node):
+    """``elu_backward(grad, alpha, 1, 1.0 / alpha, false, self)``."""
+
+    def backward(self, grad):
+        return elu_backward(grad, self.alpha, 1, _celu_input_scale(self.alpha), False,
+                            self.saved("self"))
+
+    def jvp(self, t):
+        return elu_backward(t, self.alpha, 1, _celu_input_scale(self.alpha), False,
+                            self.inputs[0])
+
+
+class CeluBackward1(Node):
+    """celu_: the same derivative, from the result (refused for a negative alpha)."""
+
+    def backward(self, grad):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(grad, self.alpha, 1, _celu_input_scale(self.alpha), True,
+                            self.saved("result"))
+
+    def jvp(self, t):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(t, self.alpha, 1, _celu_input_scale(self.alpha), True,
+                            self.result)

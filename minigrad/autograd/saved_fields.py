@@ -361,6 +361,10 @@ SAVED_FIELDS = {
                           "self": TENSOR},
     "HardtanhBackwardBackward0": {"max_val": _attr("max_val"), "min_val": _attr("min_val"),
                                   "self": TENSOR},
+    "LogSigmoidBackward0": {"buffer": TENSOR, "self": TENSOR},
+    "LogSigmoidBackwardBackward0": {"buffer": TENSOR, "grad_output": TENSOR, "self": TENSOR},
+    "CeluBackward0": {"alpha": _attr("alpha"), "self": TENSOR},
+    "CeluBackward1": {"alpha": _attr("alpha"), "result": TENSOR},
 }
 
 

@@ -44,7 +44,10 @@ from minigrad.nn.parameter import Parameter
 # isort: split
 # the activations group's block
 from minigrad.nn.modules import (
+    CELU,
+    SELU,
     Hardtanh,
+    LogSigmoid,
     ReLU6,
 )
 
@@ -55,7 +58,7 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
-__all__ += ["Hardtanh", "ReLU6"]  # the activations group's block
+__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU"]  # the activations group's block
 
 
 def __getattr__(name):

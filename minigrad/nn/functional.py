@@ -425,6 +425,28 @@ def relu6(input, inplace=False):
     return activation.relu6.as_function(input)
 
 
+def logsigmoid(*args, **kwargs):
+    """torch's builtin ``log_sigmoid`` (LogSigmoidBackward0, which keeps a buffer)."""
+    return activation.log_sigmoid.as_function(*args, **kwargs)
+
+
+def selu(input, inplace=False):
+    """elu with fixed constants: EluBackward0 (EluBackward1 in place), as torch's."""
+    return (activation.selu_ if inplace else activation.selu).as_function(input)
+
+
+def selu_(*args, **kwargs):
+    return activation.selu_.as_function(*args, **kwargs)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return (activation.celu_ if inplace else activation.celu).as_function(input, alpha)
+
+
+def celu_(*args, **kwargs):
+    return activation.celu_.as_function(*args, **kwargs)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

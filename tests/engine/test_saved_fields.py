@@ -174,6 +174,13 @@ OPS = {
     "relu6_module": lambda L, x, y: L.nn.ReLU6()(x * 4),
     "hardtanh_grad": lambda L, x, y: L.autograd.grad(
         (L.nn.functional.hardtanh(x) * y).sum(), x, create_graph=True)[0],
+    "logsigmoid": lambda L, x, y: L.nn.functional.logsigmoid(x),
+    "logsigmoid_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.logsigmoid(x) * y).sum(), x, create_graph=True)[0],
+    "selu": lambda L, x, y: L.nn.functional.selu(x), "selu_": lambda L, x, y: L.selu_(x * 1),
+    "celu": lambda L, x, y: L.nn.functional.celu(x, 1.5), "celu_": lambda L, x, y: L.celu_(x * 1),
+    "celu_grad": lambda L, x, y: L.autograd.grad(
+        (L.celu(x, 1.1) * y).sum(), x, create_graph=True)[0],
 }
 
 

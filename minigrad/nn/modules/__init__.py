@@ -39,7 +39,10 @@ from minigrad.nn.modules.sparse import Embedding
 # isort: split
 # the activations group's block
 from minigrad.nn.modules.activation import (
+    CELU,
+    SELU,
     Hardtanh,
+    LogSigmoid,
     ReLU6,
 )
 
@@ -50,4 +53,4 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding"]
-__all__ += ["Hardtanh", "ReLU6"]  # the activations group's block
+__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU"]  # the activations group's block

@@ -74,6 +74,53 @@ print(torch.nn.ReLU6().min_val, torch.nn.ReLU6().max_val, torch.nn.Hardtanh().in
     """m = torch.nn.Hardtanh(min_value=-2.)
 print(m)""",
     """print(torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU6(), torch.nn.Hardtanh(-0.5, 0.5)))""",
+    # logsigmoid
+    """import torch.nn.functional as F
+x = torch.tensor([-1000., -20., -1., 0., 0.5, 20., 1000., float('nan'), float('inf'), float('-inf')], requires_grad=True)
+y = F.logsigmoid(x)
+print(y, y.grad_fn, y.grad_fn._saved_buffer, y.grad_fn._saved_self)
+y.sum().backward()
+print(x.grad)""",
+    """import torch.nn.functional as F
+F.logsigmoid(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+F.logsigmoid(1.0)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.5], requires_grad=True)
+g, = torch.autograd.grad(F.logsigmoid(x).sum(), x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn._saved_buffer)
+g.sum().backward()
+print(x.grad)""",
+    """print(torch.nn.LogSigmoid(), torch.nn.LogSigmoid()(torch.tensor([[0.5, -2.]], dtype=torch.float64)), torch.nn.functional.logsigmoid(torch.zeros(0)))""",
+    # selu, celu
+    """import torch.nn.functional as F
+x = torch.tensor([-3., -0.5, 0., 0.5, 2., float('nan'), float('-inf')], requires_grad=True)
+for y in (F.selu(x), torch.selu(x), F.celu(x), F.celu(x, 0.5), torch.celu(x, alpha=2), F.selu(x.clone(), inplace=True), F.celu(x.clone(), 1.5, inplace=True)):
+    f = y.grad_fn
+    print(y, f.name(), f._saved_alpha, [k for k in dir(f) if k.startswith('_saved')])""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 2.], requires_grad=True)
+print(F.selu(x).grad_fn._saved_scale, F.selu(x).grad_fn._saved_input_scale)
+g, = torch.autograd.grad(F.celu(x, 1.1).sum(), x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn._saved_input_scale, g.grad_fn._saved_alpha)""",
+    """import torch.nn.functional as F
+F.celu(torch.tensor([-1., 2.]), 0.)""",
+    """import torch.nn.functional as F
+F.celu(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+F.selu(torch.tensor([1, 2]))""",
+    """torch.celu(torch.tensor([1.]), None)""",
+    """import torch.nn.functional as F
+F.selu(1.)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 2.], requires_grad=True)
+y = F.celu(x.clone(), -1., inplace=True)
+print(y)
+y.sum().backward()""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 2.])
+print(F.selu_(x) is x, x, torch.celu_(x, 2.) is x, x, F.celu_(x), torch.selu_(x))""",
+    """print(torch.nn.SELU(), torch.nn.SELU(True), torch.nn.CELU(), torch.nn.CELU(0.5, True), torch.nn.CELU(2))""",
 ]
 
 KNOWN = {}
