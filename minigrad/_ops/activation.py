@@ -28,10 +28,14 @@ from minigrad._ops._core import fused, record
 from minigrad._ops.inplace import _saved_original, apply_inplace
 from minigrad._ops.linalg import _short
 from minigrad._ops.pointwise import (
+    NotImplemented_,
+    _like_torch,
     add,
     add_scalar,
     clip,
     div,
+    div_scalar,
+    logical_and,
     mul,
     mul_scalar,
     neg,
@@ -39,6 +43,7 @@ from minigrad._ops.pointwise import (
     sigmoid_backward,
     sub,
     sub_scalar,
+    where,
 )
 from minigrad._tensor import Tensor
 from minigrad.autograd import grad_mode
@@ -678,3 +683,172 @@ class CeluBackward1(Node):
             raise RuntimeError(_ELU_INPLACE_ERROR)
         return elu_backward(t, self.alpha, 1, _celu_input_scale(self.alpha), True,
                             self.result)
+
+
+# --- mish -------------------------------------------------------------------------------------
+_exp, _log1p, _tanh = map(_like_torch, (np.exp, np.log1p, np.tanh))
+
+
+def _stepwise(fn):
+    """``fn`` in the input's own dtype, each exp, log1p and tanh rounded once as torch's
+    kernels round them (so ``exp(-100)`` is float32's subnormal, as in torch); float16 in
+    float32, rounded at the end."""
+    def kernel(*arrays):
+        if arrays[0].dtype == np.float16:
+            return kernel(*(a.astype(np.float32) for a in arrays)).astype(np.float16)
+        return np.asarray(quietly(fn, *arrays)).astype(arrays[0].dtype, copy=False)
+
+    return kernel
+
+
+@_stepwise
+def _np_mish(x):
+    return x * _tanh(_log1p(_exp(x)))
+
+
+@_stepwise
+def _np_mish_backward(g, x):
+    one = x.dtype.type(1)
+    sigmoid = one / (one + _exp(-x))
+    tanh_softplus = _tanh(_log1p(_exp(x)))
+    return g * (tanh_softplus + x * sigmoid * (one - tanh_softplus * tanh_softplus))
+
+
+@parses('mish(Tensor input)')
+def mish(input):
+    """``x * tanh(softplus(x))``."""
+    _floats(input, "mish_cpu")
+    return record(_np_mish(input._data), MishBackward0, (input,), save={"self": input})
+
+
+@parses('mish_(Tensor input)')
+def mish_(input):
+    _floats(input, "mish_cpu")
+    return apply_inplace(input, _np_mish(input._data), MishBackward0, (input,),
+                         save={"self": _saved_original(input, True)})
+
+
+class MishBackward0(Node):
+    """d/dself = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = softplus(x). With grad mode
+    on, torch composes it from differentiable ops (infinitely_differentiable_mish_backward);
+    without, one kernel."""
+
+    def backward(self, grad):
+        return mish_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return mish_backward(t, self.inputs[0])
+
+
+def mish_backward(grad_output, input):
+    if grad_mode.is_grad_enabled():
+        sigmoid = input.sigmoid()
+        tanh_softplus = input.exp().log1p().tanh()
+        right = mul(mul(input, sigmoid), sub(1.0, mul(tanh_softplus, tanh_softplus)))
+        return mul(grad_output, add(tanh_softplus, right))
+    return _result(_np_mish_backward(grad_output._data, input._data), grad_output)
+
+
+# --- hardsigmoid, hardswish -------------------------------------------------------------------
+def _np_hardsigmoid(x):
+    return clip(x + x.dtype.type(3), 0, 6) / x.dtype.type(6)
+
+
+@parses('hardsigmoid(Tensor input, *, Tensor out = None)')
+def hardsigmoid(input):
+    """``relu6(x + 3) / 6``: a piecewise-linear sigmoid."""
+    _floats(input, "hardsigmoid_cpu")
+    return record(quietly(_np_hardsigmoid, input._data), HardsigmoidBackward0, (input,),
+                  save={"self": input})
+
+
+@parses('hardsigmoid_(Tensor input)')
+def hardsigmoid_(input):
+    _floats(input, "hardsigmoid_cpu")
+    return apply_inplace(input, quietly(_np_hardsigmoid, input._data), HardsigmoidBackward0,
+                         (input,), save={"self": _saved_original(input, True)})
+
+
+class HardsigmoidBackward0(Node):
+    """1/6 strictly between -3 and 3, else 0: torch's hardsigmoid_backward."""
+
+    def backward(self, grad):
+        return hardsigmoid_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return hardsigmoid_backward(t, self.inputs[0])
+
+
+def hardsigmoid_backward(grad_output, input):
+    """torch has no derivative for this backward op: with create_graph its node is
+    NotImplemented, over the inputs that require grad (backward through it raises)."""
+    g, x = grad_output._data, input._data
+    data = quietly(lambda: np.where((x > -3) & (x < 3), g * g.dtype.type(1 / 6),
+                                    g.dtype.type(0)))
+    if fused():
+        return _result(data, grad_output)
+    inputs = tuple(t for t in (grad_output, input) if t.requires_grad)
+    return record(data.astype(g.dtype, copy=False), NotImplemented_, inputs,
+                  op="hardsigmoid_backward")
+
+
+def _np_hardswish(x):
+    return x * clip(x + x.dtype.type(3), 0, 6) / x.dtype.type(6)
+
+
+@parses('hardswish(Tensor input, *, Tensor out = None)')
+def hardswish(input):
+    """``x * relu6(x + 3) / 6``."""
+    _floats(input, "hardswish_cpu")
+    return record(quietly(_np_hardswish, input._data), HardswishBackward0, (input,),
+                  save={"self": input})
+
+
+@parses('hardswish_(Tensor input)')
+def hardswish_(input):
+    _floats(input, "hardswish_cpu")
+    return apply_inplace(input, quietly(_np_hardswish, input._data), HardswishBackward0,
+                         (input,), save={"self": _saved_original(input, True)})
+
+
+class HardswishBackward0(Node):
+    """0 below -3, ``x / 3 + 1/2`` up to 3, 1 above: torch's hardswish_backward."""
+
+    def backward(self, grad):
+        return hardswish_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return hardswish_backward(t, self.inputs[0])
+
+
+def hardswish_backward(grad_output, input):
+    g, x = grad_output._data, input._data
+    three, half = x.dtype.type(3), x.dtype.type(0.5)
+    # torch's kernel: 0 up to -3 (included), then the slope, and 1 from 3 on (nan: 1)
+    data = quietly(lambda: np.where(x <= -three, g.dtype.type(0),
+                                    np.where(x < three, g * (x / three + half), g)))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), HardswishBackwardBackward0,
+                  (grad_output, input), save={"grad_output": grad_output, "self": input})
+
+
+def _hardswish_double(grad, grad_output, input):
+    """``where(-3 < self < 3, grad * grad_output / 3.0, 0)``, in torch's ops."""
+    inside = logical_and(input > -3.0, input < 3.0)
+    return where(inside, div_scalar(mul(grad, grad_output), 3.0), input.new_zeros(()))
+
+
+class HardswishBackwardBackward0(Node):
+    """out = hardswish_backward(g, x): d/dg is hardswish_backward again, d/dx is
+    ``g / 3`` strictly between -3 and 3."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        return (hardswish_backward(w, x) if self.needs_input_grad[0] else None,
+                _hardswish_double(w, g, x) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(None if t_g is None else hardswish_backward(t_g, x),
+                    None if t_x is None else _hardswish_double(t_x, g, x))

@@ -365,6 +365,10 @@ SAVED_FIELDS = {
     "LogSigmoidBackwardBackward0": {"buffer": TENSOR, "grad_output": TENSOR, "self": TENSOR},
     "CeluBackward0": {"alpha": _attr("alpha"), "self": TENSOR},
     "CeluBackward1": {"alpha": _attr("alpha"), "result": TENSOR},
+    "MishBackward0": {"self": TENSOR},
+    "HardsigmoidBackward0": {"self": TENSOR},
+    "HardswishBackward0": {"self": TENSOR},
+    "HardswishBackwardBackward0": {"grad_output": TENSOR, "self": TENSOR},
 }
 
 

@@ -46,8 +46,11 @@ from minigrad.nn.parameter import Parameter
 from minigrad.nn.modules import (
     CELU,
     SELU,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LogSigmoid,
+    Mish,
     ReLU6,
 )
 
@@ -58,7 +61,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
-__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU"]  # the activations group's block
+__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
+            "Mish", "Hardsigmoid", "Hardswish"]  # the activations group's block
 
 
 def __getattr__(name):

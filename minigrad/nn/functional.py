@@ -447,6 +447,18 @@ def celu_(*args, **kwargs):
     return activation.celu_.as_function(*args, **kwargs)
 
 
+def mish(input, inplace=False):
+    return (activation.mish_ if inplace else activation.mish).as_function(input)
+
+
+def hardsigmoid(input, inplace=False):
+    return (activation.hardsigmoid_ if inplace else activation.hardsigmoid).as_function(input)
+
+
+def hardswish(input, inplace=False):
+    return (activation.hardswish_ if inplace else activation.hardswish).as_function(input)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

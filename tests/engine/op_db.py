@@ -1466,6 +1466,37 @@ OPS: list[OpInfo] = [
            lambda r: [S(nonzero(r, (2, 3)), randn(r, (2, 3)), 1.1),
                       S(nonzero(r, (4,)), const(randn(r, (4,))))],
            supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("mish", lambda lib, x: F(lib).mish(x),
+           lambda r: unary()(r) + [S(randn(r, (2, 3)) * 20, desc="large")]),
+    OpInfo("mish_inplace", lambda lib, x: F(lib).mish(x.clone(), inplace=True),
+           few(unary(), 3)),
+    OpInfo("hardsigmoid", lambda lib, x: F(lib).hardsigmoid(x),
+           lambda r: unary()(r) + [S(distinct(r, (5, 6)), desc="beyond -3 and 3")],
+           supports_gradgrad=False),  # torch has no derivative for hardsigmoid_backward
+    OpInfo("hardsigmoid_inplace", lambda lib, x: F(lib).hardsigmoid(x.clone(), inplace=True),
+           few(unary(), 3), supports_gradgrad=False),
+    OpInfo("hardsigmoid_grad", lambda lib, x, v: lib.autograd.grad(
+        F(lib).hardsigmoid(x), x, v, create_graph=True)[0],
+           lambda r: [S(distinct(r, (2, 3)), randn(r, (2, 3))),
+                      S(randn(r, (4,)), const(randn(r, (4,))))],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           xfail=_GRAD_INSIDE, no_gradcheck="torch's NotImplemented node: no derivative"),
+    OpInfo("hardswish", lambda lib, x: F(lib).hardswish(x),
+           lambda r: unary()(r) + [S(distinct(r, (5, 6)), desc="beyond -3 and 3")]),
+    OpInfo("hardswish_inplace", lambda lib, x: F(lib).hardswish(x.clone(), inplace=True),
+           few(unary(), 3)),
+    OpInfo("hardswish_grad", lambda lib, x, v: lib.autograd.grad(
+        F(lib).hardswish(x), x, v, create_graph=True)[0],
+           lambda r: [S(distinct(r, (2, 3)), randn(r, (2, 3))),
+                      S(randn(r, (4,)), const(randn(r, (4,))))],
+           supports_fwad=False, xfail=_GRAD_INSIDE),
+    OpInfo("nn_activations_c", lambda lib, x: (
+        lib.nn.Mish()(x), lib.nn.Mish(inplace=True)(x * 1), lib.nn.Hardswish()(x * 3),
+        lib.nn.Hardswish(True)(x * 3)),
+        lambda r: [S(nonzero(r, (2, 3)))]),
+    OpInfo("nn_hardsigmoid", lambda lib, x: (
+        lib.nn.Hardsigmoid()(x * 3), lib.nn.Hardsigmoid(True)(x * 3)),
+        lambda r: [S(nonzero(r, (2, 3)))], supports_gradgrad=False),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -181,6 +181,11 @@ OPS = {
     "celu": lambda L, x, y: L.nn.functional.celu(x, 1.5), "celu_": lambda L, x, y: L.celu_(x * 1),
     "celu_grad": lambda L, x, y: L.autograd.grad(
         (L.celu(x, 1.1) * y).sum(), x, create_graph=True)[0],
+    "mish": lambda L, x, y: L.nn.functional.mish(x),
+    "hardsigmoid": lambda L, x, y: L.nn.functional.hardsigmoid(x * 3),
+    "hardswish": lambda L, x, y: L.nn.functional.hardswish(x * 3),
+    "hardswish_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.hardswish(x) * y).sum(), x, create_graph=True)[0],
 }
 
 

@@ -41,8 +41,11 @@ from minigrad.nn.modules.sparse import Embedding
 from minigrad.nn.modules.activation import (
     CELU,
     SELU,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LogSigmoid,
+    Mish,
     ReLU6,
 )
 
@@ -53,4 +56,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "SmoothL1Loss",
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding"]
-__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU"]  # the activations group's block
+__all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
+            "Mish", "Hardsigmoid", "Hardswish"]  # the activations group's block

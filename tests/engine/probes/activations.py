@@ -121,6 +121,40 @@ y.sum().backward()""",
 x = torch.tensor([-1., 2.])
 print(F.selu_(x) is x, x, torch.celu_(x, 2.) is x, x, F.celu_(x), torch.selu_(x))""",
     """print(torch.nn.SELU(), torch.nn.SELU(True), torch.nn.CELU(), torch.nn.CELU(0.5, True), torch.nn.CELU(2))""",
+    # mish, hardsigmoid, hardswish
+    """import torch.nn.functional as F
+x = torch.tensor([-100., -4., -3., -1., 0., 1., 3., 4., 100., float('nan'), float('inf'), float('-inf')], requires_grad=True)
+for f in (F.mish, F.hardsigmoid, F.hardswish):
+    y = f(x)
+    print(y, y.grad_fn, y.grad_fn._saved_self is not None)
+    x.grad = None
+    y.sum().backward()
+    print(x.grad)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.5, 4.], requires_grad=True)
+for f in (F.mish, F.hardswish, F.hardsigmoid):
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    print(g, g.grad_fn.name(), g.grad_fn.next_functions)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.5], requires_grad=True)
+g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+g.sum().backward()""",
+    """import torch.nn.functional as F
+F.mish(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+F.hardsigmoid(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+F.hardswish(torch.tensor([True]))""",
+    """import torch.nn.functional as F
+F.hardswish(1.)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.5], requires_grad=True)
+for f in (F.mish, F.hardswish, F.hardsigmoid):
+    y = f(x.clone(), inplace=True)
+    print(y, y.grad_fn.name(), y.grad_fn._saved_self)""",
+    """print(torch.nn.Mish(), torch.nn.Mish(True), torch.nn.Hardswish(), torch.nn.Hardswish(True), torch.nn.Hardsigmoid(), torch.nn.Hardsigmoid(inplace=True))""",
+    """x = torch.tensor([-4., 1.])
+print(torch.nn.Hardsigmoid(True)(x), x, torch.nn.functional.hardswish(torch.zeros(0)), torch.nn.functional.mish(torch.tensor(2., dtype=torch.float64)))""",
 ]
 
 KNOWN = {}
