@@ -52,6 +52,9 @@ from minigrad.nn.modules import (
     LogSigmoid,
     Mish,
     ReLU6,
+    Softmin,
+    Softsign,
+    Tanhshrink,
 )
 
 __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
@@ -62,7 +65,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
-            "Mish", "Hardsigmoid", "Hardswish"]  # the activations group's block
+            "Mish", "Hardsigmoid", "Hardswish",
+            "Softsign", "Tanhshrink", "Softmin"]  # the activations group's block
 
 
 def __getattr__(name):

@@ -459,6 +459,24 @@ def hardswish(input, inplace=False):
     return (activation.hardswish_ if inplace else activation.hardswish).as_function(input)
 
 
+# composites in torch too: their graphs are the pieces'
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax of ``-input``: NegBackward0 then SoftmaxBackward0, as torch's."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

@@ -1494,6 +1494,15 @@ OPS: list[OpInfo] = [
         lib.nn.Mish()(x), lib.nn.Mish(inplace=True)(x * 1), lib.nn.Hardswish()(x * 3),
         lib.nn.Hardswish(True)(x * 3)),
         lambda r: [S(nonzero(r, (2, 3)))]),
+    OpInfo("softsign", lambda lib, x: F(lib).softsign(x), unary(nonzero)),
+    OpInfo("tanhshrink", lambda lib, x: F(lib).tanhshrink(x), unary()),
+    OpInfo("softmin", lambda lib, x, *a, **kw: F(lib).softmin(x, *a, **kw),
+           lambda r: [S(randn(r, (2, 3)), 1), S(randn(r, (4,)), 0), S(nc(randn(r, (3, 4))), -1),
+                      S(randn(r, (2, 3, 2)), dim=0), S(randn(r, (2, 3)), 0, dtype=DType("float64")),
+                      S(randn(r, ()), 0)]),
+    OpInfo("nn_activations_d", lambda lib, x: (
+        lib.nn.Softsign()(x), lib.nn.Tanhshrink()(x), lib.nn.Softmin(1)(x), lib.nn.Softmin(0)(x)),
+        lambda r: [S(nonzero(r, (2, 3)))]),
     OpInfo("nn_hardsigmoid", lambda lib, x: (
         lib.nn.Hardsigmoid()(x * 3), lib.nn.Hardsigmoid(True)(x * 3)),
         lambda r: [S(nonzero(r, (2, 3)))], supports_gradgrad=False),

@@ -186,6 +186,8 @@ OPS = {
     "hardswish": lambda L, x, y: L.nn.functional.hardswish(x * 3),
     "hardswish_grad": lambda L, x, y: L.autograd.grad(
         (L.nn.functional.hardswish(x) * y).sum(), x, create_graph=True)[0],
+    "softsign": lambda L, x, y: L.nn.functional.softsign(x),
+    "softmin": lambda L, x, y: L.nn.functional.softmin(x, -1),
 }
 
 

@@ -47,6 +47,9 @@ from minigrad.nn.modules.activation import (
     LogSigmoid,
     Mish,
     ReLU6,
+    Softmin,
+    Softsign,
+    Tanhshrink,
 )
 
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
@@ -57,4 +60,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Dropout", "Flatten", "Unflatten",
            "Identity", "Embedding"]
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
-            "Mish", "Hardsigmoid", "Hardswish"]  # the activations group's block
+            "Mish", "Hardsigmoid", "Hardswish",
+            "Softsign", "Tanhshrink", "Softmin"]  # the activations group's block

@@ -155,6 +155,29 @@ for f in (F.mish, F.hardswish, F.hardsigmoid):
     """print(torch.nn.Mish(), torch.nn.Mish(True), torch.nn.Hardswish(), torch.nn.Hardswish(True), torch.nn.Hardsigmoid(), torch.nn.Hardsigmoid(inplace=True))""",
     """x = torch.tensor([-4., 1.])
 print(torch.nn.Hardsigmoid(True)(x), x, torch.nn.functional.hardswish(torch.zeros(0)), torch.nn.functional.mish(torch.tensor(2., dtype=torch.float64)))""",
+    # softsign, tanhshrink, softmin: composites, as in torch
+    """import torch.nn.functional as F
+x = torch.tensor([-3., -0.5, 0., 2., float('inf'), float('nan')], requires_grad=True)
+for y in (F.softsign(x), F.tanhshrink(x), F.softmin(x[:4], 0)):
+    print(y, y.grad_fn, y.grad_fn.next_functions)
+    x.grad = None
+    y.sum().backward()
+    print(x.grad)""",
+    """import torch.nn.functional as F
+y = F.softmin(torch.tensor([[1., 2.], [3., 5.]]))
+print(y)""",
+    """import torch.nn.functional as F
+y = F.softmin(torch.tensor([1., 2., 4.]), dim=0, dtype=torch.float64)
+print(y)""",
+    """import torch.nn.functional as F
+F.softmin(torch.tensor([1., 2.]), 2)""",
+    """import torch.nn.functional as F
+F.softsign(torch.tensor([-2, 0, 3])), F.tanhshrink(torch.tensor([1, 2]))
+print(F.softsign(torch.tensor([-2, 0, 3])), F.tanhshrink(torch.tensor([1, 2])), F.softmin(torch.tensor([[1., 2.]]), -1))""",
+    """import torch.nn.functional as F
+F.softmin(torch.tensor([1, 2]), 0)""",
+    """print(torch.nn.Softmin(), torch.nn.Softmin(1), torch.nn.Softsign(), torch.nn.Tanhshrink())
+print(torch.nn.Softmin()(torch.tensor([[1., 2.], [0., 0.]])))""",
 ]
 
 KNOWN = {}
