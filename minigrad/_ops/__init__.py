@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    activation,
     elementary,
     indexing,
     inplace,
@@ -139,7 +140,7 @@ METHODS = {
     "_alias": I.alias,
     # the activations group's block: erf and friends, activations torch has as methods
     "erf": E.erf, "erf_": E.erf_, "erfc": E.erfc, "erfc_": E.erfc_, "erfinv": E.erfinv,
-    "erfinv_": E.erfinv_,
+    "erfinv_": E.erfinv_, "hardshrink": activation.hardshrink,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

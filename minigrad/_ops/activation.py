@@ -43,6 +43,7 @@ from minigrad._ops.pointwise import (
     sigmoid_backward,
     sub,
     sub_scalar,
+    threshold_backward,
     where,
 )
 from minigrad._tensor import Tensor
@@ -852,3 +853,140 @@ class HardswishBackwardBackward0(Node):
         g, x = self.inputs
         return _sum(None if t_g is None else hardswish_backward(t_g, x),
                     None if t_x is None else _hardswish_double(t_x, g, x))
+
+
+# --- threshold --------------------------------------------------------------------------------
+def _threshold_data(input, threshold, value):
+    x = input._data
+    if x.dtype.kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    return np.where(x <= threshold, np.asarray(value).astype(x.dtype), x).astype(x.dtype)
+
+
+@parses('threshold(Tensor input, Number threshold, Number value, *, Tensor out = None)')
+def threshold(input, threshold, value):
+    """``value`` where ``x <= threshold``, else ``x`` (relu is threshold(x, 0, 0))."""
+    return record(quietly(_threshold_data, input, threshold, value), ThresholdBackward0,
+                  (input,), save={"self": input}, threshold=threshold)
+
+
+@parses('threshold_(Tensor input, Number threshold, Number value)')
+def threshold_(input, threshold, value):
+    """In place: ThresholdBackward1, keeping the input as it was (a clone)."""
+    return apply_inplace(input, quietly(_threshold_data, input, threshold, value),
+                         ThresholdBackward1, (input,),
+                         save={"self": _saved_original(input, True)}, threshold=threshold)
+
+
+def _threshold_backward(grad, input, threshold):
+    """pointwise's threshold_backward; its bit trick on a 0-d array (``mask -= 1`` wrapping
+    around) makes NumPy warn of an overflow, which is the intended wrap-around."""
+    with np.errstate(over="ignore"):
+        return threshold_backward(grad, input, threshold)
+
+
+class ThresholdBackward0(Node):
+    """The gradient passes where ``self > threshold``: torch's threshold_backward."""
+
+    def backward(self, grad):
+        return _threshold_backward(grad, self.saved("self"), self.threshold)
+
+    def jvp(self, t):
+        return _threshold_backward(t, self.inputs[0], self.threshold)
+
+
+class ThresholdBackward1(ThresholdBackward0):
+    """threshold_: the same formula, on the input before the change."""
+
+
+# --- softshrink, hardshrink -------------------------------------------------------------------
+_FLOAT_MAX = {"float16": ("Half", "65504"), "float32": ("Float", "3.40282e+38"),
+              "float64": ("Double", "1.79769e+308")}
+
+
+def _softshrink_check(input, lambd):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"softshrink_check" not implemented for \'{_short(input.dtype)}\'')
+    name, top = _FLOAT_MAX[input._data.dtype.name]
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be in range [0, {top}] for input dtype {name}, but "
+                           f"found {lambd:g}")
+
+
+def _np_softshrink(x, lambd):
+    lam = x.dtype.type(lambd)
+    return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))
+
+
+def _np_hardshrink(x, lambd):
+    lam = x.dtype.type(lambd)
+    return np.where((x >= -lam) & (x <= lam), x.dtype.type(0), x)
+
+
+@parses('softshrink(Tensor input, Number lambd = 0.5, *, Tensor out = None)')
+def softshrink(input, lambd=0.5):
+    """``x`` moved ``lambd`` towards 0, and 0 within ``lambd`` of it."""
+    _softshrink_check(input, lambd)
+    return record(quietly(_np_softshrink, input._data, lambd), SoftshrinkBackward0, (input,),
+                  save={"self": input}, lambd=lambd)
+
+
+@parses('hardshrink(Tensor input, Number lambd = 0.5, *, Tensor out = None)')
+def hardshrink(input, lambd=0.5):
+    """``x``, or 0 within ``lambd`` of 0."""
+    _floats(input, "hardshrink_cpu")
+    return record(quietly(_np_hardshrink, input._data, lambd), HardshrinkBackward0, (input,),
+                  save={"self": input}, lambd=lambd)
+
+
+class SoftshrinkBackward0(Node):
+    """The gradient passes outside ``[-lambd, lambd]``: torch's softshrink_backward."""
+
+    def backward(self, grad):
+        return shrink_backward(grad, self.saved("self"), self.lambd, SoftshrinkBackwardBackward0)
+
+    def jvp(self, t):
+        return shrink_backward(t, self.inputs[0], self.lambd, SoftshrinkBackwardBackward0)
+
+
+class HardshrinkBackward0(Node):
+    """The same as softshrink's: torch's hardshrink_backward."""
+
+    def backward(self, grad):
+        return shrink_backward(grad, self.saved("self"), self.lambd, HardshrinkBackwardBackward0)
+
+    def jvp(self, t):
+        return shrink_backward(t, self.inputs[0], self.lambd, HardshrinkBackwardBackward0)
+
+
+def shrink_backward(grad_output, input, lambd, node_cls):
+    """``grad_output`` outside ``[-lambd, lambd]``, else +0 (nan passes, as torch's kernel
+    tests ``x >= -lambd && x <= lambd``); softshrink_backward and hardshrink_backward."""
+    g, x = grad_output._data, input._data
+    lam = x.dtype.type(lambd)
+    data = quietly(lambda: np.where((x >= -lam) & (x <= lam), g.dtype.type(0), g))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), node_cls, (grad_output, input),
+                  save={"self": input}, lambd=lambd)
+
+
+class SoftshrinkBackwardBackward0(Node):
+    """out = softshrink_backward(g, self): linear in g, flat in self."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = shrink_backward(w, self.saved("self"), self.lambd, type(self))
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        g, x = self.inputs
+        return shrink_backward(_zeros_or(t_g, g), x, self.lambd, type(self))
+
+
+class HardshrinkBackwardBackward0(SoftshrinkBackwardBackward0):
+    """out = hardshrink_backward(g, self): the same."""

@@ -369,6 +369,12 @@ SAVED_FIELDS = {
     "HardsigmoidBackward0": {"self": TENSOR},
     "HardswishBackward0": {"self": TENSOR},
     "HardswishBackwardBackward0": {"grad_output": TENSOR, "self": TENSOR},
+    "ThresholdBackward0": {"self": TENSOR, "threshold": _attr("threshold")},
+    "ThresholdBackward1": {"self": TENSOR, "threshold": _attr("threshold")},
+    "SoftshrinkBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
+    "HardshrinkBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
+    "SoftshrinkBackwardBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
+    "HardshrinkBackwardBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
 }
 
 

@@ -46,6 +46,7 @@ from minigrad.nn.parameter import Parameter
 from minigrad.nn.modules import (
     CELU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -53,8 +54,10 @@ from minigrad.nn.modules import (
     Mish,
     ReLU6,
     Softmin,
+    Softshrink,
     Softsign,
     Tanhshrink,
+    Threshold,
 )
 
 __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
@@ -66,7 +69,8 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "Identity", "Embedding", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
-            "Softsign", "Tanhshrink", "Softmin"]  # the activations group's block
+            "Softsign", "Tanhshrink", "Softmin",
+            "Threshold", "Softshrink", "Hardshrink"]  # the activations group's block
 
 
 def __getattr__(name):

@@ -477,6 +477,25 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return (-input).softmax(dim, dtype=dtype)
 
 
+def threshold(input, threshold, value, inplace=False):
+    """``value`` where ``input <= threshold``: ThresholdBackward0 (ThresholdBackward1 in
+    place)."""
+    fn = activation.threshold_ if inplace else activation.threshold
+    return fn.as_function(input, threshold, value)
+
+
+def threshold_(*args, **kwargs):
+    return activation.threshold_.as_function(*args, **kwargs)
+
+
+def softshrink(*args, **kwargs):
+    return activation.softshrink.as_function(*args, **kwargs)
+
+
+def hardshrink(*args, **kwargs):
+    return activation.hardshrink.as_function(*args, **kwargs)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

@@ -188,6 +188,14 @@ OPS = {
         (L.nn.functional.hardswish(x) * y).sum(), x, create_graph=True)[0],
     "softsign": lambda L, x, y: L.nn.functional.softsign(x),
     "softmin": lambda L, x, y: L.nn.functional.softmin(x, -1),
+    "threshold": lambda L, x, y: L.threshold(x, 0.1, 2), "threshold_": lambda L, x, y:
+        L.nn.functional.threshold(x.clone(), 0.1, 2.0, inplace=True),
+    "softshrink": lambda L, x, y: L.nn.functional.softshrink(x, 0.3),
+    "hardshrink": lambda L, x, y: x.hardshrink(),
+    "softshrink_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.softshrink(x) * y).sum(), x, create_graph=True)[0],
+    "hardshrink_grad": lambda L, x, y: L.autograd.grad(
+        (L.hardshrink(x, 1) * y).sum(), x, create_graph=True)[0],
 }
 
 

@@ -41,6 +41,7 @@ from minigrad.nn.modules.sparse import Embedding
 from minigrad.nn.modules.activation import (
     CELU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -48,8 +49,10 @@ from minigrad.nn.modules.activation import (
     Mish,
     ReLU6,
     Softmin,
+    Softshrink,
     Softsign,
     Tanhshrink,
+    Threshold,
 )
 
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
@@ -61,4 +64,5 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "Identity", "Embedding"]
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
-            "Softsign", "Tanhshrink", "Softmin"]  # the activations group's block
+            "Softsign", "Tanhshrink", "Softmin",
+            "Threshold", "Softshrink", "Hardshrink"]  # the activations group's block

@@ -178,6 +178,42 @@ print(F.softsign(torch.tensor([-2, 0, 3])), F.tanhshrink(torch.tensor([1, 2])), 
 F.softmin(torch.tensor([1, 2]), 0)""",
     """print(torch.nn.Softmin(), torch.nn.Softmin(1), torch.nn.Softsign(), torch.nn.Tanhshrink())
 print(torch.nn.Softmin()(torch.tensor([[1., 2.], [0., 0.]])))""",
+    # threshold, softshrink, hardshrink
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 0.1, 0.5, 2., -0.5, float('nan'), float('inf')], requires_grad=True)
+for y in (F.threshold(x, 0.1, 20.), torch.threshold(x, 0.1, 20), F.softshrink(x), F.hardshrink(x, 0.5), x.hardshrink(1), torch.hardshrink(x, -1.), F.softshrink(x, 0)):
+    f = y.grad_fn
+    print(y, f.name(), [(k, getattr(f, k)) for k in dir(f) if k.startswith('_saved') and 'self' not in k])
+    x.grad = None
+    y.sum().backward()
+    print(x.grad)""",
+    """import torch.nn.functional as F
+F.softshrink(torch.tensor([1., 2.]), -1.)""",
+    """import torch.nn.functional as F
+F.softshrink(torch.tensor([1., 2.], dtype=torch.float64), -0.25)""",
+    """import torch.nn.functional as F
+F.softshrink(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+F.hardshrink(torch.tensor([1, 2]))""",
+    """import torch.nn.functional as F
+print(F.threshold(torch.tensor([1, 2, 3]), 2, 0), F.threshold(torch.tensor([1, 2, 3]), 1.5, 0.5))""",
+    """import torch.nn.functional as F
+F.threshold(torch.tensor([True]), 0, 1)""",
+    """import torch.nn.functional as F
+F.threshold(torch.tensor([1.]), None, 1)""",
+    """import torch.nn.functional as F
+F.threshold(1., 1, 1)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 0.1, 0.5, 2.], requires_grad=True)
+for y in (F.threshold(x.clone(), 0.1, 2., inplace=True), F.threshold_(x.clone(), 0.1, 2.), torch.threshold_(x.clone(), 0.1, 2.)):
+    print(y, y.grad_fn.name(), y.grad_fn._saved_threshold, y.grad_fn._saved_self)""",
+    """import torch.nn.functional as F
+x = torch.tensor([-1., 0.2, 2.], requires_grad=True)
+for f in (lambda t: F.threshold(t, 0.1, 2.), F.softshrink, F.hardshrink):
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    print(g, g.grad_fn.name(), [(k, getattr(g.grad_fn, k)) for k in dir(g.grad_fn) if k.startswith('_saved') and 'self' not in k])""",
+    """print(torch.nn.Threshold(0.1, 20.), torch.nn.Threshold(1, 2, True), torch.nn.Softshrink(), torch.nn.Hardshrink(1), torch.nn.Softshrink(-1))""",
+    """torch.nn.Softshrink(-1)(torch.tensor([1.]))""",
 ]
 
 KNOWN = {}
