@@ -26,6 +26,7 @@ from minigrad._numeric import quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.inplace import _saved_original, apply_inplace
+from minigrad._ops.join import cat
 from minigrad._ops.linalg import _short
 from minigrad._ops.pointwise import (
     NotImplemented_,
@@ -46,7 +47,7 @@ from minigrad._ops.pointwise import (
     threshold_backward,
     where,
 )
-from minigrad._tensor import Tensor
+from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
@@ -990,3 +991,102 @@ class SoftshrinkBackwardBackward0(Node):
 
 class HardshrinkBackwardBackward0(SoftshrinkBackwardBackward0):
     """out = hardshrink_backward(g, self): the same."""
+
+
+# --- glu --------------------------------------------------------------------------------------
+def _halves(x, dim):
+    n = x.shape[dim] // 2
+    return x.narrow(dim, 0, n), x.narrow(dim, n, n)
+
+
+def _np_halves(x, dim):
+    n = x.shape[dim] // 2
+    return np.split(x, [n], axis=dim)
+
+
+@parses('glu(Tensor input, int dim = -1, *, Tensor out = None)')
+def glu(input, dim=-1):
+    """The gated linear unit: the input's first half along ``dim`` times the sigmoid of the
+    second half."""
+    _floats(input, "glu_cpu")
+    wrapped = _wrap_dim(dim, input.dim())
+    size = input.shape[wrapped]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size "
+                           f"{size}")
+    data = _wide(lambda x: np.multiply(*_np_halves(x, wrapped)[:1],
+                                       1 / (1 + np.exp(-_np_halves(x, wrapped)[1]))),
+                 input._data)
+    return record(data, GluBackward0, (input,), save={"self": input}, dim=wrapped, dim_arg=dim)
+
+
+class GluBackward0(Node):
+    """d/da = sigmoid(b), d/db = a sigmoid(b) (1 - sigmoid(b)): torch's glu_backward."""
+
+    def backward(self, grad):
+        return glu_backward(grad, self.saved("self"), self.dim, self.dim_arg)
+
+    def jvp(self, t):
+        """torch's glu_jvp: ``(glu - glu * sigmoid(b)) * db + sigmoid(b) * da``."""
+        _, b = _halves(self.inputs[0], self.dim)
+        da, db = _halves(t, self.dim)
+        sb = b.sigmoid()
+        return (self.result - self.result * sb) * db + sb * da
+
+
+def glu_backward(grad_output, input, dim, dim_arg=None):
+    def kernel(g, x):
+        a, b = _np_halves(x, dim)
+        s = 1 / (1 + np.exp(-b))
+        return np.concatenate([s * g, (1 - s) * s * a * g], axis=dim)
+
+    data = _wide(kernel, grad_output._data, input._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, GluBackwardBackward0, (grad_output, input),
+                  save={"grad_output": grad_output, "self": input}, dim=dim,
+                  dim_arg=dim if dim_arg is None else dim_arg)
+
+
+def glu_double_backward(grad, grad_output, input, dim):
+    """torch's glu_double_backward, op for op (``dim`` as the caller gave it, as torch's
+    cat keeps it)."""
+    g_o = grad_output
+    first_half, second_half = _halves(input, dim)
+    sig_second_half = second_half.sigmoid()
+    one_sub_sig_second_half = sub(1, sig_second_half)  # C++ 1 - t: SubBackward0
+    sig_one_sub_sig = sig_second_half * one_sub_sig_second_half
+    ggi_first_half, ggi_second_half = _halves(grad, dim)
+    ggi_second_half_times_first_half = ggi_second_half * first_half
+    gi_first_half = ggi_second_half * g_o * sig_one_sub_sig
+    second_order_sh = (sig_one_sub_sig * one_sub_sig_second_half
+                       - sig_second_half * sig_one_sub_sig)
+    gi_second_half = (ggi_second_half_times_first_half * g_o * second_order_sh
+                      + ggi_first_half * g_o * sig_one_sub_sig)
+    return cat([gi_first_half, gi_second_half], dim)
+
+
+def glu_double_backward_grad_output(grad, input, dim, dim_arg):
+    """torch's: ``grad * glu_backward(ones, input)``, its two halves added."""
+    sizes = list(input.shape)
+    sizes[dim] //= 2
+    ones = Tensor._make(np.ones(sizes, input._data.dtype))
+    tmp = grad * glu_backward(ones, input, dim, dim_arg)
+    return tmp.narrow(dim, 0, sizes[dim]) + tmp.narrow(dim, sizes[dim], sizes[dim])
+
+
+class GluBackwardBackward0(Node):
+    """out = glu_backward(g, x): torch's glu_double_backward_grad_output and
+    glu_double_backward."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        return (glu_double_backward_grad_output(w, x, self.dim, self.dim_arg)
+                if self.needs_input_grad[0] else None,
+                glu_double_backward(w, g, x, self.dim_arg) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_g, t_x):
+        """The Jacobian in x is the Hessian of <g, glu(x)>, symmetric: glu_double_backward."""
+        g, x = self.inputs
+        return _sum(None if t_g is None else glu_backward(t_g, x, self.dim, self.dim_arg),
+                    None if t_x is None else glu_double_backward(t_x, g, x, self.dim_arg))

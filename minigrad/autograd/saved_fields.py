@@ -375,6 +375,8 @@ SAVED_FIELDS = {
     "HardshrinkBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
     "SoftshrinkBackwardBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
     "HardshrinkBackwardBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
+    "GluBackward0": {"dim": _dim_arg, "self": TENSOR},
+    "GluBackwardBackward0": {"dim": _dim_arg, "grad_output": TENSOR, "self": TENSOR},
 }
 
 

@@ -45,6 +45,7 @@ from minigrad.nn.parameter import Parameter
 # the activations group's block
 from minigrad.nn.modules import (
     CELU,
+    GLU,
     SELU,
     Hardshrink,
     Hardsigmoid,
@@ -70,7 +71,7 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
-            "Threshold", "Softshrink", "Hardshrink"]  # the activations group's block
+            "Threshold", "Softshrink", "Hardshrink", "GLU"]  # the activations group's block
 
 
 def __getattr__(name):

@@ -496,6 +496,12 @@ def hardshrink(*args, **kwargs):
     return activation.hardshrink.as_function(*args, **kwargs)
 
 
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return activation.glu.as_function(input, dim)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

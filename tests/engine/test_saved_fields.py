@@ -196,6 +196,10 @@ OPS = {
         (L.nn.functional.softshrink(x) * y).sum(), x, create_graph=True)[0],
     "hardshrink_grad": lambda L, x, y: L.autograd.grad(
         (L.hardshrink(x, 1) * y).sum(), x, create_graph=True)[0],
+    "glu": lambda L, x, y: L.nn.functional.glu(x), "glu_0": lambda L, x, y: L.nn.functional.glu(
+        x[:2], 0),
+    "glu_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.glu(x) * y[:, :2]).sum(), x, create_graph=True)[0],
 }
 
 

@@ -40,6 +40,7 @@ from minigrad.nn.modules.sparse import Embedding
 # the activations group's block
 from minigrad.nn.modules.activation import (
     CELU,
+    GLU,
     SELU,
     Hardshrink,
     Hardsigmoid,
@@ -65,4 +66,4 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
-            "Threshold", "Softshrink", "Hardshrink"]  # the activations group's block
+            "Threshold", "Softshrink", "Hardshrink", "GLU"]  # the activations group's block

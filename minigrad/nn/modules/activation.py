@@ -265,3 +265,15 @@ class Softshrink(Module):
 class Hardshrink(Softshrink):
     def forward(self, input):
         return F.hardshrink(input, self.lambd)
+
+
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

@@ -214,6 +214,31 @@ for f in (lambda t: F.threshold(t, 0.1, 2.), F.softshrink, F.hardshrink):
     print(g, g.grad_fn.name(), [(k, getattr(g.grad_fn, k)) for k in dir(g.grad_fn) if k.startswith('_saved') and 'self' not in k])""",
     """print(torch.nn.Threshold(0.1, 20.), torch.nn.Threshold(1, 2, True), torch.nn.Softshrink(), torch.nn.Hardshrink(1), torch.nn.Softshrink(-1))""",
     """torch.nn.Softshrink(-1)(torch.tensor([1.]))""",
+    # glu
+    """import torch.nn.functional as F
+x = torch.tensor([[1., -2., 0.5, 3.], [0., 1., -1., 2.]], requires_grad=True)
+y = F.glu(x)
+print(y, y.grad_fn, y.grad_fn._saved_dim, F.glu(x, 0).grad_fn._saved_dim)
+y.sum().backward()
+print(x.grad)""",
+    """import torch.nn.functional as F
+F.glu(torch.ones(3))""",
+    """import torch.nn.functional as F
+F.glu(torch.ones(2, 3), 1)""",
+    """import torch.nn.functional as F
+F.glu(torch.ones(2, 4), 2)""",
+    """import torch.nn.functional as F
+F.glu(torch.tensor(1.))""",
+    """import torch.nn.functional as F
+F.glu(torch.ones(2, 4, dtype=torch.long))""",
+    """import torch.nn.functional as F
+print(F.glu(torch.ones(0, 4)), F.glu(torch.ones(2, 3), 0), torch.nn.GLU(), torch.nn.GLU(0))""",
+    """import torch.nn.functional as F
+x = torch.tensor([[1., -2., 0.5, 3.]], requires_grad=True)
+g, = torch.autograd.grad(F.glu(x, 1).sum(), x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn._saved_dim)
+g.sum().backward()
+print(x.grad)""",
 ]
 
 KNOWN = {}
