@@ -236,7 +236,16 @@ from minigrad.autograd.grad_mode import (
 
 # isort: split
 # the activations group's block
-from minigrad._ops.activation import celu, celu_, hardshrink, selu, selu_, threshold, threshold_
+from minigrad._ops.activation import (
+    celu,
+    celu_,
+    hardshrink,
+    prelu,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 from minigrad._ops.elementary import erf, erf_, erfc, erfc_, erfinv
 
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)

@@ -141,6 +141,7 @@ METHODS = {
     # the activations group's block: erf and friends, activations torch has as methods
     "erf": E.erf, "erf_": E.erf_, "erfc": E.erfc, "erfc_": E.erfc_, "erfinv": E.erfinv,
     "erfinv_": E.erfinv_, "hardshrink": activation.hardshrink,
+    "prelu": activation.prelu,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -24,7 +24,7 @@ import numpy as np
 
 from minigrad._numeric import quietly
 from minigrad._ops._args import parses
-from minigrad._ops._core import fused, record
+from minigrad._ops._core import fused, needs_grad, record
 from minigrad._ops.inplace import _saved_original, apply_inplace
 from minigrad._ops.join import cat
 from minigrad._ops.linalg import _short
@@ -48,7 +48,7 @@ from minigrad._ops.pointwise import (
     where,
 )
 from minigrad._tensor import Tensor, _wrap_dim
-from minigrad.autograd import grad_mode
+from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 
 
@@ -1090,3 +1090,95 @@ class GluBackwardBackward0(Node):
         g, x = self.inputs
         return _sum(None if t_g is None else glu_backward(t_g, x, self.dim, self.dim_arg),
                     None if t_x is None else glu_double_backward(t_x, g, x, self.dim_arg))
+
+
+# --- prelu ------------------------------------------------------------------------------------
+@parses('prelu(Tensor input, Tensor weight)')
+def prelu(input, weight):
+    """leaky_relu with a learned slope, one per channel (dim 1) or one for all. As torch's
+    composite: the weight viewed to broadcast along dim 1 (ViewBackward0), then the kernel
+    (PreluKernelBackward0)."""
+    _floats(input, "prelu_cpu")
+    if weight.dim() not in (0, 1):
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    n = weight.numel()
+    if n != 1:
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if channels != n:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {n} and channel size = {channels}.")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_short(input.dtype)} "
+                           f"and {_short(weight.dtype)}")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() >= 2:
+            shape[1] = n
+        weight = weight.view(shape)
+    x, w = input._data, weight._data
+    data = quietly(lambda: np.where(x > 0, x, w * x)).astype(x.dtype, copy=False)
+    return record(data, PreluKernelBackward0, (input, weight),
+                  save={"self": input, "weight": weight})
+
+
+class PreluKernelBackward0(Node):
+    """d/dself = 1 where self > 0, else weight; d/dweight = 0 there, else self (summed to the
+    weight's shape by the engine): torch's _prelu_kernel_backward."""
+
+    def backward(self, grad):
+        return prelu_kernel_backward(grad, self.saved("self"), self.saved("weight"))
+
+    def jvp(self, t_self, t_weight):
+        """``where(self >= 0, self_t, weight * self_t + weight_t * self)``."""
+        x, w = self.inputs
+        t_self = _zeros_or(t_self, x)
+        inner = w * t_self
+        if t_weight is not None:
+            inner = inner + t_weight * x
+        return where(x >= 0, t_self, inner)
+
+
+def prelu_kernel_backward(grad_output, input, weight):
+    g, x, w = grad_output._data, input._data, weight._data
+    gi = quietly(lambda: np.where(x > 0, g, w * g)).astype(g.dtype, copy=False)
+    gw = quietly(lambda: np.where(x > 0, g.dtype.type(0), x * g)).astype(g.dtype, copy=False)
+    outs = (Tensor._make(np.asarray(gi)), Tensor._make(np.asarray(gw)))
+    if fused():
+        return outs
+    inputs = (grad_output, input, weight)
+    save = {"grad_output": grad_output, "self": input, "weight": weight}
+    if needs_grad(inputs):
+        graph.record(PreluKernelBackwardBackward0, inputs, outs, save)
+    if forward_grad._state.level is not None:
+        forward_grad.propagate(outs, PreluKernelBackwardBackward0, inputs, save, {})
+    return outs
+
+
+class PreluKernelBackwardBackward0(Node):
+    """outs = (where(x > 0, g, w g), where(x > 0, 0, x g)); for incoming a (input's) and b
+    (weight's), torch's formulas: d/dg = where(x >= 0, a, a w + b x), d/dx = where(x >= 0,
+    0, g b), d/dw = where(x >= 0, 0, g a)."""
+
+    def backward(self, a, b):
+        g, x, w = self.saved("grad_output"), self.saved("self"), self.saved("weight")
+        zero = x.new_zeros(())
+        nonneg = x >= 0
+        if a is not None:
+            g_g = where(nonneg, a, a * w + b * x) if b is not None else where(nonneg, a, a * w)
+        else:
+            g_g = where(nonneg, zero, b * x)
+        g_x = where(nonneg, zero, g * b) if b is not None else x.new_zeros(x.shape)
+        g_w = where(nonneg, zero, g * a) if a is not None else x.new_zeros(x.shape)
+        return (g_g if self.needs_input_grad[0] else None,
+                g_x if self.needs_input_grad[1] else None,
+                g_w if self.needs_input_grad[2] else None)
+
+    def jvp(self, t_g, t_x, t_w):
+        g, x, w = self.inputs
+        positive = x > 0
+        zero = x.new_zeros(())
+        t_g, t_x, t_w = (_zeros_or(t, like) for t, like in ((t_g, g), (t_x, x), (t_w, w)))
+        d_gi = where(positive, t_g, t_g * w + g * t_w)
+        d_gw = where(positive, zero, t_x * g + x * t_g)
+        return d_gi, d_gw

@@ -377,6 +377,8 @@ SAVED_FIELDS = {
     "HardshrinkBackwardBackward0": {"lambd": _attr("lambd"), "self": TENSOR},
     "GluBackward0": {"dim": _dim_arg, "self": TENSOR},
     "GluBackwardBackward0": {"dim": _dim_arg, "grad_output": TENSOR, "self": TENSOR},
+    "PreluKernelBackward0": {"self": TENSOR, "weight": TENSOR},
+    "PreluKernelBackwardBackward0": {"grad_output": TENSOR, "self": TENSOR, "weight": TENSOR},
 }
 
 

@@ -53,6 +53,7 @@ from minigrad.nn.modules import (
     Hardtanh,
     LogSigmoid,
     Mish,
+    PReLU,
     ReLU6,
     Softmin,
     Softshrink,
@@ -71,7 +72,7 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
-            "Threshold", "Softshrink", "Hardshrink", "GLU"]  # the activations group's block
+            "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
 
 
 def __getattr__(name):

@@ -502,6 +502,11 @@ def glu(input, dim=-1):
     return activation.glu.as_function(input, dim)
 
 
+def prelu(*args, **kwargs):
+    """torch.prelu: the weight viewed along dim 1, then PreluKernelBackward0."""
+    return activation.prelu.as_function(*args, **kwargs)
+
+
 def __getattr__(name):
     """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
     raise _left_out.missing(__name__, name)

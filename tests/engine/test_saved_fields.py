@@ -200,6 +200,9 @@ OPS = {
         x[:2], 0),
     "glu_grad": lambda L, x, y: L.autograd.grad(
         (L.nn.functional.glu(x) * y[:, :2]).sum(), x, create_graph=True)[0],
+    "prelu": lambda L, x, y: L.prelu(x, y[0, :1]),
+    "prelu_grad": lambda L, x, y: L.autograd.grad(
+        (L.prelu(x, y[0, :1]) * y).sum(), x, create_graph=True)[0],
 }
 
 

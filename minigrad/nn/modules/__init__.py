@@ -48,6 +48,7 @@ from minigrad.nn.modules.activation import (
     Hardtanh,
     LogSigmoid,
     Mish,
+    PReLU,
     ReLU6,
     Softmin,
     Softshrink,
@@ -66,4 +67,4 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
 __all__ += ["Hardtanh", "ReLU6", "LogSigmoid", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
-            "Threshold", "Softshrink", "Hardshrink", "GLU"]  # the activations group's block
+            "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import warnings
 
+from minigrad._creation import empty  # .as_function: torch.empty, with its argument checks
 from minigrad.nn import functional as F
+from minigrad.nn import init as _init
 from minigrad.nn.modules.module import Module
+from minigrad.nn.parameter import Parameter
 
 
 class ReLU(Module):
@@ -277,3 +280,24 @@ class GLU(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """leaky_relu whose slope is a parameter: one, or one per channel (dim 1), 0.25 to
+    start."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty.as_function(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

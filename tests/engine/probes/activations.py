@@ -239,6 +239,41 @@ g, = torch.autograd.grad(F.glu(x, 1).sum(), x, create_graph=True)
 print(g, g.grad_fn, g.grad_fn._saved_dim)
 g.sum().backward()
 print(x.grad)""",
+    # prelu
+    """import torch.nn.functional as F
+x = torch.tensor([[[-1., 2.], [3., -4.], [0., -0.5]]], requires_grad=True)
+w = torch.tensor([0.25, 0.1, -0.2], requires_grad=True)
+y = F.prelu(x, w)
+print(y, y.grad_fn, y.grad_fn.next_functions[1][0], y.grad_fn._saved_weight)
+y.sum().backward()
+print(x.grad, w.grad)""",
+    """import torch.nn.functional as F
+x = torch.ones(2, 3, 4)
+F.prelu(x, torch.ones(2))""",
+    """import torch.nn.functional as F
+F.prelu(torch.ones(2, 3), torch.ones(1, 1))""",
+    """import torch.nn.functional as F
+F.prelu(torch.ones(2, dtype=torch.long), torch.ones(1, dtype=torch.long))""",
+    """import torch.nn.functional as F
+F.prelu(torch.ones(2), 0.25)""",
+    """import torch.nn.functional as F
+F.prelu(torch.ones(2, dtype=torch.float64), torch.ones(1))""",
+    """m = torch.nn.PReLU()
+print(m, torch.nn.PReLU(3, 0.1), m.weight, list(m.parameters()), m.init, m.num_parameters)
+x = torch.tensor([[-2., 3.]])
+y = m(x)
+print(y, y.grad_fn.next_functions)
+y.sum().backward()
+print(m.weight.grad)""",
+    """m = torch.nn.PReLU(2)
+print(m(torch.tensor([[-1., -2.], [3., -4.]])), m.weight, m.state_dict())""",
+    """x = torch.tensor([[-1., 2.]], requires_grad=True)
+w = torch.tensor([0.3], requires_grad=True)
+gx, gw = torch.autograd.grad(torch.prelu(x, w).sum(), (x, w), create_graph=True)
+print(gx, gw, gx.grad_fn, gw.grad_fn, gw.grad_fn.next_functions)
+(gx.sum() + gw.sum()).backward()
+print(x.grad, w.grad)""",
+    """print(torch.prelu(torch.tensor(-2.), torch.tensor([0.5])), torch.tensor([-2., 1.]).prelu(torch.tensor(0.5)))""",
 ]
 
 KNOWN = {}
