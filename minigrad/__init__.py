@@ -246,7 +246,18 @@ from minigrad._ops.activation import (
     threshold,
     threshold_,
 )
-from minigrad._ops.elementary import erf, erf_, erfc, erfc_, erfinv
+from minigrad._ops.elementary import (
+    deg2rad,
+    deg2rad_,
+    erf,
+    erf_,
+    erfc,
+    erfc_,
+    erfinv,
+    logaddexp,
+    rad2deg,
+    rad2deg_,
+)
 
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())

@@ -141,7 +141,8 @@ METHODS = {
     # the activations group's block: erf and friends, activations torch has as methods
     "erf": E.erf, "erf_": E.erf_, "erfc": E.erfc, "erfc_": E.erfc_, "erfinv": E.erfinv,
     "erfinv_": E.erfinv_, "hardshrink": activation.hardshrink,
-    "prelu": activation.prelu,
+    "prelu": activation.prelu, "logaddexp": E.logaddexp, "deg2rad": E.deg2rad,
+    "rad2deg": E.rad2deg, "deg2rad_": E.deg2rad_, "rad2deg_": E.rad2deg_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -19,7 +19,7 @@ from minigrad import _dtype
 from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast, operands, record
+from minigrad._ops._core import check_same_shape_broadcast, operands, record, result_type
 from minigrad._ops.inplace import _unary_inplace
 from minigrad._ops.pointwise import LN2, _like_torch, _total, _unary, add_scalar, mul_scalar
 from minigrad.autograd.graph import Node
@@ -313,3 +313,85 @@ def erfc_(self):
 @parses('erfinv_(Tensor input)')
 def erfinv_(self):
     return _unary_inplace(self, np_erfinv, ErfinvBackward0, save_self=True, floats=True)
+
+
+# --- logaddexp, deg2rad, rad2deg ----------------------------------------------------------------
+def _np_logaddexp(a, b):
+    """torch's kernel: ``a`` where both are the same infinity, else
+    ``max(a, b) + log1p(exp(-|a - b|))``."""
+    same_inf = np.isinf(a) & (a == b)
+    return np.where(same_inf, a, np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b))))
+
+
+@parses('logaddexp(Tensor input, Tensor other, *, Tensor out = None)')
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))``, without overflow."""
+    d = result_type(input, other)
+    if not d.is_floating_point:
+        raise NotImplementedError(f"\"logaddexp_cpu\" not implemented for '{d.scalar_name}'")
+    return _float_binary(input, other, _np_logaddexp, LogaddexpBackward0,
+                         lambda a, b: {"self": a, "other": b})
+
+
+class LogaddexpBackward0(Node):
+    """``grad / (1 + exp(other - self))`` and ``grad / (1 + exp(self - other))``."""
+
+    def backward(self, grad):
+        x, y = self.saved("self"), self.saved("other")
+        return (grad / add_scalar((y - x).exp(), 1) if self.needs_input_grad[0] else None,
+                grad / add_scalar((x - y).exp(), 1) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        x, y = self.inputs
+        return _total(None if t_self is None else t_self / add_scalar((y - x).exp(), 1),
+                      None if t_other is None else t_other / add_scalar((x - y).exp(), 1))
+
+
+_PI_180, _180_PI = math.pi / 180, 180 / math.pi
+
+
+def _scaled_by(factor):
+    """``x * factor`` with the factor in the tensor's dtype, as torch's mul by a number."""
+    return lambda x: x * x.dtype.type(factor)
+
+
+@parses('deg2rad(Tensor input, *, Tensor out = None)')
+def deg2rad(input):
+    """Degrees to radians: ``x * pi / 180``."""
+    return _unary(input, _scaled_by(_PI_180), Deg2RadBackward0)
+
+
+@parses('rad2deg(Tensor input, *, Tensor out = None)')
+def rad2deg(input):
+    """Radians to degrees: ``x * 180 / pi``."""
+    return _unary(input, _scaled_by(_180_PI), Rad2DegBackward0)
+
+
+@parses('deg2rad_(Tensor input)')
+def deg2rad_(self):
+    return _unary_inplace(self, _scaled_by(_PI_180), Deg2RadBackward0, floats=True)
+
+
+@parses('rad2deg_(Tensor input)')
+def rad2deg_(self):
+    return _unary_inplace(self, _scaled_by(_180_PI), Rad2DegBackward0, floats=True)
+
+
+class Deg2RadBackward0(Node):
+    """torch's deg2rad_backward: ``grad * (pi / 180)``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, _PI_180)
+
+    def jvp(self, t):
+        return mul_scalar(t, _PI_180)
+
+
+class Rad2DegBackward0(Node):
+    """torch's rad2deg_backward: ``grad * (180 / pi)``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, _180_PI)
+
+    def jvp(self, t):
+        return mul_scalar(t, _180_PI)

@@ -379,6 +379,9 @@ SAVED_FIELDS = {
     "GluBackwardBackward0": {"dim": _dim_arg, "grad_output": TENSOR, "self": TENSOR},
     "PreluKernelBackward0": {"self": TENSOR, "weight": TENSOR},
     "PreluKernelBackwardBackward0": {"grad_output": TENSOR, "self": TENSOR, "weight": TENSOR},
+    "LogaddexpBackward0": {"other": TENSOR, "self": TENSOR},
+    "Deg2RadBackward0": {},
+    "Rad2DegBackward0": {},
 }
 
 

@@ -203,6 +203,8 @@ OPS = {
     "prelu": lambda L, x, y: L.prelu(x, y[0, :1]),
     "prelu_grad": lambda L, x, y: L.autograd.grad(
         (L.prelu(x, y[0, :1]) * y).sum(), x, create_graph=True)[0],
+    "logaddexp": lambda L, x, y: L.logaddexp(x, y), "deg2rad": lambda L, x, y: x.deg2rad(),
+    "rad2deg": lambda L, x, y: L.rad2deg(x),
 }
 
 

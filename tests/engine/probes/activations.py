@@ -274,6 +274,31 @@ print(gx, gw, gx.grad_fn, gw.grad_fn, gw.grad_fn.next_functions)
 (gx.sum() + gw.sum()).backward()
 print(x.grad, w.grad)""",
     """print(torch.prelu(torch.tensor(-2.), torch.tensor([0.5])), torch.tensor([-2., 1.]).prelu(torch.tensor(0.5)))""",
+    # logaddexp, deg2rad, rad2deg
+    """x = torch.tensor([float('inf'), float('-inf'), 1e30, 0., -2., float('nan'), float('inf')], requires_grad=True)
+y = torch.tensor([float('inf'), float('-inf'), -1e30, 0., 3., 1., float('-inf')], requires_grad=True)
+z = torch.logaddexp(x, y)
+print(z, z.grad_fn, x.logaddexp(y))
+z[2:6].sum().backward()
+print(x.grad, y.grad)""",
+    """torch.logaddexp(torch.tensor([1, 2]), torch.tensor([1, 2]))""",
+    """print(torch.logaddexp(torch.tensor([1., 2.]), torch.tensor([1, 2])))""",
+    """print(torch.logaddexp(torch.tensor([1], dtype=torch.float64), torch.tensor([1.5])))""",
+    """torch.logaddexp(torch.tensor([1.]), 2.)""",
+    """torch.logaddexp(torch.ones(2), torch.ones(3))""",
+    """x = torch.tensor([180., -90., 0.5], requires_grad=True)
+y = torch.deg2rad(x)
+z = y.rad2deg()
+print(y, z, y.grad_fn, z.grad_fn)
+z.sum().backward()
+print(x.grad)
+print(torch.deg2rad(torch.tensor([180])), torch.rad2deg(torch.tensor([1])), torch.deg2rad(torch.tensor([True])))""",
+    """torch.tensor([1]).deg2rad_()""",
+    """x = torch.tensor([180., 1.])
+print(torch.deg2rad_(x), x, x.rad2deg_(), torch.rad2deg_(torch.zeros(0)))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+g, = torch.autograd.grad(torch.logaddexp(x, x * 2).sum(), x, create_graph=True)
+print(g, g.grad_fn)""",
 ]
 
 KNOWN = {}
