@@ -255,6 +255,8 @@ from minigrad._ops.elementary import (
     erfc_,
     erfinv,
     logaddexp,
+    logit,
+    logit_,
     rad2deg,
     rad2deg_,
 )

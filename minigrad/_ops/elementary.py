@@ -20,8 +20,10 @@ from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, operands, record, result_type
-from minigrad._ops.inplace import _unary_inplace
+from minigrad._ops.inplace import _saved_original, _unary_inplace, apply_inplace
 from minigrad._ops.pointwise import LN2, _like_torch, _total, _unary, add_scalar, mul_scalar
+from minigrad._tensor import Tensor
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 np_log1p, np_expm1, np_exp2, np_atan, np_asin, np_acos = map(
@@ -395,3 +397,70 @@ class Rad2DegBackward0(Node):
 
     def jvp(self, t):
         return mul_scalar(t, _180_PI)
+
+
+# --- logit ------------------------------------------------------------------------------------
+def _np_logit(eps):
+    def kernel(x):
+        if eps is not None and eps >= 0:  # torch clamps to [eps, 1 - eps] (a negative eps: not)
+            lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+            x = np.where(x < lo, lo, np.where(x > hi, hi, x))
+        return np.log(x / (1 - x))
+
+    return kernel
+
+
+@parses('logit(Tensor input, float? eps = None, *, Tensor out = None)')
+def logit(input, eps=None):
+    """``log(p / (1 - p))``, the inverse of sigmoid; with ``eps``, p clamped to
+    ``[eps, 1 - eps]`` first."""
+    x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
+    data = _rounded_once(_np_logit(eps))(x._data)
+    return record(data, LogitBackward0, (x,), save={"self": x}, eps=eps)
+
+
+@parses('logit_(Tensor input, float? eps = None)')
+def logit_(self, eps=None):
+    return _unary_inplace_attrs(self, _rounded_once(_np_logit(eps)), eps)
+
+
+def _unary_inplace_attrs(self, np_fn, eps):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
+    data = quietly(np_fn, self._data)
+    return apply_inplace(self, data, LogitBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, eps=eps)
+
+
+class LogitBackward0(Node):
+    """``grad / (self * (1 - self))`` inside the clamped range, 0 outside it (nan outside
+    [0, 1] without eps): torch's logit_backward, composed of ops when grad mode is on
+    (infinitely_differentiable_logit_backward)."""
+
+    def backward(self, grad):
+        return logit_backward(grad, self.saved("self"), self.eps)
+
+    def jvp(self, t):
+        return logit_backward(t, self.inputs[0], self.eps)
+
+
+def logit_backward(grad, input, eps):
+    if grad_mode.is_grad_enabled():
+        lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+        inside = P.logical_and(input >= lo, input <= hi)
+        value = grad / (input * P.sub(1.0, input))  # C++ 1.0 - self: SubBackward0
+        outside = input.new_zeros(()) if eps is not None else \
+            input.new_empty(()).fill_(float("nan"))
+        return P.where(inside, value, outside)
+
+    def kernel(g, x):
+        if eps is None or eps < 0:
+            edge = (x == 0) | (x == 1)
+            inner = np.where(edge, g * np.inf, g / (x * (1 - x)))
+            return np.where((x < 0) | (x > 1), np.nan, inner)
+        lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+        return np.where((x < lo) | (x > hi), 0, g / (x * (1 - x)))
+
+    g = grad._data
+    return Tensor._make(np.asarray(quietly(kernel, g, input._data)).astype(g.dtype, copy=False))

@@ -182,7 +182,8 @@ SAVED_FIELDS = {
     "NanToNumBackward0": {"self": TENSOR},
     "Log2Backward0": {"self": TENSOR},
     "RsqrtBackward0": {"result": TENSOR},
-    "LogitBackward0": {"eps": _const(None), "self": TENSOR},
+    # (binary_cross_entropy's private logit has no eps; torch.logit's node keeps its own)
+    "LogitBackward0": {"eps": lambda n: getattr(n, "eps", None), "self": TENSOR},
     "LogSoftmaxBackward0": {"dim": _dim_arg, "result": TENSOR},
     "LogSoftmaxBackwardDataBackward0": {"dim": _signed("dim"), "grad_output": TENSOR,
                                         "output": TENSOR},

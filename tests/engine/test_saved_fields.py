@@ -205,6 +205,7 @@ OPS = {
         (L.prelu(x, y[0, :1]) * y).sum(), x, create_graph=True)[0],
     "logaddexp": lambda L, x, y: L.logaddexp(x, y), "deg2rad": lambda L, x, y: x.deg2rad(),
     "rad2deg": lambda L, x, y: L.rad2deg(x),
+    "logit": lambda L, x, y: L.logit(x.sigmoid()), "logit_eps": lambda L, x, y: x.logit(0.1),
 }
 
 

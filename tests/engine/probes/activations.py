@@ -299,6 +299,24 @@ print(torch.deg2rad_(x), x, x.rad2deg_(), torch.rad2deg_(torch.zeros(0)))""",
     """x = torch.tensor([1., 2.], requires_grad=True)
 g, = torch.autograd.grad(torch.logaddexp(x, x * 2).sum(), x, create_graph=True)
 print(g, g.grad_fn)""",
+    # logit
+    """x = torch.tensor([0., 0.05, 0.5, 1., 1.2, -0.1, float('nan')], requires_grad=True)
+for e in [None, 0.1, -0.5, 0.6]:
+    y = torch.logit(x, e)
+    print(e, y, y.grad_fn, y.grad_fn._saved_eps)
+    x.grad = None
+    y.sum().backward()
+    print(x.grad)
+    g, = torch.autograd.grad(torch.logit(x, e).sum(), x, create_graph=True)
+    print(g, g.grad_fn)""",
+    """print(torch.logit(torch.tensor([0, 1])), torch.logit(torch.tensor([0.25], dtype=torch.float64), eps=0.3), torch.tensor([0.3]).logit(0.1))""",
+    """torch.tensor([1]).logit_()""",
+    """torch.logit(torch.tensor([0.5]), "a")""",
+    """x = torch.tensor([0.3, 0.9])
+print(x.logit_(0.2), x, torch.logit_(torch.tensor([0.5])), torch.logit(torch.tensor([1.]), 1))""",
+    """x = torch.tensor([0.3, 0.9], requires_grad=True)
+y = x.clone().logit_(0.2)
+print(y.grad_fn, y.grad_fn._saved_eps, y.grad_fn._saved_self)""",
 ]
 
 KNOWN = {}
