@@ -259,6 +259,8 @@ from minigrad._ops.elementary import (
     logit_,
     rad2deg,
     rad2deg_,
+    sinc,
+    sinc_,
 )
 
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)

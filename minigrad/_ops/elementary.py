@@ -464,3 +464,43 @@ def logit_backward(grad, input, eps):
 
     g = grad._data
     return Tensor._make(np.asarray(quietly(kernel, g, input._data)).astype(g.dtype, copy=False))
+
+
+# --- sinc -------------------------------------------------------------------------------------
+def np_sinc(x):
+    """torch's kernel, in the input's dtype: ``pi * x`` with pi of that dtype (so sinc(1.)
+    in float32 is sin(float32(pi)) / float32(pi), -2.78e-08, not 0), then its sine; float16
+    in float32."""
+    if x.dtype == np.float16:
+        return np_sinc(x.astype(np.float32)).astype(np.float16)
+    product = x * x.dtype.type(np.pi)
+    safe = np.where(x == 0, x.dtype.type(1), product)
+    return np.where(x == 0, x.dtype.type(1), P.np_sin(product) / safe).astype(x.dtype)
+
+
+@parses('sinc(Tensor input, *, Tensor out = None)')
+def sinc(input):
+    """The normalised sinc, ``sin(pi x) / (pi x)``, 1 at 0."""
+    return _unary(input, np_sinc, SincBackward0, save_self=True)
+
+
+@parses('sinc_(Tensor input)')
+def sinc_(self):
+    return _unary_inplace(self, np_sinc, SincBackward0, save_self=True, floats=True)
+
+
+def _sinc_backward(grad, x):
+    """torch's sinc_backward, op for op: ``grad * ((x pi cos(x pi) - sin(x pi)) / (x x pi))``,
+    0 where ``x x pi == 0``."""
+    self_pi = mul_scalar(x, math.pi)
+    self_squared_pi = mul_scalar(x * x, math.pi)
+    out = grad * ((self_pi * self_pi.cos() - self_pi.sin()) / self_squared_pi)
+    return P.where(self_squared_pi == 0.0, grad.new_zeros(()), out)
+
+
+class SincBackward0(Node):
+    def backward(self, grad):
+        return _sinc_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return _sinc_backward(t, self.inputs[0])

@@ -383,6 +383,7 @@ SAVED_FIELDS = {
     "LogaddexpBackward0": {"other": TENSOR, "self": TENSOR},
     "Deg2RadBackward0": {},
     "Rad2DegBackward0": {},
+    "SincBackward0": {"self": TENSOR},
 }
 
 

@@ -1588,6 +1588,9 @@ OPS: list[OpInfo] = [
            lambda r: [S(r.uniform(0.1, 0.9, (2, 3))), S(r.uniform(0.1, 0.9, (4,)), 0.05)]),
     OpInfo("logit_", lambda lib, x, *a: lib.logit_(x.clone(), *a),
            lambda r: [S(r.uniform(0.1, 0.9, (2, 3))), S(r.uniform(0.1, 0.9, (4,)), 0.2)]),
+    OpInfo("sinc", lambda lib, x: lib.sinc(x) + x.sinc(),
+           lambda r: unary()(r) + [S(np.asarray([0.0, 1.0, -2.0, 0.5]), desc="0 and integers")]),
+    OpInfo("sinc_", lambda lib, x: lib.sinc_(x.clone()) + x.clone().sinc_(), few(unary(), 3)),
     OpInfo("nn_hardsigmoid", lambda lib, x: (
         lib.nn.Hardsigmoid()(x * 3), lib.nn.Hardsigmoid(True)(x * 3)),
         lambda r: [S(nonzero(r, (2, 3)))], supports_gradgrad=False),

@@ -206,6 +206,7 @@ OPS = {
     "logaddexp": lambda L, x, y: L.logaddexp(x, y), "deg2rad": lambda L, x, y: x.deg2rad(),
     "rad2deg": lambda L, x, y: L.rad2deg(x),
     "logit": lambda L, x, y: L.logit(x.sigmoid()), "logit_eps": lambda L, x, y: x.logit(0.1),
+    "sinc": lambda L, x, y: L.sinc(x),
 }
 
 

@@ -317,6 +317,18 @@ print(x.logit_(0.2), x, torch.logit_(torch.tensor([0.5])), torch.logit(torch.ten
     """x = torch.tensor([0.3, 0.9], requires_grad=True)
 y = x.clone().logit_(0.2)
 print(y.grad_fn, y.grad_fn._saved_eps, y.grad_fn._saved_self)""",
+    # sinc
+    """x = torch.tensor([0., 0.5, 1., -2., 1e-20, float('inf'), float('nan')], requires_grad=True)
+y = torch.sinc(x)
+print(y, y.grad_fn, x.sinc())
+y.sum().backward()
+print(x.grad)
+g, = torch.autograd.grad(torch.sinc(x[:4]).sum(), x, create_graph=True)
+print(g, g.grad_fn)""",
+    """print(torch.sinc(torch.tensor([0, 1, 2])), torch.sinc(torch.tensor([True])))""",
+    """torch.tensor([1]).sinc_()""",
+    """x = torch.tensor([0.25, 0.])
+print(torch.sinc_(x), x, x.sinc_())""",
 ]
 
 KNOWN = {}
