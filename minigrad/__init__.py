@@ -261,6 +261,8 @@ from minigrad._ops.elementary import (
     rad2deg_,
     sinc,
     sinc_,
+    xlogy,
+    xlogy_,
 )
 
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)

@@ -144,6 +144,7 @@ METHODS = {
     "prelu": activation.prelu, "logaddexp": E.logaddexp, "deg2rad": E.deg2rad,
     "rad2deg": E.rad2deg, "deg2rad_": E.deg2rad_, "rad2deg_": E.rad2deg_, "logit": E.logit,
     "logit_": E.logit_, "sinc": E.sinc, "sinc_": E.sinc_,
+    "xlogy": E.xlogy, "xlogy_": E.xlogy_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -504,3 +504,89 @@ class SincBackward0(Node):
 
     def jvp(self, t):
         return _sinc_backward(t, self.inputs[0])
+
+
+# --- xlogy ------------------------------------------------------------------------------------
+def _np_xlogy(x, y):
+    """torch's kernel: nan where y is nan, 0 where x is 0, else ``x * log(y)``."""
+    return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log(y)))
+
+
+@parses('xlogy(Tensor input, Tensor other, *, Tensor out = None)',
+        'xlogy(Number self, Tensor other, *, Tensor out = None)',
+        'xlogy(Tensor input, Number other, *, Tensor out = None)')
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return _float_binary(input, other, _np_xlogy, XlogyBackward0,
+                             lambda a, b: {"self": a, "other": b})
+    a, b, d = operands(input, other)
+    if not d.is_floating_point:
+        d = _dtype.get_default_dtype()
+    wide = np.float64 if d.numpy == np.float32 else d.numpy
+    data = quietly(_np_xlogy, a._data.astype(wide), b._data.astype(wide)).astype(d.numpy)
+    if not isinstance(input, Tensor):  # xlogy(number, tensor): XlogyBackward1
+        return record(data, XlogyBackward1, (b,), save={"other": b}, self=input)
+    return record(data, XlogyBackward2, (a,), save={"self": a}, other=other)
+
+
+def _xlogy_other_grad(grad, x, y):
+    return grad * x / y
+
+
+class XlogyBackward0(Node):
+    """``xlogy(grad, other)`` (0 where self == 0 and other <= 0) and ``grad * self / other``."""
+
+    def backward(self, grad):
+        x, y = self.saved("self"), self.saved("other")
+        g_x = g_y = None
+        if self.needs_input_grad[0]:
+            g_x = xlogy(grad, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0)
+        if self.needs_input_grad[1]:
+            g_y = _xlogy_other_grad(grad, x, y)
+        return g_x, g_y
+
+    def jvp(self, t_x, t_y):
+        x, y = self.inputs
+        return _total(
+            None if t_x is None else xlogy(t_x, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0),
+            None if t_y is None else t_y * x / y)
+
+
+class XlogyBackward1(Node):
+    """xlogy(number, other): ``grad * self / other``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, self.self) / self.saved("other")
+
+    def jvp(self, t):
+        return mul_scalar(t, self.self) / self.inputs[0]
+
+
+class XlogyBackward2(Node):
+    """xlogy(self, number): ``xlogy(grad, other)``, 0 where self == 0 unless other > 0."""
+
+    def backward(self, grad):
+        g = xlogy(grad, self.other)
+        if not self.other > 0:
+            g = g.masked_fill(self.saved("self") == 0.0, 0.0)
+        return g
+
+    def jvp(self, t_x):
+        g = xlogy(t_x, self.other)
+        return g if self.other > 0 else g.masked_fill(self.inputs[0] == 0.0, 0.0)
+
+
+@parses('xlogy_(Tensor input, Tensor other)', 'xlogy_(Tensor input, Number other)')
+def xlogy_(self, other):
+    """In place: xlogy's values and node, written into ``self``."""
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
+    with grad_mode.no_grad():
+        data = xlogy(self.detach(), other.detach() if isinstance(other, Tensor) else other)._data
+    old = _saved_original(self, True)
+    if isinstance(other, Tensor):
+        return apply_inplace(self, data, XlogyBackward0, (self, other),
+                             save={"self": old, "other": other})
+    return apply_inplace(self, data, XlogyBackward2, (self,), save={"self": old}, other=other)

@@ -384,6 +384,9 @@ SAVED_FIELDS = {
     "Deg2RadBackward0": {},
     "Rad2DegBackward0": {},
     "SincBackward0": {"self": TENSOR},
+    "XlogyBackward0": {"other": TENSOR, "self": TENSOR},
+    "XlogyBackward1": {"other": TENSOR, "self": _attr("self")},
+    "XlogyBackward2": {"other": _attr("other"), "self": TENSOR},
 }
 
 

@@ -1591,6 +1591,19 @@ OPS: list[OpInfo] = [
     OpInfo("sinc", lambda lib, x: lib.sinc(x) + x.sinc(),
            lambda r: unary()(r) + [S(np.asarray([0.0, 1.0, -2.0, 0.5]), desc="0 and integers")]),
     OpInfo("sinc_", lambda lib, x: lib.sinc_(x.clone()) + x.clone().sinc_(), few(unary(), 3)),
+    OpInfo("xlogy", lambda lib, x, y: lib.xlogy(x, y), binary(randn, positive)),
+    OpInfo("xlogy_zeros", lambda lib, x, y: lib.xlogy(x, y) + x.xlogy(y),
+           lambda r: [S(with_zeros(randn(r, (2, 3)), [0, 4]), positive(r, (2, 3))),
+                      S(with_zeros(randn(r, (4,)), [1]), np.asarray([0.5, -1.0, 2.0, 0.0]))],
+           no_gradcheck="0 * log(y) at y <= 0: torch's formula gives 0 where the function "
+                        "is nan or undefined"),
+    OpInfo("xlogy_scalar", lambda lib, x, *a: (lib.xlogy(x, *a) if a else lib.xlogy(2.5, x)),
+           lambda r: [S(randn(r, (2, 3)), 2.0), S(positive(r, (4,))), S(randn(r, (3,)), 0.5),
+                      S(with_zeros(randn(r, (4,)), [1]), -1.0)],
+           no_gradcheck="xlogy(x, -1) is nan; torch's formula still gives a gradient"),
+    OpInfo("xlogy_", lambda lib, x, y: x.clone().xlogy_(y) + x.clone().xlogy_(1.5)
+           + lib.xlogy_(x.clone(), y), lambda r: [S(randn(r, (2, 3)), positive(r, (2, 3))),
+                                                  S(randn(r, (3,)), const(positive(r, (3,))))]),
     OpInfo("nn_hardsigmoid", lambda lib, x: (
         lib.nn.Hardsigmoid()(x * 3), lib.nn.Hardsigmoid(True)(x * 3)),
         lambda r: [S(nonzero(r, (2, 3)))], supports_gradgrad=False),

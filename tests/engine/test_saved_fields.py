@@ -207,6 +207,8 @@ OPS = {
     "rad2deg": lambda L, x, y: L.rad2deg(x),
     "logit": lambda L, x, y: L.logit(x.sigmoid()), "logit_eps": lambda L, x, y: x.logit(0.1),
     "sinc": lambda L, x, y: L.sinc(x),
+    "xlogy": lambda L, x, y: L.xlogy(x, y.abs()), "xlogy_other": lambda L, x, y: L.xlogy(x, 2.0),
+    "xlogy_self": lambda L, x, y: L.xlogy(2, y.abs()),
 }
 
 

@@ -329,6 +329,25 @@ print(g, g.grad_fn)""",
     """torch.tensor([1]).sinc_()""",
     """x = torch.tensor([0.25, 0.])
 print(torch.sinc_(x), x, x.sinc_())""",
+    # xlogy
+    """x = torch.tensor([0., 1., 2., 0., float('nan'), 0., 3.], requires_grad=True)
+y = torch.tensor([0., 2., -1., float('nan'), 1., -2., float('inf')], requires_grad=True)
+z = torch.xlogy(x, y)
+print(z, z.grad_fn, x.xlogy(y))
+z.sum().backward()
+print(x.grad, y.grad)""",
+    """x = torch.tensor([0., 1., 2.], requires_grad=True)
+for z in (torch.xlogy(x, 2.), torch.xlogy(x, -1), torch.xlogy(2., x), torch.xlogy(2, x)):
+    print(z, z.grad_fn, [(k, getattr(z.grad_fn, k)) for k in dir(z.grad_fn) if k.startswith('_saved')], z.grad_fn.next_functions)""",
+    """x = torch.tensor([0., 1., 2.], requires_grad=True)
+torch.xlogy(x, -1.).sum().backward()
+print(x.grad)""",
+    """torch.xlogy(2., 3.)""",
+    """print(torch.xlogy(torch.tensor([1, 2]), torch.tensor([3, 4])), torch.xlogy(torch.tensor([True]), torch.tensor([True])), torch.xlogy(torch.tensor([1, 0]), 2))""",
+    """torch.tensor([1]).xlogy_(torch.tensor([2.]))""",
+    """x = torch.tensor([0., 1., 2.])
+print(x.xlogy_(torch.tensor([2., 3., 4.])), x, torch.xlogy_(x, 2.), x.xlogy_(3))""",
+    """torch.xlogy(torch.ones(2), torch.ones(3))""",
 ]
 
 KNOWN = {}
