@@ -401,11 +401,17 @@ class Rad2DegBackward0(Node):
 
 # --- logit ------------------------------------------------------------------------------------
 def _np_logit(eps):
+    """torch's kernel: ``x / (1 - x)`` in the input's dtype, then its log rounded once (a
+    float16 ratio's log in float32)."""
     def kernel(x):
         if eps is not None and eps >= 0:  # torch clamps to [eps, 1 - eps] (a negative eps: not)
             lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
             x = np.where(x < lo, lo, np.where(x > hi, hi, x))
-        return np.log(x / (1 - x))
+        one = x.dtype.type(1)
+        ratio = np.asarray(x / (one - x))
+        if ratio.dtype == np.float16:
+            return P.np_log(ratio.astype(np.float32)).astype(np.float16)
+        return P.np_log(ratio)
 
     return kernel
 
@@ -415,13 +421,13 @@ def logit(input, eps=None):
     """``log(p / (1 - p))``, the inverse of sigmoid; with ``eps``, p clamped to
     ``[eps, 1 - eps]`` first."""
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
-    data = _rounded_once(_np_logit(eps))(x._data)
+    data = quietly(_np_logit(eps), x._data)
     return record(data, LogitBackward0, (x,), save={"self": x}, eps=eps)
 
 
 @parses('logit_(Tensor input, float? eps = None)')
 def logit_(self, eps=None):
-    return _unary_inplace_attrs(self, _rounded_once(_np_logit(eps)), eps)
+    return _unary_inplace_attrs(self, _np_logit(eps), eps)
 
 
 def _unary_inplace_attrs(self, np_fn, eps):
