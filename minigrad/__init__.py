@@ -326,6 +326,37 @@ from minigrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 
+# isort: split
+# the activations group's block
+from minigrad._ops.activation import (
+    celu,
+    celu_,
+    hardshrink,
+    prelu,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
+from minigrad._ops.elementary import (
+    deg2rad,
+    deg2rad_,
+    erf,
+    erf_,
+    erfc,
+    erfc_,
+    erfinv,
+    logaddexp,
+    logit,
+    logit_,
+    rad2deg,
+    rad2deg_,
+    sinc,
+    sinc_,
+    xlogy,
+    xlogy_,
+)
+
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minigrad import _creation, _dtype
 from minigrad._ops import (
+    activation,
     binning,
     differences,
     distance,
@@ -182,6 +183,13 @@ METHODS = {
     "unique": unique.unique,
     "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
     "quantile": quantile.quantile, "nanquantile": quantile.nanquantile,
+    # the activations group's block: erf and friends, activations torch has as methods
+    "erf": E.erf, "erf_": E.erf_, "erfc": E.erfc, "erfc_": E.erfc_, "erfinv": E.erfinv,
+    "erfinv_": E.erfinv_, "hardshrink": activation.hardshrink,
+    "prelu": activation.prelu, "logaddexp": E.logaddexp, "deg2rad": E.deg2rad,
+    "rad2deg": E.rad2deg, "deg2rad_": E.deg2rad_, "rad2deg_": E.rad2deg_, "logit": E.logit,
+    "logit_": E.logit_, "sinc": E.sinc, "sinc_": E.sinc_,
+    "xlogy": E.xlogy, "xlogy_": E.xlogy_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

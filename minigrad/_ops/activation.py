@@ -23,13 +23,20 @@ import math
 import numpy as np
 
 from minigrad._numeric import quietly
-from minigrad._ops._core import fused, record
+from minigrad._ops._args import parses
+from minigrad._ops._core import fused, needs_grad, record
 from minigrad._ops.inplace import _saved_original, apply_inplace
+from minigrad._ops.join import cat
 from minigrad._ops.linalg import _short
 from minigrad._ops.pointwise import (
+    NotImplemented_,
+    _like_torch,
     add,
     add_scalar,
+    clip,
     div,
+    div_scalar,
+    logical_and,
     mul,
     mul_scalar,
     neg,
@@ -37,9 +44,11 @@ from minigrad._ops.pointwise import (
     sigmoid_backward,
     sub,
     sub_scalar,
+    threshold_backward,
+    where,
 )
-from minigrad._tensor import Tensor
-from minigrad.autograd import grad_mode
+from minigrad._tensor import Tensor, _wrap_dim
+from minigrad.autograd import forward_grad, grad_mode, graph
 from minigrad.autograd.graph import Node
 
 
@@ -471,19 +480,97 @@ def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result,
                negative)
 
 
-# --- logsigmoid (statistics_losses: multilabel_soft_margin_loss's building block) ------------
-def logsigmoid(input):
-    """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))``; torch's kernel also keeps
-    ``exp(-|x|)`` (its ``buffer``) for the backward."""
-    _floats(input, "log_sigmoid_cpu")
+# --- the activations group's block --------------------------------------------------------------
+# --- hardtanh, relu6 --------------------------------------------------------------------------
+def _hardtanh_data(input, min_val, max_val, name):
+    if input._data.dtype.kind == "b":
+        raise RuntimeError(f"Bool inputs not supported for {name}")
     x = input._data
-    buffer = Tensor._make(_wide(lambda a: np.exp(-np.abs(a)), x))
-    data = _wide(lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), x)
+    # clip keeps x on a tie and nan as nan; a float bound of an integer tensor is truncated
+    return clip(x, np.asarray(min_val).astype(x.dtype), np.asarray(max_val).astype(x.dtype))
+
+
+@parses('hardtanh(Tensor input, Number min_val = -1, Number max_val = 1, *, '
+        'Tensor out = None)')
+def hardtanh(input, min_val=-1, max_val=1):
+    """``x`` clamped to ``[min_val, max_val]``; its gradient is 0 at the bounds themselves."""
+    data = _hardtanh_data(input, min_val, max_val, "hardtanh")
+    return record(data, HardtanhBackward0, (input,), save={"self": input}, min_val=min_val,
+                  max_val=max_val)
+
+
+@parses('hardtanh_(Tensor input, Number min_val = -1, Number max_val = 1)')
+def hardtanh_(input, min_val=-1, max_val=1):
+    """In place: torch's node is HardtanhBackward0 still, keeping the input as it was (a
+    clone)."""
+    data = _hardtanh_data(input, min_val, max_val, "hardtanh")
+    return apply_inplace(input, data, HardtanhBackward0, (input,),
+                         save={"self": _saved_original(input, True)}, min_val=min_val,
+                         max_val=max_val)
+
+
+@parses('relu6(Tensor input)')
+def relu6(input):
+    """torch's relu6 is hardtanh(input, 0, 6): its node is HardtanhBackward0, bounds int."""
+    return hardtanh(input, 0, 6)
+
+
+@parses('relu6_(Tensor input)')
+def relu6_(input):
+    return hardtanh_(input, 0, 6)
+
+
+class HardtanhBackward0(Node):
+    """The gradient passes strictly inside the bounds: torch's hardtanh_backward."""
+
+    def backward(self, grad):
+        return hardtanh_backward(grad, self.saved("self"), self.min_val, self.max_val)
+
+    def jvp(self, t):
+        return hardtanh_backward(t, self.inputs[0], self.min_val, self.max_val)
+
+
+def hardtanh_backward(grad_output, input, min_val, max_val):
+    """``grad_output`` where ``min_val < input < max_val``, else +0 (nan passes, as torch's
+    kernel tests ``x <= min_val || x >= max_val``)."""
+    g, x = grad_output._data, input._data
+    data = quietly(lambda: np.where((x <= min_val) | (x >= max_val), g.dtype.type(0), g))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), HardtanhBackwardBackward0,
+                  (grad_output, input), save={"self": input}, min_val=min_val,
+                  max_val=max_val)
+
+
+class HardtanhBackwardBackward0(Node):
+    """out = hardtanh_backward(g, self): linear in g, flat in self."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = hardtanh_backward(w, self.saved("self"), self.min_val, self.max_val)
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        g, x = self.inputs
+        return hardtanh_backward(_zeros_or(t_g, g), x, self.min_val, self.max_val)
+
+
+# --- logsigmoid -------------------------------------------------------------------------------
+@parses('log_sigmoid(Tensor input)')
+def log_sigmoid(input):
+    """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))``, stable at both ends. As torch's
+    kernel, it also makes ``buffer = exp(-|x|)``, which the node keeps for the backward."""
+    _floats(input, "log_sigmoid_cpu")
+    buffer = Tensor._make(_wide(lambda x: np.exp(-np.abs(x)), input._data))
+    data = _wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), input._data)
     return record(data, LogSigmoidBackward0, (input,), save={"self": input, "buffer": buffer})
 
 
 class LogSigmoidBackward0(Node):
-    """d/dself = 1 - sigmoid(x) = sigmoid(-x): torch's log_sigmoid_backward."""
+    """d/dself = 1 - sigmoid(x), read from the buffer: torch's log_sigmoid_backward."""
 
     def backward(self, grad):
         return log_sigmoid_backward(grad, self.saved("self"), self.saved("buffer"))
@@ -493,27 +580,30 @@ class LogSigmoidBackward0(Node):
 
 
 def log_sigmoid_backward(grad_output, input, buffer):
-    """torch's kernel: ``(max_deriv - sign * buffer / (1 + buffer)) * grad`` with
-    ``max_deriv, sign = (1, 1)`` below zero, ``(0, -1)`` elsewhere."""
-    def kernel(g, x, b):
+    """torch's CPU kernel: ``(max_deriv - sign * z / (1 + z)) * grad_output`` with
+    ``z = exp(-|x|)``, ``max_deriv, sign = (1, 1)`` for ``x < 0``, else ``(0, -1)``."""
+    def kernel(g, x, z):
         negative = x < 0
-        return (np.where(negative, 1.0, 0.0) - np.where(negative, 1.0, -1.0) * (b / (1 + b))) * g
+        return (np.where(negative, 1.0, 0.0) - np.where(negative, 1.0, -1.0) * (z / (1 + z))) * g
 
     data = _wide(kernel, grad_output._data, input._data, buffer._data)
     if fused():
         return _result(data, grad_output)
     return record(data, LogSigmoidBackwardBackward0, (grad_output, input),
-                  save={"buffer": buffer, "grad_output": grad_output, "self": input})
+                  save={"grad_output": grad_output, "self": input, "buffer": buffer})
 
 
 class LogSigmoidBackwardBackward0(Node):
-    """out = g sigmoid(-x): d/dg is log_sigmoid_backward again, d/dx torch's
+    """out = g (1 - sigmoid(x)): d/dg is log_sigmoid_backward again, d/dx torch's
     log_sigmoid_double_backward of ``w * g``."""
 
     def backward(self, w):
-        g, x, b = self.saved("grad_output"), self.saved("self"), self.saved("buffer")
-        g_g = log_sigmoid_backward(w, x, b) if self.needs_input_grad[0] else None
-        g_x = log_sigmoid_double_backward(mul(w, g), x) if self.needs_input_grad[1] else None
+        g, x = self.saved("grad_output"), self.saved("self")
+        g_g = g_x = None
+        if self.needs_input_grad[0]:
+            g_g = log_sigmoid_backward(w, x, self.saved("buffer"))
+        if self.needs_input_grad[1]:
+            g_x = log_sigmoid_double_backward(mul(w, g), x)
         return g_g, g_x
 
     def jvp(self, t_g, t_x):
@@ -523,6 +613,572 @@ class LogSigmoidBackwardBackward0(Node):
 
 
 def log_sigmoid_double_backward(grad, input):
-    """``grad * (z - 1) * z`` with ``z = sigmoid(x)``, as torch composes it."""
+    """``grad * (z - 1) * z`` with ``z = sigmoid(input)``, in torch's ops."""
     z = input.sigmoid()
     return mul(mul(grad, sub_scalar(z, 1)), z)
+
+
+# --- selu, celu: elu with other constants ----------------------------------------------------
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@parses('selu(Tensor input)')
+def selu(input):
+    """``elu`` with torch's fixed alpha and scale: its node is EluBackward0."""
+    return elu(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+@parses('selu_(Tensor input)')
+def selu_(input):
+    return elu_(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+def _celu_data(input, alpha):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _floats(input, "elu_cpu")
+    return _wide(lambda x: _elu_kernel(x, alpha, 1, 1.0 / alpha), input._data)
+
+
+def _celu_input_scale(alpha):
+    """torch's ``1.0 / alpha.toFloat()``: alpha rounded to float32 first."""
+    return 1.0 / float(np.float32(alpha))
+
+
+@parses('celu(Tensor input, Number alpha = 1.0)')
+def celu(input, alpha=1.0):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: elu with input_scale 1/alpha."""
+    return record(_celu_data(input, alpha), CeluBackward0, (input,), save={"self": input},
+                  alpha=alpha)
+
+
+@parses('celu_(Tensor input, Number alpha = 1.0)')
+def celu_(input, alpha=1.0):
+    return apply_inplace(input, _celu_data(input, alpha), CeluBackward1, (input,),
+                         output_name="result", alpha=alpha)
+
+
+class CeluBackward0(Node):
+    """``elu_backward(grad, alpha, 1, 1.0 / alpha, false, self)``."""
+
+    def backward(self, grad):
+        return elu_backward(grad, self.alpha, 1, _celu_input_scale(self.alpha), False,
+                            self.saved("self"))
+
+    def jvp(self, t):
+        return elu_backward(t, self.alpha, 1, _celu_input_scale(self.alpha), False,
+                            self.inputs[0])
+
+
+class CeluBackward1(Node):
+    """celu_: the same derivative, from the result (refused for a negative alpha)."""
+
+    def backward(self, grad):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(grad, self.alpha, 1, _celu_input_scale(self.alpha), True,
+                            self.saved("result"))
+
+    def jvp(self, t):
+        if self.alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_ERROR)
+        return elu_backward(t, self.alpha, 1, _celu_input_scale(self.alpha), True,
+                            self.result)
+
+
+# --- mish -------------------------------------------------------------------------------------
+_exp, _log1p, _tanh = map(_like_torch, (np.exp, np.log1p, np.tanh))
+
+
+def _stepwise(fn):
+    """``fn`` in the input's own dtype, each exp, log1p and tanh rounded once as torch's
+    kernels round them (so ``exp(-100)`` is float32's subnormal, as in torch); float16 in
+    float32, rounded at the end."""
+    def kernel(*arrays):
+        if arrays[0].dtype == np.float16:
+            return kernel(*(a.astype(np.float32) for a in arrays)).astype(np.float16)
+        return np.asarray(quietly(fn, *arrays)).astype(arrays[0].dtype, copy=False)
+
+    return kernel
+
+
+@_stepwise
+def _np_mish(x):
+    return x * _tanh(_log1p(_exp(x)))
+
+
+@_stepwise
+def _np_mish_backward(g, x):
+    one = x.dtype.type(1)
+    sigmoid = one / (one + _exp(-x))
+    tanh_softplus = _tanh(_log1p(_exp(x)))
+    return g * (tanh_softplus + x * sigmoid * (one - tanh_softplus * tanh_softplus))
+
+
+@parses('mish(Tensor input)')
+def mish(input):
+    """``x * tanh(softplus(x))``."""
+    _floats(input, "mish_cpu")
+    return record(_np_mish(input._data), MishBackward0, (input,), save={"self": input})
+
+
+@parses('mish_(Tensor input)')
+def mish_(input):
+    _floats(input, "mish_cpu")
+    return apply_inplace(input, _np_mish(input._data), MishBackward0, (input,),
+                         save={"self": _saved_original(input, True)})
+
+
+class MishBackward0(Node):
+    """d/dself = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = softplus(x). With grad mode
+    on, torch composes it from differentiable ops (infinitely_differentiable_mish_backward);
+    without, one kernel."""
+
+    def backward(self, grad):
+        return mish_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return mish_backward(t, self.inputs[0])
+
+
+def mish_backward(grad_output, input):
+    if grad_mode.is_grad_enabled():
+        sigmoid = input.sigmoid()
+        tanh_softplus = input.exp().log1p().tanh()
+        right = mul(mul(input, sigmoid), sub(1.0, mul(tanh_softplus, tanh_softplus)))
+        return mul(grad_output, add(tanh_softplus, right))
+    return _result(_np_mish_backward(grad_output._data, input._data), grad_output)
+
+
+# --- hardsigmoid, hardswish -------------------------------------------------------------------
+def _np_hardsigmoid(x):
+    return clip(x + x.dtype.type(3), 0, 6) / x.dtype.type(6)
+
+
+@parses('hardsigmoid(Tensor input, *, Tensor out = None)')
+def hardsigmoid(input):
+    """``relu6(x + 3) / 6``: a piecewise-linear sigmoid."""
+    _floats(input, "hardsigmoid_cpu")
+    return record(quietly(_np_hardsigmoid, input._data), HardsigmoidBackward0, (input,),
+                  save={"self": input})
+
+
+@parses('hardsigmoid_(Tensor input)')
+def hardsigmoid_(input):
+    _floats(input, "hardsigmoid_cpu")
+    return apply_inplace(input, quietly(_np_hardsigmoid, input._data), HardsigmoidBackward0,
+                         (input,), save={"self": _saved_original(input, True)})
+
+
+class HardsigmoidBackward0(Node):
+    """1/6 strictly between -3 and 3, else 0: torch's hardsigmoid_backward."""
+
+    def backward(self, grad):
+        return hardsigmoid_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return hardsigmoid_backward(t, self.inputs[0])
+
+
+def hardsigmoid_backward(grad_output, input):
+    """torch has no derivative for this backward op: with create_graph its node is
+    NotImplemented, over the inputs that require grad (backward through it raises)."""
+    g, x = grad_output._data, input._data
+    data = quietly(lambda: np.where((x > -3) & (x < 3), g * g.dtype.type(1 / 6),
+                                    g.dtype.type(0)))
+    if fused():
+        return _result(data, grad_output)
+    inputs = tuple(t for t in (grad_output, input) if t.requires_grad)
+    return record(data.astype(g.dtype, copy=False), NotImplemented_, inputs,
+                  op="hardsigmoid_backward")
+
+
+def _np_hardswish(x):
+    return x * clip(x + x.dtype.type(3), 0, 6) / x.dtype.type(6)
+
+
+@parses('hardswish(Tensor input, *, Tensor out = None)')
+def hardswish(input):
+    """``x * relu6(x + 3) / 6``."""
+    _floats(input, "hardswish_cpu")
+    return record(quietly(_np_hardswish, input._data), HardswishBackward0, (input,),
+                  save={"self": input})
+
+
+@parses('hardswish_(Tensor input)')
+def hardswish_(input):
+    _floats(input, "hardswish_cpu")
+    return apply_inplace(input, quietly(_np_hardswish, input._data), HardswishBackward0,
+                         (input,), save={"self": _saved_original(input, True)})
+
+
+class HardswishBackward0(Node):
+    """0 below -3, ``x / 3 + 1/2`` up to 3, 1 above: torch's hardswish_backward."""
+
+    def backward(self, grad):
+        return hardswish_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return hardswish_backward(t, self.inputs[0])
+
+
+def hardswish_backward(grad_output, input):
+    g, x = grad_output._data, input._data
+    three, half = x.dtype.type(3), x.dtype.type(0.5)
+    # torch's kernel: 0 up to -3 (included), then the slope, and 1 from 3 on (nan: 1)
+    data = quietly(lambda: np.where(x <= -three, g.dtype.type(0),
+                                    np.where(x < three, g * (x / three + half), g)))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), HardswishBackwardBackward0,
+                  (grad_output, input), save={"grad_output": grad_output, "self": input})
+
+
+def _hardswish_double(grad, grad_output, input):
+    """``where(-3 < self < 3, grad * grad_output / 3.0, 0)``, in torch's ops."""
+    inside = logical_and(input > -3.0, input < 3.0)
+    return where(inside, div_scalar(mul(grad, grad_output), 3.0), input.new_zeros(()))
+
+
+class HardswishBackwardBackward0(Node):
+    """out = hardswish_backward(g, x): d/dg is hardswish_backward again, d/dx is
+    ``g / 3`` strictly between -3 and 3."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        return (hardswish_backward(w, x) if self.needs_input_grad[0] else None,
+                _hardswish_double(w, g, x) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_g, t_x):
+        g, x = self.inputs
+        return _sum(None if t_g is None else hardswish_backward(t_g, x),
+                    None if t_x is None else _hardswish_double(t_x, g, x))
+
+
+# --- threshold --------------------------------------------------------------------------------
+def _threshold_data(input, threshold, value):
+    x = input._data
+    if x.dtype.kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    return np.where(x <= threshold, np.asarray(value).astype(x.dtype), x).astype(x.dtype)
+
+
+@parses('threshold(Tensor input, Number threshold, Number value, *, Tensor out = None)')
+def threshold(input, threshold, value):
+    """``value`` where ``x <= threshold``, else ``x`` (relu is threshold(x, 0, 0))."""
+    return record(quietly(_threshold_data, input, threshold, value), ThresholdBackward0,
+                  (input,), save={"self": input}, threshold=threshold)
+
+
+@parses('threshold_(Tensor input, Number threshold, Number value)')
+def threshold_(input, threshold, value):
+    """In place: ThresholdBackward1, keeping the input as it was (a clone)."""
+    return apply_inplace(input, quietly(_threshold_data, input, threshold, value),
+                         ThresholdBackward1, (input,),
+                         save={"self": _saved_original(input, True)}, threshold=threshold)
+
+
+def _threshold_backward(grad, input, threshold):
+    """pointwise's threshold_backward; its bit trick on a 0-d array (``mask -= 1`` wrapping
+    around) makes NumPy warn of an overflow, which is the intended wrap-around."""
+    with np.errstate(over="ignore"):
+        return threshold_backward(grad, input, threshold)
+
+
+class ThresholdBackward0(Node):
+    """The gradient passes where ``self > threshold``: torch's threshold_backward."""
+
+    def backward(self, grad):
+        return _threshold_backward(grad, self.saved("self"), self.threshold)
+
+    def jvp(self, t):
+        return _threshold_backward(t, self.inputs[0], self.threshold)
+
+
+class ThresholdBackward1(ThresholdBackward0):
+    """threshold_: the same formula, on the input before the change."""
+
+
+# --- softshrink, hardshrink -------------------------------------------------------------------
+_FLOAT_MAX = {"float16": ("Half", "65504"), "float32": ("Float", "3.40282e+38"),
+              "float64": ("Double", "1.79769e+308")}
+
+
+def _softshrink_check(input, lambd):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"softshrink_check" not implemented for \'{_short(input.dtype)}\'')
+    name, top = _FLOAT_MAX[input._data.dtype.name]
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be in range [0, {top}] for input dtype {name}, but "
+                           f"found {lambd:g}")
+
+
+def _np_softshrink(x, lambd):
+    lam = x.dtype.type(lambd)
+    return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))
+
+
+def _np_hardshrink(x, lambd):
+    lam = x.dtype.type(lambd)
+    return np.where((x >= -lam) & (x <= lam), x.dtype.type(0), x)
+
+
+@parses('softshrink(Tensor input, Number lambd = 0.5, *, Tensor out = None)')
+def softshrink(input, lambd=0.5):
+    """``x`` moved ``lambd`` towards 0, and 0 within ``lambd`` of it."""
+    _softshrink_check(input, lambd)
+    return record(quietly(_np_softshrink, input._data, lambd), SoftshrinkBackward0, (input,),
+                  save={"self": input}, lambd=lambd)
+
+
+@parses('hardshrink(Tensor input, Number lambd = 0.5, *, Tensor out = None)')
+def hardshrink(input, lambd=0.5):
+    """``x``, or 0 within ``lambd`` of 0."""
+    _floats(input, "hardshrink_cpu")
+    return record(quietly(_np_hardshrink, input._data, lambd), HardshrinkBackward0, (input,),
+                  save={"self": input}, lambd=lambd)
+
+
+class SoftshrinkBackward0(Node):
+    """The gradient passes outside ``[-lambd, lambd]``: torch's softshrink_backward."""
+
+    def backward(self, grad):
+        return shrink_backward(grad, self.saved("self"), self.lambd, SoftshrinkBackwardBackward0)
+
+    def jvp(self, t):
+        return shrink_backward(t, self.inputs[0], self.lambd, SoftshrinkBackwardBackward0)
+
+
+class HardshrinkBackward0(Node):
+    """The same as softshrink's: torch's hardshrink_backward."""
+
+    def backward(self, grad):
+        return shrink_backward(grad, self.saved("self"), self.lambd, HardshrinkBackwardBackward0)
+
+    def jvp(self, t):
+        return shrink_backward(t, self.inputs[0], self.lambd, HardshrinkBackwardBackward0)
+
+
+def shrink_backward(grad_output, input, lambd, node_cls):
+    """``grad_output`` outside ``[-lambd, lambd]``, else +0 (nan passes, as torch's kernel
+    tests ``x >= -lambd && x <= lambd``); softshrink_backward and hardshrink_backward."""
+    g, x = grad_output._data, input._data
+    lam = x.dtype.type(lambd)
+    data = quietly(lambda: np.where((x >= -lam) & (x <= lam), g.dtype.type(0), g))
+    if fused():
+        return _result(data, grad_output)
+    return record(data.astype(g.dtype, copy=False), node_cls, (grad_output, input),
+                  save={"self": input}, lambd=lambd)
+
+
+class SoftshrinkBackwardBackward0(Node):
+    """out = softshrink_backward(g, self): linear in g, flat in self."""
+
+    def backward(self, w):
+        g_g = g_self = None
+        if self.needs_input_grad[0]:
+            g_g = shrink_backward(w, self.saved("self"), self.lambd, type(self))
+        if self.needs_input_grad[1]:
+            g_self = w.new_zeros(w.shape)
+        return g_g, g_self
+
+    def jvp(self, t_g, t_self):
+        g, x = self.inputs
+        return shrink_backward(_zeros_or(t_g, g), x, self.lambd, type(self))
+
+
+class HardshrinkBackwardBackward0(SoftshrinkBackwardBackward0):
+    """out = hardshrink_backward(g, self): the same."""
+
+
+# --- glu --------------------------------------------------------------------------------------
+def _halves(x, dim):
+    n = x.shape[dim] // 2
+    return x.narrow(dim, 0, n), x.narrow(dim, n, n)
+
+
+def _np_halves(x, dim):
+    n = x.shape[dim] // 2
+    return np.split(x, [n], axis=dim)
+
+
+@parses('glu(Tensor input, int dim = -1, *, Tensor out = None)')
+def glu(input, dim=-1):
+    """The gated linear unit: the input's first half along ``dim`` times the sigmoid of the
+    second half."""
+    _floats(input, "glu_cpu")
+    wrapped = _wrap_dim(dim, input.dim())
+    size = input.shape[wrapped]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size "
+                           f"{size}")
+    data = _wide(lambda x: np.multiply(*_np_halves(x, wrapped)[:1],
+                                       1 / (1 + np.exp(-_np_halves(x, wrapped)[1]))),
+                 input._data)
+    return record(data, GluBackward0, (input,), save={"self": input}, dim=wrapped, dim_arg=dim)
+
+
+class GluBackward0(Node):
+    """d/da = sigmoid(b), d/db = a sigmoid(b) (1 - sigmoid(b)): torch's glu_backward."""
+
+    def backward(self, grad):
+        return glu_backward(grad, self.saved("self"), self.dim, self.dim_arg)
+
+    def jvp(self, t):
+        """torch's glu_jvp: ``(glu - glu * sigmoid(b)) * db + sigmoid(b) * da``."""
+        _, b = _halves(self.inputs[0], self.dim)
+        da, db = _halves(t, self.dim)
+        sb = b.sigmoid()
+        return (self.result - self.result * sb) * db + sb * da
+
+
+def glu_backward(grad_output, input, dim, dim_arg=None):
+    def kernel(g, x):
+        a, b = _np_halves(x, dim)
+        s = 1 / (1 + np.exp(-b))
+        return np.concatenate([s * g, (1 - s) * s * a * g], axis=dim)
+
+    data = _wide(kernel, grad_output._data, input._data)
+    if fused():
+        return _result(data, grad_output)
+    return record(data, GluBackwardBackward0, (grad_output, input),
+                  save={"grad_output": grad_output, "self": input}, dim=dim,
+                  dim_arg=dim if dim_arg is None else dim_arg)
+
+
+def glu_double_backward(grad, grad_output, input, dim):
+    """torch's glu_double_backward, op for op (``dim`` as the caller gave it, as torch's
+    cat keeps it)."""
+    g_o = grad_output
+    first_half, second_half = _halves(input, dim)
+    sig_second_half = second_half.sigmoid()
+    one_sub_sig_second_half = sub(1, sig_second_half)  # C++ 1 - t: SubBackward0
+    sig_one_sub_sig = sig_second_half * one_sub_sig_second_half
+    ggi_first_half, ggi_second_half = _halves(grad, dim)
+    ggi_second_half_times_first_half = ggi_second_half * first_half
+    gi_first_half = ggi_second_half * g_o * sig_one_sub_sig
+    second_order_sh = (sig_one_sub_sig * one_sub_sig_second_half
+                       - sig_second_half * sig_one_sub_sig)
+    gi_second_half = (ggi_second_half_times_first_half * g_o * second_order_sh
+                      + ggi_first_half * g_o * sig_one_sub_sig)
+    return cat([gi_first_half, gi_second_half], dim)
+
+
+def glu_double_backward_grad_output(grad, input, dim, dim_arg):
+    """torch's: ``grad * glu_backward(ones, input)``, its two halves added."""
+    sizes = list(input.shape)
+    sizes[dim] //= 2
+    ones = Tensor._make(np.ones(sizes, input._data.dtype))
+    tmp = grad * glu_backward(ones, input, dim, dim_arg)
+    return tmp.narrow(dim, 0, sizes[dim]) + tmp.narrow(dim, sizes[dim], sizes[dim])
+
+
+class GluBackwardBackward0(Node):
+    """out = glu_backward(g, x): torch's glu_double_backward_grad_output and
+    glu_double_backward."""
+
+    def backward(self, w):
+        g, x = self.saved("grad_output"), self.saved("self")
+        return (glu_double_backward_grad_output(w, x, self.dim, self.dim_arg)
+                if self.needs_input_grad[0] else None,
+                glu_double_backward(w, g, x, self.dim_arg) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_g, t_x):
+        """The Jacobian in x is the Hessian of <g, glu(x)>, symmetric: glu_double_backward."""
+        g, x = self.inputs
+        return _sum(None if t_g is None else glu_backward(t_g, x, self.dim, self.dim_arg),
+                    None if t_x is None else glu_double_backward(t_x, g, x, self.dim_arg))
+
+
+# --- prelu ------------------------------------------------------------------------------------
+@parses('prelu(Tensor input, Tensor weight)')
+def prelu(input, weight):
+    """leaky_relu with a learned slope, one per channel (dim 1) or one for all. As torch's
+    composite: the weight viewed to broadcast along dim 1 (ViewBackward0), then the kernel
+    (PreluKernelBackward0)."""
+    _floats(input, "prelu_cpu")
+    if weight.dim() not in (0, 1):
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    n = weight.numel()
+    if n != 1:
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if channels != n:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {n} and channel size = {channels}.")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_short(input.dtype)} "
+                           f"and {_short(weight.dtype)}")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() >= 2:
+            shape[1] = n
+        weight = weight.view(shape)
+    x, w = input._data, weight._data
+    data = quietly(lambda: np.where(x > 0, x, w * x)).astype(x.dtype, copy=False)
+    return record(data, PreluKernelBackward0, (input, weight),
+                  save={"self": input, "weight": weight})
+
+
+class PreluKernelBackward0(Node):
+    """d/dself = 1 where self > 0, else weight; d/dweight = 0 there, else self (summed to the
+    weight's shape by the engine): torch's _prelu_kernel_backward."""
+
+    def backward(self, grad):
+        return prelu_kernel_backward(grad, self.saved("self"), self.saved("weight"))
+
+    def jvp(self, t_self, t_weight):
+        """``where(self >= 0, self_t, weight * self_t + weight_t * self)``."""
+        x, w = self.inputs
+        t_self = _zeros_or(t_self, x)
+        inner = w * t_self
+        if t_weight is not None:
+            inner = inner + t_weight * x
+        return where(x >= 0, t_self, inner)
+
+
+def prelu_kernel_backward(grad_output, input, weight):
+    g, x, w = grad_output._data, input._data, weight._data
+    gi = quietly(lambda: np.where(x > 0, g, w * g)).astype(g.dtype, copy=False)
+    gw = quietly(lambda: np.where(x > 0, g.dtype.type(0), x * g)).astype(g.dtype, copy=False)
+    outs = (Tensor._make(np.asarray(gi)), Tensor._make(np.asarray(gw)))
+    if fused():
+        return outs
+    inputs = (grad_output, input, weight)
+    save = {"grad_output": grad_output, "self": input, "weight": weight}
+    if needs_grad(inputs):
+        graph.record(PreluKernelBackwardBackward0, inputs, outs, save)
+    if forward_grad._state.level is not None:
+        forward_grad.propagate(outs, PreluKernelBackwardBackward0, inputs, save, {})
+    return outs
+
+
+class PreluKernelBackwardBackward0(Node):
+    """outs = (where(x > 0, g, w g), where(x > 0, 0, x g)); for incoming a (input's) and b
+    (weight's), torch's formulas: d/dg = where(x >= 0, a, a w + b x), d/dx = where(x >= 0,
+    0, g b), d/dw = where(x >= 0, 0, g a)."""
+
+    def backward(self, a, b):
+        g, x, w = self.saved("grad_output"), self.saved("self"), self.saved("weight")
+        zero = x.new_zeros(())
+        nonneg = x >= 0
+        if a is not None:
+            g_g = where(nonneg, a, a * w + b * x) if b is not None else where(nonneg, a, a * w)
+        else:
+            g_g = where(nonneg, zero, b * x)
+        g_x = where(nonneg, zero, g * b) if b is not None else x.new_zeros(x.shape)
+        g_w = where(nonneg, zero, g * a) if a is not None else x.new_zeros(x.shape)
+        return (g_g if self.needs_input_grad[0] else None,
+                g_x if self.needs_input_grad[1] else None,
+                g_w if self.needs_input_grad[2] else None)
+
+    def jvp(self, t_g, t_x, t_w):
+        g, x, w = self.inputs
+        positive = x > 0
+        zero = x.new_zeros(())
+        t_g, t_x, t_w = (_zeros_or(t, like) for t, like in ((t_g, g), (t_x, x), (t_w, w)))
+        d_gi = where(positive, t_g, t_g * w + g * t_w)
+        d_gw = where(positive, zero, t_x * g + x * t_g)
+        return d_gi, d_gw

@@ -15,21 +15,19 @@ from minigrad's ops the same way so their graphs are torch's node for node:
 
 ``reduction`` is torch's enum here (0 none, 1 mean, 2 sum), as ``torch.kl_div`` takes it; the
 torch.* spellings default to 0, as torch's Python bindings do (``nn.functional`` passes the
-enum). ``xlogy`` is kl_div's one op minigrad has nowhere else (``XlogyBackward0``).
+enum). kl_div uses ``elementary.xlogy`` (``XlogyBackward0``).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
-from minigrad._ops._core import as_tensor_like, check_same_shape_broadcast, operands, record
+from minigrad._ops._core import as_tensor_like
 from minigrad._ops.distance import pairwise_distance
-from minigrad._ops.pointwise import _total, add_scalar
-from minigrad.autograd.graph import Node
+from minigrad._ops.elementary import xlogy
+from minigrad._ops.pointwise import add_scalar
 
 
 def _reduce(output, reduction):
@@ -47,35 +45,6 @@ def _number(x, like):
 
 
 # --- kl_div ----------------------------------------------------------------------------------
-def xlogy(self, other):
-    """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is nan)."""
-    a, b, d = operands(self, other)
-    check_same_shape_broadcast(a._data, b._data)
-    x, y = a._data, b._data
-    wide = np.float64 if d.numpy == np.float32 else d.numpy
-    with np.errstate(all="ignore"):
-        data = np.where((x == 0) & ~np.isnan(y), 0, x.astype(wide) * np.log(y.astype(wide)))
-    return record(np.asarray(data).astype(d.numpy), XlogyBackward0, (a, b),
-                  save={"self": a, "other": b})
-
-
-class XlogyBackward0(Node):
-    """``xlogy(grad, other)`` (0 where self is 0 and other <= 0) and ``grad * self / other``."""
-
-    def backward(self, grad):
-        x, y = self.saved("self"), self.saved("other")
-        g_self = xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0) \
-            if self.needs_input_grad[0] else None
-        g_other = grad * x / y if self.needs_input_grad[1] else None
-        return g_self, g_other
-
-    def jvp(self, t_self, t_other):
-        x, y = self.inputs
-        return _total(None if t_self is None else
-                      xlogy(t_self, y).masked_fill((x == 0) & (y <= 0), 0),
-                      None if t_other is None else t_other * x / y)
-
-
 @parses('kl_div(Tensor input, Tensor target, int reduction = 0, *, bool log_target = False)')
 def kl_div(input, target, reduction=0, *, log_target=False):
     """The pointwise KL divergence ``target * (log(target) - input)`` (``input`` holds

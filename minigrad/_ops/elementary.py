@@ -11,14 +11,19 @@ of that).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast, operands, record
+from minigrad._ops._core import check_same_shape_broadcast, operands, record, result_type
+from minigrad._ops.inplace import _saved_original, _unary_inplace, apply_inplace
 from minigrad._ops.pointwise import LN2, _like_torch, _total, _unary, add_scalar, mul_scalar
+from minigrad._tensor import Tensor
+from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import Node
 
 np_log1p, np_expm1, np_exp2, np_atan, np_asin, np_acos = map(
@@ -191,3 +196,403 @@ class HypotBackward0(Node):
         y, x = self.inputs
         return _total(None if t_self is None else t_self * y / self.result,
                       None if t_other is None else t_other * x / self.result)
+
+
+# --- the activations group's block: erf, erfc, erfinv -------------------------------------------
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+_math_erf, _math_erfc = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
+
+
+def _f64(ufunc):
+    """A float64 ufunc from a Python math function (C's erf and erfc, as torch's kernels)."""
+    return lambda x: np.asarray(ufunc(x), dtype=np.float64)
+
+
+np_erf, np_erfc = _f64(_math_erf), _f64(_math_erfc)
+# torch's calc_erfinv (ATen/native/Math.h): Pavlis' rational first guess, two Newton steps
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _np_erfinv64(y):
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    y_abs = np.abs(y)
+    z = y * y
+    central = y * ((((a[3] * z + a[2]) * z + a[1]) * z + a[0])
+                   / ((((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0))
+    z = np.sqrt(-np.log((1.0 - y_abs) / 2.0))
+    tail = (np.copysign(((c[3] * z + c[2]) * z + c[1]) * z + c[0], y)
+            / ((d[1] * z + d[0]) * z + 1.0))
+    x = np.where(y_abs <= 0.7, central, tail)
+    for _ in range(2):
+        x = x - (np_erf(x) - y) / (_TWO_OVER_SQRT_PI * np.exp(-x * x))
+    x = np.where(y_abs == 1, np.copysign(np.inf, y), x)
+    return np.where(y_abs > 1, np.nan, x)
+
+
+def _rounded_once(fn64):
+    """``fn64`` of a float64 copy, rounded once to the input's dtype (float32, float16)."""
+    def kernel(x):
+        out = quietly(fn64, x.astype(np.float64))
+        return np.asarray(out).astype(x.dtype, copy=False)
+
+    return kernel
+
+
+np_erf_like_torch, np_erfc_like_torch, np_erfinv = map(
+    _rounded_once, (np_erf, np_erfc, _np_erfinv64))
+
+
+@parses('erf(Tensor input, *, Tensor out = None)')
+def erf(input):
+    """The Gauss error function, ``2/sqrt(pi) * integral of exp(-t**2) from 0 to x``."""
+    return _unary(input, np_erf_like_torch, ErfBackward0, save_self=True)
+
+
+def _gauss(x):
+    """``2 / sqrt(pi) * exp(-(x.pow(2)))``: erf's slope, in torch's ops."""
+    return mul_scalar(P.neg(P.pow(x, 2)).exp(), _TWO_OVER_SQRT_PI)
+
+
+class ErfBackward0(Node):
+    """``2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad``."""
+
+    def backward(self, grad):
+        return _gauss(self.saved("self")) * grad
+
+    def jvp(self, t):
+        return _gauss(self.inputs[0]) * t
+
+
+@parses('erfc(Tensor input, *, Tensor out = None)')
+def erfc(input):
+    """``1 - erf(x)``, without the cancellation for large x."""
+    return _unary(input, np_erfc_like_torch, ErfcBackward0, save_self=True)
+
+
+class ErfcBackward0(Node):
+    """``-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad``."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        return mul_scalar(P.neg(P.pow(x, 2)).exp(), -_TWO_OVER_SQRT_PI) * grad
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return mul_scalar(P.neg(P.pow(x, 2)).exp(), -_TWO_OVER_SQRT_PI) * t
+
+
+@parses('erfinv(Tensor input, *, Tensor out = None)')
+def erfinv(input):
+    """The inverse of erf on (-1, 1): +-inf at +-1, nan beyond."""
+    return _unary(input, np_erfinv, ErfinvBackward0, save_self=True)
+
+
+class ErfinvBackward0(Node):
+    """``0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad``: the result is computed again,
+    as torch does (it saves only ``self``)."""
+
+    def backward(self, grad):
+        return mul_scalar(P.pow(erfinv(self.saved("self")), 2).exp(), _HALF_SQRT_PI) * grad
+
+    def jvp(self, t):
+        return mul_scalar(P.pow(erfinv(self.inputs[0]), 2).exp(), _HALF_SQRT_PI) * t
+
+
+@parses('erf_(Tensor input)')
+def erf_(self):
+    return _unary_inplace(self, np_erf_like_torch, ErfBackward0, save_self=True, floats=True)
+
+
+@parses('erfc_(Tensor input)')
+def erfc_(self):
+    return _unary_inplace(self, np_erfc_like_torch, ErfcBackward0, save_self=True, floats=True)
+
+
+@parses('erfinv_(Tensor input)')
+def erfinv_(self):
+    return _unary_inplace(self, np_erfinv, ErfinvBackward0, save_self=True, floats=True)
+
+
+# --- logaddexp, deg2rad, rad2deg ----------------------------------------------------------------
+def _np_logaddexp(a, b):
+    """torch's kernel: ``a`` where both are the same infinity, else
+    ``max(a, b) + log1p(exp(-|a - b|))``."""
+    same_inf = np.isinf(a) & (a == b)
+    return np.where(same_inf, a, np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b))))
+
+
+@parses('logaddexp(Tensor input, Tensor other, *, Tensor out = None)')
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))``, without overflow."""
+    d = result_type(input, other)
+    if not d.is_floating_point:
+        raise NotImplementedError(f"\"logaddexp_cpu\" not implemented for '{d.scalar_name}'")
+    return _float_binary(input, other, _np_logaddexp, LogaddexpBackward0,
+                         lambda a, b: {"self": a, "other": b})
+
+
+class LogaddexpBackward0(Node):
+    """``grad / (1 + exp(other - self))`` and ``grad / (1 + exp(self - other))``."""
+
+    def backward(self, grad):
+        x, y = self.saved("self"), self.saved("other")
+        return (grad / add_scalar((y - x).exp(), 1) if self.needs_input_grad[0] else None,
+                grad / add_scalar((x - y).exp(), 1) if self.needs_input_grad[1] else None)
+
+    def jvp(self, t_self, t_other):
+        x, y = self.inputs
+        return _total(None if t_self is None else t_self / add_scalar((y - x).exp(), 1),
+                      None if t_other is None else t_other / add_scalar((x - y).exp(), 1))
+
+
+_PI_180, _180_PI = math.pi / 180, 180 / math.pi
+
+
+def _scaled_by(factor):
+    """``x * factor`` with the factor in the tensor's dtype, as torch's mul by a number."""
+    return lambda x: x * x.dtype.type(factor)
+
+
+@parses('deg2rad(Tensor input, *, Tensor out = None)')
+def deg2rad(input):
+    """Degrees to radians: ``x * pi / 180``."""
+    return _unary(input, _scaled_by(_PI_180), Deg2RadBackward0)
+
+
+@parses('rad2deg(Tensor input, *, Tensor out = None)')
+def rad2deg(input):
+    """Radians to degrees: ``x * 180 / pi``."""
+    return _unary(input, _scaled_by(_180_PI), Rad2DegBackward0)
+
+
+@parses('deg2rad_(Tensor input)')
+def deg2rad_(self):
+    return _unary_inplace(self, _scaled_by(_PI_180), Deg2RadBackward0, floats=True)
+
+
+@parses('rad2deg_(Tensor input)')
+def rad2deg_(self):
+    return _unary_inplace(self, _scaled_by(_180_PI), Rad2DegBackward0, floats=True)
+
+
+class Deg2RadBackward0(Node):
+    """torch's deg2rad_backward: ``grad * (pi / 180)``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, _PI_180)
+
+    def jvp(self, t):
+        return mul_scalar(t, _PI_180)
+
+
+class Rad2DegBackward0(Node):
+    """torch's rad2deg_backward: ``grad * (180 / pi)``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, _180_PI)
+
+    def jvp(self, t):
+        return mul_scalar(t, _180_PI)
+
+
+# --- logit ------------------------------------------------------------------------------------
+def _np_logit(eps):
+    """torch's kernel: ``x / (1 - x)`` in the input's dtype, then its log rounded once (a
+    float16 ratio's log in float32)."""
+    def kernel(x):
+        if eps is not None and eps >= 0:  # torch clamps to [eps, 1 - eps] (a negative eps: not)
+            lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+            x = np.where(x < lo, lo, np.where(x > hi, hi, x))
+        one = x.dtype.type(1)
+        ratio = np.asarray(x / (one - x))
+        if ratio.dtype == np.float16:
+            return P.np_log(ratio.astype(np.float32)).astype(np.float16)
+        return P.np_log(ratio)
+
+    return kernel
+
+
+@parses('logit(Tensor input, float? eps = None, *, Tensor out = None)')
+def logit(input, eps=None):
+    """``log(p / (1 - p))``, the inverse of sigmoid; with ``eps``, p clamped to
+    ``[eps, 1 - eps]`` first."""
+    x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
+    data = quietly(_np_logit(eps), x._data)
+    return record(data, LogitBackward0, (x,), save={"self": x}, eps=eps)
+
+
+@parses('logit_(Tensor input, float? eps = None)')
+def logit_(self, eps=None):
+    return _unary_inplace_attrs(self, _np_logit(eps), eps)
+
+
+def _unary_inplace_attrs(self, np_fn, eps):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
+    data = quietly(np_fn, self._data)
+    return apply_inplace(self, data, LogitBackward0, (self,),
+                         save={"self": _saved_original(self, True)}, eps=eps)
+
+
+class LogitBackward0(Node):
+    """``grad / (self * (1 - self))`` inside the clamped range, 0 outside it (nan outside
+    [0, 1] without eps): torch's logit_backward, composed of ops when grad mode is on
+    (infinitely_differentiable_logit_backward)."""
+
+    def backward(self, grad):
+        return logit_backward(grad, self.saved("self"), self.eps)
+
+    def jvp(self, t):
+        return logit_backward(t, self.inputs[0], self.eps)
+
+
+def logit_backward(grad, input, eps):
+    if grad_mode.is_grad_enabled():
+        lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+        inside = P.logical_and(input >= lo, input <= hi)
+        value = grad / (input * P.sub(1.0, input))  # C++ 1.0 - self: SubBackward0
+        outside = input.new_zeros(()) if eps is not None else \
+            input.new_empty(()).fill_(float("nan"))
+        return P.where(inside, value, outside)
+
+    def kernel(g, x):
+        if eps is None or eps < 0:
+            edge = (x == 0) | (x == 1)
+            inner = np.where(edge, g * np.inf, g / (x * (1 - x)))
+            return np.where((x < 0) | (x > 1), np.nan, inner)
+        lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+        return np.where((x < lo) | (x > hi), 0, g / (x * (1 - x)))
+
+    g = grad._data
+    return Tensor._make(np.asarray(quietly(kernel, g, input._data)).astype(g.dtype, copy=False))
+
+
+# --- sinc -------------------------------------------------------------------------------------
+def np_sinc(x):
+    """torch's kernel, in the input's dtype: ``pi * x`` with pi of that dtype (so sinc(1.)
+    in float32 is sin(float32(pi)) / float32(pi), -2.78e-08, not 0), then its sine; float16
+    in float32."""
+    if x.dtype == np.float16:
+        return np_sinc(x.astype(np.float32)).astype(np.float16)
+    product = x * x.dtype.type(np.pi)
+    safe = np.where(x == 0, x.dtype.type(1), product)
+    return np.where(x == 0, x.dtype.type(1), P.np_sin(product) / safe).astype(x.dtype)
+
+
+@parses('sinc(Tensor input, *, Tensor out = None)')
+def sinc(input):
+    """The normalised sinc, ``sin(pi x) / (pi x)``, 1 at 0."""
+    return _unary(input, np_sinc, SincBackward0, save_self=True)
+
+
+@parses('sinc_(Tensor input)')
+def sinc_(self):
+    return _unary_inplace(self, np_sinc, SincBackward0, save_self=True, floats=True)
+
+
+def _sinc_backward(grad, x):
+    """torch's sinc_backward, op for op: ``grad * ((x pi cos(x pi) - sin(x pi)) / (x x pi))``,
+    0 where ``x x pi == 0``."""
+    self_pi = mul_scalar(x, math.pi)
+    self_squared_pi = mul_scalar(x * x, math.pi)
+    out = grad * ((self_pi * self_pi.cos() - self_pi.sin()) / self_squared_pi)
+    return P.where(self_squared_pi == 0.0, grad.new_zeros(()), out)
+
+
+class SincBackward0(Node):
+    def backward(self, grad):
+        return _sinc_backward(grad, self.saved("self"))
+
+    def jvp(self, t):
+        return _sinc_backward(t, self.inputs[0])
+
+
+# --- xlogy ------------------------------------------------------------------------------------
+def _np_xlogy(x, y):
+    """torch's kernel: nan where y is nan, 0 where x is 0, else ``x * log(y)``."""
+    return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log(y)))
+
+
+@parses('xlogy(Tensor input, Tensor other, *, Tensor out = None)',
+        'xlogy(Number self, Tensor other, *, Tensor out = None)',
+        'xlogy(Tensor input, Number other, *, Tensor out = None)')
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return _float_binary(input, other, _np_xlogy, XlogyBackward0,
+                             lambda a, b: {"self": a, "other": b})
+    a, b, d = operands(input, other)
+    if not d.is_floating_point:
+        d = _dtype.get_default_dtype()
+    wide = np.float64 if d.numpy == np.float32 else d.numpy
+    data = quietly(_np_xlogy, a._data.astype(wide), b._data.astype(wide)).astype(d.numpy)
+    if not isinstance(input, Tensor):  # xlogy(number, tensor): XlogyBackward1
+        return record(data, XlogyBackward1, (b,), save={"other": b}, self=input)
+    return record(data, XlogyBackward2, (a,), save={"self": a}, other=other)
+
+
+def _xlogy_other_grad(grad, x, y):
+    return grad * x / y
+
+
+class XlogyBackward0(Node):
+    """``xlogy(grad, other)`` (0 where self == 0 and other <= 0) and ``grad * self / other``."""
+
+    def backward(self, grad):
+        x, y = self.saved("self"), self.saved("other")
+        g_x = g_y = None
+        if self.needs_input_grad[0]:
+            g_x = xlogy(grad, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0)
+        if self.needs_input_grad[1]:
+            g_y = _xlogy_other_grad(grad, x, y)
+        return g_x, g_y
+
+    def jvp(self, t_x, t_y):
+        x, y = self.inputs
+        return _total(
+            None if t_x is None else xlogy(t_x, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0),
+            None if t_y is None else t_y * x / y)
+
+
+class XlogyBackward1(Node):
+    """xlogy(number, other): ``grad * self / other``."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, self.self) / self.saved("other")
+
+    def jvp(self, t):
+        return mul_scalar(t, self.self) / self.inputs[0]
+
+
+class XlogyBackward2(Node):
+    """xlogy(self, number): ``xlogy(grad, other)``, 0 where self == 0 unless other > 0."""
+
+    def backward(self, grad):
+        g = xlogy(grad, self.other)
+        if not self.other > 0:
+            g = g.masked_fill(self.saved("self") == 0.0, 0.0)
+        return g
+
+    def jvp(self, t_x):
+        g = xlogy(t_x, self.other)
+        return g if self.other > 0 else g.masked_fill(self.inputs[0] == 0.0, 0.0)
+
+
+@parses('xlogy_(Tensor input, Tensor other)', 'xlogy_(Tensor input, Number other)')
+def xlogy_(self, other):
+    """In place: xlogy's values and node, written into ``self``."""
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
+    with grad_mode.no_grad():
+        data = xlogy(self.detach(), other.detach() if isinstance(other, Tensor) else other)._data
+    old = _saved_original(self, True)
+    if isinstance(other, Tensor):
+        return apply_inplace(self, data, XlogyBackward0, (self, other),
+                             save={"self": old, "other": other})
+    return apply_inplace(self, data, XlogyBackward2, (self,), save={"self": old}, other=other)

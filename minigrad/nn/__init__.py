@@ -60,6 +60,26 @@ from minigrad.nn.modules import (
 )
 from minigrad.nn.parameter import Parameter
 
+# isort: split
+# the activations group's block
+from minigrad.nn.modules import (
+    CELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    Mish,
+    PReLU,
+    ReLU6,
+    Softmin,
+    Softshrink,
+    Softsign,
+    Tanhshrink,
+    Threshold,
+)
+
 __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
            "Sequential",
            "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
@@ -74,6 +94,10 @@ __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "L
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
            "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
            "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+__all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
+            "Mish", "Hardsigmoid", "Hardswish",
+            "Softsign", "Tanhshrink", "Softmin",
+            "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
 
 
 def __getattr__(name):

@@ -523,11 +523,6 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
                                        ("none", "mean", "sum").index(reduction))
 
 
-def logsigmoid(input):
-    """``log(sigmoid(x))``, one fused node (``LogSigmoidBackward0``)."""
-    return activation.logsigmoid(input)
-
-
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     """One binary cross-entropy per class (from logits), averaged over the classes; composed
@@ -604,6 +599,109 @@ def _unsupported(**options):
     for name, value in options.items():
         if value is not None:
             raise NotImplementedError(f"minigrad's nn.functional does not support {name}")
+
+
+# --- the activations group's block (one node each where torch has one: _ops/activation.py)
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return activation.hardtanh_.as_function(input, min_val, max_val)
+    return activation.hardtanh.as_function(input, min_val, max_val)
+
+
+def hardtanh_(*args, **kwargs):
+    """torch's builtin ``hardtanh_``: its default bounds are the ints -1 and 1."""
+    return activation.hardtanh_.as_function(*args, **kwargs)
+
+
+def relu6(input, inplace=False):
+    """hardtanh between 0 and 6 (its node is HardtanhBackward0, as in torch)."""
+    if inplace:
+        return activation.relu6_.as_function(input)
+    return activation.relu6.as_function(input)
+
+
+def logsigmoid(*args, **kwargs):
+    """torch's builtin ``log_sigmoid`` (LogSigmoidBackward0, which keeps a buffer)."""
+    return activation.log_sigmoid.as_function(*args, **kwargs)
+
+
+def selu(input, inplace=False):
+    """elu with fixed constants: EluBackward0 (EluBackward1 in place), as torch's."""
+    return (activation.selu_ if inplace else activation.selu).as_function(input)
+
+
+def selu_(*args, **kwargs):
+    return activation.selu_.as_function(*args, **kwargs)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return (activation.celu_ if inplace else activation.celu).as_function(input, alpha)
+
+
+def celu_(*args, **kwargs):
+    return activation.celu_.as_function(*args, **kwargs)
+
+
+def mish(input, inplace=False):
+    return (activation.mish_ if inplace else activation.mish).as_function(input)
+
+
+def hardsigmoid(input, inplace=False):
+    return (activation.hardsigmoid_ if inplace else activation.hardsigmoid).as_function(input)
+
+
+def hardswish(input, inplace=False):
+    return (activation.hardswish_ if inplace else activation.hardswish).as_function(input)
+
+
+# composites in torch too: their graphs are the pieces'
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax of ``-input``: NegBackward0 then SoftmaxBackward0, as torch's."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """``value`` where ``input <= threshold``: ThresholdBackward0 (ThresholdBackward1 in
+    place)."""
+    fn = activation.threshold_ if inplace else activation.threshold
+    return fn.as_function(input, threshold, value)
+
+
+def threshold_(*args, **kwargs):
+    return activation.threshold_.as_function(*args, **kwargs)
+
+
+def softshrink(*args, **kwargs):
+    return activation.softshrink.as_function(*args, **kwargs)
+
+
+def hardshrink(*args, **kwargs):
+    return activation.hardshrink.as_function(*args, **kwargs)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return activation.glu.as_function(input, dim)
+
+
+def prelu(*args, **kwargs):
+    """torch.prelu: the weight viewed along dim 1, then PreluKernelBackward0."""
+    return activation.prelu.as_function(*args, **kwargs)
 
 
 def __getattr__(name):

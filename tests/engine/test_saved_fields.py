@@ -188,6 +188,49 @@ OPS = {
     "inverse": lambda L, x, y: (x[:2, :2] + 3 * L.eye(2)).inverse(),
     "multi_margin_loss": lambda L, x, y: L.nn.functional.multi_margin_loss(
         x, L.tensor([0, 2, 1]), p=2, margin=0.5, reduction="sum"),
+    # the activations group's block
+    "erf": lambda L, x, y: L.erf(x), "erfc": lambda L, x, y: x.erfc(),
+    "erfinv": lambda L, x, y: (x * 0.1).erfinv(), "erf_": lambda L, x, y: x.clone().erf_(),
+    "hardtanh": lambda L, x, y: L.nn.functional.hardtanh(x, -0.5, 1),
+    "hardtanh_": lambda L, x, y: L.nn.functional.hardtanh(x.clone(), inplace=True),
+    "relu6": lambda L, x, y: L.nn.functional.relu6(x * 4),
+    "relu6_module": lambda L, x, y: L.nn.ReLU6()(x * 4),
+    "hardtanh_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.hardtanh(x) * y).sum(), x, create_graph=True)[0],
+    "logsigmoid_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.logsigmoid(x) * y).sum(), x, create_graph=True)[0],
+    "selu": lambda L, x, y: L.nn.functional.selu(x), "selu_": lambda L, x, y: L.selu_(x * 1),
+    "celu": lambda L, x, y: L.nn.functional.celu(x, 1.5), "celu_": lambda L, x, y: L.celu_(x * 1),
+    "celu_grad": lambda L, x, y: L.autograd.grad(
+        (L.celu(x, 1.1) * y).sum(), x, create_graph=True)[0],
+    "mish": lambda L, x, y: L.nn.functional.mish(x),
+    "hardsigmoid": lambda L, x, y: L.nn.functional.hardsigmoid(x * 3),
+    "hardswish": lambda L, x, y: L.nn.functional.hardswish(x * 3),
+    "hardswish_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.hardswish(x) * y).sum(), x, create_graph=True)[0],
+    "softsign": lambda L, x, y: L.nn.functional.softsign(x),
+    "softmin": lambda L, x, y: L.nn.functional.softmin(x, -1),
+    "threshold": lambda L, x, y: L.threshold(x, 0.1, 2), "threshold_": lambda L, x, y:
+        L.nn.functional.threshold(x.clone(), 0.1, 2.0, inplace=True),
+    "softshrink": lambda L, x, y: L.nn.functional.softshrink(x, 0.3),
+    "hardshrink": lambda L, x, y: x.hardshrink(),
+    "softshrink_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.softshrink(x) * y).sum(), x, create_graph=True)[0],
+    "hardshrink_grad": lambda L, x, y: L.autograd.grad(
+        (L.hardshrink(x, 1) * y).sum(), x, create_graph=True)[0],
+    "glu": lambda L, x, y: L.nn.functional.glu(x), "glu_0": lambda L, x, y: L.nn.functional.glu(
+        x[:2], 0),
+    "glu_grad": lambda L, x, y: L.autograd.grad(
+        (L.nn.functional.glu(x) * y[:, :2]).sum(), x, create_graph=True)[0],
+    "prelu": lambda L, x, y: L.prelu(x, y[0, :1]),
+    "prelu_grad": lambda L, x, y: L.autograd.grad(
+        (L.prelu(x, y[0, :1]) * y).sum(), x, create_graph=True)[0],
+    "logaddexp": lambda L, x, y: L.logaddexp(x, y), "deg2rad": lambda L, x, y: x.deg2rad(),
+    "rad2deg": lambda L, x, y: L.rad2deg(x),
+    "logit": lambda L, x, y: L.logit(x.sigmoid()), "logit_eps": lambda L, x, y: x.logit(0.1),
+    "sinc": lambda L, x, y: L.sinc(x),
+    "xlogy": lambda L, x, y: L.xlogy(x, y.abs()), "xlogy_other": lambda L, x, y: L.xlogy(x, 2.0),
+    "xlogy_self": lambda L, x, y: L.xlogy(2, y.abs()),
 }
 
 

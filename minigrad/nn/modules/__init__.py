@@ -56,6 +56,26 @@ from minigrad.nn.modules.padding import (
 )
 from minigrad.nn.modules.sparse import Embedding
 
+# isort: split
+# the activations group's block
+from minigrad.nn.modules.activation import (
+    CELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    Mish,
+    PReLU,
+    ReLU6,
+    Softmin,
+    Softshrink,
+    Softsign,
+    Tanhshrink,
+    Threshold,
+)
+
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
            "ParameterDict", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "MSELoss", "CrossEntropyLoss",
@@ -70,3 +90,7 @@ __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "Parame
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "LogSigmoid",
            "MultiMarginLoss", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
            "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+__all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
+            "Mish", "Hardsigmoid", "Hardswish",
+            "Softsign", "Tanhshrink", "Softmin",
+            "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
