@@ -617,7 +617,8 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        if self.requires_grad:  # torch warns here (and for complex()), not in int() or item()
+        # torch warns here (and for complex()), not in int() or item(), and not under no_grad
+        if self.requires_grad and grad_mode._state.enabled:
             _warn_once(SCALAR_WARNING)
         return float(self._python_scalar())
 

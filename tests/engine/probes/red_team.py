@@ -267,6 +267,8 @@ PROBES = [
     "x = torch.arange(6.0).reshape(2, 3); print(x[[0.5]], x[[1.7]], x[[0.5, 1]], x[[True, 0]])",
     "x = torch.arange(6.0).reshape(2, 3); x[torch.tensor([0.5])]",
     "x = torch.arange(6.0).reshape(2, 3); x[0, 0, [0]]",
+    # float() of a tensor that requires grad warns (once) only with grad mode on, as torch
+    "import warnings; warnings.simplefilter('always'); x = torch.ones(1, requires_grad=True)\nwith torch.no_grad():\n    print(float(x))\nwith torch.inference_mode():\n    print(float(x))",
 ]
 
 KNOWN = {}
