@@ -124,8 +124,11 @@ class AliasBackward0(Node):
         return t
 
 
+_SEQUENCES = (Tensor, list, tuple, range, np.ndarray)  # index tensors, or read as one
+
+
 def _is_advanced(i) -> bool:
-    return isinstance(i, Tensor | list | np.ndarray) or isinstance(i, bool)
+    return isinstance(i, _SEQUENCES) or isinstance(i, bool)
 
 
 def check_index(items) -> None:
@@ -241,7 +244,7 @@ def apply_slicing(input, items):
             if not _is_full(i, out._data.shape[dim]):
                 out = slice_dim(out, dim, i.start, _stop(i), i.step)
             dim += 1
-        elif isinstance(i, Tensor | list | np.ndarray):
+        elif isinstance(i, _SEQUENCES):  # a list, a range, a tuple inside the tuple...
             t = _index_tensor(i)
             indices += [None] * (dim - extra - len(indices))
             indices.append(t)
@@ -266,7 +269,7 @@ def _index_tensor(i) -> Tensor:
     """An index given as a list, an array or a tensor, as the tensor torch indexes with."""
     if isinstance(i, Tensor):
         return i
-    return Tensor._make(np.asarray(i) if isinstance(i, np.ndarray) else _list_index(i))
+    return Tensor._make(np.asarray(i) if isinstance(i, np.ndarray) else _list_index(list(i)))
 
 
 def _list_index(values: list) -> np.ndarray:

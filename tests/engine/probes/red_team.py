@@ -269,6 +269,9 @@ PROBES = [
     "x = torch.arange(6.0).reshape(2, 3); x[0, 0, [0]]",
     # float() of a tensor that requires grad warns (once) only with grad mode on, as torch
     "import warnings; warnings.simplefilter('always'); x = torch.ones(1, requires_grad=True)\nwith torch.no_grad():\n    print(float(x))\nwith torch.inference_mode():\n    print(float(x))",
+    # ranges and tuples inside an index are index tensors (a fresh clone's sweep: x[range(n), y])
+    "x = torch.arange(12.0).reshape(3, 4).requires_grad_(); y = x[range(3), torch.tensor([0, 2, 1])]; print(y, y.grad_fn._saved_indices, x[range(2)], x[:, range(1, 3)].shape, x[(0, 2), 1], x[[0, 2], (1, 3)])",
+    "x = torch.zeros(3, 4); x[range(3), [0, 1, 2]] = 1.0; x[(0, 1), :] += 2; print(x)",
 ]
 
 KNOWN = {}
