@@ -258,6 +258,7 @@ def out_of_scope_reason(code: str) -> str | None:
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TMP_PATH = re.compile(r"/tmp/[\w.+-]+(?:/[\w.+-]+)*")
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)  # where in torch's C++
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _TIME = re.compile(r"-?\d+(?:\.\d+)?(?:us|ms|s|%)(?!\w)")
 
@@ -286,8 +287,9 @@ def _profiler_table(text: str) -> str:
 
 def normalise(text: str) -> str:
     """Engine-neutral text: minigrad's module name read as torch's, addresses hidden,
-    trailing spaces dropped, profiler timings removed."""
-    text = text.replace("minigrad", "torch")
+    where in torch's C++ a warning was raised dropped, trailing spaces dropped, profiler
+    timings removed."""
+    text = _TRIGGERED.sub("", text.replace("minigrad", "torch"))
     text = _ADDRESS.sub("0xADDR", text)
     text = _TMP_PATH.sub("<tmp path>", text)
     if "Self CPU" in text:

@@ -1092,6 +1092,10 @@ def where(condition, input=_NO_VALUES, other=_NO_VALUES):
                            f"with dtype {condition.dtype.scalar_name}")
     d = result_type(input, other)
     a, b = as_tensor_like(input, d), as_tensor_like(other, d)
+    shape = condition._data  # torch broadcasts condition, self, other in turn: its message
+    for operand in (a._data, b._data):
+        check_same_shape_broadcast(shape, operand)
+        shape = np.broadcast_to(False, np.broadcast_shapes(shape.shape, operand.shape))
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
     return record(data, WhereBackward0, (a, b), save={"condition": condition})
 

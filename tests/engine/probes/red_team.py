@@ -272,6 +272,11 @@ PROBES = [
     # ranges and tuples inside an index are index tensors (a fresh clone's sweep: x[range(n), y])
     "x = torch.arange(12.0).reshape(3, 4).requires_grad_(); y = x[range(3), torch.tensor([0, 2, 1])]; print(y, y.grad_fn._saved_indices, x[range(2)], x[:, range(1, 3)].shape, x[(0, 2), 1], x[[0, 2], (1, 3)])",
     "x = torch.zeros(3, 4); x[range(3), [0, 1, 2]] = 1.0; x[(0, 1), :] += 2; print(x)",
+    # where: shapes that do not broadcast get torch's message (condition, self, other in turn)
+    "torch.where(torch.ones(2, dtype=torch.bool), torch.ones(3), torch.ones(2))",
+    "torch.where(torch.ones(2, 3, dtype=torch.bool), torch.ones(4, 3), 0.0)",
+    "torch.where(torch.ones(3, dtype=torch.bool), torch.ones(3), torch.ones(2, 1, 4))",
+    "print(torch.where(torch.tensor([True, False]), torch.ones(2, 1), torch.zeros(3, 1, 1)).shape)",
 ]
 
 KNOWN = {}
