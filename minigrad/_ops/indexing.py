@@ -203,8 +203,7 @@ def sequence_as_tuple(index):
     if type(index) is not list or len(index) >= 32:
         return index
     for obj in index:
-        if isinstance(obj, Tensor | list | tuple | slice | np.ndarray) or obj is Ellipsis \
-                or obj is None:
+        if isinstance(obj, (*_SEQUENCES, slice)) or obj is Ellipsis or obj is None:
             warn_at_caller(
                 "Using a non-tuple sequence for multidimensional indexing is deprecated and "
                 "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "

@@ -277,6 +277,7 @@ PROBES = [
     "torch.where(torch.ones(2, 3, dtype=torch.bool), torch.ones(4, 3), 0.0)",
     "torch.where(torch.ones(3, dtype=torch.bool), torch.ones(3), torch.ones(2, 1, 4))",
     "print(torch.where(torch.tensor([True, False]), torch.ones(2, 1), torch.zeros(3, 1, 1)).shape)",
+    "import warnings; warnings.simplefilter('always'); x = torch.arange(12.0).reshape(3, 4); print(x[[range(2), 1]], x[[(0, 2)]])",
 ]
 
 KNOWN = {}
