@@ -71,6 +71,15 @@ from minigrad._dtype import (
     short,
     uint8,
 )
+from minigrad._layout import (  # layouts and memory formats
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
 from minigrad._ops.binning import (
     bincount,
     bucketize,

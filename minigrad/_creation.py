@@ -14,12 +14,13 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype, _random
+from minigrad import _dtype, _layout, _random
 from minigrad._numeric import fma, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _warn_once, check_device
 from minigrad._tensor import device as _device
+from minigrad.autograd import grad_mode
 
 
 class Generator:
@@ -365,15 +366,19 @@ def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
 
 
 @parses(
-    'empty(tuple of ints size, *, Tensor out = None, torch.dtype? dtype = None, '
-    'torch.layout? layout = None, torch.device? device = None, bool? pin_memory = False, '
-    'bool? requires_grad = False)',
+    'empty(tuple of ints size, *, torch.memory_format? memory_format = None, '
+    'Tensor out = None, torch.dtype? dtype = None, torch.layout? layout = None, '
+    'torch.device? device = None, bool? pin_memory = False, bool? requires_grad = False)',
 )
-def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def empty(*size, dtype=None, requires_grad=False, device=None, memory_format=None) -> Tensor:
     """Zeros, in fact: NumPy's uninitialised memory would make lessons unrepeatable."""
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(Tensor._make(np.zeros(_size(size, "empty"), dtype=dtype.numpy)),
-                   requires_grad, device)
+    data = np.zeros(_size(size, "empty"), dtype=dtype.numpy)
+    if memory_format is _layout.preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    if memory_format is not None and memory_format is not _layout.contiguous_format:
+        data = _layout.copy_like(data, memory_format)  # channels_last: its rank is checked
+    return _finish(Tensor._make(data), requires_grad, device)
 
 
 @parses(
@@ -643,22 +648,46 @@ _LIKE_OPTIONS = ("torch.memory_format? memory_format = None, torch.dtype? dtype 
                  "bool? pin_memory = False, bool? requires_grad = False")
 
 
-def _like(maker):
+def _laid_out_like(input, dtype, memory_format, fill):
+    """A tensor laid out as torch's ``empty_like`` lays it out (``preserve_format``: a
+    transposed input gives a transposed result), then ``fill(tensor)`` written into it in
+    place, as torch's ``*_like`` factories do; None where that layout is row-major, so the
+    caller makes it as a plain factory does (the same numbers, the usual fast path)."""
+    if _layout.strides_for(input._data, memory_format) is None:
+        return None
+    out = Tensor._make(_layout.empty_like_array(input._data, dtype.numpy, memory_format))
+    with grad_mode.no_grad():
+        fill(out)
+    return out
+
+
+def _like(maker, fill):
     def like(input, *, dtype=None, requires_grad=False, device=None, memory_format=None):
-        return maker(tuple(input.shape), dtype=dtype or input.dtype,
-                     requires_grad=requires_grad, device=device or input.device)
+        dtype = dtype or input.dtype
+        out = _laid_out_like(input, dtype, memory_format, fill)
+        if out is not None:
+            return _finish(out, requires_grad, device)
+        return maker(tuple(input.shape), dtype=dtype, requires_grad=requires_grad,
+                     device=device or input.device)
 
     like.__name__ = maker.__name__ + "_like"
     return parses(f"{like.__name__}(Tensor input, *, {_LIKE_OPTIONS})")(like)
 
 
-zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
+zeros_like = _like(zeros, lambda t: t._data.fill(0))
+ones_like = _like(ones, lambda t: t._data.fill(1))
+empty_like = _like(empty, lambda t: t._data.fill(0))  # zeros, as ``empty`` (see there)
 
 
 @parses(f"rand_like(Tensor input, *, torch.Generator? generator, {_LIKE_OPTIONS})",
         f"rand_like(Tensor input, *, {_LIKE_OPTIONS})")
 def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=None,
               memory_format=None):
+    _check_floating("check_uniform_bounds", dtype or input.dtype)
+    out = _laid_out_like(input, dtype or input.dtype, memory_format,
+                         lambda t: t.uniform_(generator=generator))
+    if out is not None:
+        return _finish(out, requires_grad, device)
     return rand(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
                 generator=generator, device=device or input.device)
 
@@ -667,6 +696,11 @@ def rand_like(input, *, dtype=None, requires_grad=False, generator=None, device=
         f"randn_like(Tensor input, *, {_LIKE_OPTIONS})")
 def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device=None,
                memory_format=None):
+    _check_floating("normal_kernel_cpu", dtype or input.dtype)
+    out = _laid_out_like(input, dtype or input.dtype, memory_format,
+                         lambda t: t.normal_(generator=generator))
+    if out is not None:
+        return _finish(out, requires_grad, device)
     return randn(tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
                  generator=generator, device=device or input.device)
 
@@ -674,6 +708,10 @@ def randn_like(input, *, dtype=None, requires_grad=False, generator=None, device
 @parses(f"full_like(Tensor input, Number fill_value, *, {_LIKE_OPTIONS})")
 def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None,
               memory_format=None):
+    out = _laid_out_like(input, dtype or input.dtype, memory_format,
+                         lambda t: t.fill_(fill_value))
+    if out is not None:
+        return _finish(out, requires_grad, device)
     return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
                 device=device or input.device)
 

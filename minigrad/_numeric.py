@@ -390,6 +390,48 @@ def torch_fuses() -> bool:
     return aten_capability() in ("avx2", "avx512")
 
 
+def vectorized_loop(*arrays) -> bool:
+    """Would torch's ``cpu_kernel_vec`` run its vectorised loop over these operands (the
+    broadcast arrays of one element-wise op)? Where the innermost dim in memory (the first
+    operand's smallest stride) is contiguous or broadcast in every operand; a strided view
+    takes the element-by-element loop, whose float16 arithmetic can round differently."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    views = [np.broadcast_to(a, shape) for a in arrays if a.size > 1]
+    if not views or not shape:
+        return True
+    strides = [(abs(s), i) for i, s in enumerate(views[0].strides) if s and shape[i] > 1]
+    if not strides:
+        return True
+    inner = min(strides)[1]
+    return all(v.strides[inner] in (0, v.itemsize) for v in views)
+
+
+def half_vector_tail(shape: tuple, *arrays) -> np.ndarray | None:
+    """For an element-wise float16 op that ``vectorized_loop`` sends to the vectorised loop:
+    a mask of the elements past the last full vector of each run, which torch's loop leaves
+    to its element-by-element code (float16 arithmetic, each step rounded). A run is the
+    whole tensor when every operand is one block in the same memory order (or one number),
+    else a row of the last dim. A vector holds 32 float16 numbers with AVX512, 16 with AVX2.
+    None when there is no such element."""
+    lanes = 32 if aten_capability() == "avx512" else 16
+    blocks = [a for a in arrays if a.size > 1]
+    order = "C" if all(a.flags.c_contiguous and a.shape == shape for a in blocks) else \
+        "F" if all(a.flags.f_contiguous and a.shape == shape for a in blocks) else None
+    if order is None:  # runs along the last dim
+        last = shape[-1] if shape else 1
+        if last % lanes == 0:
+            return None
+        mask = np.zeros(shape, dtype=bool)
+        mask[..., last // lanes * lanes:] = True
+        return mask
+    n = int(np.prod(shape))
+    if n % lanes == 0:
+        return None
+    flat = np.zeros(n, dtype=bool)
+    flat[n // lanes * lanes:] = True
+    return flat.reshape(shape, order=order)
+
+
 def vec_row_sums(rows: np.ndarray, register_bytes: int | None = None,
                  factors: tuple | None = None) -> np.ndarray:
     """Each row's sum (``rows`` is 2-D, float) as ``vec::reduce_all`` adds it on this CPU.

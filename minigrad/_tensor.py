@@ -24,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype, cuda, storage
+from minigrad import _dtype, _layout, cuda, storage
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -474,8 +474,14 @@ class Tensor:
             strides = tuple(s // data.itemsize for s in data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, data.ndim)]
 
-    def is_contiguous(self) -> bool:
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, memory_format=None) -> bool:
+        if memory_format is None:
+            return bool(self._data.flags.c_contiguous)
+        return _layout.is_contiguous_as(self._data, memory_format)
+
+    @property
+    def layout(self) -> _layout.layout:
+        return _layout.strided
 
     def data_ptr(self) -> int:
         return self._data.__array_interface__["data"][0]

@@ -34,7 +34,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._tensor import _CPP_TYPE_NAMES, Size, Tensor, device
 from minigrad.autograd import grad_mode
 
@@ -492,7 +492,7 @@ def _call(fn, sig, bound, self=_NO_SELF):
     pos, kw = bound
     if self is not _NO_SELF:
         pos = [self, *pos]
-    if kw.pop("pin_memory", False) or kw.pop("layout", None) is not None:
+    if kw.pop("pin_memory", False) or kw.pop("layout", None) not in (None, _layout.strided):
         raise NotImplementedError(f"minigrad leaves out {sig.name}()'s layout= and "
                                   "pin_memory=: its tensors are strided, on the CPU")
     out = kw.pop("out", None)

@@ -92,6 +92,47 @@ def operands(a, b):
     return as_tensor_like(a, d), as_tensor_like(b, d), d
 
 
+def common_data(a, b, d):
+    """The arrays of ``a`` and ``b`` (tensors) in the dtype ``d`` the op computes in.
+
+    torch's TensorIterator casts every input to the common dtype before its kernel runs:
+    ``x * torch.tensor(0.1, dtype=torch.float64)`` for a float32 ``x`` rounds 0.1 to float32,
+    then multiplies in float32. NumPy would multiply in float64 and round the product, which
+    gives another last digit for about half of the elements."""
+    x, y, dn = a._data, b._data, d.numpy
+    return (x if x.dtype == dn else x.astype(dn)), (y if y.dtype == dn else y.astype(dn))
+
+
+class ReducedScalar:
+    """torch's CPU ``mul`` and ``div`` (true, trunc, floor) of a float16 tensor by one number:
+    the kernels it keeps for its 'reduced' floats when the second operand is a single element
+    (``is_scalar(2)``). The number keeps float32 precision (``original_scalar_value<float>``:
+    0.1 stays 0.1f, not float16's 0.0999755859375), each element is computed in float32 and
+    rounded to float16 once. ``ReducedScalar.wrap`` gives the ufunc itself elsewhere."""
+
+    __slots__ = ("ufunc", "value")
+
+    def __init__(self, ufunc, value):
+        self.ufunc, self.value = ufunc, value
+
+    @classmethod
+    def wrap(cls, ufunc, d, other):
+        """The kernel torch runs for ``ufunc(input, other)`` whose common dtype is ``d``."""
+        if d is not _dtype.float16:
+            return ufunc
+        if isinstance(other, Tensor):
+            if other._data.size != 1:
+                return ufunc
+            value = other._data.reshape(-1)[0]
+        else:
+            value = other
+        return cls(ufunc, np.float32(value))
+
+    def __call__(self, x, y):
+        wide = x.astype(np.float16, copy=False).astype(np.float32)
+        return self.ufunc(wide, self.value).astype(np.float16)
+
+
 def needs_grad(inputs) -> bool:
     """Does an op on ``inputs`` record a node? Only when grad mode records and some input
     requires grad."""

@@ -19,7 +19,13 @@ from minigrad import _dtype
 from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast, operands, record, result_type
+from minigrad._ops._core import (
+    check_same_shape_broadcast,
+    common_data,
+    operands,
+    record,
+    result_type,
+)
 from minigrad._ops.inplace import _saved_original, _unary_inplace, apply_inplace
 from minigrad._ops.pointwise import LN2, _like_torch, _total, _unary, add_scalar, mul_scalar
 from minigrad._tensor import Tensor
@@ -140,7 +146,8 @@ def _float_binary(a, b, np_fn, node_cls, save, output_name=None):
         d = _dtype.get_default_dtype()
     check_same_shape_broadcast(a._data, b._data)
     wide = np.float64 if d.numpy == np.float32 else d.numpy
-    data = quietly(np_fn, a._data.astype(wide), b._data.astype(wide)).astype(d.numpy)
+    x, y = common_data(a, b, d)
+    data = quietly(np_fn, x.astype(wide), y.astype(wide)).astype(d.numpy)
     return record(data, node_cls, (a, b), save=save(a, b), output_name=output_name)
 
 
@@ -530,7 +537,8 @@ def xlogy(input, other):
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()
     wide = np.float64 if d.numpy == np.float32 else d.numpy
-    data = quietly(_np_xlogy, a._data.astype(wide), b._data.astype(wide)).astype(d.numpy)
+    x, y = common_data(a, b, d)
+    data = quietly(_np_xlogy, x.astype(wide), y.astype(wide)).astype(d.numpy)
     if not isinstance(input, Tensor):  # xlogy(number, tensor): XlogyBackward1
         return record(data, XlogyBackward1, (b,), save={"other": b}, self=input)
     return record(data, XlogyBackward2, (a,), save={"self": a}, other=other)

@@ -28,8 +28,10 @@ from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
+    ReducedScalar,
     as_tensor_like,
     check_same_shape_broadcast,
+    common_data,
     needs_grad,
     record,
     result_type,
@@ -214,13 +216,20 @@ def _saved_original(t: Tensor, needed: bool):
     return t.clone() if needed else None
 
 
-def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=False, **attrs):
-    if isinstance(other, Tensor) and other._data.dtype == self._data.dtype:
+def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=False,
+                    reduced=False, **attrs):
+    """``reduced``: the op has torch's float16 kernel for one number (``ReducedScalar``)."""
+    x = self._data
+    if isinstance(other, Tensor) and other._data.dtype == x.dtype:
         other_t = other  # the usual case (an optimizer's update): nothing to promote or check
+        y = other._data
     else:
         d = result_type(self, other)
         _check_cast(self, d)
         other_t = as_tensor_like(other, self.dtype if d is self.dtype else d)
+        x, y = common_data(self, other_t, d)  # torch computes in the common dtype
+        if reduced:
+            np_fn = ReducedScalar.wrap(np_fn, d, other)
     if other_t._data.shape != self._data.shape:
         check_same_shape_broadcast(self._data, other_t._data)
         shape = np.broadcast_shapes(self._data.shape, other_t._data.shape)
@@ -229,13 +238,13 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
                                f"broadcast shape {list(shape)}")
     check_no_partial_overlap(self._data, other_t._data)
     if isinstance(np_fn, np.ufunc):
-        data = _writer(np_fn, other_t._data)
+        data = _writer(np_fn, y)  # (NumPy computes in the common dtype, then casts)
     elif (np_fn.__class__ is P.Scaled and type(np_fn.alpha) in (int, float)
-          and self._data.dtype.kind == "f" and other_t._data.dtype == self._data.dtype
-          and not np_fn.fuses(self._data, other_t._data)):
-        data = _scaled_writer(np_fn, other_t._data)
+          and x.dtype.kind == "f" and y.dtype == x.dtype and x is self._data
+          and not np_fn.fuses(x, y)):
+        data = _scaled_writer(np_fn, y)
     else:
-        data = quietly(np_fn, self._data, other_t._data)
+        data = quietly(np_fn, x, y)
     save = {}
     if save_self:
         save["self"] = _saved_original(self, other_t.requires_grad)
@@ -268,7 +277,7 @@ def _scaled_writer(scaled, other):
 @parses('add_(Tensor input, Tensor other, *, Number alpha = 1)',
         'add_(Tensor input, Number alpha, Tensor other)|hidden', numbers_as_tensors=True)
 def add_(self, other, *, alpha=1):
-    if alpha.__class__ is bool:
+    if alpha.__class__ is not int:
         P._check_alpha(self, other, alpha)
     fn = np.add if alpha == 1 else P.Scaled(np.add, alpha)
     return _binary_inplace(self, other, fn, AddBackward0, alpha=alpha)
@@ -278,7 +287,7 @@ def add_(self, other, *, alpha=1):
         'sub_(Tensor input, Number alpha, Tensor other)|hidden', numbers_as_tensors=True)
 def sub_(self, other, *, alpha=1):
     _sub_check(self, other)
-    if alpha.__class__ is bool:
+    if alpha.__class__ is not int:
         P._check_alpha(self, other, alpha)
     fn = np.subtract if alpha == 1 else P.Scaled(np.subtract, alpha)
     return _binary_inplace(self, other, fn, SubBackward0, alpha=alpha)
@@ -287,7 +296,7 @@ def sub_(self, other, *, alpha=1):
 @parses('mul_(Tensor input, Tensor other)', numbers_as_tensors=True)
 def mul_(self, other):
     return _binary_inplace(self, other, np.multiply, MulBackward0, save_self=True,
-                           save_other=True)
+                           save_other=True, reduced=True)
 
 
 @parses('div_(Tensor input, Tensor other)',
@@ -305,7 +314,7 @@ def div_(self, other, *, rounding_mode=None):
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{self.dtype.scalar_name}")
     return _binary_inplace(self, other, np.true_divide, DivBackward0, save_self=True,
-                           save_other=True)
+                           save_other=True, reduced=True)
 
 
 def _unary_inplace(self, np_fn, node_cls, save_self=False, save_result=False, floats=False):
@@ -497,8 +506,10 @@ def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
     """floor_divide_, remainder_, fmod_ (``x //= y``, ``x %= y``): torch's integer division
     by zero error, and no float result written into an integer tensor."""
     _check_cast(self, result_type(self, other))
-    _, b, _ = _division_operands(self, other, kernel)
-    data = quietly(np_fn, self._data, b._data)
+    _, b, d = _division_operands(self, other, kernel)
+    if np_fn is np.floor_divide:  # torch's div(rounding_mode='floor') kernel
+        np_fn = ReducedScalar.wrap(np_fn, d, other)
+    data = quietly(np_fn, self._data, common_data(self, b, d)[1])
     if not isinstance(other, Tensor):
         return apply_inplace(self, data, scalar_node, (self,), **attrs)
     save = {"self": _saved_original(self, b.requires_grad), "other": b}

@@ -14,14 +14,18 @@ in minigrad as in torch, the second being ``(None, 0)``.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import fma, quietly, torch_fuses
+from minigrad._numeric import fma, half_vector_tail, quietly, torch_fuses, vectorized_loop
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
+    ReducedScalar,
     as_tensor_like,
     check_same_shape_broadcast,
+    common_data,
     cross_save,
     fused,
     is_scalar,
@@ -82,13 +86,19 @@ def _times(t, factor):
     return None if t is None else t * factor
 
 
-def _binary(a, b, np_fn, node_cls, save=None, **attrs):
-    """``save(a, b)`` gives the dict of tensors the backward formula needs."""
+def _binary(a, b, np_fn, node_cls, save=None, reduced=False, **attrs):
+    """``save(a, b)`` gives the dict of tensors the backward formula needs; ``reduced``: the
+    op has torch's float16 kernel for one number (``ReducedScalar``: mul)."""
+    given = b
     a, b, d = operands(a, b)
-    sa, sb = a._data.shape, b._data.shape
-    if sa != sb and sa and sb:  # a 0-d operand (a number) broadcasts against anything
-        check_same_shape_broadcast(a._data, b._data)
-    data = quietly(np_fn, a._data, b._data)
+    x, y = a._data, b._data
+    if x.shape != y.shape and x.shape and y.shape:  # a 0-d operand (a number) broadcasts
+        check_same_shape_broadcast(x, y)  # against anything
+    if x.dtype != y.dtype:
+        x, y = common_data(a, b, d)
+    if reduced and d is _dtype.float16:
+        np_fn = ReducedScalar.wrap(np_fn, d, given)
+    data = quietly(np_fn, x, y)
     if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
         data = data.astype(d.numpy)
     if fused():  # nothing to record (a backward formula's op, say): skip record's checks
@@ -97,8 +107,17 @@ def _binary(a, b, np_fn, node_cls, save=None, **attrs):
 
 
 def _check_alpha(input, other, alpha) -> None:
-    if result_type(input, other) is not _dtype.bool:
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    """torch's ``alpha_check`` for an alpha that is not an int: a bool only for bool results,
+    a float only for float results."""
+    if alpha.__class__ is float and isinstance(input, Tensor) and input._data.dtype.kind == "f":
+        return  # the usual case (an optimizer's update): a float result
+    d = result_type(input, other)
+    if alpha.__class__ is bool:
+        if d is not _dtype.bool:
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif not d.is_floating_point and not isinstance(alpha, numbers.Integral):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
 
 
 @parses(
@@ -107,7 +126,7 @@ def _check_alpha(input, other, alpha) -> None:
     numbers_as_tensors=True,
 )
 def add(input, other, *, alpha=1):
-    if alpha.__class__ is bool:
+    if alpha.__class__ is not int:
         _check_alpha(input, other, alpha)
     fn = np.add if alpha == 1 else Scaled(np.add, alpha)
     return _binary(input, other, fn, AddBackward0, alpha=alpha)
@@ -125,13 +144,26 @@ class Scaled:
         self.ufunc, self.alpha = ufunc, alpha
 
     def fuses(self, x, y) -> bool:
-        return (x.dtype == y.dtype and x.dtype.kind == "f" and x.dtype.itemsize >= 4
-                and type(self.alpha) in (int, float) and torch_fuses())
+        if not (x.dtype == y.dtype and x.dtype.kind == "f" and type(self.alpha) in (int, float)
+                and torch_fuses()):
+            return False
+        # float16: the vectorised loop converts to float32 and fuses there; the element by
+        # element one (a strided operand) rounds the product to float16 first
+        return x.dtype.itemsize >= 4 or vectorized_loop(x, y)
 
     def __call__(self, x, y):
         if self.fuses(x, y):
-            factor = x.dtype.type(self.alpha)
-            return fma(factor if self.ufunc is np.add else -factor, y, x, x.dtype)
+            factor = x.dtype.type(self.alpha)  # (float16: alpha is rounded to it first)
+            factor = factor if self.ufunc is np.add else -factor
+            if x.dtype == np.float16:
+                out = fma(np.float32(factor), y.astype(np.float32), x.astype(np.float32),
+                          np.float32).astype(np.float16)
+                tail = half_vector_tail(out.shape, x, y)
+                if tail is not None:  # the element-by-element code: the product rounded first
+                    unfused = self.ufunc(x, self.alpha * y)
+                    out[tail] = np.broadcast_to(unfused, out.shape)[tail]
+                return out
+            return fma(factor, y, x, x.dtype)
         return self.ufunc(x, self.alpha * y)
 
 
@@ -176,7 +208,7 @@ def _sub_check(input, other):
 )
 def sub(input, other, *, alpha=1):
     _sub_check(input, other)
-    if alpha.__class__ is bool:
+    if alpha.__class__ is not int:
         _check_alpha(input, other, alpha)
     fn = np.subtract if alpha == 1 else Scaled(np.subtract, alpha)
     return _binary(input, other, fn, SubBackward0, alpha=alpha)
@@ -232,8 +264,8 @@ class RsubBackward1(Node):
 def mul(input, other):
     if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
         return _binary(input, other, np.multiply, MulBackward0, save=cross_save,
-                       number_other=other)
-    return _binary(input, other, np.multiply, MulBackward0, save=cross_save)
+                       reduced=True, number_other=other)
+    return _binary(input, other, np.multiply, MulBackward0, save=cross_save, reduced=True)
 
 
 class MulBackward0(Node):
@@ -335,8 +367,10 @@ def div(input, other, *, rounding_mode=None):
             raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         a, b, d = operands(input, other)
-        fn = np.floor_divide if rounding_mode == "floor" else _trunc_div
-        return record(quietly(fn, a._data, b._data).astype(d.numpy), DivBackward2, (a, b),
+        _int_division_check(b, d)
+        fn = ReducedScalar.wrap(np.floor_divide if rounding_mode == "floor" else _trunc_div,
+                                d, other)
+        return record(quietly(fn, *common_data(a, b, d)).astype(d.numpy), DivBackward2, (a, b),
                       rounding_mode=rounding_mode)
     a, b, d = operands(input, other)
     if not d.is_floating_point:
@@ -345,7 +379,8 @@ def div(input, other, *, rounding_mode=None):
     if is_scalar(input):  # 2 / x is computed as reciprocal(x) * 2, as in torch
         return mul(reciprocal(b), input)
     check_same_shape_broadcast(a._data, b._data)
-    data = quietly(np.true_divide, a._data, b._data).astype(d.numpy, copy=False)
+    fn = ReducedScalar.wrap(np.true_divide, d, other)
+    data = quietly(fn, *common_data(a, b, d)).astype(d.numpy, copy=False)
     save = {"self": a if b.requires_grad else None, "other": b}
     if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
         return record(data, DivBackward0, (a, b), save=save, number_other=other)
@@ -443,7 +478,7 @@ def pow(input, exponent):
     _pow_check(d)
     check_same_shape_broadcast(a._data, b._data)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        data = _tensor_power(a._data, b._data).astype(d.numpy, copy=False)
+        data = _tensor_power(*common_data(a, b, d)).astype(d.numpy, copy=False)
     return record(data, PowBackward1, (a, b), save={"self": a, "exponent": b},
                   output_name="result")
 
@@ -1124,9 +1159,9 @@ class WhereBackward0(Node):
 # --- comparisons and logic: no gradient, bool results ----------------------------------------
 def _compare(np_fn):
     def compare(input, other):
-        a, b, _ = operands(input, other)
+        a, b, d = operands(input, other)
         check_same_shape_broadcast(a._data, b._data)
-        return Tensor._make(np_fn(a._data, b._data))
+        return Tensor._make(np_fn(*common_data(a, b, d)))
 
     compare.__name__ = np_fn.__name__
     return compare
@@ -1171,7 +1206,7 @@ def _bitwise(np_fn, kernel):
         if d.is_floating_point or (d is _dtype.bool and kernel in ("lshift", "rshift")):
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{d.scalar_name}\'')
         check_same_shape_broadcast(a._data, b._data)
-        return Tensor._make(quietly(np_fn, a._data, b._data))
+        return Tensor._make(quietly(np_fn, *common_data(a, b, d)))
 
     op.__name__ = np_fn.__name__
     return op
@@ -1678,7 +1713,8 @@ def floor_divide(input, other):
     """``input // other`` rounded toward minus infinity (Python's rule). torch has no
     derivative for it: the result's node raises when reached by backward."""
     a, b, d = _division_operands(input, other, "div_floor_cpu")
-    data = quietly(np.floor_divide, a._data, b._data).astype(d.numpy, copy=False)
+    fn = ReducedScalar.wrap(np.floor_divide, d, other)  # torch's div(rounding_mode='floor')
+    data = quietly(fn, *common_data(a, b, d)).astype(d.numpy, copy=False)
     return _not_differentiable(data, tuple(t for t, given in ((a, input), (b, other))
                                            if isinstance(given, Tensor)), "floor_divide")
 
@@ -1705,7 +1741,7 @@ def _torch_remainder(a, b):
 def remainder(input, other):
     """``input % other`` with the divisor's sign (Python's rule)."""
     a, b, d = _division_operands(input, other, "remainder_cpu")
-    data = quietly(_torch_remainder, a._data, b._data).astype(d.numpy, copy=False)
+    data = quietly(_torch_remainder, *common_data(a, b, d)).astype(d.numpy, copy=False)
     if is_scalar(input):  # number % tensor: torch has no derivative for it
         return _not_differentiable(data, (b,), "remainder")
     if is_scalar(other):
@@ -1755,7 +1791,7 @@ class RemainderBackward1(Node):
 def fmod(input, other):
     """The remainder with the dividend's sign (C's fmod)."""
     a, b, d = _division_operands(input, other, "fmod_cpu")
-    data = quietly(np.fmod, a._data, b._data).astype(d.numpy, copy=False)
+    data = quietly(np.fmod, *common_data(a, b, d)).astype(d.numpy, copy=False)
     if is_scalar(other):
         return record(data, FmodBackward0, (a,))
     return record(data, FmodBackward1, (a, b), save=_save_for_other(a, b))

@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
@@ -364,9 +365,10 @@ def matrix_power(input, n):
                            f"are {rows} by {cols} matrices")
     if n == 0:
         eye = np.broadcast_to(np.eye(rows, dtype=input._data.dtype), input.shape)
-        return input.clone().copy_(Tensor._make(np.ascontiguousarray(eye)))
+        return input.clone(memory_format=_layout.contiguous_format).copy_(
+            Tensor._make(np.ascontiguousarray(eye)))
     if n == 1:
-        return input.clone()
+        return input.clone(memory_format=_layout.contiguous_format)
     if n < 0:
         raise NotImplementedError("minigrad has no matrix inverse (torch.linalg is left out): "
                                   "matrix_power with a negative n is not supported")

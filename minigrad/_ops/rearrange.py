@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record
 from minigrad._ops.indexing import alias
@@ -171,7 +171,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if output_size is not None and output_size != repeats * shape[d]:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
                            f"{repeats * shape[d]} but got {output_size}")
-    return x.clone().flatten(d, d + 1)
+    return x.clone(memory_format=_layout.contiguous_format).flatten(d, d + 1)
 
 
 def _repeat_by_tensor(input, repeats, dim, output_size):

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._numeric import cascade_sum_dims, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record, record_view
@@ -147,14 +147,20 @@ def flatten(input, start_dim=0, end_dim=-1):
 @parses('contiguous(Tensor input, *, torch.memory_format memory_format = '
         'torch.contiguous_format)', method_only=True)
 def contiguous(input, *, memory_format=None):
-    if input.is_contiguous():
+    fmt = memory_format or _layout.contiguous_format
+    if fmt is _layout.preserve_format and not input.is_contiguous():
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    _layout.check_memory_format(fmt, input.dim())
+    if input.is_contiguous(memory_format=fmt):
         return input
-    return clone(input)
+    return clone(input, memory_format=fmt)
 
 
 @parses('clone(Tensor input, *, torch.memory_format? memory_format = None)')
 def clone(input, *, memory_format=None):
-    return record(np.array(input._data, order="C"), CloneBackward0, (input,))
+    """A copy with its own memory, laid out as ``input`` is (torch's ``preserve_format``: a
+    transposed tensor's clone is transposed too) unless ``memory_format`` says otherwise."""
+    return record(_layout.copy_like(input._data, memory_format), CloneBackward0, (input,))
 
 
 class CloneBackward0(Node):
@@ -195,11 +201,17 @@ def to(input, *args, dtype=None, copy=False, device=None, tensor=None, non_block
     if len(flags) == 2:
         copy = flags[1]
     check_device(device)
-    if dtype is None or (dtype is input.dtype and not copy):
+    fmt = None if memory_format is _layout.preserve_format else memory_format
+    if fmt is not None:
+        _layout.check_memory_format(fmt, input.dim())
+    if (dtype is None or dtype is input.dtype) and not copy and (
+            fmt is None or input.is_contiguous(memory_format=fmt)):
         return input
-    # nan or an out-of-range float cast to an integer is a value (whatever the CPU gives),
-    # as in torch, not NumPy's warning
-    return record(quietly(input._data.astype, dtype.numpy), ToCopyBackward0, (input,))
+    # laid out as torch's empty_like lays it out; nan or an out-of-range float cast to an
+    # integer is a value (whatever the CPU gives), as in torch, not NumPy's warning
+    out = _layout.empty_like_array(input._data, (dtype or input.dtype).numpy, fmt)
+    quietly(np.copyto, out, input._data, "unsafe")
+    return record(out, ToCopyBackward0, (input,))
 
 
 class ToCopyBackward0(Node):
@@ -281,7 +293,14 @@ class PermuteBackward0(_ViewNode):
 @parses('unsqueeze(Tensor input, int dim)')
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input.dim() + 1)
-    data = np.expand_dims(input._data, d)
+    x = input._data
+    data = np.expand_dims(x, d)
+    # torch keeps every stride and gives the new dim size * stride of the dim it goes before
+    # (1 at the end); NumPy may choose other strides for dims of size 1
+    strides = (*x.strides[:d], x.shape[d] * x.strides[d] if d < x.ndim else x.itemsize,
+               *x.strides[d:])
+    if data.strides != strides:
+        data = np.lib.stride_tricks.as_strided(x, data.shape, strides)
     return record_view(input, data, UnsqueezeBackward0, lambda x: x.unsqueeze(d), dim=d,
                        dim_arg=dim)
 

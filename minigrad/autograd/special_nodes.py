@@ -18,6 +18,7 @@ import weakref
 
 import numpy as np
 
+from minigrad._layout import contiguous_format
 from minigrad.autograd import forward_grad, grad_mode, views
 from minigrad.autograd.graph import SECOND_BACKWARD, Node, record
 
@@ -114,11 +115,11 @@ class CopySlices(Node):
         return self.backward(grad)
 
     def backward(self, grad):
-        result = grad.clone()
+        result = grad.clone(memory_format=contiguous_format)
         grad_slice = self.view_fn(result)
         # fn's gradients go unchecked here, as in torch: the engine checks the ones for the
         # other inputs (CopySlices shares fn's edges), copy_ the one for the view
-        res = self.fn.apply(grad_slice.clone())
+        res = self.fn.apply(grad_slice.clone(memory_format=contiguous_format))
         if res[0] is None:  # (a custom Function's None): no gradient for the base, as torch
             return res
         grad_slice.copy_(res[0])
@@ -137,7 +138,7 @@ class CopySlices(Node):
         grad_slice = views.as_strided(result, view.shape, view.stride(), view.storage_offset())
         # fn's gradients go unchecked here, as in torch: the engine checks the ones for the
         # other inputs (CopySlices shares fn's edges), copy_ the one for the view
-        res = self.fn.apply(grad_slice.clone())
+        res = self.fn.apply(grad_slice.clone(memory_format=contiguous_format))
         if res[0] is None:  # (a custom Function's None): no gradient for the base, as torch
             return res
         grad_slice.copy_(res[0])

@@ -1,0 +1,172 @@
+"""Layouts and memory formats: how a tensor's numbers lie in memory, torch's ``torch.strided``
+and ``torch.contiguous_format`` / ``preserve_format`` / ``channels_last``.
+
+A copy made "like" a tensor (``clone``, ``empty_like``, ``zeros_like``, ``randn_like``...) keeps
+its layout by default (``preserve_format``): a transposed tensor's clone is transposed too, so
+``x.t().clone().stride()`` is ``(1, rows)``, as in torch. This module computes the strides
+torch gives such a copy and makes NumPy arrays with them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class layout:  # noqa: N801 - torch's spelling
+    """torch's ``torch.layout``: minigrad tensors are all ``strided`` (dense, with strides)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+class memory_format:  # noqa: N801 - torch's spelling
+    """torch's ``torch.memory_format``: the order a new tensor's numbers are laid out in."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+layout.__module__ = memory_format.__module__ = "minigrad"
+strided = layout("strided")
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")  # NHWC: a 4-d tensor's channels innermost
+channels_last_3d = memory_format("channels_last_3d")  # NDHWC, for 5-d tensors
+
+_CHANNELS_LAST_RANK = {channels_last: 4, channels_last_3d: 5}
+
+
+def non_overlapping_and_dense(shape: tuple, strides: tuple) -> bool:
+    """Do the elements fill one block of memory, each once (c10's
+    ``is_non_overlapping_and_dense``)? ``strides`` in elements."""
+    expected = 1
+    for stride, size in sorted((st, s) for s, st in zip(shape, strides) if s != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def infer_dense_strides(shape: tuple, strides: tuple) -> tuple:
+    """ATen's ``infer_dense_strides``: dense strides in the order of ``strides`` (a stable
+    insertion sort, as TensorIterator sorts dims; a 0 stride keeps its place, equal strides put
+    the smaller size first)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1) -> int:
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):
+        d1 = i
+        for j in range(1, i + 1):
+            d0 = i - j
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    out, step = [0] * ndim, 1
+    for idx in perm:
+        out[idx] = step
+        step *= max(shape[idx], 1)
+    return tuple(out)
+
+
+def channels_last_strides(shape: tuple) -> tuple:
+    """NHWC (or NDHWC) strides for an NCHW (NCDHW) shape."""
+    n, c, *spatial = shape
+    strides, step = [0] * len(shape), 1
+    for axis in [1, *range(len(shape) - 1, 1, -1), 0]:
+        strides[axis] = step
+        step *= max(shape[axis], 1)
+    return tuple(strides)
+
+
+def check_memory_format(fmt, ndim: int) -> None:
+    """torch's rank check for the channels-last formats."""
+    rank = _CHANNELS_LAST_RANK.get(fmt)
+    if rank is not None and ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+
+
+def strides_for(data: np.ndarray, fmt) -> tuple | None:
+    """The strides (in elements) torch gives a new tensor made like ``data`` in memory format
+    ``fmt`` (None: ``preserve_format``); None where that is row-major."""
+    check_memory_format(fmt, data.ndim)
+    if fmt is contiguous_format:
+        return None
+    fmt = None if fmt is preserve_format else fmt
+    if fmt in _CHANNELS_LAST_RANK:
+        return channels_last_strides(data.shape)
+    if data.flags.c_contiguous and data.size and 1 not in data.shape:
+        return None  # (the common case: nothing to work out)
+    shape = data.shape
+    strides = tuple(s // data.itemsize for s in data.strides)
+    if non_overlapping_and_dense(shape, strides):
+        return strides
+    return infer_dense_strides(shape, strides)
+
+
+def _row_major(shape: tuple) -> tuple:
+    """NumPy's strides (in elements) for a new row-major array of ``shape``."""
+    out, step = [], 1
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def empty_like_array(data: np.ndarray, dtype=None, fmt=None) -> np.ndarray:
+    """A new (uninitialised) array shaped like ``data``, laid out as torch's ``empty_like``
+    lays it out (``fmt``: a memory format, None for ``preserve_format``)."""
+    dtype = np.dtype(dtype or data.dtype)
+    strides = strides_for(data, fmt)
+    if strides is None or data.size == 0:
+        return np.empty(data.shape, dtype)
+    if strides == _row_major(data.shape):
+        return np.empty(data.shape, dtype)
+    buffer = np.empty(data.size, dtype)
+    return np.lib.stride_tricks.as_strided(
+        buffer, data.shape, tuple(s * dtype.itemsize for s in strides), writeable=True)
+
+
+def copy_like(data: np.ndarray, fmt=None) -> np.ndarray:
+    """A copy of ``data`` laid out as torch's ``clone(memory_format=fmt)`` lays it out."""
+    out = empty_like_array(data, None, fmt)
+    np.copyto(out, data)
+    return out
+
+
+def is_contiguous_as(data: np.ndarray, fmt) -> bool:
+    """``Tensor.is_contiguous(memory_format=fmt)``."""
+    if fmt is None or fmt is contiguous_format or fmt is preserve_format:
+        return bool(data.flags.c_contiguous)
+    if fmt.name != ("channels_last" if data.ndim == 4 else "channels_last_3d" if data.ndim == 5
+                    else None):
+        return False
+    expected = channels_last_strides(data.shape)
+    actual = tuple(s // data.itemsize for s in data.strides)
+    return all(e == a for e, a, n in zip(expected, actual, data.shape) if n != 1)
