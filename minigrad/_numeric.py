@@ -56,6 +56,31 @@ def quiet():
         _ERRSTATE.reset(token)
 
 
+_HALF = np.dtype(np.float16)
+
+
+def opmath(kernel):
+    """``kernel`` (arrays in, an array or a tuple of arrays out) computed in float32 for
+    float16 arrays, its results rounded to float16 once at the end: torch's CPU kernels for
+    float16 (a 'reduced' float) compute in float32, their 'opmath' type, so a sum, a softmax
+    or a matrix product rounds once, not after every step as NumPy's float16 does."""
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        for a in args:
+            if getattr(a, "dtype", None) is _HALF:
+                break
+        else:  # (the usual case: nothing in float16)
+            return kernel(*args, **kwargs)
+        wide = (a.astype(np.float32) if getattr(a, "dtype", None) is _HALF else a
+                for a in args)
+        out = kernel(*wide, **kwargs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(np.float16) if o.dtype == np.float32 else o for o in out)
+        return np.asarray(out).astype(np.float16)
+
+    return run
+
+
 def fma(a, b, c, dtype):
     """``a * b + c`` rounded once to ``dtype`` (float32 or float64), as the FMA instruction."""
     return fma32(a, b, c) if np.dtype(dtype) == np.float32 else fma64(a, b, c)
@@ -216,8 +241,8 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     elements torch sums on one thread; beyond, it splits the work between its threads, and
     this is its one-thread sum."""
     zero = data.dtype.type(0)
-    if data.itemsize < 4:  # float16: torch adds it up in float32, another story
-        return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
+    if data.itemsize < 4:  # float16: torch adds it up in float32 and rounds once
+        return cascade_sum(data.astype(np.float32)).astype(data.dtype)
     if data.flags.c_contiguous and data.size:  # the usual case, first
         flat, vectors = data.reshape(-1), True
     elif data.ndim <= 1 and data.size:
@@ -241,6 +266,8 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     other columns as ``row_sum``; where they come first and last, the rows' sums are added in
     turn. Other layouts get NumPy's sum. Exact up to 32,768 elements (then torch splits the
     work between its threads)."""
+    if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
+        return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
     pattern, sizes, out_shape = _reduction_plan(data.shape, tuple(dims), keepdim)
     zero = data.dtype.type(0)
     if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (

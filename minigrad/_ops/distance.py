@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops import shape as S
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, result_type
@@ -166,6 +167,8 @@ def _cdist(x1, x2, p, compute_mode):
     mode = 0 if compute_mode is None else compute_mode
     r1, r2 = x1.shape[-2], x2.shape[-2]
     mm = p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    if not mm and _dtype.float16 in (x1.dtype, x2.dtype):  # (the product way has one)
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
     if x1.numel() == 0 or x2.numel() == 0 or not mm:
         return _cdist_forward(x1, x2, p, mode)
     _cdist_checks(x1, x2, p, mode)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad.autograd.graph import Node
@@ -45,6 +46,8 @@ def inverse(input):
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.inv: Expected a floating point or complex tensor as input. "
                            f"Got {input.dtype.scalar_name}")
+    if input.dtype is _dtype.float16:
+        raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
     rows, cols = data.shape[-2:]
     if rows != cols:
         raise RuntimeError(f"linalg.inv: A must be batches of square matrices, but they are "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly
+from minigrad._numeric import opmath, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, record
 from minigrad._ops.indexing import view_backward
@@ -23,6 +23,10 @@ from minigrad.autograd.graph import Node
 _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
               "int32": "int", "int16": "short int", "int8": "signed char",
               "uint8": "unsigned char", "bool": "bool"}
+
+
+# NumPy's products in float32 for float16 arrays, rounded once, as torch's (``opmath``)
+matmul_array, dot_array = opmath(np.matmul), opmath(np.dot)
 
 
 def _short(d) -> str:
@@ -50,7 +54,7 @@ def dot(input, tensor):
             f"{input.shape[0]} and {tensor.shape[0]} elements respectively")
     _no_bool("dot", input)
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently
-        data = np.dot(input._data, tensor._data)
+        data = dot_array(input._data, tensor._data)
     return record(data, DotBackward0, (input, tensor),
                   save=cross_save(input, tensor, "self", "tensor"))
 
@@ -80,8 +84,8 @@ def mm_mat1_backward(grad, mat2, mat1_column_major: bool):
         # view where torch's is
         g, m = grad._data, mat2._data
         if mat1_column_major:  # (shape.t itself: the method would check its arguments again)
-            return _t(Tensor._make(quietly(np.matmul, m, g.T)))
-        return Tensor._make(quietly(np.matmul, g, m.T))
+            return _t(Tensor._make(quietly(matmul_array, m, g.T)))
+        return Tensor._make(quietly(matmul_array, g, m.T))
     if mat1_column_major:
         return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())
@@ -92,8 +96,8 @@ def mm_mat2_backward(grad, mat1, mat2_column_major: bool):
     if fused():
         g, m = grad._data, mat1._data
         if mat2_column_major:
-            return _t(Tensor._make(quietly(np.matmul, g.T, m)))
-        return Tensor._make(quietly(np.matmul, m.T, g))
+            return _t(Tensor._make(quietly(matmul_array, g.T, m)))
+        return Tensor._make(quietly(matmul_array, m.T, g))
     if mat2_column_major:
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
@@ -110,6 +114,7 @@ class DotBackward0(Node):
         return _product_rule(lambda a, b: a.dot(b), self.inputs, t_self, t_other)
 
 
+@opmath
 def matrix_product(a, b):
     """``a @ b`` for two matrices (NumPy arrays), row-major like torch's result.
 
@@ -179,7 +184,7 @@ def mv(input, vec):
                            f"and {b}")
     _no_bool("addmv_impl_cpu", input)
     with np.errstate(invalid="ignore", over="ignore"):
-        data = input._data @ vec._data
+        data = matmul_array(input._data, vec._data)
     return record(data, MvBackward0, (input, vec),
                   save=cross_save(input, vec, "self", "vec"))
 
@@ -214,7 +219,7 @@ def bmm(input, mat2):
                            f"{_short(mat2.dtype)}")
     _no_bool("bmm", input)
     with np.errstate(invalid="ignore", over="ignore"):
-        data = np.matmul(input._data, mat2._data)
+        data = matmul_array(input._data, mat2._data)
     return record(data, BmmBackward0, (input, mat2), save=cross_save(input, mat2, "self", "mat2"))
 
 

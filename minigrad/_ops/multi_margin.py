@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad._ops._core import fused, record
 from minigrad._ops.distance import _no_forward_ad
 from minigrad._ops.linalg import _short
@@ -24,7 +25,7 @@ def _rows(input, target, weight):
     if x.ndim > 2 or x.size == 0 and x.ndim != 2:
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
                            f"but got: {list(x.shape)}")
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype is _dtype.float16:  # no such kernel
         raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for "
                                   f"'{_short(input.dtype).capitalize()}'")
     rows = x.reshape(1, -1) if x.ndim < 2 else x

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad._numeric import cascade_sum, quietly, vec_row_sums
+from minigrad._numeric import cascade_sum, opmath, quietly, vec_row_sums
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._ops.linalg import (
@@ -50,19 +50,22 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     bias = input._data  # a layer's bias (m,) broadcasts as it is: no view to check it
     if bias.shape != (m,) and bias.shape != (n, m):
         bias = input.detach().expand(n, m)._data  # torch's error if it does not broadcast
-    product = quietly(matrix_product, mat1._data, mat2._data)  # inf * 0 is nan, silently
-    if beta == 1 and alpha == 1:  # bias + product, written into the product (a new array)
-        data = quietly(np.add, bias, product, product)
-    else:
-        with np.errstate(invalid="ignore", over="ignore"):
-            data = ((bias if beta == 1 else beta * bias)
-                    + (product if alpha == 1 else alpha * product))
+    data = quietly(_addmm_data, bias, mat1._data, mat2._data, beta, alpha)  # inf * 0: nan
     save = {"mat1": mat1 if mat2.requires_grad else None,
             "mat2": mat2 if mat1.requires_grad else None}
     return record(data.astype(mat1._data.dtype, copy=False), AddmmBackward0,
                   (input, mat1, mat2), save=save, beta=beta, alpha=alpha,
                   mat1_column_major=column_major(mat1), mat2_column_major=column_major(mat2),
                   operand_shapes=(mat1._data.shape, mat2._data.shape))
+
+
+@opmath
+def _addmm_data(bias, a, b, beta, alpha):
+    """``beta * bias + alpha * (a @ b)`` on arrays (float16: in float32, rounded once)."""
+    product = matrix_product(a, b)
+    if beta == 1 and alpha == 1:  # bias + product, written into the product (a new array)
+        return np.add(bias, product, product)
+    return (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
 
 
 class AddmmBackward0(Node):
@@ -221,6 +224,7 @@ def softmax(input, dim, dtype=None):
                   dim_arg=d if dim is None else dim)
 
 
+@opmath
 def _softmax_data(x, axis):
     """``exp(z) / sum(exp(z))`` for ``z = _shifted(x)``; over the last dim as torch's kernel
     computes it: its sums (``_row_sums``), and times ``1 / sum`` rather than divided by it."""
@@ -272,6 +276,7 @@ def log_softmax(input, dim, dtype=None):
                   dim_arg=d if dim is None else dim)
 
 
+@opmath
 def _log_softmax_data(x, axis):
     """``z - log(sum(exp(z)))`` for ``z = _shifted(x)``; the two reductions called as the ufuncs
     that ``max`` and ``sum`` are (their Python wrappers cost more than a small batch's math)."""

@@ -70,6 +70,11 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
     normalized_shape = tuple(int(s) for s in normalized_shape)
     _check(input, normalized_shape, weight, bias)
     x = input._data
+    out_dtype = x.dtype
+    w = None if weight is None else weight._data
+    b = None if bias is None else bias._data
+    if x.dtype == np.float16:  # torch computes in float32 and rounds each result once
+        x, w, b = (None if a is None else a.astype(np.float32) for a in (x, w, b))
     axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
     one, dt = x.dtype.type(1), x.dtype.type
     size = math.prod(normalized_shape)
@@ -92,8 +97,7 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
         # and add in the AVX2 build (times a missing weight, 1, is left out; plus a missing
         # bias, 0, is still added: -0 becomes +0)
         centered = x - mean
-        w = None if weight is None else weight._data
-        b = dt(0) if bias is None else bias._data
+        b = dt(0) if b is None else b
         if w is None and bias is not None and fused:
             out = fma(centered, rstd, b, x.dtype)
         else:
@@ -102,10 +106,10 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
                 out = fma(out, w, b, x.dtype)
             else:
                 out = (out if w is None else out * w) + b
-    mean_t = Tensor._make(mean)
-    rstd_t = Tensor._make(np.asarray(rstd, dtype=x.dtype))
+    mean_t = Tensor._make(np.asarray(mean, dtype=out_dtype))
+    rstd_t = Tensor._make(np.asarray(rstd, dtype=out_dtype))
     inputs = (input, _absent() if weight is None else weight, _absent() if bias is None else bias)
-    return record(np.asarray(out, dtype=x.dtype), NativeLayerNormBackward0, inputs,
+    return record(np.asarray(out, dtype=out_dtype), NativeLayerNormBackward0, inputs,
                   save={"input": input, "weight": weight, "bias": bias, "result1": mean_t,
                         "result2": rstd_t},
                   normalized_shape=normalized_shape, has_weight=weight is not None,

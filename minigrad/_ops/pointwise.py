@@ -1644,13 +1644,16 @@ def lerp_data(input, end, weight):
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
     a, b = input._data, end._data
-    w = weight._data.astype(a.dtype, copy=False) if isinstance(weight, Tensor) else \
-        a.dtype.type(weight)
     check_same_shape_broadcast(a, b)
+    out_dtype = a.dtype
+    if a.dtype == np.float16:  # torch computes float16 in float32 and rounds once
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    w = weight._data.astype(a.dtype) if isinstance(weight, Tensor) else a.dtype.type(weight)
     with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
         small = np.abs(w) < 0.5
-        return fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
+        out = fma(np.where(small, w, w - 1), diff, np.where(small, a, b), a.dtype)
+    return np.asarray(out).astype(out_dtype, copy=False)
 
 
 def _type_word(d) -> str:

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _layout
+from minigrad import _dtype, _layout
 from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
@@ -206,9 +206,16 @@ class VdotBackward0(Node):
 
 
 # --- addmv, baddbmm, addbmm: beta * input + alpha * product -----------------------------------
+def _opmath(t):
+    """``t`` in the dtype torch's CPU products compute in: float32 for float16 (the result is
+    rounded once, at the end)."""
+    return t.float() if t.dtype is _dtype.float16 else t
+
+
 def _scaled_sum(bias, product, beta, alpha, dtype):
     """``beta * bias + alpha * product`` as addmm writes it; ``beta = 0`` ignores ``bias``
     (its nan and inf too), as torch's kernels."""
+    bias = bias.astype(product.dtype, copy=False)  # (float16: the sum in float32 too)
     with np.errstate(invalid="ignore", over="ignore"):
         scaled = product if alpha == 1 else alpha * product
         if beta == 0:
@@ -237,7 +244,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     if not input.dtype is mat.dtype is vec.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_short(input.dtype)}, {_short(mat.dtype)}, and {_short(vec.dtype)}")
-    product = mm(mat.detach(), vec.detach().reshape(vec.shape[0], 1))._data.reshape(-1)
+    m, v = _opmath(mat.detach()), _opmath(vec.detach())
+    product = mm(m, v.reshape(vec.shape[0], 1))._data.reshape(-1)
     bias = np.broadcast_to(input._data, product.shape)
     data = _scaled_sum(bias, product, beta, alpha, mat._data.dtype)
     return record(data, AddmvBackward0, (input, mat, vec), save=cross_save(mat, vec, "mat", "vec"),
@@ -276,7 +284,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         names = [_CPP_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
         raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, "
                            f"batch1: {names[1]}, batch2: {names[2]}")
-    product = bmm(batch1.detach(), batch2.detach())._data
+    product = bmm(_opmath(batch1.detach()), _opmath(batch2.detach()))._data
     bias = input.detach().expand(*product.shape)._data
     data = _scaled_sum(bias, product, beta, alpha, batch1._data.dtype)
     return record(data, BaddbmmBackward0, (input, batch1, batch2),
@@ -320,7 +328,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{_short(input.dtype)} and {_short(batch2.dtype)}")
     with np.errstate(invalid="ignore", over="ignore"):
-        product = np.matmul(batch1._data, batch2._data).sum(0)
+        product = np.matmul(_opmath(batch1)._data, _opmath(batch2)._data).sum(0)
     data = _scaled_sum(bias, product, beta, alpha, batch1._data.dtype)
     return record(data, AddbmmBackward0, (input, batch1, batch2),
                   save=cross_save(batch1, batch2, "batch1", "batch2"), beta=beta, alpha=alpha,

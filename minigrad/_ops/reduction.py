@@ -112,21 +112,22 @@ def _mean(input, dim, keepdim, dtype):
                 f"point or complex dtype. Got: {d.scalar_name}")
         if dtype is not None:
             data = data.astype(dtype.numpy)
+    # float16: as torch, the sum and the division in float32, rounded once at the end
+    wide = data.astype(np.float32) if data.dtype == np.float16 else data
     if dim is None:
-        if data.size and data.dtype.itemsize >= 4:
+        if data.size:
             # as torch: the sum (in torch's order), then divided by the count; the division
             # in float64 rounded once to the dtype is the float32 division itself
-            value = np.asarray(float(cascade_sum(data)) / data.size, dtype=data.dtype)
+            value = np.asarray(float(cascade_sum(wide)) / data.size, dtype=wide.dtype)
         else:
-            value = np.asarray(data.mean() if data.size else np.nan,  # NumPy would warn on
-                               dtype=data.dtype)                       # an empty mean
-        return record(value, MeanBackward0, (x,), self_shape=data.shape, numel=data.size)
+            value = np.asarray(np.nan)  # (NumPy would warn on an empty mean)
+        return record(value.astype(data.dtype), MeanBackward0, (x,), self_shape=data.shape,
+                      numel=data.size)
     dims = _reduced_dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
-    if count and data.itemsize >= 4:  # as torch: the sum (in its order) divided by the count
-        out = cascade_sum_dims(data, dims, keepdim) / data.dtype.type(count)
-    elif count:  # float16
-        out = data.mean(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
+    if count:  # as torch: the sum (in its order) divided by the count
+        out = (cascade_sum_dims(wide, dims, keepdim) / wide.dtype.type(count)).astype(
+            data.dtype, copy=False)
     else:  # nothing to average: nan, as torch (and without NumPy's warning)
         out = np.full(data.sum(axis=dims, keepdims=keepdim).shape, np.nan, dtype=data.dtype)
     return record(out, MeanBackward1, (x,), self_shape=data.shape, dim=dims, dim_arg=dim,
@@ -278,12 +279,22 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if dim is None:
-        return record(np.asarray(quietly(np.prod, data), dtype=data.dtype), ProdBackward0, (input,),
-                      save={"self": input}, output_name="result")
+        return record(np.asarray(quietly(_product, data.ravel(order="K"), 0), dtype=data.dtype),
+                      ProdBackward0, (input,), save={"self": input}, output_name="result")
     d = _wrap_dim(dim, data.ndim)
-    out = quietly(lambda a: a.prod(axis=d, keepdims=keepdim), data) if data.ndim else data.copy()
+    out = quietly(_product, data, d, keepdim) if data.ndim else data.copy()
     return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
                   dim=d, dim_arg=dim, keepdim=keepdim)
+
+
+def _product(data, axis, keepdim=False):
+    """The product along ``axis``; float16 one factor after another, each step rounded to
+    float16, as torch's kernel multiplies it (NumPy's own float16 product takes another
+    order)."""
+    if data.dtype != np.float16 or not data.shape[axis]:
+        return data.prod(axis=axis, keepdims=keepdim)
+    out = np.take(np.multiply.accumulate(data, axis=axis), [-1], axis=axis)
+    return out if keepdim else np.squeeze(out, axis)
 
 
 class ProdBackward0(Node):
