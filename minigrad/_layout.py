@@ -9,6 +9,8 @@ torch gives such a copy and makes NumPy arrays with them.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -130,6 +132,7 @@ def strides_for(data: np.ndarray, fmt) -> tuple | None:
     return infer_dense_strides(shape, strides)
 
 
+@functools.lru_cache(maxsize=256)
 def _row_major(shape: tuple) -> tuple:
     """NumPy's strides (in elements) for a new row-major array of ``shape``."""
     out, step = [], 1
@@ -170,3 +173,128 @@ def is_contiguous_as(data: np.ndarray, fmt) -> bool:
     expected = channels_last_strides(data.shape)
     actual = tuple(s // data.itemsize for s in data.strides)
     return all(e == a for e, a, n in zip(expected, actual, data.shape) if n != 1)
+
+
+def iterator_strides(shape: tuple, arrays) -> tuple | None:
+    """The strides (in elements) of the output TensorIterator allocates for an element-wise
+    op on ``arrays`` (broadcast to ``shape``), or None when that is row-major. Its
+    ``reorder_dimensions``: the dims sorted, innermost first, by the first operand whose
+    strides tell two dims apart (a broadcast dim, stride 0, tells nothing; equal strides put
+    the smaller size first), then the output laid out densely in that order."""
+    ndim = len(shape)
+    if ndim < 2:
+        return None
+    operands = [_broadcast_strides(a, shape) for a in arrays]
+
+    def should_swap(d0, d1) -> int:
+        for strides in operands:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for j in range(1, i + 1):
+            d0 = i - j
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    out, step = [0] * ndim, 1
+    for idx in perm:
+        out[idx] = step
+        step *= max(shape[idx], 1)
+    out = tuple(out)
+    return None if out == _row_major(shape) else out
+
+
+def _broadcast_strides(a: np.ndarray, shape: tuple) -> tuple:
+    """``a``'s strides (in elements) seen broadcast to ``shape``: 0 along a dim it is
+    broadcast in (its own size 1, or missing), its own stride elsewhere, a dim of size 1
+    included (NumPy's broadcast_to would zero those too)."""
+    lead = len(shape) - a.ndim
+    return (0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else st // a.itemsize
+                               for i, (n, st) in enumerate(zip(a.shape, a.strides)))
+
+
+def laid_out(data: np.ndarray, strides: tuple | None) -> np.ndarray:
+    """``data`` (a new array) with these strides (in elements; None: row-major), copied only
+    when its own differ."""
+    if strides is None and data.flags.c_contiguous and 1 not in data.shape:
+        return data  # (the usual case)
+    want = _row_major(data.shape) if strides is None else strides
+    if tuple(s // data.itemsize for s in data.strides) == want or data.size == 0:
+        return data
+    buffer = np.empty(data.size, data.dtype)
+    out = np.lib.stride_tricks.as_strided(buffer, data.shape,
+                                          tuple(s * data.itemsize for s in want), writeable=True)
+    np.copyto(out, data)
+    return out
+
+
+def elementwise_result(data: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
+    """``data``, the result of an element-wise op on ``inputs`` (NumPy arrays), laid out as
+    torch's TensorIterator lays out its output. Inputs of the output's shape take its fast
+    setup: all row-major (a dim of size 1 not counted): a row-major result; all channels-last
+    or all alike and dense: laid out as they are. Otherwise its dims are ordered as the
+    inputs' strides say (``iterator_strides``). NumPy's own choice agrees for row-major
+    inputs with row-major strides (the usual case, settled first)."""
+    shape = data.shape
+    if data.ndim < 2:
+        return data
+    if all(a.shape == shape for a in inputs):
+        if all(a.flags.c_contiguous for a in inputs):
+            want = None
+        elif data.ndim == 4 and all(is_contiguous_as(a, channels_last) for a in inputs):
+            want = channels_last_strides(shape)
+        elif len({a.strides for a in inputs}) == 1 and non_overlapping_and_dense(
+                shape, strides := tuple(st // inputs[0].itemsize for st in inputs[0].strides)):
+            want = strides
+        else:
+            want = iterator_strides(shape, inputs)
+        return laid_out(data, want)
+    for a in inputs:
+        if a.ndim > 1 and not (a.flags.c_contiguous and (
+                1 not in a.shape or a.strides == _row_major_bytes(a))):
+            break
+    else:  # row-major inputs: a row-major result
+        if 1 not in shape or data.strides == _row_major_bytes(data):
+            return data
+        return laid_out(data, None)
+    return laid_out(data, iterator_strides(shape, inputs))
+
+
+def _row_major_bytes(a: np.ndarray) -> tuple:
+    return _row_major_in_bytes(a.shape, a.itemsize)
+
+
+@functools.lru_cache(maxsize=256)
+def _row_major_in_bytes(shape: tuple, itemsize: int) -> tuple:
+    return tuple(s * itemsize for s in _row_major(shape))
+
+
+def preserved(data: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``data`` (a new array shaped like ``like``) laid out as ``like`` is, as torch lays out
+    an op's result made from ``empty_like(input)`` or ``input.clone()`` (sort, flip,
+    index_put, index_fill...)."""
+    return laid_out(data, strides_for(like, None))
+
+
+def row_major(data: np.ndarray) -> np.ndarray:
+    """``data`` row-major with torch's strides, a dim of size 1 included, as torch lays out
+    the result of a reduction, a softmax, a padding or a distance."""
+    if data.ndim < 2:
+        return np.asarray(data, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
+    if data.flags.c_contiguous and (1 not in data.shape
+                                    or data.strides == _row_major_bytes(data)):
+        return data
+    return laid_out(data, None)
+

@@ -17,6 +17,8 @@ import platform
 
 import numpy as np
 
+from minigrad import _layout
+
 # NumPy's error state lives in a context variable; ``np.errstate`` rebuilds its value on every
 # entry, which costs more than a small op itself. ``quietly`` and ``quiet`` set a value made
 # once instead, and ``quietly`` inside ``quiet`` (every op of a backward pass) sets nothing.
@@ -272,7 +274,8 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     zero = data.dtype.type(0)
     if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
             "", "R", "K", "KR", "RK", "KRK", "RKR"):
-        return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
+        out = np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
+        return _layout.row_major(out)
     if pattern in ("", "R"):
         return cascade_sum(data).reshape(out_shape)
     if pattern == "K":  # nothing summed: each result is 0 + its one element
@@ -286,7 +289,8 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
         sums = _column_sums(blocks)
     else:  # RKR: each row of the last run summed, then the rows of the first run in turn
         sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
-    return (zero + sums).reshape(out_shape)
+    out = (zero + sums).reshape(out_shape)
+    return _layout.row_major(out) if keepdim else out  # (torch's strides for dims of size 1)
 
 
 @functools.lru_cache(maxsize=512)

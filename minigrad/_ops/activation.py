@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._numeric import quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record
@@ -63,9 +64,11 @@ def _wide(fn, *arrays):
     first array's dtype; float64 as it is. No NumPy warnings: inf and nan are values."""
     dtype = arrays[0].dtype
     if dtype == np.float64:
-        return np.asarray(quietly(fn, *arrays))
-    wide = [a.astype(np.float64) for a in arrays]
-    return np.asarray(quietly(fn, *wide)).astype(dtype)
+        out = np.asarray(quietly(fn, *arrays))
+    else:
+        wide = [a.astype(np.float64) for a in arrays]
+        out = np.asarray(quietly(fn, *wide)).astype(dtype)
+    return _layout.elementwise_result(out, *arrays)  # laid out as torch's
 
 
 def _result(data, grad_output):
@@ -564,8 +567,10 @@ def log_sigmoid(input):
     """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))``, stable at both ends. As torch's
     kernel, it also makes ``buffer = exp(-|x|)``, which the node keeps for the backward."""
     _floats(input, "log_sigmoid_cpu")
-    buffer = Tensor._make(_wide(lambda x: np.exp(-np.abs(x)), input._data))
-    data = _wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), input._data)
+    # (both row-major whatever the input's layout, as torch's kernel writes them)
+    buffer = Tensor._make(_layout.row_major(_wide(lambda x: np.exp(-np.abs(x)), input._data)))
+    data = _layout.row_major(
+        _wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), input._data))
     return record(data, LogSigmoidBackward0, (input,), save={"self": input, "buffer": buffer})
 
 
@@ -720,7 +725,8 @@ def _np_mish_backward(g, x):
 def mish(input):
     """``x * tanh(softplus(x))``."""
     _floats(input, "mish_cpu")
-    return record(_np_mish(input._data), MishBackward0, (input,), save={"self": input})
+    data = _layout.elementwise_result(_np_mish(input._data), input._data)
+    return record(data, MishBackward0, (input,), save={"self": input})
 
 
 @parses('mish_(Tensor input)')

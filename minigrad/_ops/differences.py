@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._layout import elementwise_result
 from minigrad._numeric import fma, quietly, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import as_tensor_like, record, result_type
@@ -116,7 +117,9 @@ def _pointwise3(input, tensor1, tensor2, value, combine):
         data = quietly(lambda: fma(v * b, c, a, d.numpy))
     else:
         data = quietly(lambda: combine(v * b, c) + a)
-    return np.asarray(data, d.numpy), d
+    # laid out as torch's TensorIterator lays out its output
+    return elementwise_result(np.asarray(data, d.numpy), input._data, tensor1._data,
+                              tensor2._data), d
 
 
 @parses('addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, '

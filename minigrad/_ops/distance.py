@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._ops import shape as S
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, result_type
@@ -81,7 +81,8 @@ def _norm_p(input, p, dim, keepdim):
     data = input._data
     dims = (_wrap_dim(dim, data.ndim),) if data.ndim else ()
     out = vector_norm_data(data, p, dims, keepdim)
-    return record(out, NormBackward1, (input,), save={"self": input}, output_name="result",
+    return record(_layout.row_major(out), NormBackward1, (input,), save={"self": input},
+                  output_name="result",
                   ord=p, dim=dims, keepdim=keepdim, dim_arg=dim, ord_arg=p)
 
 
@@ -213,7 +214,8 @@ def _cdist_forward(x1, x2, p, mode):
     diff = a[..., :, None, :] - b[..., None, :, :].astype(a.dtype)
     out = vector_norm_data(diff, float(p), (diff.ndim - 1,), False) if diff.size else \
         np.zeros(diff.shape[:-1], dtype=a.dtype)
-    return record(out, CdistBackward0, (x1, x2), save={"x1": x1, "x2": x2},
+    return record(_layout.row_major(out), CdistBackward0, (x1, x2),
+                  save={"x1": x1, "x2": x2},
                   output_name="result", p=float(p))
 
 
@@ -297,7 +299,8 @@ def _euclidean_dist(x1, x2):
     right = np.concatenate([b, np.ones_like(n2), n2], axis=-1)
     prod = np.matmul(left, np.swapaxes(right, -1, -2))
     data = np.sqrt(np.maximum(prod, 0)).astype(a.dtype, copy=False)
-    return record(data, EuclideanDistBackward0, (x1, x2), save={"x1": x1, "x2": x2},
+    return record(_layout.row_major(data), EuclideanDistBackward0, (x1, x2),
+                  save={"x1": x1, "x2": x2},
                   output_name="result")
 
 

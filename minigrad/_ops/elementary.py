@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._layout import elementwise_result
 from minigrad._numeric import quietly
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
@@ -243,8 +244,8 @@ def _np_erfinv64(y):
 def _rounded_once(fn64):
     """``fn64`` of a float64 copy, rounded once to the input's dtype (float32, float16)."""
     def kernel(x):
-        out = quietly(fn64, x.astype(np.float64))
-        return np.asarray(out).astype(x.dtype, copy=False)
+        out = np.asarray(quietly(fn64, x.astype(np.float64))).astype(x.dtype, copy=False)
+        return elementwise_result(out, x)  # laid out as torch's
 
     return kernel
 

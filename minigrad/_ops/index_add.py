@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._numeric import quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
@@ -131,7 +132,7 @@ def _filled(input, d, index, value):
 def index_fill(input, dim, index, value):
     """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value``."""
     d = _fill_check(input, dim, index, value)
-    data = _filled(input, d, index, value)
+    data = _layout.preserved(_filled(input, d, index, value), input._data)
     if isinstance(value, Tensor):
         return record(data, IndexFillBackward1, (input, value), save={"index": index}, dim=d,
                       dim_arg=dim, index=index)

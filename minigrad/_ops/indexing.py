@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._ops.pointwise import mul_scalar
@@ -286,7 +286,7 @@ def index_op(input, indices):
     except IndexError as e:
         items = tuple(slice(None) if i is None else i for i in indices)
         raise IndexError(_torch_index_message(str(e), input, items)) from None
-    return record(np.array(data), IndexBackward0, (input,), save=save_indices(indices),
+    return record(_layout.row_major(data), IndexBackward0, (input,), save=save_indices(indices),
                   index=tuple(indices), self_shape=input._data.shape)
 
 

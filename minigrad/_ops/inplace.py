@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _creation, _dtype, _random
+from minigrad import _creation, _dtype, _layout, _random
 from minigrad._numeric import quietly
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
@@ -982,7 +982,8 @@ def index_put(input, indices, values, accumulate=False):
     IndexPutBackward0 node, as in torch."""
     _check_same_dtype(input, values)
     values_t = as_tensor_like(values, input.dtype)
-    return record(put(input._data, indices, values_t._data, accumulate), IndexPutBackward0,
+    data = _layout.preserved(put(input._data, indices, values_t._data, accumulate), input._data)
+    return record(data, IndexPutBackward0,
                   (input, values_t), save=save_indices(indices), index=indices,
                   accumulate=accumulate)
 

@@ -218,8 +218,8 @@ def softmax(input, dim, dtype=None):
     x = input._data
     if x.ndim == 0:
         data = np.ones_like(x)
-    else:
-        data = quietly(_softmax_data, x, d)
+    else:  # row-major whatever the input's layout, as torch's kernel writes it
+        data = np.ascontiguousarray(quietly(_softmax_data, x, d))
     return record(data, SoftmaxBackward0, (input,), output_name="result", dim=d,
                   dim_arg=d if dim is None else dim)
 
@@ -270,8 +270,8 @@ def log_softmax(input, dim, dtype=None):
     x = input._data
     if x.ndim == 0:
         data = np.zeros_like(x)
-    else:
-        data = quietly(_log_softmax_data, x, d)
+    else:  # row-major whatever the input's layout, as torch's kernel writes it
+        data = np.ascontiguousarray(quietly(_log_softmax_data, x, d))
     return record(data, LogSoftmaxBackward0, (input,), output_name="result", dim=d,
                   dim_arg=d if dim is None else dim)
 

@@ -109,7 +109,7 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
     mean_t = Tensor._make(np.asarray(mean, dtype=out_dtype))
     rstd_t = Tensor._make(np.asarray(rstd, dtype=out_dtype))
     inputs = (input, _absent() if weight is None else weight, _absent() if bias is None else bias)
-    return record(np.asarray(out, dtype=out_dtype), NativeLayerNormBackward0, inputs,
+    return record(np.ascontiguousarray(out, dtype=out_dtype), NativeLayerNormBackward0, inputs,
                   save={"input": input, "weight": weight, "bias": bias, "result1": mean_t,
                         "result2": rstd_t},
                   normalized_shape=normalized_shape, has_weight=weight is not None,

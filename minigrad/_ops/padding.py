@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad.autograd.graph import Node
@@ -53,8 +54,10 @@ def constant_pad_nd(input, pad, value=0):
     kept = data[tuple(crop)]
     out = np.pad(kept, widths, constant_values=_fill(value, data.dtype)) if widths else \
         kept.copy()
-    return record(np.asarray(out, dtype=data.dtype), ConstantPadNdBackward0, (input,),
-                  pad=tuple(pad))
+    out = np.asarray(out, dtype=data.dtype)
+    # a padded result is row-major; a cut-only one is torch's clone of the narrowed input
+    out = _layout.preserved(out, kept) if all(p <= 0 for p in pad) else _layout.row_major(out)
+    return record(out, ConstantPadNdBackward0, (input,), pad=tuple(pad))
 
 
 class ConstantPadNdBackward0(Node):

@@ -19,6 +19,7 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._layout import elementwise_result
 from minigrad._numeric import fma, half_vector_tail, quietly, torch_fuses, vectorized_loop
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
@@ -101,6 +102,8 @@ def _binary(a, b, np_fn, node_cls, save=None, reduced=False, **attrs):
     data = quietly(np_fn, x, y)
     if data.dtype is not d.numpy:  # NumPy's promotion differs from torch's here
         data = data.astype(d.numpy)
+    if not (x.flags.c_contiguous and y.flags.c_contiguous) or 1 in data.shape:
+        data = elementwise_result(data, x, y)  # torch's layout for the result
     if fused():  # nothing to record (a backward formula's op, say): skip record's checks
         return Tensor._make(np.asarray(data))
     return record(data, node_cls, (a, b), save=save(a, b) if save else None, **attrs)
@@ -472,7 +475,10 @@ def pow(input, exponent):
         if not d.is_floating_point and d is not _dtype.bool and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         data = quietly(_power, input._data.astype(d.numpy, copy=False), exponent)
-        return record(data.astype(d.numpy, copy=False), PowBackward0, (input,),
+        data = data.astype(d.numpy, copy=False)
+        if not input._data.flags.c_contiguous or 1 in data.shape:
+            data = elementwise_result(data, input._data)  # torch's layout for the result
+        return record(data, PowBackward0, (input,),
                       save={"self": input}, exponent=exponent)
     a, b, d = operands(input, exponent)
     _pow_check(d)
@@ -574,8 +580,9 @@ def _rpow(exponent, base):
     _pow_check(d)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = _tensor_power(np.asarray(base, dtype=d.numpy), exponent._data.astype(d.numpy))
-    return record(data, PowBackward2, (exponent,), save={"exponent": exponent},
-                  output_name="result", base=base)
+    # row-major whatever the exponent's layout, as torch's number ** tensor
+    return record(np.asarray(data, order="C"), PowBackward2, (exponent,),
+                  save={"exponent": exponent}, output_name="result", base=base)
 
 
 class PowBackward2(Node):
@@ -599,6 +606,8 @@ def _log_of_number(x) -> float:
 def _unary(input, np_fn, node_cls, save_self=False, save_result=False):
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
     data = quietly(np_fn, x._data)
+    if not x._data.flags.c_contiguous or 1 in data.shape:
+        data = elementwise_result(data, x._data)  # torch's layout for the result
     return record(data, node_cls, (x,), save={"self": x} if save_self else None,
                   output_name="result" if save_result else None)
 
@@ -828,7 +837,7 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
             out = np.where(beyond(out, bound), bound, out)
             if data.dtype.kind == "f":
                 out = np.where(np.isnan(bound), bound, out)
-    return np.asarray(out).astype(data.dtype, copy=False)
+    return elementwise_result(np.asarray(out).astype(data.dtype, copy=False), data)
 
 
 def torch_max(a, b):
@@ -861,7 +870,7 @@ def relu(input):
         data = np.zeros(x.shape, x.dtype)
         np.maximum(data, x, out=data)
     else:
-        data = np.maximum(0, x, dtype=x.dtype)
+        data = elementwise_result(np.maximum(0, x, dtype=x.dtype), x)
     return record(data, ReluBackward0, (input,), output_name="result")
 
 
@@ -1132,6 +1141,7 @@ def where(condition, input=_NO_VALUES, other=_NO_VALUES):
         check_same_shape_broadcast(shape, operand)
         shape = np.broadcast_to(False, np.broadcast_shapes(shape.shape, operand.shape))
     data = np.where(condition._data, a._data, b._data).astype(d.numpy, copy=False)
+    data = elementwise_result(data, condition._data, a._data, b._data)  # (torch's layout)
     return record(data, WhereBackward0, (a, b), save={"condition": condition})
 
 
@@ -1161,7 +1171,7 @@ def _compare(np_fn):
     def compare(input, other):
         a, b, d = operands(input, other)
         check_same_shape_broadcast(a._data, b._data)
-        return Tensor._make(np_fn(*common_data(a, b, d)))
+        return Tensor._make(elementwise_result(np_fn(*common_data(a, b, d)), a._data, b._data))
 
     compare.__name__ = np_fn.__name__
     return compare
@@ -1206,7 +1216,8 @@ def _bitwise(np_fn, kernel):
         if d.is_floating_point or (d is _dtype.bool and kernel in ("lshift", "rshift")):
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{d.scalar_name}\'')
         check_same_shape_broadcast(a._data, b._data)
-        return Tensor._make(quietly(np_fn, *common_data(a, b, d)))
+        return Tensor._make(elementwise_result(quietly(np_fn, *common_data(a, b, d)), a._data,
+                                               b._data))
 
     op.__name__ = np_fn.__name__
     return op
@@ -1622,6 +1633,8 @@ def lerp(input, end, weight):
     """``input + weight * (end - input)``, computed as torch does so that both ends are exact:
     from ``input`` when ``|weight| < 0.5``, from ``end`` otherwise."""
     data = lerp_data(input, end, weight)
+    data = elementwise_result(data, input._data, end._data,  # (torch's layout)
+                              *((weight._data,) if isinstance(weight, Tensor) else ()))
     if isinstance(weight, Tensor):
         ends = weight.requires_grad  # only weight's gradient reads the ends, as torch saves
         return record(data, LerpBackward1, (input, end, weight),

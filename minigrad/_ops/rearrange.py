@@ -239,7 +239,14 @@ def rot90(input, k=1, dims=(0, 1)):
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
                            f"dim1 = {d1}")
-    data = np.array(np.rot90(input._data, k, (d0, d1)), order="C")
+    x = input._data  # torch's steps: a flip (laid out as the input), then a transposed view
+    turns = k % 4
+    if turns == 0:
+        data = np.array(x, order="C")
+    elif turns == 2:
+        data = _layout.preserved(np.flip(x, (d0, d1)), x)
+    else:
+        data = np.swapaxes(_layout.preserved(np.flip(x, d1 if turns == 1 else d0), x), d0, d1)
     return record(data, Rot90Backward0, (input,), k=k, dims=dims)
 
 

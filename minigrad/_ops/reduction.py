@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype, return_types
+from minigrad import _dtype, _layout, return_types
 from minigrad._numeric import cascade_sum, cascade_sum_dims, norm_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
@@ -282,7 +282,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
         return record(np.asarray(quietly(_product, data.ravel(order="K"), 0), dtype=data.dtype),
                       ProdBackward0, (input,), save={"self": input}, output_name="result")
     d = _wrap_dim(dim, data.ndim)
-    out = quietly(_product, data, d, keepdim) if data.ndim else data.copy()
+    out = _layout.row_major(quietly(_product, data, d, keepdim)) if data.ndim else data.copy()
     return record(out, ProdBackward1, (input,), save={"self": input}, output_name="result",
                   dim=d, dim_arg=dim, keepdim=keepdim)
 
@@ -646,7 +646,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     data = input._data if dtype is None else input._data.astype(dtype.numpy)
     dims = _all_dims(dim, data.ndim)
     out = vector_norm_data(data, p, dims, keepdim)
-    return record(out, LinalgVectorNormBackward0, (input,),
+    return record(_layout.row_major(out), LinalgVectorNormBackward0, (input,),
                   save={"self": input}, output_name="result", ord=p, dim=dims, keepdim=keepdim,
                   dim_arg=dim, ord_arg=ord_arg)
 

@@ -37,7 +37,8 @@ def scan(np_fn, data, dim):
         return data.copy()
     acc = np.float64 if data.dtype.kind == "f" else data.dtype
     with np.errstate(all="ignore"):  # overflow to inf is a value, as in torch
-        return np_fn(data, dim, acc).astype(data.dtype, copy=False)
+        out = np_fn(data, dim, acc).astype(data.dtype, copy=False)
+    return np.ascontiguousarray(out)  # row-major whatever the input's layout, as torch's
 
 
 @parses('cumsum(Tensor input, int dim, *, torch.dtype? dtype = None, Tensor out = None)')
@@ -197,7 +198,8 @@ def _running_extreme(data, d, better):
 
 def _cum_extreme(input, dim, better, node_cls, name):
     d = _wrap_dim(dim, input.dim())
-    values, indices = _running_extreme(input._data, d, better)
+    # row-major whatever the input's layout, as torch writes them
+    values, indices = (np.asarray(a, order="C") for a in _running_extreme(input._data, d, better))
     indices = Tensor._make(indices)
     out = record(values, node_cls, (input,), save={"self": input, "indices": indices}, dim=d,
                  dim_arg=dim, indices=indices)

@@ -662,8 +662,10 @@ def flip(input, *dim_args, dims=None):
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    data = np.flip(input._data, tuple(wrapped)) if wrapped and input.dim() else input._data
-    return record(np.array(data, order="C"), FlipBackward0, (input,), dims=tuple(wrapped),
+    data = np.flip(input._data, tuple(wrapped)) if wrapped and input.dim() else \
+        input._data.copy()  # (no dims: still a copy)
+    return record(_layout.preserved(data, input._data), FlipBackward0, (input,),
+                  dims=tuple(wrapped),
                   dims_arg=dims)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import return_types
+from minigrad import _layout, return_types
 from minigrad._ops import stl_sort
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
@@ -130,7 +130,8 @@ def sort(input, dim=-1, descending=False, *, stable=_NOT_GIVEN):
         order = _order(data, d, descending) if stable_order else \
             _unstable_order(data, d, descending)
         idx = order.astype(np.int64)
-        values = np.take_along_axis(data, idx, axis=d)
+        values = _layout.preserved(np.take_along_axis(data, idx, axis=d), data)
+        idx = _layout.preserved(idx, data)  # (both laid out as the input, as torch's)
     indices = Tensor._make(idx)
     node_cls = SortBackward0 if stable is _NOT_GIVEN else SortBackward1
     out = record(values, node_cls, (input,), save={"indices": indices}, dim=d, dim_arg=dim,

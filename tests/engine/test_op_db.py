@@ -2,7 +2,7 @@
 
 For each entry, each sample and each dtype, torch computes the expected answer at test time:
 
-* ``forward``: values, dtype, shape and requires_grad of every output;
+* ``forward``: values, dtype, shape, strides and requires_grad of every output;
 * ``grad_fn``: the output's grad_fn class and ``name()``, and the whole graph under it
   (node names and ``next_functions`` edges);
 * ``backward``: ``autograd.grad`` of the outputs with a random upstream gradient, for every
@@ -182,6 +182,9 @@ def test_forward(entry, dtype):
             assert_same(m, t, f"output {k}")
             assert m.requires_grad == t.requires_grad, \
                 f"output {k}: requires_grad minigrad {m.requires_grad} vs torch {t.requires_grad}"
+            if t.numel() > 1:  # the layout too: .stride(), is_contiguous() and view() read it
+                assert m.stride() == t.stride(), \
+                    f"output {k}: strides minigrad {m.stride()} vs torch {t.stride()}"
 
     for_each_sample(entry, dtype, check)
 
