@@ -18,8 +18,9 @@ import weakref
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._layout import contiguous_format
-from minigrad.autograd import forward_grad, grad_mode, views
+from minigrad.autograd import grad_mode, views
 from minigrad.autograd.graph import SECOND_BACKWARD, Node, record
 
 
@@ -61,15 +62,17 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
     """
     if variable._grad is None:
         if grad_mode._state.enabled:  # torch's clone_obey_contract: a CopyBackwards node
-            variable._grad = variable.new_zeros(variable.shape).copy_(grad)
+            memory = _contract_layout(variable._data, grad._data.dtype)
+            memory.fill(0)
+            variable._grad = variable._make(memory).copy_(grad)
         elif unshared and _obeys_layout_contract(grad._data, variable._data):
             variable._grad = grad.detach()
-        elif forward_grad._state.level is None:
-            # grad.detach().clone() on the array, as nothing records here (``_make`` gives a
-            # plain Tensor even for a Parameter)
-            variable._grad = variable._make(np.array(grad._data, order="C"))
         else:
-            variable._grad = grad.detach().clone()
+            # torch's clone_obey_contract on the array, as nothing records here (``_make``
+            # gives a plain Tensor even for a Parameter)
+            memory = _contract_layout(variable._data, grad._data.dtype)
+            np.copyto(memory, grad._data)
+            variable._grad = variable._make(memory)
     elif grad_mode.is_grad_enabled():
         variable._grad = variable._grad + grad
     else:
@@ -80,18 +83,35 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
+def _dense(variable: np.ndarray) -> bool:
+    if variable.flags.c_contiguous or variable.flags.f_contiguous:
+        return True  # (the usual cases, settled without the walk)
+    return _layout.non_overlapping_and_dense(
+        variable.shape, tuple(s // variable.itemsize for s in variable.strides))
+
+
 def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
     """torch's gradient layout contract: a gradient may become ``.grad`` as it is if it has
-    the strides of a dense variable (size-1 dims aside), or is contiguous. (NumPy also needs
-    it writable, since the next gradient is added into it.)"""
+    the strides of a dense variable (size-1 dims aside, unless broadcast), or is contiguous
+    for any other variable. (NumPy also needs it writable: the next gradient is added in.)"""
     if not grad.flags.writeable:
         return False
-    if variable.flags.c_contiguous or variable.flags.f_contiguous:
+    if _dense(variable):
         if grad.strides == variable.strides:  # the usual case, settled without the walk
             return True
-        return all(g == v for g, v, n in zip(grad.strides, variable.strides, variable.shape)
-                   if n != 1)
+        return all(g == v if n != 1 else g != 0
+                   for g, v, n in zip(grad.strides, variable.strides, grad.shape))
     return grad.flags.c_contiguous
+
+
+def _contract_layout(variable: np.ndarray, dtype) -> np.ndarray:
+    """New memory for a gradient that breaks the contract (torch's clone_obey_contract):
+    laid out as the variable is when it is dense, row-major otherwise."""
+    if variable.flags.c_contiguous:
+        return np.empty(variable.shape, dtype)
+    if _dense(variable):
+        return _layout.empty_like_array(variable, dtype)
+    return np.empty(variable.shape, dtype)
 
 
 class CopySlices(Node):

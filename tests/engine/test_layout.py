@@ -121,6 +121,33 @@ CASES = {
 }
 
 
+def _grad_of(lib, leaf, loss):
+    loss(leaf).backward()
+    return leaf.grad
+
+
+def _leaf(lib, kind):
+    """A leaf laid out as ``kind`` says."""
+    base = lib.arange(24, dtype=lib.float64)
+    if kind == "transposed":
+        return base[:12].reshape(3, 4).t().detach().requires_grad_()
+    if kind == "permuted":
+        return base.reshape(2, 3, 4).permute(2, 0, 1).detach().requires_grad_()
+    return base[::2].reshape(3, 4).detach().requires_grad_()  # strided: not dense
+
+
+# torch's AccumulateGrad layout contract: .grad takes the strides of a dense leaf, and is
+# row-major for any other leaf
+CASES.update({
+    f".grad of a {kind} leaf, {name}": (lambda k, f: lambda L: _grad_of(L, _leaf(L, k), f))(
+        kind, fn)
+    for kind in ("transposed", "permuted", "strided")
+    for name, fn in {"times 2": lambda w: (w * 2).sum(), "exp": lambda w: w.exp().sum(),
+                     "softmax": lambda w: w.softmax(-1).sum(),
+                     "sum(0)": lambda w: (w.sum(0) * 1).sum()}.items()
+})
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_memory_formats(case):
     expected, got = _outcome(CASES[case], torch), _outcome(CASES[case], minigrad)
