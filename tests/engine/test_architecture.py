@@ -5,6 +5,7 @@ message names exists."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import pathlib
@@ -17,10 +18,20 @@ from minigrad.autograd import graph, special_nodes
 PACKAGE = pathlib.Path(minigrad.__file__).parent
 
 
-def _modules():
+@functools.cache
+def _modules() -> tuple:
+    """(name, path, syntax tree) of every module, parsed once for all the tests."""
+    out = []
     for path in sorted(PACKAGE.rglob("*.py")):
         name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        yield name.removesuffix(".__init__"), path, ast.parse(path.read_text(encoding="utf-8"))
+        out.append((name.removesuffix(".__init__"), path,
+                    ast.parse(path.read_text(encoding="utf-8"))))
+    return tuple(out)
+
+
+@functools.cache
+def _module_names() -> frozenset:
+    return frozenset(n for n, _, _ in _modules())
 
 
 def test_no_import_inside_a_function():
@@ -36,7 +47,7 @@ def test_no_import_inside_a_function():
 def _imports(name, tree):
     """The minigrad modules ``name`` imports at its top (``from a import b`` counts as ``a.b``
     when ``a.b`` is a module)."""
-    known = {n for n, _, _ in _modules()}
+    known = _module_names()
     out = set()
     for node in tree.body:
         targets = []
