@@ -14,34 +14,31 @@ import functools
 import numpy as np
 
 
-class layout:  # noqa: N801 - torch's spelling
+class _Named:
+    """One of torch's named constants: printed as ``minigrad.<name>``, pickled by name."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+class layout(_Named):  # noqa: N801 - torch's spelling
     """torch's ``torch.layout``: minigrad tensors are all ``strided`` (dense, with strides)."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"minigrad.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
-class memory_format:  # noqa: N801 - torch's spelling
+class memory_format(_Named):  # noqa: N801 - torch's spelling
     """torch's ``torch.memory_format``: the order a new tensor's numbers are laid out in."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"minigrad.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
 layout.__module__ = memory_format.__module__ = "minigrad"
@@ -66,20 +63,30 @@ def non_overlapping_and_dense(shape: tuple, strides: tuple) -> bool:
 
 
 def infer_dense_strides(shape: tuple, strides: tuple) -> tuple:
-    """ATen's ``infer_dense_strides``: dense strides in the order of ``strides`` (a stable
-    insertion sort, as TensorIterator sorts dims; a 0 stride keeps its place, equal strides put
-    the smaller size first)."""
+    """ATen's ``infer_dense_strides``: dense strides in the order of ``strides`` (the order
+    TensorIterator would give them, see ``_dense_in_order``)."""
+    return _dense_in_order(shape, [strides])
+
+
+def _dense_in_order(shape: tuple, operands: list) -> tuple:
+    """Dense strides for ``shape``, its dims ordered as TensorIterator's
+    ``reorder_dimensions`` orders them: a stable insertion sort, innermost first, where the
+    first operand whose strides tell two dims apart decides (a stride of 0, a broadcast dim,
+    tells nothing; equal strides put the smaller size first)."""
     ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0, d1) -> int:
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
+        for strides in operands:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
 
+    perm = list(range(ndim - 1, -1, -1))
     for i in range(1, ndim):
         d1 = i
         for j in range(1, i + 1):
@@ -177,42 +184,11 @@ def is_contiguous_as(data: np.ndarray, fmt) -> bool:
 
 def iterator_strides(shape: tuple, arrays) -> tuple | None:
     """The strides (in elements) of the output TensorIterator allocates for an element-wise
-    op on ``arrays`` (broadcast to ``shape``), or None when that is row-major. Its
-    ``reorder_dimensions``: the dims sorted, innermost first, by the first operand whose
-    strides tell two dims apart (a broadcast dim, stride 0, tells nothing; equal strides put
-    the smaller size first), then the output laid out densely in that order."""
-    ndim = len(shape)
-    if ndim < 2:
+    op on ``arrays`` (broadcast to ``shape``) when it takes no fast setup, or None when that
+    is row-major: its dims ordered by the operands' strides (``_dense_in_order``)."""
+    if len(shape) < 2:
         return None
-    operands = [_broadcast_strides(a, shape) for a in arrays]
-
-    def should_swap(d0, d1) -> int:
-        for strides in operands:
-            s0, s1 = strides[d0], strides[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        d1 = i
-        for j in range(1, i + 1):
-            d0 = i - j
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    out, step = [0] * ndim, 1
-    for idx in perm:
-        out[idx] = step
-        step *= max(shape[idx], 1)
-    out = tuple(out)
+    out = _dense_in_order(shape, [_broadcast_strides(a, shape) for a in arrays])
     return None if out == _row_major(shape) else out
 
 
