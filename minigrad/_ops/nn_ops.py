@@ -304,10 +304,20 @@ def softmax_backward_data(grad_output, output, dim):
     g, y = grad_output._data, output._data
     with np.errstate(invalid="ignore", over="ignore"):
         # softmax of one number is 1, whatever the number: no gradient
-        data = g * 0 if y.ndim == 0 else (g - _row_sums(g * y, dim)) * y
+        data = g * 0 if y.ndim == 0 else _softmax_grad(g, y, dim)
     return record(data.astype(g.dtype, copy=False), SoftmaxBackwardDataBackward0,
                   (grad_output, output), save={"grad_output": grad_output, "output": output},
                   dim=dim)
+
+
+@opmath
+def _softmax_grad(g, y, dim):
+    return (g - _row_sums(g * y, dim)) * y
+
+
+@opmath
+def _log_softmax_grad(g, y, dim):
+    return g - np_exp(y) * _row_sums(g, dim)
 
 
 class SoftmaxBackwardDataBackward0(Node):
@@ -343,7 +353,7 @@ def log_softmax_backward_data(grad_output, output, dim):
     """``grad_output - exp(output) * sum(grad_output, dim)``"""
     g, y = grad_output._data, output._data
     with np.errstate(invalid="ignore", over="ignore"):
-        data = g * 0 if y.ndim == 0 else g - np_exp(y) * _row_sums(g, dim)
+        data = g * 0 if y.ndim == 0 else _log_softmax_grad(g, y, dim)
     return record(data.astype(g.dtype, copy=False), LogSoftmaxBackwardDataBackward0,
                   (grad_output, output), save={"grad_output": grad_output, "output": output},
                   dim=dim)
