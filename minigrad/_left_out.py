@@ -33,6 +33,9 @@ LEFT_OUT = {
         "linalg": "use minigrad.matmul, minigrad.outer, Tensor.norm and minigrad.einsum, or run "
                   "this code with torch",
         "fft": "minigrad has no Fourier transforms; run this code with torch",
+        **dict.fromkeys(["det", "logdet", "slogdet"],
+                        "determinants belong to torch.linalg, which minigrad leaves out (it has "
+                        "minigrad.inverse); run this code with torch"),
         "special": "use the tensor functions minigrad has (exp, log, sigmoid, tanh, ...)",
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",

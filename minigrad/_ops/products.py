@@ -21,6 +21,7 @@ from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import cross_save, record
 from minigrad._ops.inplace import apply_inplace
+from minigrad._ops.inverse import inverse
 from minigrad._ops.join import stack
 from minigrad._ops.linalg import _product_rule, _short, bmm, dot, matmul, mm, outer
 from minigrad._ops.pointwise import mul_scalar
@@ -363,7 +364,7 @@ class AddbmmBackward0(Node):
 def matrix_power(input, n):
     """``input @ input @ ... (n times)``, by repeated squaring, as torch's
     linalg_matrix_power: the same ``matmul`` calls, so the same graph (n=0: a clone with the
-    identity copied in; n=1: a clone)."""
+    identity copied in; n=1: a clone; n < 0: the same of the inverse)."""
     if input.dim() < 2:
         raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
                            "dimensions.")
@@ -371,15 +372,16 @@ def matrix_power(input, n):
     if rows != cols:
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they "
                            f"are {rows} by {cols} matrices")
+    if n == -1:  # as torch: the inverse itself (column-major, as LAPACK writes it)
+        return inverse(input)
+    if n < 0:  # as torch: the inverse, raised to |n|
+        input, n = inverse(input), -n
     if n == 0:
         eye = np.broadcast_to(np.eye(rows, dtype=input._data.dtype), input.shape)
         return input.clone(memory_format=_layout.contiguous_format).copy_(
             Tensor._make(np.ascontiguousarray(eye)))
     if n == 1:
         return input.clone(memory_format=_layout.contiguous_format)
-    if n < 0:
-        raise NotImplementedError("minigrad has no matrix inverse (torch.linalg is left out): "
-                                  "matrix_power with a negative n is not supported")
     if n == 2:
         return matmul(input, input)
     if n == 3:

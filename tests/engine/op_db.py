@@ -1647,7 +1647,10 @@ OPS: list[OpInfo] = [
     OpInfo("matrix_power", lambda lib, x, k: x.matrix_power(k) + lib.matrix_power(x, k),
            lambda r: [S(randn(r, (3, 3)) / 2, k) for k in range(8)]
            + [S(nc(randn(r, (3, 3)) / 2), 5), S(randn(r, (2, 3, 3)) / 2, 4),
-              S(randn(r, (2, 2, 2)), 0)]),
+              S(randn(r, (2, 2, 2)), 0)]
+           # a negative power is the inverse's (well away from singular)
+           + [S(np.eye(3) * 2 + randn(r, (3, 3)) / 2, k) for k in (-1, -2, -3, -5)]
+           + [S(np.eye(2) * 2 + randn(r, (2, 2, 2)) / 2, -4)]),
     OpInfo("cartesian_prod", lambda lib, *ts: lib.cartesian_prod(*ts),
            lambda r: [S(randn(r, (3,)), randn(r, (2,))), S(randn(r, (2,)), randn(r, (2,)),
                                                             const(randn(r, (3,)))),

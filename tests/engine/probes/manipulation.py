@@ -273,6 +273,12 @@ print(torch.matrix_power(a, 5), a.matrix_power(0), a.matrix_power(1).grad_fn, a.
     "torch.matrix_power(torch.ones(2, 3), 2)",
     "torch.matrix_power(torch.ones(3), 2)",
     "torch.matrix_power(torch.ones(2, 2), 1.5)",
+    # a negative power: the inverse's
+    """a = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+b = torch.matrix_power(a, -3); print(b, b.grad_fn, b.grad_fn.next_functions, torch.matrix_power(a, -1).grad_fn)
+b.sum().backward(); print(a.grad)""",
+    "torch.matrix_power(torch.arange(4).view(2, 2), -1)",
+    "torch.matrix_power(torch.zeros(2, 2), -2)",
     """a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4., 5.])
 y = torch.cartesian_prod(a, b); print(y, y.grad_fn, y.grad_fn.next_functions, torch.cartesian_prod(a) is a, torch.cartesian_prod(torch.arange(2), torch.arange(2), torch.arange(2)).shape)""",
     "torch.cartesian_prod()",
