@@ -442,9 +442,10 @@ def half_vector_tail(shape: tuple, *arrays) -> np.ndarray | None:
     a mask of the elements past the last full vector of each run, which torch's loop leaves
     to its element-by-element code (float16 arithmetic, each step rounded). A run is the
     whole tensor when every operand is one block in the same memory order (or one number),
-    else a row of the last dim. A vector holds 32 float16 numbers with AVX512, 16 with AVX2.
-    None when there is no such element."""
-    lanes = 32 if aten_capability() == "avx512" else 16
+    else a row of the last dim. The loop takes 32 float16 numbers a step (two vectors of 16),
+    with AVX2 and AVX512 kernels alike (measured under both). None when there is no such
+    element."""
+    lanes = 32
     blocks = [a for a in arrays if a.size > 1]
     order = "C" if all(a.flags.c_contiguous and a.shape == shape for a in blocks) else \
         "F" if all(a.flags.f_contiguous and a.shape == shape for a in blocks) else None

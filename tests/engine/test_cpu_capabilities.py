@@ -2,7 +2,8 @@
 
 A suite written on one machine can assert what only that machine's kernels give: a fraction of
 bit-identical results, a tolerance that one BLAS summation order happens to meet. The bounds in
-``test_float32_bits.py``, the linear-layer test of ``test_ops.py``, the random draws of
+``test_float32_bits.py``, the linear-layer test of ``test_ops.py``, the bit-for-bit mixed-dtype
+and float16 arithmetic of ``test_common_dtype_values.py``, the random draws of
 ``test_random.py`` and the fused ``arange``/``linspace``/``lerp`` of ``test_ops_math.py`` are
 meant to hold on every CPU; this re-runs them in subprocesses with the kernels forced down to
 older paths, as far as this CPU allows (the lowest configuration runs them all, AVX2 the first
@@ -39,7 +40,8 @@ from tests.cpu_kernels import check_forced, forcing_env
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ["tests/engine/test_float32_bits.py", "tests/engine/test_sum_order.py",
-         "tests/engine/test_ops.py::test_linear_layer_products_have_torchs_values_and_layout"]
+         "tests/engine/test_ops.py::test_linear_layer_products_have_torchs_values_and_layout",
+         "tests/engine/test_common_dtype_values.py"]
 FUSED_TESTS = ["tests/engine/test_random.py", "tests/engine/test_ops_math.py", "-k",
                "random or normal or uniform or init or draws or lerp or arange or linspace"]
 
