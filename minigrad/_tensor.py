@@ -523,6 +523,13 @@ class Tensor:
             dtype = dtype.dtype
         return self.to(dtype)
 
+    def type_as(self, other) -> Tensor:
+        """``self`` converted to ``other``'s dtype (``self`` itself when it has it already)."""
+        if not isinstance(other, Tensor):
+            raise TypeError("type_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return self.to(other.dtype)
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 

@@ -802,8 +802,8 @@ def masked_fill(input, mask, value):
     if not isinstance(value, Tensor):
         _dtype.check_number_fits(value, input.dtype)
     fill = value._data if isinstance(value, Tensor) else value
-    data = np.where(mask._data, np.asarray(fill).astype(input._data.dtype),
-                    np.broadcast_to(input._data, shape))
+    data = _layout.row_major(np.where(mask._data, np.asarray(fill).astype(input._data.dtype),
+                                      np.broadcast_to(input._data, shape)))  # (as torch's)
     if isinstance(value, Tensor):
         return record(data, MaskedFillBackward1, (input, value), save={"mask": mask})
     return record(data, MaskedFillBackward0, (input,), save={"mask": mask})

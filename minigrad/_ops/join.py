@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minigrad import _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import record, result_type
 from minigrad._tensor import Tensor, _wrap_dim
@@ -52,6 +53,7 @@ def cat(tensors, dim=0):
                     f"{i} in the list.")
     dtype = result_type(*tensors)
     data = np.concatenate([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
+    data = _layout.row_major(data)  # whatever the inputs' layout, as torch's cat
     return record(data, CatBackward0, tuple(tensors), dim=d,
                   sizes=[t._data.shape[d] for t in tensors])
 
@@ -81,6 +83,7 @@ def stack(tensors, dim=0):
                                f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}")
     dtype = result_type(*tensors)
     data = np.stack([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
+    data = _layout.row_major(data)  # whatever the inputs' layout, as torch's stack
     return record(data, StackBackward0, tuple(tensors), dim=d, dim_arg=dim)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad._ops.rearrange import broadcast_shape
@@ -32,7 +32,13 @@ def nonzero(input, *, as_tuple=False):
             return (Tensor._make(np.flatnonzero(data.reshape(1)).astype(np.int64)),)
         return tuple(Tensor._make(np.ascontiguousarray(i, dtype=np.int64))
                      for i in np.nonzero(data))
-    return Tensor._make(np.ascontiguousarray(np.argwhere(data), dtype=np.int64))
+    rows = np.argwhere(data).astype(np.int64)
+    # torch writes the indices column by column: its result is a transposed (n, dims) view,
+    # strides (1, n) (an empty one's too: (1, 0))
+    if not rows.size:
+        return Tensor._make(np.lib.stride_tricks.as_strided(rows, rows.shape,
+                                                            (8, 8 * rows.shape[0])))
+    return Tensor._make(_layout.laid_out(rows, (1, rows.shape[0])))
 
 
 @parses('argwhere(Tensor input)')

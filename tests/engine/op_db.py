@@ -1651,6 +1651,9 @@ OPS: list[OpInfo] = [
            # a negative power is the inverse's (well away from singular)
            + [S(np.eye(3) * 2 + randn(r, (3, 3)) / 2, k) for k in (-1, -2, -3, -5)]
            + [S(np.eye(2) * 2 + randn(r, (2, 2, 2)) / 2, -4)]),
+    OpInfo("type_as", lambda lib, x, other: x.type_as(other) * 1,
+           lambda r: [S(randn(r, (2, 3)), const(randn(r, (1,)))),
+                      S(nc(randn(r, (3, 2))), const(np.zeros(2, dtype=np.int64)))]),
     OpInfo("cartesian_prod", lambda lib, *ts: lib.cartesian_prod(*ts),
            lambda r: [S(randn(r, (3,)), randn(r, (2,))), S(randn(r, (2,)), randn(r, (2,)),
                                                             const(randn(r, (3,)))),

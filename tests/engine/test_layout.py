@@ -171,6 +171,10 @@ OPS = {
     "flip": lambda lib, a, b: a.flip(0), "pow": lambda lib, a, b: a ** 2,
     "relu": lambda lib, a, b: a.relu(), "eq": lambda lib, a, b: a == b,
     "clamp": lambda lib, a, b: a.clamp(1, 5), "abs": lambda lib, a, b: (-a).abs(),
+    "cat": lambda lib, a, b: lib.cat([a, b], -1), "stack": lambda lib, a, b: lib.stack([a, b]),
+    "masked_fill": lambda lib, a, b: a.masked_fill(a > 3, 0.0),
+    "nonzero": lambda lib, a, b: (a > 3).nonzero(),
+    "type_as": lambda lib, a, b: a.type_as(lib.zeros(1, dtype=lib.float64)),
 }
 # every element-wise function of one tensor in nn.functional and the Tensor methods
 UNARY = ["sigmoid", "tanh", "sqrt", "sin", "log1p", "floor", "sign", "reciprocal", "erf",
