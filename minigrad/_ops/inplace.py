@@ -507,7 +507,7 @@ def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
     by zero error, and no float result written into an integer tensor."""
     _check_cast(self, result_type(self, other))
     _, b, d = _division_operands(self, other, kernel)
-    if np_fn is np.floor_divide:  # torch's div(rounding_mode='floor') kernel
+    if np_fn is P.floor_divide_array:  # torch's div(rounding_mode='floor') kernel
         np_fn = ReducedScalar.wrap(np_fn, d, other)
     data = quietly(np_fn, self._data, common_data(self, b, d)[1])
     if not isinstance(other, Tensor):
@@ -518,7 +518,7 @@ def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
 
 @parses('floor_divide_(Tensor input, Tensor other)', 'floor_divide_(Tensor input, Number other)')
 def floor_divide_(self, other):
-    return _division_(self, other, np.floor_divide, "div_floor_cpu", NotImplemented_,
+    return _division_(self, other, P.floor_divide_array, "div_floor_cpu", NotImplemented_,
                       NotImplemented_, op="floor_divide_")
 
 

@@ -371,7 +371,7 @@ def div(input, other, *, rounding_mode=None):
                                f"'floor' but found '{rounding_mode}'")
         a, b, d = operands(input, other)
         _int_division_check(b, d)
-        fn = ReducedScalar.wrap(np.floor_divide if rounding_mode == "floor" else _trunc_div,
+        fn = ReducedScalar.wrap(floor_divide_array if rounding_mode == "floor" else _trunc_div,
                                 d, other)
         return record(quietly(fn, *common_data(a, b, d)).astype(d.numpy), DivBackward2, (a, b),
                       rounding_mode=rounding_mode)
@@ -417,6 +417,22 @@ class DivBackward2(Node):
 
     def jvp(self, t_self, t_other):
         return self.result.new_zeros(self.result.shape)
+
+
+def floor_divide_array(a, b):
+    """``a // b`` (Python's rule) on arrays. float16 as torch's kernel computes it: each step
+    of ``div_floor_floating`` (fmod, subtract, divide, floor) rounded to float16, where
+    NumPy's float16 floor division works in float32 (a quotient near 1000 then differs)."""
+    if a.dtype != np.float16 or b.dtype != np.float16:
+        return np.floor_divide(a, b)
+    one, half = np.float16(1), np.float16(0.5)
+    mod = np.fmod(a, b)
+    div = (a - mod) / b  # (NumPy's float16 arithmetic rounds each operation, as c10::Half)
+    div = np.where((mod != 0) & ((b < 0) != (mod < 0)), div - one, div)
+    floor = np.floor(div)
+    floor = np.where(div - floor > half, floor + one, floor)
+    floor = np.where(div == 0, np.copysign(np.float16(0), a / b), floor)
+    return np.where(b == 0, a / b, floor)
 
 
 def _trunc_div(a, b):
@@ -1729,7 +1745,7 @@ def floor_divide(input, other):
     """``input // other`` rounded toward minus infinity (Python's rule). torch has no
     derivative for it: the result's node raises when reached by backward."""
     a, b, d = _division_operands(input, other, "div_floor_cpu")
-    fn = ReducedScalar.wrap(np.floor_divide, d, other)  # torch's div(rounding_mode='floor')
+    fn = ReducedScalar.wrap(floor_divide_array, d, other)  # torch's div(rounding_mode='floor')
     data = quietly(fn, *common_data(a, b, d)).astype(d.numpy, copy=False)
     return _not_differentiable(data, tuple(t for t, given in ((a, input), (b, other))
                                            if isinstance(given, Tensor)), "floor_divide")
