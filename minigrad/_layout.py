@@ -62,6 +62,15 @@ def non_overlapping_and_dense(shape: tuple, strides: tuple) -> bool:
     return True
 
 
+def is_dense(data: np.ndarray) -> bool:
+    """``non_overlapping_and_dense`` for an array: its elements fill one block of memory, in
+    some order of the dims (row- and column-major settled without the walk)."""
+    if data.flags.c_contiguous or data.flags.f_contiguous:
+        return True
+    return non_overlapping_and_dense(data.shape,
+                                     tuple(s // data.itemsize for s in data.strides))
+
+
 def infer_dense_strides(shape: tuple, strides: tuple) -> tuple:
     """ATen's ``infer_dense_strides``: dense strides in the order of ``strides`` (the order
     TensorIterator would give them, see ``_dense_in_order``)."""

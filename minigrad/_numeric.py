@@ -223,18 +223,6 @@ def _row_sum(items):
     return _running(partial)  # then ((p0 + p1) + p2) + p3
 
 
-def _dense(data: np.ndarray) -> bool:
-    """Do the elements fill one block of memory, in some order of the dims (no gaps)?"""
-    expected = data.itemsize
-    for stride, size in sorted(zip(data.strides, data.shape)):
-        if size == 1:
-            continue
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
 def cascade_sum(data: np.ndarray) -> np.ndarray:
     """The sum of all of ``data`` (a float array) as torch adds it up, a 0-d array.
 
@@ -249,7 +237,7 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
         flat, vectors = data.reshape(-1), True
     elif data.ndim <= 1 and data.size:
         flat, vectors = data.reshape(-1), data.ndim == 1 and data.strides[0] == data.itemsize
-    elif _dense(data):
+    elif _layout.is_dense(data):
         flat, vectors = data.ravel(order="K"), True  # memory order, as torch's iterator reads
     else:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)

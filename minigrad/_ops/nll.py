@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
-from minigrad._numeric import _dense, nll_sum
+from minigrad import _dtype, _layout
+from minigrad._numeric import nll_sum
 from minigrad._ops._core import record
 from minigrad._ops.linalg import _short
 from minigrad._ops.nn_ops import _check_reduction
@@ -190,7 +190,7 @@ def nll_loss_backward(grad_output, input, node, weight=None):
     """nll_loss's backward, an op of its own as in torch (NllLossBackwardBackward0, over the
     upstream gradient and the loss's input): ``-grad_output`` (times the class weight) at each
     picked entry."""
-    if node.class_axis == 1 and _dense(input._data) and not input.is_contiguous():
+    if node.class_axis == 1 and _layout.is_dense(input._data) and not input.is_contiguous():
         # torch's nll_loss2d_backward writes into zeros_like(input), which keeps a dense
         # input's layout (a permuted batch of images), and then refuses it
         raise RuntimeError("grad_input must be contiguous")

@@ -83,20 +83,13 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _dense(variable: np.ndarray) -> bool:
-    if variable.flags.c_contiguous or variable.flags.f_contiguous:
-        return True  # (the usual cases, settled without the walk)
-    return _layout.non_overlapping_and_dense(
-        variable.shape, tuple(s // variable.itemsize for s in variable.strides))
-
-
 def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
     """torch's gradient layout contract: a gradient may become ``.grad`` as it is if it has
     the strides of a dense variable (size-1 dims aside, unless broadcast), or is contiguous
     for any other variable. (NumPy also needs it writable: the next gradient is added in.)"""
     if not grad.flags.writeable:
         return False
-    if _dense(variable):
+    if _layout.is_dense(variable):
         if grad.strides == variable.strides:  # the usual case, settled without the walk
             return True
         return all(g == v if n != 1 else g != 0
@@ -107,9 +100,7 @@ def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
 def _contract_layout(variable: np.ndarray, dtype) -> np.ndarray:
     """New memory for a gradient that breaks the contract (torch's clone_obey_contract):
     laid out as the variable is when it is dense, row-major otherwise."""
-    if variable.flags.c_contiguous:
-        return np.empty(variable.shape, dtype)
-    if _dense(variable):
+    if _layout.is_dense(variable):
         return _layout.empty_like_array(variable, dtype)
     return np.empty(variable.shape, dtype)
 
