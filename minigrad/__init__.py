@@ -390,6 +390,7 @@ from minigrad import (  # noqa: E402
     profiler,
     random,
     return_types,
+    testing,
     utils,
     version,
 )

@@ -16,6 +16,7 @@ from minigrad.autograd.grad_mode import (
     is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
+    set_multithreading_enabled,
 )
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from minigrad.autograd.variable import Variable
@@ -23,4 +24,5 @@ from minigrad.autograd.variable import Variable
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
-           "functional", "detect_anomaly", "set_detect_anomaly", "profiler", "Variable"]
+           "functional", "detect_anomaly", "set_detect_anomaly", "profiler", "Variable",
+           "set_multithreading_enabled"]

@@ -7,6 +7,7 @@ Both check their arguments as torch does, seed the starting gradients, and hand 
 
 from __future__ import annotations
 
+import collections.abc
 import sys
 import warnings
 
@@ -15,7 +16,7 @@ import numpy as np
 from minigrad._creation import ones_like, tensor, zeros_like
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
-from minigrad.autograd.graph import edge_of
+from minigrad.autograd.graph import GradientEdge, edge_of
 from minigrad.autograd.special_nodes import accumulate_into
 
 __all__ = ["backward", "grad"]
@@ -32,6 +33,8 @@ _warned_create_graph = False  # torch warns once per process (TORCH_WARN_ONCE)
 def _as_tuple(x):
     if x is None:
         return ()
+    if isinstance(x, GradientEdge):  # a named tuple, but one edge
+        return (x,)
     return tuple(x) if isinstance(x, list | tuple) else (x,)
 
 
@@ -74,9 +77,25 @@ def _seed_grads(outputs, grad_outputs):
     return grads
 
 
+def _seeds(outputs, grad_outputs):
+    """``_seed_grads``, for outputs that may be GradientEdges: an edge's starting gradient
+    must be given (a node does not keep its outputs' shapes), and stands in for it."""
+    if not any(isinstance(out, GradientEdge) for out in outputs):
+        return _seed_grads(outputs, grad_outputs)
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if isinstance(out, GradientEdge) and not isinstance(g, Tensor):
+            raise RuntimeError(f"grad_outputs[{i}] must be a tensor: minigrad cannot make the "
+                               "starting gradient of a GradientEdge output itself")
+    return _seed_grads([g if isinstance(out, GradientEdge) else out
+                        for out, g in zip(outputs, grad_outputs)], grad_outputs)
+
+
 def _roots(outputs):
     roots = []
     for i, out in enumerate(outputs):
+        if isinstance(out, GradientEdge):
+            roots.append((out.node, out.output_nr))
+            continue
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
@@ -87,7 +106,7 @@ def _roots(outputs):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``')."""
     outputs = _as_tuple(tensors)
-    grads = _seed_grads(outputs, _one_per_output(grad_tensors, outputs))
+    grads = _seeds(outputs, _one_per_output(grad_tensors, outputs))
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outputs)
@@ -129,6 +148,8 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
 
 
 def _target_edge(t):
+    if isinstance(t, GradientEdge):
+        return (t.node, t.output_nr)
     if not t.requires_grad:
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     return edge_of(t)
@@ -136,11 +157,18 @@ def _target_edge(t):
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """Return d(outputs)/d(inputs) without touching any ``.grad``."""
+    """Return d(outputs)/d(inputs) without touching any ``.grad`` (a dict of inputs gives a
+    dict of gradients, under the same keys)."""
+    names = None
+    if type(inputs) is dict:
+        names, inputs = list(inputs), tuple(inputs.values())
+    elif isinstance(inputs, collections.abc.Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _seed_grads(outputs, _one_per_output(grad_outputs, outputs))
+    grads = _seeds(outputs, _one_per_output(grad_outputs, outputs))
     if retain_graph is None:
         retain_graph = create_graph
     if materialize_grads and allow_unused is False:
@@ -151,15 +179,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     edges = [_target_edge(t) for t in inputs]
     captured = engine.execute(engine.GraphTask(_roots(outputs), grads, retain_graph=retain_graph,
                                                create_graph=create_graph, inputs=set(edges),
-                                               accumulate_grad=False))
+                                               accumulate_grad=False, returns_grads=True))
     result = []
-    for i, (t, edge) in enumerate(zip(inputs, edges)):
+    for i, edge in enumerate(edges):
         g = captured.get(edge)
         if g is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been "
                                "used in the graph. Set allow_unused=True if this is the desired "
                                "behavior.")
-        if g is None and materialize_grads:
-            g = zeros_like(t)
         result.append(g)
-    return tuple(result)
+    if materialize_grads:
+        if any(g is None and isinstance(t, GradientEdge) for g, t in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
+        result = [zeros_like(t, requires_grad=create_graph) if g is None else g
+                  for g, t in zip(result, inputs)]
+    return tuple(result) if names is None else dict(zip(names, result))

@@ -21,7 +21,7 @@ import heapq
 import itertools
 
 from minigrad._numeric import quiet
-from minigrad.autograd import anomaly_mode, grad_mode, profiler
+from minigrad.autograd import anomaly_mode, grad_mode, graph, profiler
 from minigrad.autograd.graph import validate_outputs, zeros_for
 from minigrad.autograd.special_nodes import AccumulateGrad
 
@@ -40,15 +40,18 @@ class GraphTask:
     * ``accumulate_grad``: whether ``AccumulateGrad`` nodes run (``grad()`` leaves ``.grad``
       alone);
     * ``id``: a number no other GraphTask of this process gets (torch's graph task id, which
-      checkpoint keys its recomputations by; ``id()`` would be reused once a task is freed).
+      checkpoint keys its recomputations by; ``id()`` would be reused once a task is freed);
+    * ``nodes``: every node the pass can reach from its roots;
+    * ``returns_grads``: run by ``autograd.grad()`` (not ``backward()``).
     """
 
     __slots__ = ("dependencies", "ready", "buffers", "retain_graph", "create_graph", "inputs",
-                 "captured", "needed", "accumulate_grad", "id")
+                 "captured", "needed", "accumulate_grad", "id", "nodes", "returns_grads")
 
     def __init__(self, roots, grads, *, retain_graph: bool, create_graph: bool, inputs=None,
-                 accumulate_grad: bool = True):
+                 accumulate_grad: bool = True, returns_grads: bool = False):
         root_nodes = [n for n, _ in roots]
+        self.returns_grads = returns_grads
         self.id = next(_task_ids)
         self.retain_graph = retain_graph
         self.create_graph = create_graph
@@ -56,6 +59,7 @@ class GraphTask:
         self.accumulate_grad = accumulate_grad
         self.captured = {}
         self.dependencies, seen = _dependencies(root_nodes)
+        self.nodes = seen
         self.needed = None if inputs is None else _needed(seen, [n for n, _ in inputs])
         self.buffers = {}
         for (node, nr), g in zip(roots, grads):
@@ -64,6 +68,16 @@ class GraphTask:
         for node in dict.fromkeys(root_nodes):
             if self.dependencies.get(node, 0) == 0:
                 heapq.heappush(self.ready, _Ready(node))
+
+    def will_execute(self, node) -> bool:
+        """Whether this pass runs ``node`` or captures a gradient there (torch's
+        ``_will_engine_execute_node``)."""
+        runs = node in self.nodes and (self.needed is None or node in self.needed)
+        if runs and self.returns_grads and isinstance(node, AccumulateGrad):
+            raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                               "currently running autograd.grad(). This is currently not "
+                               "supported.")
+        return runs
 
     def add_gradient(self, node, nr: int, grad) -> None:
         """Add ``grad`` into output ``nr`` of ``node``'s input buffer."""
@@ -125,8 +139,8 @@ def _needed(seen, targets):
 
 
 # The GraphTasks being executed, innermost last: a node's backward may run the engine again
-# (checkpoint's, reentrantly), and checkpoint asks which pass it is in.
-running: list = []
+# (checkpoint's, reentrantly), and checkpoint and multi-grad hooks ask which pass it is in.
+running = graph.running
 
 
 class _Running:

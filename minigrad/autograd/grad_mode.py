@@ -160,3 +160,35 @@ class inference_mode(_GradMode):  # noqa: N801
 
     def clone(self):
         return inference_mode(self.mode)
+
+
+class _MultithreadingState:
+    enabled = True
+
+
+_multithreading = _MultithreadingState()
+
+
+def is_multithreading_enabled() -> bool:
+    return _multithreading.enabled
+
+
+class set_multithreading_enabled(_GradMode):  # noqa: N801
+    """Whether backward may run on device worker threads (torch). minigrad's backward always
+    runs on the calling thread, as torch's does on the CPU; the switch is kept and answered,
+    takes effect at once like ``set_grad_enabled``, and is put back on exit."""
+
+    def __init__(self, mode: bool):
+        self.mode = mode
+        self._prev = _multithreading.enabled
+        _multithreading.enabled = mode
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _multithreading.enabled = self._prev
+        return False
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)

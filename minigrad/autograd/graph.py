@@ -18,9 +18,11 @@ needs and makes the op's results the node's outputs.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,18 +48,22 @@ SECOND_BACKWARD = (
 
 
 class RemovableHandle:
-    """Returned by ``register_hook``: ``remove()`` takes the hook out again."""
+    """Returned by ``register_hook``: ``remove()`` takes the hook out again (and its entry in
+    each ``extra_dict``). torch's ``torch.utils.hooks.RemovableHandle``, under that name."""
 
     _ids = itertools.count()
 
-    def __init__(self, hooks: dict):
-        self._hooks = weakref.ref(hooks) if _weakrefable(hooks) else (lambda: hooks)
-        self.id = next(RemovableHandle._ids)
+    def __init__(self, hooks: dict, *, extra_dict=None):
+        self._hooks = weakref.ref(hooks)  # a plain dict cannot be referenced weakly: torch's
+        self.id = next(RemovableHandle._ids)  # TypeError (an OrderedDict can)
+        extras = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or ())
+        self._extras = tuple(weakref.ref(d) for d in extras)
 
     def remove(self) -> None:
-        hooks = self._hooks()
-        if hooks is not None:
-            hooks.pop(self.id, None)
+        for ref in (self._hooks, *self._extras):
+            hooks = ref()
+            if hooks is not None:
+                hooks.pop(self.id, None)
 
     def __enter__(self):
         return self
@@ -66,12 +72,7 @@ class RemovableHandle:
         self.remove()
 
 
-def _weakrefable(obj) -> bool:
-    try:
-        weakref.ref(obj)
-        return True
-    except TypeError:
-        return False
+RemovableHandle.__module__ = "minigrad.utils.hooks"  # where torch's lives (and prints from)
 
 
 class _HookDict(dict):
@@ -485,6 +486,14 @@ class Node(metaclass=_NodeType):
     def name(self) -> str:
         return type(self).__name__
 
+    @property
+    def metadata(self) -> dict:
+        """A dict of the user's own, kept with the node (torch's ``Node.metadata``)."""
+        meta = self.__dict__.get("_metadata")
+        if meta is None:
+            meta = self.__dict__["_metadata"] = {}
+        return meta
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
@@ -577,6 +586,7 @@ class Node(metaclass=_NodeType):
         absent = {name for name in super().__dir__()
                   if isinstance(_class_attribute(type(self), name), _Absent)}
         absent.add("_saved")  # minigrad's own view of what was saved, not one of torch's fields
+        absent.add("_metadata")  # the dict behind ``metadata``
         return sorted(set(super().__dir__()) - absent)
 
     # --- running -----------------------------------------------------------------------------
@@ -743,3 +753,149 @@ def zeros_for(shape, np_dtype, like):
     zeros = type(like)._make(np.zeros(shape, dtype=np_dtype))
     zeros._bump_version()
     return zeros
+
+
+# --- torch.autograd.graph's tools over whole graphs and passes ---------------------------------
+# The GraphTasks being executed, innermost last (engine.py pushes and pops them): a node's
+# backward may run the engine again (checkpoint's, reentrantly), and a multi-grad hook asks
+# which pass it is in.
+running: list = []
+
+
+class GradientEdge(NamedTuple):
+    """Where a gradient enters the graph: output ``output_nr`` of ``node`` (torch's
+    ``GradientEdge``). ``autograd.grad`` takes one wherever it takes a tensor, so a gradient
+    can be asked for after the tensor itself is gone."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The edge through which ``tensor``'s gradient flows: ``grad(loss, tensor)`` and
+    ``grad(loss, get_gradient_edge(tensor))`` give the same."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    node, nr = edge_of(tensor)
+    return GradientEdge(node, nr)
+
+
+def increment_version(tensor) -> None:
+    """Bump the version counter of ``tensor`` (or of each tensor in an iterable), for a change
+    made behind autograd's back (writing into ``t.numpy()``, say): backward then refuses the
+    stale saved values, as it does after any in-place op."""
+    for t in (tensor,) if _is_tensor(tensor) else tensor:
+        if not t._is_inference:  # an inference tensor has no version counter to bump
+            t._bump_version()
+
+
+def _is_tensor(obj) -> bool:
+    return hasattr(obj, "_bump_version")
+
+
+class _MultiHandle(RemovableHandle):
+    """One handle for the hooks ``register_multi_grad_hook`` put on each tensor."""
+
+    def __init__(self, handles: tuple):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> RemovableHandle:
+    """Call ``fn`` once per backward pass over the gradients of several tensors.
+
+    ``mode="all"``: after the gradients of every tensor this pass will compute have arrived,
+    ``fn(grads)`` gets them in order, ``None`` for a tensor the pass leaves out (not in the
+    graph, or not needed for the pass's ``inputs``). ``mode="any"``: ``fn(grad)`` with the
+    first gradient that arrives. Counts are kept per pass, as torch keys them by graph task."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        fired: dict = {}
+
+        def first_only(grad):
+            task = running[-1].id
+            if not fired.setdefault(task, False):
+                fired[task] = True
+                fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(first_only) for t in tensors
+                                  if t.requires_grad))
+    nodes = [edge_of(t)[0] for t in tensors]
+    if None in nodes:
+        raise AssertionError("Expected gradient function to be set")
+    calls: dict = {}  # graph task id -> (gradients so far, how many arrived, how many expected)
+
+    def hook_for(i):
+        def collect(grad):
+            task = running[-1]
+            if task.id not in calls:
+                calls[task.id] = ([None] * len(nodes), [0],
+                                  sum(map(task.will_execute, nodes)))
+            grads, arrived, expected = calls[task.id]
+            grads[i] = grad
+            arrived[0] += 1
+            if arrived[0] == expected:
+                del calls[task.id]
+                fn(grads)
+
+        return collect
+
+    return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
+
+
+_OUTSIDE_MUTATION_CONTEXT = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' "
+                             "contextin which the graph was originally recorded.")
+
+
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors`` keeps: each saved tensor with the version it
+    had and a copy of its values then. Unpacked, a tensor that has not changed since comes
+    back as itself, one that changed as that copy (torch copies lazily, just before the
+    change; minigrad copies when saving, which gives the same values)."""
+
+    def __init__(self):
+        self.saved: dict = {}
+        self.open = False
+
+    def pack(self, tensor):
+        key = len(self.saved)
+        self.saved[key] = (tensor, tensor._version, tensor.detach().clone())
+        return key
+
+    def unpack(self, key):
+        if not self.open or key not in self.saved:
+            raise AssertionError(_OUTSIDE_MUTATION_CONTEXT)
+        tensor, version, copy = self.saved[key]
+        return tensor if tensor._version == version else copy
+
+    def clear(self) -> None:
+        self.saved.clear()
+
+
+_mutation_context: list = []  # the open allow_mutation_on_saved_tensors block, if any
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """A block under which tensors saved for backward may change in place: backward uses the
+    values they had when saved, where it would otherwise raise the "modified by an inplace
+    operation" error. Run the forward and the backward inside the same block."""
+    ctx = _AllowMutationOnSavedContext()
+    with saved_tensors_hooks(ctx.pack, ctx.unpack):
+        try:
+            if _mutation_context:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _mutation_context.append(ctx)
+            ctx.open = True
+            yield ctx
+        finally:
+            ctx.clear()
+            ctx.open = False
+            if _mutation_context and _mutation_context[-1] is ctx:
+                _mutation_context.pop()

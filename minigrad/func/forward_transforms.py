@@ -33,7 +33,7 @@ from minigrad.func.eager_transforms import (
 )
 from minigrad.func.vmap import vmap
 
-__all__ = ["jvp", "jacfwd", "hessian"]
+__all__ = ["jvp", "jacfwd", "hessian", "linearize"]
 
 _JVP = "jvp(f, primals, tangents)"
 
@@ -185,3 +185,32 @@ def hessian(func, argnums=0):
     """The Hessian of ``func`` with respect to the arguments ``argnums`` names:
     ``jacfwd(jacrev(func, argnums), argnums)``, forward over reverse as in torch."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+def linearize(func, *primals):
+    """``(func(*primals), jvp_fn)``: the output, and a function that gives the directional
+    derivative at ``primals`` along any tangents, ``jvp_fn(*tangents)``, as ``jvp`` would
+    (torch traces the derivative once into a graph; minigrad computes it again per call,
+    with the same values). The tangents must match the primals' structure, shapes and dtypes."""
+    output = func(*primals)
+    _, output_spec = tree_flatten(output)
+    flat_primals, primals_spec = tree_flatten(primals)
+    metas = [(p.shape, p.device, p.dtype) for p in flat_primals]
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = tree_flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {tangents_spec} to have the same argspec "
+                               f"as the primals {primals_spec}")
+        for i, (t, meta) in enumerate(zip(flat_tangents, metas)):
+            for what, mine, wanted in zip(("shape", "device", "dtype"),
+                                          (t.shape, t.device, t.dtype), meta):
+                if mine != wanted:
+                    raise RuntimeError(f"tangent:{i} with {what} {mine} in flattened pytree "
+                                       f"doesn't match the {what} {wanted} of the "
+                                       "corresponding primal.")
+        _, tangent_out = jvp(func, primals, tangents)
+        flat, _ = tree_flatten(tangent_out)
+        return tree_unflatten(flat, output_spec)
+
+    return output, jvp_fn

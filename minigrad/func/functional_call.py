@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["functional_call"]
+from minigrad._ops.join import stack
+
+__all__ = ["functional_call", "stack_module_state"]
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -123,3 +125,32 @@ def _swap(module, values: dict) -> dict:
             else:
                 object.__setattr__(owner, attr, value)
     return previous
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """The parameters and buffers of ``M`` modules of one class, each stacked into one tensor
+    with a leading dim of ``M``, by name: ``vmap(lambda p, b, x: functional_call(model, (p, b),
+    x))`` then runs the whole ensemble at once. Stacked parameters are new leaves (an optimizer
+    can take them), unrelated to the modules' own."""
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same "
+                           "training/eval mode.")
+    if not all(type(m) is type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(named):
+        tables = [dict(items) for items in named]
+        return {k: _stacked_leaf([t[k] for t in tables], k) for k in tables[0]}
+
+    return (stacked(m.named_parameters() for m in models),
+            stacked(m.named_buffers() for m in models))
+
+
+def _stacked_leaf(tensors, name: str):
+    requires = [t.requires_grad for t in tensors]
+    if any(requires) and not all(requires):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = stack(tensors)
+    return result.detach().requires_grad_() if all(requires) else result

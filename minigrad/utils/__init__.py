@@ -1,10 +1,10 @@
 """``minigrad.utils``: helpers around the engine (datasets and loaders in ``data``,
-activation checkpointing in ``checkpoint``)."""
+activation checkpointing in ``checkpoint``, hook handles in ``hooks``)."""
 
 from minigrad import _left_out
-from minigrad.utils import checkpoint, data
+from minigrad.utils import checkpoint, data, hooks
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["checkpoint", "data", "hooks"]
 
 
 def __getattr__(name):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 
+from minigrad._creation import empty
+from minigrad._dtype import float32, float64
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.graph import _HookDict, add_hook
@@ -320,13 +322,34 @@ class Module:
                 hooks[key] = hooks.pop(key)
         return handle
 
-    def to(self, dtype=None, *args, **kwargs):
-        if dtype is None or isinstance(dtype, str):
-            return self
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+    def to(self, *args, **kwargs):
+        """torch's three forms: ``to(device=None, dtype=None, non_blocking=False)``,
+        ``to(dtype, non_blocking=False)`` and ``to(tensor, non_blocking=False)``. Floating
+        parameters and buffers take the dtype (which must be a floating one), every tensor
+        the device (the CPU; other devices raise a CPU-only torch's errors), 4-D and 5-D ones
+        the ``memory_format``."""
+        memory_format = kwargs.pop("memory_format", None)
+        # Tensor.to parses the arguments as torch does (and rejects the devices): asked of
+        # a float32 and a float64 tensor, it answers one dtype for both only if one was given
+        answers = [empty(0, dtype=d).to(*args, **kwargs).dtype for d in (float32, float64)]
+        dtype = answers[0] if answers[0] is answers[1] else None
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+
+        def convert(t):
+            if memory_format is not None and t.dim() in (4, 5):
+                t = t.contiguous(memory_format=memory_format)
+            return t.to(dtype) if dtype is not None and t.is_floating_point() else t
+
+        return self._apply(convert)
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        """A CPU-only torch's answer: its tensors cannot move to a GPU."""
+        return self._apply(lambda t: t.cuda(device))
 
     # --- saving and loading ---------------------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
