@@ -1,0 +1,319 @@
+"""The remaining learning-rate schedules (PolynomialLR, CosineAnnealingWarmRestarts, CyclicLR,
+OneCycleLR, SequentialLR, ChainedScheduler), ``optim.swa_utils`` and the remaining
+``nn.init`` recipes, against torch run here and now.
+
+Every schedule runs the same code in both engines (a function of ``lib``): the rates, momenta
+and betas after every step are compared float for float (``==``), and so are state dicts,
+warnings and errors.
+"""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad
+from tests.torch_compare import assert_same_error, to_numpy
+
+LIBS = (minigrad, torch)
+
+
+def _optimizer(lib, kind="sgd", groups=1):
+    params = [{"params": [lib.nn.Parameter(lib.ones(2))], "lr": 0.1 * (i + 1)}
+              for i in range(groups)]
+    if kind == "sgd":
+        return lib.optim.SGD(params, lr=0.1, momentum=0.9)
+    if kind == "adam":
+        return lib.optim.Adam(params, lr=0.1)
+    return lib.optim.Adagrad(params, lr=0.1)
+
+
+def _momenta(group):
+    return group.get("momentum"), group.get("betas")
+
+
+def _plain(value):
+    """A state dict with its callables and tensors made comparable across engines."""
+    if isinstance(value, dict):
+        return [(k, _plain(v)) for k, v in value.items()]  # in order
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, minigrad.Tensor | torch.Tensor):
+        return ("tensor", to_numpy(value).tolist())
+    if callable(value):
+        return ("callable", getattr(value, "__name__", type(value).__name__))
+    return value
+
+
+def _history(lib, make, steps, kind="sgd", groups=1, epochs=None):
+    """Each step's rates, momenta and ``get_last_lr()`` (and the state dict at the end)."""
+    opt = _optimizer(lib, kind, groups)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sched = make(lib, opt)
+        out = [([g["lr"] for g in opt.param_groups], [_momenta(g) for g in opt.param_groups],
+                sched.get_last_lr())]
+        for i in range(steps):
+            opt.step()
+            if epochs is None:
+                sched.step()
+            else:
+                sched.step(epochs[i])
+            out.append(([g["lr"] for g in opt.param_groups],
+                        [_momenta(g) for g in opt.param_groups], sched.get_last_lr()))
+    out.append(_plain(sched.state_dict()))
+    out.append([sorted(_plain(g), key=repr) for g in opt.state_dict()["param_groups"]])
+    return out
+
+
+def _same_history(make, steps=40, **kwargs):
+    """The same histories in both engines, or the same error."""
+    try:
+        t = _history(torch, make, steps, **kwargs)
+    except Exception:  # noqa: BLE001 - then minigrad raises the same
+        assert_same_error(lambda: _history(minigrad, make, steps, **kwargs),
+                          lambda: _history(torch, make, steps, **kwargs))
+        return None
+    m = _history(minigrad, make, steps, **kwargs)
+    assert len(m) == len(t)
+    for i, (a, b) in enumerate(zip(m, t, strict=True)):
+        assert a == b, f"step {i}:\n minigrad {a}\n torch    {b}"
+    return t
+
+
+S = "optim.lr_scheduler"
+
+
+def _sched(lib, name):
+    return getattr(lib.optim.lr_scheduler, name)
+
+
+SCHEDULES = {
+    "poly": lambda lib, o: _sched(lib, "PolynomialLR")(o, total_iters=7, power=2.0),
+    "poly_default": lambda lib, o: _sched(lib, "PolynomialLR")(o),
+    "poly_half": lambda lib, o: _sched(lib, "PolynomialLR")(o, total_iters=30, power=0.5),
+    "warm": lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=5),
+    "warm_mult": lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(
+        o, T_0=3, T_mult=2, eta_min=0.001),
+    "cyclic": lambda lib, o: _sched(lib, "CyclicLR")(o, base_lr=0.01, max_lr=0.1,
+                                                     step_size_up=4),
+    "cyclic2": lambda lib, o: _sched(lib, "CyclicLR")(
+        o, base_lr=[0.01, 0.02], max_lr=0.3, step_size_up=3, step_size_down=5,
+        mode="triangular2", base_momentum=0.7, max_momentum=[0.95, 0.9]),
+    "cyclic_exp": lambda lib, o: _sched(lib, "CyclicLR")(
+        o, base_lr=0.001, max_lr=0.05, step_size_up=6, mode="exp_range", gamma=0.97),
+    "cyclic_fn": lambda lib, o: _sched(lib, "CyclicLR")(
+        o, 0.01, 0.1, step_size_up=5, scale_fn=lambda x: 0.9 ** x, scale_mode="iterations",
+        cycle_momentum=False),
+    "onecycle": lambda lib, o: _sched(lib, "OneCycleLR")(o, max_lr=0.5, total_steps=40),
+    "onecycle_lin": lambda lib, o: _sched(lib, "OneCycleLR")(
+        o, max_lr=[0.3, 0.6], epochs=4, steps_per_epoch=10, pct_start=0.25,
+        anneal_strategy="linear", three_phase=True, div_factor=10.0),
+    "onecycle_3": lambda lib, o: _sched(lib, "OneCycleLR")(
+        o, max_lr=0.1, total_steps=45, three_phase=True, base_momentum=0.8,
+        max_momentum=[0.9, 0.99], final_div_factor=100.0),
+    "onecycle_nomom": lambda lib, o: _sched(lib, "OneCycleLR")(
+        o, max_lr=0.1, total_steps=40, cycle_momentum=False),
+    "sequential": lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "LinearLR")(o, start_factor=0.1, total_iters=5),
+            _sched(lib, "CosineAnnealingLR")(o, T_max=20)], milestones=[5]),
+    "sequential3": lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "ConstantLR")(o, factor=0.1, total_iters=4),
+            _sched(lib, "ExponentialLR")(o, gamma=0.9),
+            _sched(lib, "PolynomialLR")(o, total_iters=10)], milestones=[6, 15]),
+    "chained": lambda lib, o: _sched(lib, "ChainedScheduler")(
+        [_sched(lib, "ConstantLR")(o, factor=0.1, total_iters=2),
+         _sched(lib, "ExponentialLR")(o, gamma=0.9)]),
+    "chained_warm": lambda lib, o: _sched(lib, "ChainedScheduler")(
+        [_sched(lib, "LinearLR")(o, start_factor=0.5, total_iters=6),
+         _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=4, T_mult=2)], optimizer=o),
+    "sequential_of_chained": lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "ChainedScheduler")(
+            [_sched(lib, "LinearLR")(o, start_factor=0.2, total_iters=3),
+             _sched(lib, "StepLR")(o, step_size=2, gamma=0.5)]),
+            _sched(lib, "CyclicLR")(o, 0.01, 0.1, step_size_up=3)], milestones=[7]),
+}
+
+
+@pytest.mark.parametrize("kind", ["sgd", "adam"])
+@pytest.mark.parametrize("groups", [1, 2])
+@pytest.mark.parametrize("name", sorted(SCHEDULES))
+def test_schedules_match_torch_step_by_step(name, groups, kind):
+    if name.startswith("onecycle"):
+        steps = 40
+    else:
+        steps = 45
+    _same_history(SCHEDULES[name], steps=steps, kind=kind, groups=groups)
+
+
+@pytest.mark.parametrize("name, epochs", [
+    ("poly", [3, 1, 9, 2, 7, 4]),
+    ("warm", [0, 2.5, 7, 11.25, 3, 0.5]),
+    ("warm_mult", [0, 1.5, 4, 9.75, 21, 45.5, 2, 100]),
+])
+def test_step_with_an_epoch_uses_the_closed_form_as_torch(name, epochs):
+    _same_history(SCHEDULES[name], steps=len(epochs), epochs=epochs, groups=2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(kind=st.sampled_from(["warm", "poly", "cyclic", "onecycle"]),
+       a=st.integers(1, 12), b=st.integers(1, 4), c=st.floats(0.05, 0.95),
+       d=st.floats(0.1, 3.0), e=st.sampled_from(["cos", "linear"]), f=st.booleans(),
+       beta=st.booleans())
+def test_random_schedules_match_torch(kind, a, b, c, d, e, f, beta):
+    """Random arguments for the schedules with the most arithmetic."""
+    def make(lib, o):
+        s = lib.optim.lr_scheduler
+        if kind == "warm":
+            return s.CosineAnnealingWarmRestarts(o, T_0=a, T_mult=b, eta_min=c * 0.01)
+        if kind == "poly":
+            return s.PolynomialLR(o, total_iters=a * b, power=d)
+        if kind == "cyclic":
+            return s.CyclicLR(o, base_lr=0.01, max_lr=c, step_size_up=a, step_size_down=b,
+                              mode=["triangular", "triangular2", "exp_range"][b % 3],
+                              gamma=c, cycle_momentum=f)
+        return s.OneCycleLR(o, max_lr=d, total_steps=30 + a, pct_start=c, anneal_strategy=e,
+                            three_phase=f, div_factor=1 + 10 * d)
+    _same_history(make, steps=30, kind="adam" if beta else "sgd", groups=2)
+
+
+@pytest.mark.parametrize("name", ["poly", "warm_mult", "cyclic2", "cyclic_fn", "onecycle_3",
+                                  "sequential3", "chained_warm", "sequential_of_chained"])
+def test_state_dict_round_trip_continues_as_torch(name):
+    """Save after 13 steps, load into a fresh schedule (over a fresh optimizer given the
+    saved optimizer state), step on: the same rates as torch's, which does the same."""
+    def run(lib):
+        opt = _optimizer(lib, "sgd", 2)
+        out = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sched = SCHEDULES[name](lib, opt)
+            for _ in range(13):
+                opt.step()
+                sched.step()
+            saved_opt = pickle.loads(pickle.dumps(opt.state_dict()))
+            saved = pickle.loads(pickle.dumps(sched.state_dict()))
+            opt2 = _optimizer(lib, "sgd", 2)
+            sched2 = SCHEDULES[name](lib, opt2)
+            opt2.load_state_dict(saved_opt)
+            sched2.load_state_dict(saved)
+            out.append(_plain(saved))
+            for _ in range(15):
+                opt2.step()
+                sched2.step()
+                out.append(([g["lr"] for g in opt2.param_groups], sched2.get_last_lr(),
+                            [_momenta(g) for g in opt2.param_groups]))
+            out.append(_plain(sched2.state_dict()))
+        return out
+
+    assert run(minigrad) == run(torch)
+
+
+def _warnings_of(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("what", ["early", "epoch", "get_lr", "overridden", "warm_epoch"])
+@pytest.mark.parametrize("name", ["poly", "warm", "cyclic", "onecycle", "sequential",
+                                  "chained"])
+def test_warnings_are_torchs(name, what):
+    """Stepping the schedule before the optimizer, ``step(epoch)``, ``get_lr()`` outside a
+    step, an optimizer.step replaced after the schedule was made: torch's warnings, word for
+    word (or none where torch gives none)."""
+    def run(lib):
+        opt = _optimizer(lib)
+        sched = SCHEDULES[name](lib, opt)
+        if what == "early":
+            return _warnings_of(lambda: (sched.step(), sched.step()))
+        if what == "overridden":
+            opt.step = lambda *a: None
+            return _warnings_of(sched.step)
+        opt.step()
+        if what == "get_lr":
+            return _warnings_of(lambda: getattr(sched, "get_lr", lambda: None)()) if name not in (
+                "sequential", "chained") else []
+        if what == "warm_epoch" and name != "warm":
+            return []
+        try:
+            return _warnings_of(lambda: sched.step(1))
+        except TypeError as e:  # SequentialLR and ChainedScheduler take no epoch
+            return [str(e).replace(lib.__name__, "LIB")]
+    m, t = run(minigrad), run(torch)
+    assert m == t
+    if what == "early" and name not in ("sequential", "chained", "warm"):
+        assert any("before `optimizer.step()`" in text for _, text in t)
+
+
+BAD = [
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=0),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2.0),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2, T_mult=0),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2, T_mult=1.5),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2, eta_min="0"),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2).step(-1),
+    lambda lib, o: _sched(lib, "CosineAnnealingWarmRestarts")(o, T_0=2, last_epoch=3),
+    lambda lib, o: _sched(lib, "PolynomialLR")(o, last_epoch=4),
+    lambda lib, o: _sched(lib, "CyclicLR")(o, 0.1, 1.0, mode="sine"),
+    lambda lib, o: _sched(lib, "CyclicLR")(o, [0.1, 0.2], 1.0),
+    lambda lib, o: _sched(lib, "CyclicLR")(o, 0.1, (1.0, 2.0, 3.0)),
+    lambda lib, o: _sched(lib, "CyclicLR")(lib.optim.Adagrad([lib.ones(1)]), 0.1, 1.0),
+    lambda lib, o: _sched(lib, "CyclicLR")(None, 0.1, 1.0),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=0),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=5.0),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, epochs=2, steps_per_epoch=0),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, epochs=-2, steps_per_epoch=3),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, epochs=2),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=5, pct_start=1),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=5, pct_start=1.5),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=5, anneal_strategy="exp"),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, [0.1, 0.2], total_steps=5),
+    lambda lib, o: _sched(lib, "OneCycleLR")(o, 0.1, total_steps=5, max_momentum=[0.9] * 3),
+    lambda lib, o: _sched(lib, "OneCycleLR")(lib.optim.Adagrad([lib.ones(1)]), 0.1,
+                                             total_steps=5),
+    lambda lib, o: [s.step() for s in [_sched(lib, "OneCycleLR")(o, 0.1, total_steps=2)] * 3],
+    lambda lib, o: _sched(lib, "SequentialLR")(o, [], []),
+    lambda lib, o: _sched(lib, "SequentialLR")(o, [_sched(lib, "StepLR")(o, 2)], [3]),
+    lambda lib, o: _sched(lib, "SequentialLR")(o, [_sched(lib, "StepLR")(o, 2), object()],
+                                               [3]),
+    lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "ReduceLROnPlateau")(o)], []),
+    lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "StepLR")(_optimizer(lib, "adam"), 2)], []),
+    lambda lib, o: _sched(lib, "ChainedScheduler")([]),
+    lambda lib, o: _sched(lib, "ChainedScheduler")(
+        [_sched(lib, "StepLR")(o, 2), _sched(lib, "ReduceLROnPlateau")(o)]),
+    lambda lib, o: _sched(lib, "ChainedScheduler")(
+        [_sched(lib, "StepLR")(o, 2), _sched(lib, "StepLR")(_optimizer(lib, "adam"), 2)]),
+    lambda lib, o: _sched(lib, "ChainedScheduler")([_sched(lib, "StepLR")(o, 2)]).get_lr(),
+]
+
+
+@pytest.mark.parametrize("i", range(len(BAD)))
+def test_bad_arguments_raise_torchs_errors(i):
+    def run(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return BAD[i](lib, _optimizer(lib))
+    assert_same_error(lambda: run(minigrad), lambda: run(torch))
+
+
+def test_the_new_schedules_are_importable_as_in_torch():
+    from minigrad.optim.lr_scheduler import (  # noqa: F401
+        ChainedScheduler,
+        CosineAnnealingWarmRestarts,
+        CyclicLR,
+        OneCycleLR,
+        PolynomialLR,
+        SequentialLR,
+    )
+    assert sorted(minigrad.optim.lr_scheduler.__all__) == sorted(
+        torch.optim.lr_scheduler.__all__)
