@@ -9,9 +9,11 @@ warnings and errors.
 
 from __future__ import annotations
 
+import math
 import pickle
 import warnings
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -137,6 +139,13 @@ SCHEDULES = {
             [_sched(lib, "LinearLR")(o, start_factor=0.2, total_iters=3),
              _sched(lib, "StepLR")(o, step_size=2, gamma=0.5)]),
             _sched(lib, "CyclicLR")(o, 0.01, 0.1, step_size_up=3)], milestones=[7]),
+    "swalr": lambda lib, o: lib.optim.swa_utils.SWALR(o, swa_lr=0.05),
+    "swalr_lin": lambda lib, o: lib.optim.swa_utils.SWALR(
+        o, swa_lr=[0.5, 0.01], anneal_epochs=7, anneal_strategy="linear"),
+    "swalr_0": lambda lib, o: lib.optim.swa_utils.SWALR(o, swa_lr=0.02, anneal_epochs=0),
+    "sequential_swa": lambda lib, o: _sched(lib, "SequentialLR")(
+        o, [_sched(lib, "CosineAnnealingLR")(o, T_max=10),
+            lib.optim.swa_utils.SWALR(o, swa_lr=0.03, anneal_epochs=4)], milestones=[10]),
 }
 
 
@@ -183,7 +192,8 @@ def test_random_schedules_match_torch(kind, a, b, c, d, e, f, beta):
 
 
 @pytest.mark.parametrize("name", ["poly", "warm_mult", "cyclic2", "cyclic_fn", "onecycle_3",
-                                  "sequential3", "chained_warm", "sequential_of_chained"])
+                                  "sequential3", "chained_warm", "sequential_of_chained",
+                                  "swalr_lin", "sequential_swa"])
 def test_state_dict_round_trip_continues_as_torch(name):
     """Save after 13 steps, load into a fresh schedule (over a fresh optimizer given the
     saved optimizer state), step on: the same rates as torch's, which does the same."""
@@ -223,7 +233,7 @@ def _warnings_of(fn):
 
 @pytest.mark.parametrize("what", ["early", "epoch", "get_lr", "overridden", "warm_epoch"])
 @pytest.mark.parametrize("name", ["poly", "warm", "cyclic", "onecycle", "sequential",
-                                  "chained"])
+                                  "chained", "swalr"])
 def test_warnings_are_torchs(name, what):
     """Stepping the schedule before the optimizer, ``step(epoch)``, ``get_lr()`` outside a
     step, an optimizer.step replaced after the schedule was made: torch's warnings, word for
@@ -294,6 +304,15 @@ BAD = [
     lambda lib, o: _sched(lib, "ChainedScheduler")(
         [_sched(lib, "StepLR")(o, 2), _sched(lib, "StepLR")(_optimizer(lib, "adam"), 2)]),
     lambda lib, o: _sched(lib, "ChainedScheduler")([_sched(lib, "StepLR")(o, 2)]).get_lr(),
+    lambda lib, o: lib.optim.swa_utils.SWALR(o, 0.1, anneal_strategy="exp"),
+    lambda lib, o: lib.optim.swa_utils.SWALR(o, 0.1, anneal_epochs=-1),
+    lambda lib, o: lib.optim.swa_utils.SWALR(o, 0.1, anneal_epochs=2.0),
+    lambda lib, o: lib.optim.swa_utils.SWALR(o, [0.1, 0.2]),
+    lambda lib, o: lib.optim.swa_utils.get_ema_avg_fn(1.5),
+    lambda lib, o: lib.optim.swa_utils.get_ema_multi_avg_fn(-0.1),
+    lambda lib, o: lib.optim.swa_utils.AveragedModel(
+        lib.nn.Linear(2, 2), avg_fn=lib.optim.swa_utils.get_swa_avg_fn(),
+        multi_avg_fn=lib.optim.swa_utils.get_swa_multi_avg_fn()),
 ]
 
 
@@ -317,3 +336,218 @@ def test_the_new_schedules_are_importable_as_in_torch():
     )
     assert sorted(minigrad.optim.lr_scheduler.__all__) == sorted(
         torch.optim.lr_scheduler.__all__)
+
+
+# --- swa_utils: AveragedModel, SWALR, update_bn --------------------------------------------
+
+def _avg_kwargs(lib, kind):
+    u = lib.optim.swa_utils
+    return {"default": {}, "ema_multi": {"multi_avg_fn": u.get_ema_multi_avg_fn(0.9)},
+            "ema": {"avg_fn": u.get_ema_avg_fn(0.8)}, "swa": {"avg_fn": u.get_swa_avg_fn()},
+            "swa_multi": {"multi_avg_fn": u.get_swa_multi_avg_fn()},
+            "buffers": {"use_buffers": True, "multi_avg_fn": u.get_ema_multi_avg_fn(0.5)},
+            "buffers_default": {"use_buffers": True}}[kind]
+
+
+def _model(lib, dtype):
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.Linear(4, 1))
+    model = model.to(getattr(lib, dtype))
+    model.register_buffer("seen", lib.zeros(2, dtype=getattr(lib, dtype)))
+    return model
+
+
+KINDS = ["default", "ema_multi", "ema", "swa", "swa_multi", "buffers", "buffers_default"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_averaged_model_averages_given_weights_as_torch(kind, dtype):
+    """The model's weights set to the same numbers in both engines before each update: the
+    averages are torch's, bit for bit."""
+    rng = np.random.default_rng(len(kind))
+    draws = [[rng.standard_normal(tuple(p.shape)).astype(dtype)
+              for p in _model(torch, dtype).state_dict().values()] for _ in range(6)]
+
+    def run(lib):
+        model = _model(lib, dtype)
+        avg = lib.optim.swa_utils.AveragedModel(model, **_avg_kwargs(lib, kind))
+        out = []
+        for arrays in draws:
+            with lib.no_grad():
+                for t, a in zip(model.state_dict().values(), arrays, strict=True):
+                    t.copy_(lib.from_numpy(a))
+            avg.update_parameters(model)
+            out.append([to_numpy(t).tolist() for t in avg.state_dict().values()])
+        return out, list(avg.state_dict()), repr(avg), to_numpy(avg.n_averaged).tolist()
+
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_swa_training_loop_matches_torch(kind, dtype):
+    """A short SWA run as torch's tutorial writes it: a cosine schedule, then SWALR and
+    AveragedModel updates, then update_bn; rates equal, weights within 1e-6 (the losses'
+    gradients can differ in the last bit)."""
+    def run(lib):
+        model = _model(lib, dtype)
+        avg = lib.optim.swa_utils.AveragedModel(model, **_avg_kwargs(lib, kind))
+        opt = lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        sched = lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=20)
+        swa = lib.optim.swa_utils.SWALR(opt, swa_lr=0.05, anneal_epochs=3)
+        x = lib.randn(8, 3, dtype=getattr(lib, dtype))
+        y = lib.randn(8, 1, dtype=getattr(lib, dtype))
+        lrs = []
+        for epoch in range(15):
+            opt.zero_grad()
+            ((model(x) - y) ** 2).mean().backward()
+            opt.step()
+            with lib.no_grad():
+                model.seen.add_(1.5)
+            if epoch >= 5:
+                avg.update_parameters(model)
+                swa.step()
+            else:
+                sched.step()
+            lrs.append(opt.param_groups[0]["lr"])
+        assert lib.optim.swa_utils.update_bn([x, (x, y)], avg) is None
+        return lrs, [to_numpy(t) for t in avg.state_dict().values()], to_numpy(avg(x))
+
+    (m_lrs, m_state, m_out), (t_lrs, t_state, t_out) = run(minigrad), run(torch)
+    assert m_lrs == t_lrs
+    for a, b in zip(m_state, t_state, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(m_out, t_out, rtol=0, atol=1e-6)
+
+
+def test_swa_utils_is_importable_as_in_torch():
+    from minigrad.optim import swa_utils
+    from minigrad.optim.swa_utils import (  # noqa: F401
+        SWALR,
+        AveragedModel,
+        get_ema_avg_fn,
+        get_ema_multi_avg_fn,
+        get_swa_avg_fn,
+        get_swa_multi_avg_fn,
+        update_bn,
+    )
+    assert swa_utils is minigrad.optim.swa_utils
+    assert sorted(swa_utils.__all__) == sorted(torch.optim.swa_utils.__all__)
+    assert "swa_utils" in minigrad.optim.__all__
+
+
+# --- nn.init: orthogonal_, trunc_normal_, sparse_, dirac_, calculate_gain -----------------
+
+SHAPES = [(3, 5), (5, 3), (4, 4), (20, 17), (4, 3, 2), (100, 7), (2, 3, 2, 2)]
+
+
+def _init(lib, fn, shape, dtype, seed):
+    """The tensor ``fn`` fills, its warnings, and the generator's next number after it (the
+    same count of draws)."""
+    lib.manual_seed(seed)
+    t = lib.empty(*shape, dtype=getattr(lib, dtype))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(lib, t)
+    assert result is t
+    return to_numpy(t), [str(w.message) for w in caught], lib.rand(1).item()
+
+
+TRUNC = {
+    "default": lambda lib, t: lib.nn.init.trunc_normal_(t),
+    "vit": lambda lib, t: lib.nn.init.trunc_normal_(t, std=0.02),
+    "narrow": lambda lib, t: lib.nn.init.trunc_normal_(t, mean=0.5, std=0.2, a=0.3, b=0.5),
+    "tail": lambda lib, t: lib.nn.init.trunc_normal_(t, a=1.0, b=1.5),
+    "far": lambda lib, t: lib.nn.init.trunc_normal_(t, mean=3.0, std=0.5, a=-1, b=1),
+    "wide": lambda lib, t: lib.nn.init.trunc_normal_(t, mean=-1, std=3.0, a=-2, b=2),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("name", sorted(TRUNC))
+def test_trunc_normal_is_torchs_after_the_same_seed(name, shape, dtype):
+    """Both of torch 2.13's samplers (normal draws with rejection, uniform proposals with
+    acceptance), draw for draw: the same numbers, warnings and generator state."""
+    m, t = (_init(lib, TRUNC[name], shape, dtype, seed=7) for lib in LIBS)
+    np.testing.assert_array_equal(m[0], t[0])
+    assert m[1:] == t[1:]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (20, 17), (100, 7), (1, 9)])
+@pytest.mark.parametrize("sparsity", [0.0, 0.1, 0.5, 1.0])
+def test_sparse_is_torchs_after_the_same_seed(sparsity, shape, dtype):
+    def fn(lib, t):
+        return lib.nn.init.sparse_(t, sparsity, std=0.5)
+    m, t = (_init(lib, fn, shape, dtype, seed=3) for lib in LIBS)
+    np.testing.assert_array_equal(m[0], t[0])
+    assert m[1:] == t[1:]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SHAPES + [(1, 8), (8, 1), (3, 3, 3, 3, 2)])
+@pytest.mark.parametrize("gain", [1, 2.5])
+def test_orthogonal_is_torchs_after_the_same_seed(gain, shape, dtype):
+    """The same normal draws and the same (semi-)orthogonal matrix with the same signs;
+    torch's QR (MKL's LAPACK) and NumPy's (OpenBLAS's) sum in their own orders, so the
+    numbers agree within a few ulps, not bit for bit."""
+    def fn(lib, t):
+        return lib.nn.init.orthogonal_(t, gain=gain)
+    (m, m_warn, m_next), (t, t_warn, t_next) = (_init(lib, fn, shape, dtype, 5) for lib in LIBS)
+    eps = np.finfo(dtype).eps
+    tol = 8 * eps * gain * math.sqrt(max(shape[0], t.size // shape[0]))
+    np.testing.assert_allclose(m, t, rtol=0, atol=tol)
+    assert (np.sign(m) == np.sign(t))[np.abs(t) > tol].all()
+    assert (m_warn, m_next) == (t_warn, t_next)
+    flat = m.reshape(shape[0], -1) / gain
+    small = flat if flat.shape[0] <= flat.shape[1] else flat.T
+    np.testing.assert_allclose(small @ small.T, np.eye(len(small)), atol=100 * eps)
+
+
+@pytest.mark.parametrize("shape, groups", [((4, 2, 3), 1), ((6, 3, 3, 3), 2),
+                                           ((2, 4, 3, 2, 5), 1), ((4, 4, 2), 4),
+                                           ((3, 5, 1, 1), 3), ((2, 6, 4, 4), 1)])
+def test_dirac_is_torchs(shape, groups):
+    m, t = (lib.nn.init.dirac_(lib.full(shape, 7.0), groups) for lib in LIBS)
+    np.testing.assert_array_equal(to_numpy(m), to_numpy(t))
+    assert m._version == t._version
+
+
+def test_init_functions_work_in_place_on_parameters_as_torch():
+    def run(lib):
+        lib.manual_seed(0)
+        w = lib.nn.Parameter(lib.empty(3, 4))
+        versions = [lib.nn.init.orthogonal_(w)._version, lib.nn.init.trunc_normal_(w)._version,
+                    lib.nn.init.sparse_(w, 0.5)._version,
+                    lib.nn.init.dirac_(lib.nn.Parameter(lib.empty(2, 2, 3)))._version]
+        return versions, w.requires_grad, w.grad_fn, w.is_leaf, lib.nn.init.orthogonal_(
+            lib.empty(0, 3)).shape == (0, 3)
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("args", [("leaky_relu", 0.2), ("leaky_relu", 3), ("leaky_relu",),
+                                  ("selu",), ("conv_transpose3d",), ("sigmoid",), ("tanh",),
+                                  ("relu",), ("linear", 5)])
+def test_calculate_gain_is_torchs(args):
+    m, t = (lib.nn.init.calculate_gain(*args) for lib in LIBS)
+    assert (m, type(m)) == (t, type(t))
+
+
+INIT_ERRORS = [
+    lambda lib: lib.nn.init.dirac_(lib.empty(2, 2)),
+    lambda lib: lib.nn.init.dirac_(lib.empty(2, 2, 2, 2, 2, 2)),
+    lambda lib: lib.nn.init.dirac_(lib.empty(3, 2, 2), 2),
+    lambda lib: lib.nn.init.orthogonal_(lib.empty(3)),
+    lambda lib: lib.nn.init.sparse_(lib.empty(3, 2, 2), 0.1),
+    lambda lib: lib.nn.init.sparse_(lib.empty(3), 0.1),
+    lambda lib: lib.nn.init.calculate_gain("leaky_relu", True),
+    lambda lib: lib.nn.init.calculate_gain("leaky_relu", "0.1"),
+    lambda lib: lib.nn.init.calculate_gain("swish"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(INIT_ERRORS)))
+def test_init_errors_are_torchs(i):
+    assert_same_error(lambda: INIT_ERRORS[i](minigrad), lambda: INIT_ERRORS[i](torch))
