@@ -551,3 +551,67 @@ INIT_ERRORS = [
 @pytest.mark.parametrize("i", range(len(INIT_ERRORS)))
 def test_init_errors_are_torchs(i):
     assert_same_error(lambda: INIT_ERRORS[i](minigrad), lambda: INIT_ERRORS[i](torch))
+
+
+# --- optim.Adafactor ------------------------------------------------------------------------
+
+def _adafactor_run(lib, kwargs, dtype, seed, steps=20, reload_at=None):
+    """Parameters of several ranks stepped on the same random gradients; each step's
+    parameters (and, with ``reload_at``, a fresh optimizer loaded from the state dict there)."""
+    rng = np.random.default_rng(seed)
+    shapes = [(4, 5), (7,), (2, 3, 6), (1, 1), (3, 1)]
+    params = [lib.nn.Parameter(lib.from_numpy(rng.standard_normal(s).astype(dtype)))
+              for s in shapes]
+    opt = lib.optim.Adafactor(params, **kwargs)
+    out = []
+    for i in range(steps):
+        if i == reload_at:
+            saved = pickle.loads(pickle.dumps(opt.state_dict()))
+            opt = lib.optim.Adafactor(params, **kwargs)
+            opt.load_state_dict(saved)
+        for p in params:
+            p.grad = lib.from_numpy(rng.standard_normal(tuple(p.shape)).astype(dtype))
+        opt.step()
+        out.append([to_numpy(p).tolist() for p in params])
+    state = opt.state_dict()
+    out.append(_plain(state["param_groups"]))
+    out.append({k: [(name, to_numpy(v).tolist(), str(v.dtype).split(".")[-1])
+                    for name, v in s.items()] for k, s in state["state"].items()})
+    out.append(repr(opt))
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kwargs", [{}, {"lr": 0.1, "weight_decay": 0.1},
+                                    {"maximize": True, "d": 2.0, "eps": (1e-30, 1e-2)},
+                                    {"beta2_decay": -0.5, "lr": 0.5}])
+def test_adafactor_steps_are_torchs_bit_for_bit(kwargs, dtype):
+    """torch's single-tensor Adafactor (the CPU default) step by step: every parameter, the
+    factored state (row_var, col_var) or variance, the repr and the state dict."""
+    assert _adafactor_run(minigrad, kwargs, dtype, 0) == _adafactor_run(torch, kwargs, dtype, 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**16), lr=st.floats(1e-3, 1.0), decay=st.floats(-1.0, -0.1),
+       wd=st.sampled_from([0.0, 0.01, 0.3]), d=st.floats(1.0, 3.0), reload_at=st.integers(1, 9))
+def test_adafactor_random_settings_and_reloads_match_torch(seed, lr, decay, wd, d, reload_at):
+    kwargs = {"lr": lr, "beta2_decay": decay, "weight_decay": wd, "d": d}
+    assert (_adafactor_run(minigrad, kwargs, "float32", seed, steps=10, reload_at=reload_at)
+            == _adafactor_run(torch, kwargs, "float32", seed, steps=10, reload_at=reload_at))
+
+
+@pytest.mark.parametrize("kwargs", [{"lr": -1}, {"beta2_decay": 0.5}, {"eps": (-1, 1e-3)},
+                                    {"eps": (None, -1e-3)}, {"d": 0.5},
+                                    {"weight_decay": -0.1}])
+def test_adafactor_bad_settings_raise_torchs_errors(kwargs):
+    def run(lib):
+        return lib.optim.Adafactor([lib.nn.Parameter(lib.ones(2))], **kwargs)
+    assert_same_error(lambda: run(minigrad), lambda: run(torch))
+
+
+def test_adafactor_and_sparse_adam_names_as_in_torch():
+    assert "Adafactor" in minigrad.optim.__all__
+    assert issubclass(minigrad.optim.Adafactor, minigrad.optim.Optimizer)
+    with pytest.raises(AttributeError, match=r"^minigrad does not implement "
+                                             r"torch\.optim\.SparseAdam: minigrad has dense"):
+        minigrad.optim.SparseAdam  # noqa: B018
