@@ -53,17 +53,10 @@ LEFT_OUT = {
         "minigrad.nn.utils has clip_grad_norm_, clip_grad_value_, get_total_norm, "
         "parameters_to_vector and vector_to_parameters (for a stateless call: "
         "minigrad.func.functional_call); or run this code with torch"),
-    "minigrad.optim.lr_scheduler": dict.fromkeys(
-        ["CyclicLR", "OneCycleLR", "SequentialLR", "ChainedScheduler", "PolynomialLR",
-         "CosineAnnealingWarmRestarts"],
-        "minigrad.optim.lr_scheduler has LambdaLR, MultiplicativeLR, StepLR, MultiStepLR, "
-        "ConstantLR, LinearLR, ExponentialLR, CosineAnnealingLR and ReduceLROnPlateau (or set "
-        "optimizer.param_groups[i]['lr'] yourself); or run this code with torch"),
-    "minigrad.nn.init": dict.fromkeys(
-        ["orthogonal_", "trunc_normal_", "sparse_", "dirac_"],
-        "minigrad.nn.init has uniform_, normal_, constant_, zeros_, ones_, eye_, "
-        "xavier_uniform_, xavier_normal_, kaiming_uniform_ and kaiming_normal_; or run this "
-        "code with torch"),
+    "minigrad.optim": {
+        "SparseAdam": "minigrad has dense tensors only (no sparse gradients); use "
+                      "minigrad.optim.Adam, or run this code with torch",
+    },
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _FUNCTION),
 }

@@ -1,9 +1,11 @@
 """``minigrad.optim``: optimizers that update parameters from their ``.grad``, and
-``lr_scheduler``, the schedules that change their learning rates."""
+``lr_scheduler``, the schedules that change their learning rates, and ``swa_utils``, weight
+averaging (SWA, EMA)."""
 
 from minigrad import _left_out
-from minigrad.optim import lr_scheduler
+from minigrad.optim import lr_scheduler, swa_utils
 from minigrad.optim.adadelta import Adadelta
+from minigrad.optim.adafactor import Adafactor
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
 from minigrad.optim.adamax import Adamax
@@ -18,7 +20,8 @@ from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler",
-           "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "LBFGS"]
+           "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "LBFGS", "swa_utils",
+           "Adafactor"]
 
 
 def __getattr__(name):
