@@ -143,6 +143,24 @@ def saved_numbers(node) -> dict:
     return found
 
 
+def saved_signature(node) -> dict:
+    """Every saved field of ``node``: numbers and sizes as their reprs (``saved_numbers``),
+    a tensor as its shape and dtype, and whether a tensor was saved at all (torch saves one
+    only when a formula that reads it is wanted: what in-place changes can invalidate)."""
+    found = saved_numbers(node)
+    for name in dir(node):
+        if name.startswith("_saved_") and name not in found:
+            try:
+                value = getattr(node, name)
+            except (RuntimeError, AttributeError) as error:
+                found[name] = type(error).__name__
+                continue
+            items = value if isinstance(value, tuple | list) else (value,)
+            found[name] = repr([None if v is None else (tuple(v.shape), str(v.dtype).split(".")[-1])
+                                for v in items if v is None or hasattr(v, "shape")])
+    return found
+
+
 def assert_same_graph(m, t) -> None:
     """``m.grad_fn`` and ``t.grad_fn`` have the same node names, edges and sharing."""
     assert (m.grad_fn is None) == (t.grad_fn is None), \

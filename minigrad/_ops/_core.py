@@ -77,6 +77,15 @@ def as_tensor_like(x, dtype) -> Tensor:
     return Tensor._make(quietly(np.asarray, x, dtype.numpy))
 
 
+def wrapped(x) -> Tensor:
+    """``x`` itself, or a Python number as torch keeps it in a node: a 0-d tensor of the
+    number's own type (int64, float64, bool), whatever the op's dtype."""
+    if isinstance(x, Tensor):
+        return x
+    dtype = {bool: _dtype.bool, int: _dtype.int64}.get(type(x), _dtype.float64)
+    return Tensor._make(np.asarray(x, dtype.numpy))
+
+
 def operands(a, b):
     """Two operands of a binary op as tensors, and the dtype of the result."""
     if isinstance(a, Tensor):  # the common cases first: nothing to promote

@@ -98,7 +98,8 @@ def index_add_(self, dim, index, source, *, alpha=1):
 
 
 def _save(index, source):
-    return {"index": index, "source": source if source.requires_grad else None}
+    wanted = source.requires_grad  # only source's gradient reads them, as torch saves them
+    return {"index": index if wanted else None, "source": source if wanted else None}
 
 
 # --- index_fill, index_fill_ ---------------------------------------------------------------------

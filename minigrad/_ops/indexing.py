@@ -682,7 +682,7 @@ def scatter_add(input, dim, index, src):
     data = _at_least_1d(input._data).copy()
     np.add.at(data, _grids(index, d, 1), _at_least_1d(src._data)[_leading(index, 1)])
     return record(data.reshape(input._data.shape), ScatterAddBackward0, (input, src),
-                  save={"index": index}, dim=d, dim_arg=dim)
+                  save={"index": index if src.requires_grad else None}, dim=d, dim_arg=dim)
 
 
 class ScatterAddBackward0(Node):
@@ -774,7 +774,8 @@ def masked_select(input, mask):
     check_same_shape_broadcast(mask._data, input._data)
     shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
     data = np.broadcast_to(input._data, shape)[np.broadcast_to(mask._data, shape)]
-    return record(data, MaskedSelectBackward0, (input,), save={"mask": mask}, shape=shape)
+    return record(data, MaskedSelectBackward0, (input,), save={"mask": mask, "self": input},
+                  shape=shape)  # torch keeps self (its formula reads self's sizes)
 
 
 class MaskedSelectBackward0(Node):

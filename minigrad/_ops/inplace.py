@@ -35,6 +35,7 @@ from minigrad._ops._core import (
     needs_grad,
     record,
     result_type,
+    wrapped,
 )
 from minigrad._ops.indexing import check_indices, index_op, put, save_indices
 from minigrad._ops.pointwise import (
@@ -248,8 +249,8 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
     save = {}
     if save_self:
         save["self"] = _saved_original(self, other_t.requires_grad)
-    if save_other:
-        save["other"] = other_t
+    if save_other:  # a number as torch keeps it: its own type (float64 for -1.5)
+        save["other"] = other_t if isinstance(other, Tensor) else wrapped(other)
     return apply_inplace(self, data, node_cls, (self, other_t), save=save, **attrs)
 
 
@@ -309,7 +310,9 @@ def div_(self, other, *, rounding_mode=None):
             plain = other.detach() if isinstance(other, Tensor) else other
             data = P.div(self.detach(), plain, rounding_mode=rounding_mode)._data
         _check_cast(self, _dtype.from_numpy_dtype(data.dtype))
-        return apply_inplace(self, data, P.DivBackward2, (self, b), rounding_mode=rounding_mode)
+        save = {"self": _saved_original(self, b.requires_grad), "other": wrapped(other)}
+        return apply_inplace(self, data, P.DivBackward2, (self, b), save=save,
+                             rounding_mode=rounding_mode)
     if not self.dtype.is_floating_point:
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{self.dtype.scalar_name}")
@@ -512,7 +515,8 @@ def _division_(self, other, np_fn, kernel, scalar_node, tensor_node, **attrs):
     data = quietly(np_fn, self._data, common_data(self, b, d)[1])
     if not isinstance(other, Tensor):
         return apply_inplace(self, data, scalar_node, (self,), **attrs)
-    save = {"self": _saved_original(self, b.requires_grad), "other": b}
+    save = {"self": _saved_original(self, b.requires_grad),  # only other's gradient reads
+            "other": b if b.requires_grad else None}           # them, as torch saves them
     return apply_inplace(self, data, tensor_node, (self, b), save=save, **attrs)
 
 
@@ -1032,7 +1036,8 @@ def scatter_add_(self, dim, index, src):
     out = I.scatter_add(self.detach(), dim, index, src.detach())
     _check_no_overlap_with(self, src)
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
-                         save={"index": index}, dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
+                         save={"index": index if src.requires_grad else None},
+                         dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
 
 
 def _inplace_view(self, op, node_cls, **attrs):

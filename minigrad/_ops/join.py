@@ -54,7 +54,7 @@ def cat(tensors, dim=0):
     dtype = result_type(*tensors)
     data = np.concatenate([t._data for t in tensors], axis=d).astype(dtype.numpy, copy=False)
     data = _layout.row_major(data)  # whatever the inputs' layout, as torch's cat
-    return record(data, CatBackward0, tuple(tensors), dim=d,
+    return record(data, CatBackward0, tuple(tensors), dim=d, dim_arg=dim,
                   sizes=[t._data.shape[d] for t in tensors])
 
 

@@ -33,6 +33,7 @@ from minigrad._ops._core import (
     operands,
     record,
     result_type,
+    wrapped,
 )
 from minigrad._tensor import Tensor
 from minigrad.autograd.graph import Node
@@ -373,8 +374,11 @@ def div(input, other, *, rounding_mode=None):
         _int_division_check(b, d)
         fn = ReducedScalar.wrap(floor_divide_array if rounding_mode == "floor" else _trunc_div,
                                 d, other)
+        # saved as torch's formulas name them (other's gradient reads self; both read other),
+        # a number as torch wraps it: a 0-d int64, float64 or bool tensor
+        save = {"self": wrapped(input) if b.requires_grad else None, "other": wrapped(other)}
         return record(quietly(fn, *common_data(a, b, d)).astype(d.numpy), DivBackward2, (a, b),
-                      rounding_mode=rounding_mode)
+                      save=save, rounding_mode=rounding_mode)
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()

@@ -54,6 +54,7 @@ def _sum(input, dim, keepdim, dtype):
     data = x._data if dtype is None else x._data.astype(dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
+    dim_arg = dim  # as given, for the node's saved field
     if dim is None and keepdim:  # sum(x, None, True): every dim, kept
         dim = tuple(range(data.ndim))
     floats = data.dtype.kind == "f"  # added up in torch's order: torch's last digits
@@ -64,7 +65,7 @@ def _sum(input, dim, keepdim, dtype):
     out = cascade_sum_dims(data, dims, keepdim) if floats else \
         data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
-                  keepdim=keepdim)
+                  dim_arg=dim_arg, keepdim=keepdim)
 
 
 class SumBackward0(Node):

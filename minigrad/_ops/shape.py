@@ -321,7 +321,7 @@ def squeeze(input, dim=None):
         return record_view(input, data, SqueezeBackward0, lambda x: x.squeeze(),
                            self_shape=input._data.shape)
     if isinstance(dim, tuple | list):
-        return _squeeze_dims(input, tuple(dim), SqueezeBackward2)
+        return _squeeze_dims(input, tuple(dim), SqueezeBackward2, dims_arg=tuple(dim))
     d = _wrap_dim(dim, input.dim())
     squeezable = input.dim() > 0 and input._data.shape[d] == 1  # a 0-d tensor stays as it is
     data = np.squeeze(input._data, d) if squeezable else input._data.view()
@@ -329,7 +329,7 @@ def squeeze(input, dim=None):
                        self_shape=input._data.shape, dim=d, dim_arg=dim)
 
 
-def _squeeze_dims(input, dims, node_cls=None):
+def _squeeze_dims(input, dims, node_cls=None, dims_arg=None):
     """squeeze(dims); matmul's 1-D @ 2-D calls it on its fresh result for torch's in-place
     ``squeeze_(0)``, whose node is SqueezeBackward4."""
     node_cls = node_cls or SqueezeBackward4
@@ -340,7 +340,7 @@ def _squeeze_dims(input, dims, node_cls=None):
     drop = tuple(d for d in dims if input.dim() and input._data.shape[d] == 1)
     data = np.squeeze(input._data, drop)
     return record_view(input, data, node_cls, lambda x: x._squeeze_dims(dims, node_cls),
-                       self_shape=input._data.shape, dims=dims)
+                       self_shape=input._data.shape, dims=dims, dims_arg=dims_arg or dims)
 
 
 def _unsqueeze_to(grad, dims, sizes):

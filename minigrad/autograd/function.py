@@ -477,6 +477,15 @@ def _save(ctx, outputs) -> None:
     ctx.to_save = ()
 
 
+class InplaceFunction(Function):
+    """torch keeps this for backward compatibility (a Function with an ``inplace`` flag);
+    write a plain Function instead."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
 def once_differentiable(fn):
     """Mark a backward whose formula is not itself differentiable (it uses NumPy, say).
 

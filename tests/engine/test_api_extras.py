@@ -1,7 +1,8 @@
 """Smaller pieces of torch's API that PyTorch's docs and tutorials use, against torch:
 ``torch.func.linearize`` and ``stack_module_state`` (model ensembling), ``nn.Module.to`` in
 its three forms (it once cast float parameters to an integer dtype without a word), and
-``Module.cuda``, ``torch.random.fork_rng``, ``torch.utils.hooks.RemovableHandle``."""
+``Module.cuda``, ``torch.random.fork_rng``, ``torch.utils.hooks.RemovableHandle``,
+``torch.autograd.function.InplaceFunction``."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def outcome(lib, case, warnings_too=True):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = case(lib)
-        said = [str(w.message) for w in caught] if warnings_too else []
+        said = [str(w.message).replace("minigrad", "torch") for w in caught] \
+            if warnings_too else []
         return "OK", repr(result).replace("minigrad", "torch"), said
     except Exception as error:  # noqa: BLE001 - the exception is what we compare
         return type(error).__name__, str(error).replace("minigrad", "torch")
@@ -113,7 +115,11 @@ def removable_handle(L):
             type(handle).__module__)
 
 
-CASES = [linearize_one, linearize_tree, linearize_bad_shape, linearize_bad_dtype,
+def inplace_function(L):
+    return L.autograd.function.InplaceFunction(True).inplace
+
+
+CASES = [inplace_function, linearize_one, linearize_tree, linearize_bad_shape, linearize_bad_dtype,
          linearize_bad_structure, ensemble, ensemble_errors, fork_rng, removable_handle]
 
 MODULE_TO = {

@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as tfw
-from torch_compare import graph_signature, saved_numbers, walk_graph
+from torch_compare import graph_signature, saved_numbers, saved_signature, walk_graph
 from torch_compare import normalize_text as norm
 
 import minigrad
@@ -204,6 +204,8 @@ def test_grad_fn(entry, dtype):
             assert norm(m.grad_fn.name()) == t.grad_fn.name()
             m_graph, t_graph = graph_signature(m.grad_fn), graph_signature(t.grad_fn)
             assert m_graph == t_graph, f"output {k}: graph\n {m_graph}\nvs torch\n {t_graph}"
+            m_saved, t_saved = saved_signature(m.grad_fn), saved_signature(t.grad_fn)
+            assert m_saved == t_saved, f"output {k}: saved\n {m_saved}\nvs torch\n {t_saved}"
 
     for_each_sample(entry, dtype, check)
 
