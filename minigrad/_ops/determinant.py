@@ -79,8 +79,8 @@ class LinalgDetBackward0(Node):
 
     def backward(self, grad):
         A = self.saved("A")
-        if A.numel() == 0:
-            return None
+        if A.numel() == 0:  # torch's undefined gradient, which .grad shows as empty
+            return A.new_zeros(A.shape)
         if A.shape[-1] == 1:  # det of a 1 x 1 matrix is its entry (torch 2.13's shortcut)
             return grad.unsqueeze(-1).unsqueeze(-1).expand(*A.shape)
         result, pivots = self.saved("result"), self.saved("pivots")

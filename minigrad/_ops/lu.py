@@ -28,7 +28,7 @@ def column_major(data: np.ndarray) -> np.ndarray:
 def lu_factor(a: np.ndarray):
     """``(LU, pivots, info)`` of each matrix of ``a`` (``..., n, n``), in ``a``'s dtype."""
     *batch, n, _ = a.shape
-    lu = a.reshape(-1, n, n).copy()
+    lu = a.reshape(int(np.prod(batch, dtype=np.int64)), n, n).copy()
     b = lu.shape[0]
     pivots = np.zeros((b, n), dtype=np.int32)
     info = np.zeros(b, dtype=np.int32)
