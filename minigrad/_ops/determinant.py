@@ -62,7 +62,7 @@ def det(A):
     square_check(A, "linalg.det")
     floating_check(A, "linalg.det")
     no_half_lu(A)
-    lu, pivots, _, use_a_t = factor(A)
+    lu, pivots, _, use_a_t = factor(A, A.is_contiguous())
     data = _lu.permutation_sign(pivots, lu.dtype) * _lu.diagonal_product(lu)
     return record(np.array(data), LinalgDetBackward0, (A,),
                   save=_saved_factors(A, lu, pivots), output_name="result", use_A_T=use_a_t)
@@ -104,7 +104,7 @@ class LinalgDetBackward0(Node):
 def _slogdet(A, name: str, kind):
     square_check(A, name)
     floating_check(A, name, low_precision=False)
-    lu, pivots, _, use_a_t = factor(A)
+    lu, pivots, _, use_a_t = factor(A, A.is_contiguous())
     diag = np.diagonal(lu, 0, -2, -1)
     with np.errstate(divide="ignore"):
         sign = _sequential(np.multiply, 1, np.sign(diag)) * _lu.permutation_sign(pivots,

@@ -2,8 +2,8 @@
 one node as torch's ``_linalg_solve_ex`` (``LinalgSolveExBackward0``).
 
 As torch, the solve factors ``A`` once (LU with partial pivoting, ``_ops/lu.py``) and solves
-with the factors; a contiguous ``A`` is factored transposed (``A^T``, already column-major for
-LAPACK) and solved with ``adjoint=True``, and the node saves those factors. ``B`` may be a
+with the factors, which the node saves (``info``, the first zero pivot, is that factorisation's
+too). ``B`` may be a
 vector (or a batch of them: NumPy's rule) and broadcasts against ``A``'s batch; the engine
 sums a broadcast gradient back. The gradient is ``gB = A^{-H} gX``, ``gA = -gB X^H``: solved
 with the saved factors, or, under ``create_graph``, by a new ``linalg.solve`` (torch's
@@ -48,10 +48,11 @@ def no_half_lu(A) -> None:
         raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'")
 
 
-def factor(A):
+def factor(A, transposed: bool = False):
     """``(LU, pivots, info, use_A_T)``: the factors torch's solvers and determinants keep, of
-    ``A^T`` when ``A`` is contiguous (torch's ``use_A_T``), else of ``A``."""
-    use_a_t = A.is_contiguous()
+    ``A^T`` when ``transposed`` (torch's determinants factor a contiguous ``A`` so, its
+    ``use_A_T``), else of ``A``."""
+    use_a_t = transposed
     data = A._data
     lu, pivots, info = _lu.lu_factor(np.swapaxes(data, -1, -2) if use_a_t else data)
     return lu, pivots, info, use_a_t
@@ -115,13 +116,13 @@ def _solve_ex(A, B, left):
                            "supported for left=False. In this case linalg.solve is equivalent "
                            "to B / A.squeeze(-1)")
     no_half_lu(A)
-    lu, pivots, info, use_a_t = factor(A)
-    x = lu_solve(lu, pivots, np.broadcast_to(b, (*batch, *b.shape[-2:])), left, use_a_t)
+    lu, pivots, info, _ = factor(A)
+    x = lu_solve(lu, pivots, np.broadcast_to(b, (*batch, *b.shape[-2:])), left, False)
     if vector_case:
         x = x[..., 0]
     out = record(_laid_out(x.astype(A._data.dtype, copy=False), left), LinalgSolveExBackward0,
                  (A, B), save={"A": A, "LU": Tensor._make(lu), "pivots": Tensor._make(pivots)},
-                 output_name="result", left=left, use_A_T=use_a_t, vector_case=vector_case)
+                 output_name="result", left=left, vector_case=vector_case)
     return out, Tensor._make(info)
 
 
@@ -152,7 +153,7 @@ class LinalgSolveExBackward0(Node):
         g = grad.unsqueeze(-1) if vec else grad
         if fused():
             data = lu_solve(self.saved("LU")._data, self.saved("pivots")._data, g._data, left,
-                            not self.use_A_T)
+                            True)
             g_b = Tensor._make(data.astype(g._data.dtype, copy=False))
         else:  # a new solve, so that the gradient's own gradient reaches A
             g_b = solve(self.saved("A").mH, g, left=left)

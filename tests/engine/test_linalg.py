@@ -105,6 +105,8 @@ SUCCESSES = [
     "L.linalg.inv_ex(L.tensor([[1., 2.], [3., 4.]]))",
     "L.linalg.inv_ex(L.zeros(3, 2, 2)).info", "L.linalg.solve_ex(L.zeros(2, 2), L.ones(2)).info",
     "L.linalg.solve_ex(L.eye(2), L.ones(2))",
+    "L.linalg.solve_ex(L.tensor([[0., 1.], [0., 2.]]), L.ones(2)).info",
+    "L.linalg.inv_ex(L.tensor([[1., 2.], [2., 4.]]))",
     "L.linalg.solve(L.eye(2), L.ones(3, 2), left=False)",
     "L.linalg.solve(L.eye(2).expand(3, 2, 2), L.ones(4, 1, 2, 2)).shape",
     "L.linalg.solve(L.eye(2).expand(3, 2, 2), L.ones(3, 2)).stride()",
@@ -131,6 +133,21 @@ SUCCESSES = [
 @pytest.mark.parametrize("call", SUCCESSES)
 def test_results_print_as_torchs(call):
     both(lambda L: _text(eval(call, {"L": L, "INF": INF})))  # noqa: S307
+
+
+def test_nodes_save_torchs_lu_factors():
+    """det and slogdet factor a contiguous A transposed (torch's use_A_T), solve factors A."""
+    def run(L):
+        a = L.tensor([[1.0, 5.0, 2.0], [3.0, 1.0, 0.0], [2.0, 2.0, 7.0]], requires_grad=True)
+        out = []
+        for A in (a, a.mT):
+            for r in (L.linalg.det(A), L.linalg.slogdet(A)[1], L.linalg.solve(A, L.ones(3))):
+                g = r.grad_fn
+                out.append(_text((g._saved_LU, g._saved_LU.stride(), g._saved_pivots,
+                                  g._saved_A)))
+        return out
+
+    both(run)
 
 
 def test_named_tuples_unpack_and_read_by_name():
