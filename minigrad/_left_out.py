@@ -30,12 +30,7 @@ LEFT_OUT = {
     "minigrad": {
         "compile": _EAGER,
         "jit": "TorchScript tracing and scripting; " + _EAGER,
-        "linalg": "use minigrad.matmul, minigrad.outer, Tensor.norm and minigrad.einsum, or run "
-                  "this code with torch",
         "fft": "minigrad has no Fourier transforms; run this code with torch",
-        **dict.fromkeys(["det", "logdet", "slogdet"],
-                        "determinants belong to torch.linalg, which minigrad leaves out (it has "
-                        "minigrad.inverse); run this code with torch"),
         "special": "use the tensor functions minigrad has (exp, log, sigmoid, tanh, ...)",
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",
@@ -57,6 +52,15 @@ LEFT_OUT = {
         "SparseAdam": "minigrad has dense tensors only (no sparse gradients); use "
                       "minigrad.optim.Adam, or run this code with torch",
     },
+    "minigrad.linalg": dict.fromkeys(
+        ["svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh", "qr", "cholesky", "cholesky_ex",
+         "lstsq", "pinv", "matrix_rank", "matrix_exp", "cond", "lu", "lu_factor",
+         "lu_factor_ex", "lu_solve", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+         "householder_product", "tensorinv", "tensorsolve", "solve_triangular", "vander"],
+        "minigrad.linalg has vector_norm, matrix_norm, norm, det, slogdet, inv, inv_ex, solve, "
+        "solve_ex, cross, vecdot, matmul, multi_dot, matrix_power, diagonal and LinAlgError "
+        "(no SVD, eigen-, QR, Cholesky or LU decomposition of its own); run this code with "
+        "torch"),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _FUNCTION),
 }

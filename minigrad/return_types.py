@@ -66,3 +66,22 @@ class aminmax(tuple):
 
     def __repr__(self) -> str:
         return f"minigrad.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
+
+
+
+# linalg: the named tuples of torch.linalg (minigrad/linalg.py) and torch.slogdet
+def _named(name: str, fields: tuple):
+    """A tuple type whose items can also be read by these names (torch's structseq)."""
+    def __repr__(self) -> str:  # noqa: N807
+        items = ",\n".join(f"{k}={v!r}" for k, v in zip(fields, self))
+        return f"minigrad.return_types.{name}(\n{items})"
+
+    body = {k: property(lambda self, i=i: self[i]) for i, k in enumerate(fields)}
+    return type(name, (tuple,), {**body, "__repr__": __repr__, "__module__": __name__,
+                                 "__slots__": ()})
+
+
+slogdet = _named("slogdet", ("sign", "logabsdet"))
+linalg_slogdet = _named("linalg_slogdet", ("sign", "logabsdet"))
+linalg_inv_ex = _named("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _named("linalg_solve_ex", ("result", "info"))

@@ -10,6 +10,7 @@ from minigrad import _creation, _dtype
 from minigrad._ops import (
     activation,
     binning,
+    determinant,
     differences,
     distance,
     elementary,
@@ -182,6 +183,8 @@ METHODS = {
     "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,
     "unique": unique.unique,
     "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
+    "det": determinant.torch_det, "logdet": determinant.logdet,
+    "slogdet": determinant.torch_slogdet,
     "quantile": quantile.quantile, "nanquantile": quantile.nanquantile,
     # the activations group's block: erf and friends, activations torch has as methods
     "erf": E.erf, "erf_": E.erf_, "erfc": E.erfc, "erfc_": E.erfc_, "erfinv": E.erfinv,

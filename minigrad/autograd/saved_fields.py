@@ -394,6 +394,11 @@ SAVED_FIELDS = {
     "ConstantPadNdBackward0": {"pad": _signed("pad")},
     "LogSigmoidBackward0": {"buffer": TENSOR, "self": TENSOR},
     "LinalgInvExBackward0": {"inverse": TENSOR},
+    # linalg: determinants and solve keep A's LU factors (minigrad/_ops/determinant.py, solve.py)
+    "LinalgDetBackward0": {"A": TENSOR, "LU": TENSOR, "pivots": TENSOR, "result": TENSOR},
+    "LinalgSlogdetBackward0": {"A": TENSOR, "LU": TENSOR, "pivots": TENSOR, "sign": TENSOR},
+    "LinalgSolveExBackward0": {"A": TENSOR, "LU": TENSOR, "left": _attr("left"),
+                               "pivots": TENSOR, "result": TENSOR},
     "MultiMarginLossBackward0": {"margin": _attr("margin"), "p": _attr("p"),
                                  "reduction": lambda n: _REDUCTION[n.reduction],
                                  "self": TENSOR, "target": TENSOR, "weight": TENSOR},

@@ -551,7 +551,7 @@ NOT_OPS = {
 
 def public_ops() -> dict[str, tuple[object, str]]:
     """Every public name that could be an op: ``"Tensor.x"``, ``"minigrad.x"``, ``"F.x"``,
-    mapped to ``(owner, attribute)``."""
+    ``"linalg.x"``, mapped to ``(owner, attribute)``."""
     tensor = minigrad.Tensor
     names = {f"Tensor.{n}": (tensor, n) for n in METHODS}
     names |= {f"Tensor.{n}": (tensor, n) for n in dir(tensor) if not n.startswith("_")}
@@ -559,6 +559,9 @@ def public_ops() -> dict[str, tuple[object, str]]:
         obj = getattr(minigrad, n)
         if not n.startswith("_") and callable(obj) and not inspect.isclass(obj):
             names[f"minigrad.{n}"] = (minigrad, n)
+    for n in minigrad.linalg.__all__:  # torch.linalg's functions (LinAlgError is a class)
+        if not inspect.isclass(getattr(minigrad.linalg, n)):
+            names[f"linalg.{n}"] = (minigrad.linalg, n)
     functional = minigrad.nn.functional
     for n, obj in vars(functional).items():
         if not n.startswith("_") and inspect.isfunction(obj) \
