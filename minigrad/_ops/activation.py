@@ -1072,12 +1072,13 @@ def glu_double_backward(grad, grad_output, input, dim):
     return cat([gi_first_half, gi_second_half], dim)
 
 
-def glu_double_backward_grad_output(grad, input, dim, dim_arg):
-    """torch's: ``grad * glu_backward(ones, input)``, its two halves added."""
+def glu_double_backward_grad_output(grad, input, dim):
+    """torch's: ``grad * glu_backward(ones, input)``, its two halves added (torch wraps the
+    dim first, so that glu_backward's node keeps the wrapped dim)."""
     sizes = list(input.shape)
     sizes[dim] //= 2
     ones = Tensor._make(np.ones(sizes, input._data.dtype))
-    tmp = grad * glu_backward(ones, input, dim, dim_arg)
+    tmp = grad * glu_backward(ones, input, dim, dim)
     return tmp.narrow(dim, 0, sizes[dim]) + tmp.narrow(dim, sizes[dim], sizes[dim])
 
 
@@ -1087,7 +1088,7 @@ class GluBackwardBackward0(Node):
 
     def backward(self, w):
         g, x = self.saved("grad_output"), self.saved("self")
-        return (glu_double_backward_grad_output(w, x, self.dim, self.dim_arg)
+        return (glu_double_backward_grad_output(w, x, self.dim)
                 if self.needs_input_grad[0] else None,
                 glu_double_backward(w, g, x, self.dim_arg) if self.needs_input_grad[1] else None)
 

@@ -80,17 +80,15 @@ class SumBackward1(Node):
     """sum over ``dim``: put the reduced dims back, then expand."""
 
     def backward(self, grad):
-        return _unreduce(grad, self.dim, self.keepdim, self.self_shape)
+        return _unreduce(grad, self.dim, self.keepdim, self.self_shape, self.dim_arg)
 
     def jvp(self, t):
         return t.sum(self.dim, keepdim=self.keepdim)
 
 
-def _unreduce(grad, dims, keepdim, shape):
-    if not keepdim:
-        for d in sorted(dims):
-            grad = grad.unsqueeze(d)
-    return grad.expand(*shape)
+def _unreduce(grad, dims, keepdim, shape, given=None):
+    """torch's sum_backward: the reduced dims put back (``_restore``), then expanded."""
+    return _restore(grad, dims, keepdim, given).expand(*shape)
 
 
 @parses(
@@ -379,9 +377,15 @@ def _all_dims(dim, ndim):
     return _dims(dim, ndim)
 
 
-def _restore(t, dims, keepdim):
-    """A reduced tensor with its reduced dims back (size 1), to broadcast against the input."""
+def _restore(t, dims, keepdim, given=None):
+    """A reduced tensor with its reduced dims back (size 1), to broadcast against the input:
+    torch's unsqueeze_multiple, which unsqueezes one dim as it was given (``given``: -1 stays
+    -1, which its node saves), several wrapped and in order."""
     if not keepdim:
+        one = given if type(given) is int else (
+            given[0] if isinstance(given, tuple | list) and len(given) == 1 else None)
+        if one is not None and len(dims) == 1:  # (a 0-d input has no dim to put back)
+            return t.unsqueeze(one)
         for d in sorted(dims):
             t = t.unsqueeze(d)
     return t
@@ -505,8 +509,9 @@ class LogsumexpBackward0(Node):
     """out = log(sum(exp(self), dim)); d/dself = exp(self - out), the softmax"""
 
     def backward(self, grad):
-        result = _restore(self.saved("result"), self.dim, self.keepdim)
-        return _restore(grad, self.dim, self.keepdim) * (self.saved("self") - result).exp()
+        result = _restore(self.saved("result"), self.dim, self.keepdim, self.dim_arg)
+        return (_restore(grad, self.dim, self.keepdim, self.dim_arg)
+                * (self.saved("self") - result).exp())
 
     def jvp(self, t):
         result = _restore(self.result, self.dim, self.keepdim)
@@ -598,7 +603,7 @@ def _var_backward(node, x, grad):
             return grad * where(x == x.mean(), float("nan"), float("inf"))
         return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean())
     if x.dim() > 1:
-        grad = _restore(grad, node.dim, node.keepdim)
+        grad = _restore(grad, node.dim, node.keepdim, node.dim_arg)
     # the dims as given (order and signs), as torch's formula passes them to mean
     return mul_scalar(grad, _two_over(node.dof)) * (x - x.mean(node.dim_arg, keepdim=True))
 
@@ -701,8 +706,10 @@ class LinalgVectorNormBackward0(Node):
         x = self.saved("self")
         # torch gets the reduced dims back only for a ``dim`` that was given
         dims = () if self.dim_arg is None or x.dim() == 0 else self.dim
-        norm = _restore(self.saved("result"), dims, self.keepdim)
-        return _norm_backward(x, norm, _restore(grad, dims, self.keepdim), self.ord, self.dim)
+        given = self.dim_arg if dims else None
+        norm = _restore(self.saved("result"), dims, self.keepdim, given)
+        return _norm_backward(x, norm, _restore(grad, dims, self.keepdim, given), self.ord,
+                              self.dim)
 
     def jvp(self, t):
         if self.ord == 0:

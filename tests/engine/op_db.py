@@ -575,9 +575,6 @@ F = lambda lib: lib.nn.functional
 _SUM_TO_0D = ("ExpandBackward0 of a 0-d tensor to its own shape: torch's backward is sum_to(grad, "
               "[]), which is grad.sum() (a SumBackward0 in a create_graph gradient), minigrad's "
               "returns the gradient as it is")
-_SUM_NEG_DIM = ("sum over a negative dim: torch's SumBackward1 keeps the dim as given and its "
-                "backward unsqueezes there (UnsqueezeBackward0._saved_dim 2**64 - 2 for -2), "
-                "minigrad's keeps the wrapped dim")
 _NO_FWAD = ("torch has no forward-mode formula (_cdist_forward, _euclidean_dist): gradcheck's "
             "forward mode raises on both engines; test_fwad compares the errors")
 
@@ -1693,7 +1690,7 @@ OPS: list[OpInfo] = [
                         const(randn(r, (1, 2)))),
                       S(randn(r, (2, 2)))]),
     # --- statistics_losses: distances, similarities, statistics, losses ------------------------
-    # (_SUM_TO_0D and _SUM_NEG_DIM, below, are differences of ops outside this block)
+    # (_SUM_TO_0D, below, is a difference of ops outside this block)
     OpInfo("normalize", lambda lib, x, *a, **kw: F(lib).normalize(x, *a, **kw),
            lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), 1, 0),
                       S(nonzero(r, (2, 3, 2)), 1.5, -1),
@@ -1717,8 +1714,7 @@ OPS: list[OpInfo] = [
                       S(randn(r, ()), randn(r, ()), 0)]),
     OpInfo("cosine_similarity_negdim", lambda lib, x, y, d: lib.cosine_similarity(x, y, d),
            lambda r: [S(randn(r, (2, 3, 2)), randn(r, (3, 2)), -2),
-                      S(randn(r, (2, 3)), randn(r, (2, 3)), -1)],
-           xfail={"gradgrad_graph": _SUM_NEG_DIM}),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), -1)]),
     OpInfo("cosine_similarity_F", lambda lib, x, y, *a, **kw: (
         F(lib).cosine_similarity(x, y, *a, **kw) + lib.nn.CosineSimilarity(*a, **kw)(x, y)),
            lambda r: [S(randn(r, (3, 4)), randn(r, (3, 4))),
@@ -1783,7 +1779,7 @@ OPS: list[OpInfo] = [
                       S(randn(r, (3, 2)), randn(r, (4, 2)), compute_mode="use_mm_for_euclid_dist"),
                       S(randn(r, (1, 26, 2)), const(randn(r, (2, 2))), 2.0),
                       S(nc(randn(r, (4, 3))), nc(randn(r, (3, 3))), 2, "use_mm_for_euclid_dist")],
-           supports_fwad=False, xfail={"gradgrad_graph": _SUM_NEG_DIM, "gradcheck_fwad": _NO_FWAD}),
+           supports_fwad=False, xfail={"gradcheck_fwad": _NO_FWAD}),
     OpInfo("kl_div", lambda lib, x, t, **kw: F(lib).kl_div(x, t, **kw),
            lambda r: [S(randn(r, (3, 4)), const(positive(r, (3, 4))), reduction="batchmean"),
                       S(randn(r, (3, 4)), positive(r, (3, 4)), reduction="sum"),
@@ -2112,11 +2108,7 @@ OPS: list[OpInfo] = [
                       S(nc(randn(r, (3, 4))), const(randn(r, (3, 1))), dim=0)]),
     OpInfo("vecdot_last_dim", lambda lib, x, y, **kw: lib.linalg.vecdot(x, y, **kw),
            lambda r: [S(randn(r, (2, 3)), randn(r, (3,))),
-                      S(randn(r, (2, 4, 3)), randn(r, (4, 3)))],
-           xfail={"gradgrad_graph": "sum(dim=-1)'s gradient unsqueezes the wrapped dim where "
-                                    "torch's unsqueeze_multiple passes -1 as given "
-                                    "(UnsqueezeBackward0._saved_dim): minigrad's SumBackward1, "
-                                    "not vecdot"}),
+                      S(randn(r, (2, 4, 3)), randn(r, (4, 3)))]),
     OpInfo("multi_dot", lambda lib, *ts: lib.linalg.multi_dot(list(ts)),
            lambda r: [S(randn(r, (2, 3)), randn(r, (3, 4))), S(randn(r, (3,)), randn(r, (3,))),
                       S(randn(r, (5, 2)), randn(r, (2, 6)), randn(r, (6, 3))),
@@ -2313,9 +2305,7 @@ OPS: list[OpInfo] = [
         F(lib).glu(x, *a), x, v, create_graph=True)[0],
            lambda r: [S(randn(r, (2, 4)), randn(r, (2, 2))),
                       S(randn(r, (4, 3)), const(randn(r, (2, 3))), 0)],
-           supports_fwad=False, xfail={**_GRAD_INSIDE, "gradgrad_graph": (
-               "torch's glu_double_backward cats with dim=-1 as given, and its CatBackward0 "
-               "shows 2**64 - 1; minigrad's cat keeps the wrapped dim (_saved_dim 1)")}),
+           supports_fwad=False, xfail=_GRAD_INSIDE),
     OpInfo("nn_glu", lambda lib, x: (lib.nn.GLU()(x), lib.nn.GLU(0)(x)),
            lambda r: [S(randn(r, (4, 6)))]),
     OpInfo("prelu", lambda lib, x, w: F(lib).prelu(x, w),
