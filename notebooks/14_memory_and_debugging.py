@@ -838,8 +838,9 @@ print(inspect.getsource(minigrad.autograd.anomaly_mode.checked_apply))
 # %% [markdown]
 # ## Where minigrad differs from torch
 #
-# * minigrad has no `torch.linalg` module: section 6 calls `v.norm()`, not
-#   `torch.linalg.vector_norm(v)` (the same node, `LinalgVectorNormBackward0`, in both).
+# * minigrad's `torch.linalg` has only part of torch's (norms, determinants, `solve`, `inv`; no
+#   decompositions such as `svd` or `eigh`). Section 6 calls `v.norm()`, which both engines
+#   compute as `torch.linalg.vector_norm` (the same node, `LinalgVectorNormBackward0`).
 # * minigrad's tensors are always on the CPU, so its `save_on_cpu` keeps saved tensors as they
 #   are (torch's copies them to the CPU and back).
 # * minigrad's nodes also list everything they saved in a dict, `grad_fn._saved` (torch has
