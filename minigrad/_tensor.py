@@ -571,7 +571,7 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self.requires_grad and not force:
+        if self.requires_grad and grad_mode._state.enabled and not force:  # (not under no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self._data.view()  # a new array on the same memory each time, as torch's

@@ -2,7 +2,8 @@
 ``torch.func.linearize`` and ``stack_module_state`` (model ensembling), ``nn.Module.to`` in
 its three forms (it once cast float parameters to an integer dtype without a word), and
 ``Module.cuda``, ``torch.random.fork_rng``, ``torch.utils.hooks.RemovableHandle``,
-``torch.autograd.function.InplaceFunction``."""
+``torch.autograd.function.InplaceFunction``, ``Tensor.numpy()`` of a tensor that requires
+grad under ``no_grad`` (torch refuses it only while grad mode is on)."""
 
 from __future__ import annotations
 
@@ -115,12 +116,28 @@ def removable_handle(L):
             type(handle).__module__)
 
 
+def numpy_under_no_grad(L):
+    import numpy as np
+
+    x = L.ones(3, requires_grad=True)
+    with L.no_grad():
+        a, b = x.numpy(), np.asarray(x)
+    with L.inference_mode():
+        c = x.numpy()
+    try:
+        x.numpy()
+    except RuntimeError as e:
+        refused = str(e)
+    return a, b, c, refused
+
+
 def inplace_function(L):
     return L.autograd.function.InplaceFunction(True).inplace
 
 
-CASES = [inplace_function, linearize_one, linearize_tree, linearize_bad_shape, linearize_bad_dtype,
-         linearize_bad_structure, ensemble, ensemble_errors, fork_rng, removable_handle]
+CASES = [numpy_under_no_grad, inplace_function, linearize_one, linearize_tree,
+         linearize_bad_shape, linearize_bad_dtype, linearize_bad_structure, ensemble,
+         ensemble_errors, fork_rng, removable_handle]
 
 MODULE_TO = {
     "int64": lambda L, m: m.to(L.int64),
