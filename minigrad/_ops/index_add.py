@@ -85,7 +85,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     d = _check(input, dim, index, source)
     data = _added(input, d, index, source, alpha)
     return record(data, IndexAddBackward0, (input, source), save=_save(index, source),
-                  dim=d, dim_arg=dim, alpha=alpha, source_dim=source.dim(), index=index)
+                  dim=d, dim_arg=dim, alpha=alpha, source_dim=source.dim(), index_tensor=index)
 
 
 @parses('index_add_(Tensor input, int dim, Tensor index, Tensor source, *, Number alpha = 1)')
@@ -94,7 +94,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     data = _added(self, d, index, source, alpha)
     return apply_inplace(self, data, IndexAddBackward0, (self, source),
                          save=_save(index, source), dim=d, dim_arg=dim, alpha=alpha,
-                         source_dim=source.dim(), index=index)
+                         source_dim=source.dim(), index_tensor=index)
 
 
 def _save(index, source):

@@ -432,7 +432,9 @@ class IndexAddBackward0(Node):
             t_source = source.new_zeros(source.shape)
         elif self.alpha != 1:
             t_source = mul_scalar(t_source, self.alpha)
-        return index_add_into_zeros(t_self, self.dim, self.index, t_source, self.dim_arg)
+        # the index as an attribute: torch saves it only for source's gradient, and forward
+        # mode needs it either way
+        return index_add_into_zeros(t_self, self.dim, self.index_tensor, t_source, self.dim_arg)
 
 
 def masked_scatter_into_zeros(zeros, mask, source):
@@ -682,7 +684,8 @@ def scatter_add(input, dim, index, src):
     data = _at_least_1d(input._data).copy()
     np.add.at(data, _grids(index, d, 1), _at_least_1d(src._data)[_leading(index, 1)])
     return record(data.reshape(input._data.shape), ScatterAddBackward0, (input, src),
-                  save={"index": index if src.requires_grad else None}, dim=d, dim_arg=dim)
+                  save={"index": index if src.requires_grad else None}, dim=d, dim_arg=dim,
+                  index_tensor=index)
 
 
 class ScatterAddBackward0(Node):
@@ -697,7 +700,7 @@ class ScatterAddBackward0(Node):
         x, src = self.inputs
         t_self = x.new_zeros(x.shape) if t_self is None else t_self
         t_src = src.new_zeros(src.shape) if t_src is None else t_src
-        return t_self.scatter_add(self.dim, self.index, t_src)
+        return t_self.scatter_add(self.dim, self.index_tensor, t_src)  # (see IndexAddBackward0)
 
 
 def check_no_reduce(reduce):

@@ -1037,7 +1037,7 @@ def scatter_add_(self, dim, index, src):
     _check_no_overlap_with(self, src)
     return apply_inplace(self, out._data, I.ScatterAddBackward0, (self, src),
                          save={"index": index if src.requires_grad else None},
-                         dim=_wrap_dim(dim, self.dim()), dim_arg=dim)
+                         dim=_wrap_dim(dim, self.dim()), dim_arg=dim, index_tensor=index)
 
 
 def _inplace_view(self, op, node_cls, **attrs):
