@@ -366,6 +366,11 @@ from minigrad._ops.elementary import (
     xlogy_,
 )
 
+# isort: split
+# the special functions' block (torch.special's own are in minigrad.special)
+from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma
+from minigrad._ops.special_functions import i0, i0_
+
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})
@@ -390,6 +395,7 @@ from minigrad import (  # noqa: E402
     profiler,
     random,
     return_types,
+    special,
     utils,
     version,
 )

@@ -13,6 +13,7 @@ from minigrad._ops import (
     differences,
     distance,
     elementary,
+    gamma,
     index_add,
     indexing,
     inplace,
@@ -32,6 +33,7 @@ from minigrad._ops import (
     scan,
     shape,
     sorting,
+    special_functions,
     stacking,
     statistics,
     unique,
@@ -190,6 +192,11 @@ METHODS = {
     "rad2deg": E.rad2deg, "deg2rad_": E.deg2rad_, "rad2deg_": E.rad2deg_, "logit": E.logit,
     "logit_": E.logit_, "sinc": E.sinc, "sinc_": E.sinc_,
     "xlogy": E.xlogy, "xlogy_": E.xlogy_,
+    # the special functions' block (gamma.py, special_functions.py)
+    "lgamma": gamma.lgamma, "lgamma_": gamma.lgamma_, "digamma": gamma.digamma,
+    "digamma_": gamma.digamma_, "polygamma": gamma.polygamma_method,
+    "polygamma_": gamma.polygamma_, "mvlgamma": gamma.mvlgamma, "mvlgamma_": gamma.mvlgamma_,
+    "i0": special_functions.i0, "i0_": special_functions.i0_,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -64,7 +64,7 @@ def _sum(input, dim, keepdim, dtype):
     out = cascade_sum_dims(data, dims, keepdim) if floats else \
         data.sum(axis=dims, keepdims=keepdim).astype(data.dtype, copy=False)
     return record(out, SumBackward1, (x,), self_shape=x._data.shape, dim=dims,
-                  keepdim=keepdim)
+                  keepdim=keepdim, dim_arg=dim)  # torch keeps the dims as given (-1)
 
 
 class SumBackward0(Node):

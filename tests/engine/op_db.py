@@ -568,6 +568,9 @@ _GRAD_INSIDE = dict.fromkeys(
     "autograd.grad checks its inputs before its outputs (torch the other way round), so the "
     "messages differ")
 
+_ZETA_NO_FWAD = ("torch has no forward-mode formula for zeta, so gradcheck with forward AD "
+                 "cannot run (test_fwad checks both engines refuse alike)")
+
 OPS: list[OpInfo] = [
     # arithmetic: every spelling of add/sub/mul/div
     OpInfo("add", lambda lib, x, y, **kw: lib.add(x, y, **kw), binary()),
@@ -2281,6 +2284,83 @@ OPS: list[OpInfo] = [
     OpInfo("nn_hardsigmoid", lambda lib, x: (
         lib.nn.Hardsigmoid()(x * 3), lib.nn.Hardsigmoid(True)(x * 3)),
         lambda r: [S(nonzero(r, (2, 3)))], supports_gradgrad=False),
+    # --- torch.special and the gamma family (minigrad/special.py, _ops/gamma.py,
+    # _ops/special_functions.py) -----------------------------------------------------------------
+    OpInfo("lgamma", lambda lib, x: lib.lgamma(x) + x.lgamma(),
+           lambda r: unary(positive)(r) + [S(np.asarray([-2.5, -0.5, 0.3, 3.0]),
+                                             desc="negative")]),
+    OpInfo("lgamma_", lambda lib, x: x.clone().lgamma_(), few(unary(positive), 3)),
+    OpInfo("digamma", lambda lib, x: lib.digamma(x) + x.digamma(),
+           lambda r: unary(positive)(r) + [S(np.asarray([-2.5, -0.5, 0.3, 12.0]),
+                                             desc="negative")]),
+    OpInfo("digamma_", lambda lib, x: x.clone().digamma_(), few(unary(positive), 3)),
+    OpInfo("polygamma", lambda lib, x, n: lib.polygamma(n, x) + x.polygamma(n),
+           lambda r: [S(positive(r, (2, 3)), 0), S(positive(r, (4,)), 1), S(positive(r, ()), 2),
+                      S(nc(positive(r, (3, 4))), 3),
+                      S(np.asarray([-2.5, -0.5, 0.7, 11.0]), 1, desc="negative")]),
+    OpInfo("polygamma_", lambda lib, x, n: x.clone().polygamma_(n),
+           lambda r: [S(positive(r, (2, 3)), 1), S(positive(r, (4,)), 2)]),
+    OpInfo("mvlgamma", lambda lib, x, p: lib.mvlgamma(x + 2, p) + x.mvlgamma(1),
+           lambda r: [S(positive(r, (2, 3)), 1), S(positive(r, (4,)), 3), S(positive(r, ()), 2),
+                      S(nc(positive(r, (3, 4))), 4)]),
+    OpInfo("mvlgamma_", lambda lib, x, p: (x + 2).mvlgamma_(p),
+           lambda r: [S(positive(r, (2, 3)), 3)]),
+    OpInfo("i0", lambda lib, x: lib.i0(x) + x.i0() + lib.i0_(x.clone()),
+           lambda r: unary()(r) + [S(np.asarray([-9.0, -8.0, 0.0, 8.5, 20.0]),
+                                     desc="both series")]),
+    OpInfo("special_i0e", lambda lib, x: lib.special.i0e(x),
+           lambda r: unary()(r) + [S(np.asarray([-9.0, -8.0, 0.5, 8.5, 20.0]),
+                                     desc="both series")]),
+    OpInfo("special_i1", lambda lib, x: lib.special.i1(x),
+           lambda r: unary()(r) + [S(np.asarray([-9.0, 0.0, 1e-9, 8.5, 20.0]), desc="0 and tiny")],
+           no_gradcheck="at |x| <= eps torch's formula gives the limit 0.5, finite differences "
+                        "across 0 see the sign"),
+    OpInfo("special_i1e", lambda lib, x: lib.special.i1e(x),
+           lambda r: unary()(r) + [S(np.asarray([-9.0, 0.0, 8.5, 20.0]), desc="0")],
+           no_gradcheck="i1e has a kink at 0 (exp(-|x|)): torch's formula gives 0.5 there"),
+    OpInfo("special_ndtr", lambda lib, x: lib.special.ndtr(x), unary()),
+    OpInfo("special_ndtri", lambda lib, x: lib.special.ndtri(x),
+           lambda r: unary(lambda r, s: r.uniform(0.05, 0.95, s))(r)
+           + [S(np.asarray([1e-4, 0.01, 0.5, 0.99, 1 - 1e-4]), desc="tails")]),
+    OpInfo("special_log_ndtr", lambda lib, x: lib.special.log_ndtr(x),
+           lambda r: unary()(r) + [S(np.asarray([-40.0, -5.0, -1.0, 0.0, 6.0]), desc="tails")]),
+    OpInfo("special_entr", lambda lib, x: lib.special.entr(x), unary(positive)),
+    OpInfo("special_xlog1py", lambda lib, x, y: lib.special.xlog1py(x, y), binary(randn, positive)),
+    OpInfo("special_xlog1py_scalar",
+           lambda lib, x, *a: (lib.special.xlog1py(x, *a) if a else lib.special.xlog1py(2.5, x)),
+           lambda r: [S(randn(r, (2, 3)), 2.0), S(positive(r, (4,))),
+                      S(nc(randn(r, (3, 2))), 0.5)]),
+    OpInfo("special_xlog1py_zeros", lambda lib, x, y: lib.special.xlog1py(x, y),
+           lambda r: [S(with_zeros(randn(r, (4,)), [1, 3]), np.asarray([0.5, -1.0, 2.0, -2.0]))],
+           no_gradcheck="0 * log1p(y) at y <= -1: torch's formula gives 0 where the function "
+                        "is nan or undefined"),
+    OpInfo("special_zeta", lambda lib, x, q: lib.special.zeta(x, q),
+           lambda r: [S(const(r.uniform(2, 4, (2, 3))), positive(r, (2, 3))),
+                      S(const(r.uniform(2, 4, (3,))), positive(r, (2, 3))),
+                      S(const(np.asarray(3.0)), nc(positive(r, (3, 2))))], supports_fwad=False,
+           no_gradcheck=_ZETA_NO_FWAD),
+    OpInfo("special_zeta_number", lambda lib, q: lib.special.zeta(2.5, q),
+           lambda r: [S(positive(r, (2, 3))), S(positive(r, ()))], supports_fwad=False,
+           no_gradcheck=_ZETA_NO_FWAD),
+    OpInfo("special_zeta_self", lambda lib, x, q: lib.special.zeta(x, q),
+           lambda r: [S(r.uniform(2, 4, (2, 3)), const(positive(r, (2, 3))))],
+           supports_backward=False, supports_fwad=False, supports_gradgrad=False,
+           no_gradcheck="torch has no derivative for zeta's first argument"),
+    OpInfo("special_aliases", lambda lib, x: (
+        lib.special.expit(x), lib.special.exp2(x), lib.special.expm1(x), lib.special.sinc(x),
+        lib.special.erf(x), lib.special.erfc(x), lib.special.round(x),
+        lib.special.round(x, decimals=1), lib.special.softmax(x, 1),
+        lib.special.log_softmax(x, 0), lib.special.logsumexp(x, 1)),
+        lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 4))))]),
+    OpInfo("special_aliases_positive", lambda lib, x: (
+        lib.special.log1p(x), lib.special.gammaln(x), lib.special.digamma(x),
+        lib.special.psi(x), lib.special.polygamma(1, x), lib.special.multigammaln(x + 1, 2),
+        lib.special.xlogy(x, x), lib.special.i0(x)),
+        lambda r: [S(positive(r, (2, 3))), S(nc(positive(r, (3, 4))))]),
+    OpInfo("special_aliases_unit", lambda lib, x: (
+        lib.special.erfinv(x), lib.special.logit(x * 0.5 + 0.5), lib.special.logit(x, 0.2)),
+        lambda r: [S(unit(r, (2, 3))), S(nc(unit(r, (3, 4))))],
+        no_gradcheck="logit's eps clamps: the formula's 0 is not the one-sided slope there"),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}
