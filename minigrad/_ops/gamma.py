@@ -112,9 +112,11 @@ def _zeta64(x, q):
     first terms, then the Euler-Maclaurin tail (each element leaves where torch's loop would)."""
     x, q = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(q, np.float64))
     out = np.full(x.shape, np.nan)
-    pole = (q <= 0) & (q == np.floor(q))
-    out[(x == 1) | ((x > 1) & pole)] = np.inf
-    todo = (x > 1) & ~pole & ~((q <= 0) & (x != np.floor(x)))
+    # torch's checks, in its order (a nan x passes the first two: zeta(nan, 0) is inf)
+    first = (x == 1) | (x < 1)
+    pole = ~first & (q <= 0) & (q == np.floor(q))
+    out[(x == 1) | pole] = np.inf
+    todo = ~first & ~pole & ~((q <= 0) & (x != np.floor(x)))
     x, q = x[todo], q[todo]
     s = q ** -x
     a, b = q.copy(), np.zeros_like(q)
