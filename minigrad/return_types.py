@@ -66,3 +66,14 @@ class aminmax(tuple):
 
     def __repr__(self) -> str:
         return f"minigrad.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
+
+
+class frexp(tuple):
+    """(mantissa, exponent), readable by position or by name (torch.frexp)."""
+
+    mantissa = property(lambda self: self[0])
+    exponent = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return (f"minigrad.return_types.frexp(\nmantissa={self[0]!r},\n"
+                f"exponent={self[1]!r})")

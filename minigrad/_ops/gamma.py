@@ -340,6 +340,8 @@ def zeta(input, other):
     a, b, d = operands(input, other)
     if not d.is_floating_point:
         d = _dtype.get_default_dtype()
+    if d is _dtype.float16:
+        raise NotImplementedError("\"zeta_cpu\" not implemented for 'Half'")
     check_same_shape_broadcast(a._data, b._data)
     x, y = common_data(a, b, d)
     data = elementwise_result(quietly(_zeta_kernel, x.astype(d.numpy), y.astype(d.numpy)),

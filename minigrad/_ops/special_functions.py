@@ -172,13 +172,21 @@ def _safe_self(x):
     return not_tiny, P.where(not_tiny, x, x.new_full((), eps))
 
 
+def _no_half(name, x):
+    """torch's kernel has no float16 version: its dispatch error."""
+    if x.dtype is _dtype.float16:
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Half'")
+
+
 def _i1_backward(grad, x, result):
+    _no_half("i1_backward", x)
     not_tiny, safe = _safe_self(x)
     slope = i0(safe) - result * safe.reciprocal()
     return grad * P.where(not_tiny, slope, x.new_full((), 0.5))
 
 
 def _i1e_backward(grad, x, result):
+    _no_half("i1e_backward", x)
     not_tiny, safe = _safe_self(x)
     slope = i0e(safe) - result * (safe.sgn() + safe.reciprocal())
     return grad * P.where(not_tiny, slope, x.new_full((), 0.5))
@@ -271,6 +279,7 @@ np_ndtri = _in_float32(_ndtri)
 @parses('special_ndtri(Tensor input, *, Tensor out = None)')
 def ndtri(input):
     """The inverse of ndtr: the x whose standard normal CDF is the input."""
+    _no_half("ndtri_cpu", input)
     return _unary(input, np_ndtri, SpecialNdtriBackward0, save_result=True)
 
 
@@ -320,6 +329,7 @@ np_log_ndtr = _in_float32(_log_ndtr)
 @parses('special_log_ndtr(Tensor input, *, Tensor out = None)')
 def log_ndtr(input):
     """``log(ndtr(x))``, accurate far into the left tail."""
+    _no_half("log_ndtr_cpu", input)
     return _unary(input, np_log_ndtr, SpecialLogNdtrBackward0, save_self=True, save_result=True)
 
 

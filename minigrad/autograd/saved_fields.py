@@ -465,6 +465,15 @@ SAVED_FIELDS = {
     "SpecialXlog1PyBackward0": {"other": TENSOR, "self": TENSOR},
     "SpecialXlog1PyBackward1": {"other": TENSOR, "self": _attr("self")},
     "SpecialXlog1PyBackward2": {"other": _attr("other"), "self": TENSOR},
+    # the missing torch functions' block (_ops/float_bits.py, _ops/composites.py)
+    "CopysignBackward0": {"result": TENSOR, "self": TENSOR},
+    "CopysignBackward1": {"result": TENSOR, "self": TENSOR},
+    "NextafterBackward0": {"other": TENSOR, "self": TENSOR},
+    "LdexpBackward0": {"other": TENSOR, "result": TENSOR},
+    "FrexpBackward0": {"exponent": TENSOR},
+    "Logaddexp2Backward0": {"other": TENSOR, "self": TENSOR},
+    "NarrowCopyBackward0": {"dim": _dim_arg, "length": _attr("length"),
+                            "self_sym_sizes": _self_sizes, "start": _signed("start")},
 }
 
 

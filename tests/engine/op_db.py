@@ -568,6 +568,8 @@ _GRAD_INSIDE = dict.fromkeys(
     "autograd.grad checks its inputs before its outputs (torch the other way round), so the "
     "messages differ")
 
+_LDEXP_INT_POW = ("torch's formula grad * pow(2, other) takes an integer power for an integer "
+                  "exponent: 0 for a negative one, not finite differences' 2**other")
 _ZETA_NO_FWAD = ("torch has no forward-mode formula for zeta, so gradcheck with forward AD "
                  "cannot run (test_fwad checks both engines refuse alike)")
 
@@ -1759,7 +1761,7 @@ OPS: list[OpInfo] = [
                       S(randn(r, (3, 2)), randn(r, (4, 2)), compute_mode="use_mm_for_euclid_dist"),
                       S(randn(r, (1, 26, 2)), const(randn(r, (2, 2))), 2.0),
                       S(nc(randn(r, (4, 3))), nc(randn(r, (3, 3))), 2, "use_mm_for_euclid_dist")],
-           supports_fwad=False, xfail={"gradgrad_graph": _SUM_NEG_DIM, "gradcheck_fwad": _NO_FWAD}),
+           supports_fwad=False, xfail={"gradcheck_fwad": _NO_FWAD}),
     OpInfo("kl_div", lambda lib, x, t, **kw: F(lib).kl_div(x, t, **kw),
            lambda r: [S(randn(r, (3, 4)), const(positive(r, (3, 4))), reduction="batchmean"),
                       S(randn(r, (3, 4)), positive(r, (3, 4)), reduction="sum"),
@@ -2305,7 +2307,7 @@ OPS: list[OpInfo] = [
                       S(nc(positive(r, (3, 4))), 4)]),
     OpInfo("mvlgamma_", lambda lib, x, p: (x + 2).mvlgamma_(p),
            lambda r: [S(positive(r, (2, 3)), 3)]),
-    OpInfo("i0", lambda lib, x: lib.i0(x) + x.i0() + lib.i0_(x.clone()),
+    OpInfo("i0", lambda lib, x: lib.i0(x) + x.i0() + lib.i0_(x.clone()) + x.clone().i0_(),
            lambda r: unary()(r) + [S(np.asarray([-9.0, -8.0, 0.0, 8.5, 20.0]),
                                      desc="both series")]),
     OpInfo("special_i0e", lambda lib, x: lib.special.i0e(x),
@@ -2342,7 +2344,8 @@ OPS: list[OpInfo] = [
     OpInfo("special_zeta_number", lambda lib, q: lib.special.zeta(2.5, q),
            lambda r: [S(positive(r, (2, 3))), S(positive(r, ()))], supports_fwad=False,
            no_gradcheck=_ZETA_NO_FWAD),
-    OpInfo("special_zeta_self", lambda lib, x, q: lib.special.zeta(x, q),
+    OpInfo("special_zeta_self", lambda lib, x, q: (lib.special.zeta(x, q),
+                                                   lib.special.zeta(x, 2.5)),
            lambda r: [S(r.uniform(2, 4, (2, 3)), const(positive(r, (2, 3))))],
            supports_backward=False, supports_fwad=False, supports_gradgrad=False,
            no_gradcheck="torch has no derivative for zeta's first argument"),
@@ -2361,6 +2364,66 @@ OPS: list[OpInfo] = [
         lib.special.erfinv(x), lib.special.logit(x * 0.5 + 0.5), lib.special.logit(x, 0.2)),
         lambda r: [S(unit(r, (2, 3))), S(nc(unit(r, (3, 4))))],
         no_gradcheck="logit's eps clamps: the formula's 0 is not the one-sided slope there"),
+    # --- the missing torch functions (_ops/float_bits.py, _ops/composites.py) -------------------
+    OpInfo("copysign", lambda lib, x, y: lib.copysign(x, y) + x.copysign(y),
+           binary(nonzero, nonzero)),
+    OpInfo("copysign_number", lambda lib, x, s: lib.copysign(x, s) + x.copysign(-s),
+           with_scalars(nonzero, (2.5, -3, -0.0))),
+    OpInfo("copysign_zeros", lambda lib, x, y: lib.copysign(x, y),
+           lambda r: [S(np.asarray([0.0, 1.5, -0.0, -2.0]), np.asarray([-1.0, -0.0, 2.0, 0.0]))],
+           no_gradcheck="copysign(0, y): torch's formula gives 0, |x|'s kink"),
+    OpInfo("copysign_", lambda lib, x, y: x.clone().copysign_(y) + x.clone().copysign_(-1.5),
+           lambda r: [S(nonzero(r, (2, 3)), nonzero(r, (2, 3))),
+                      S(nonzero(r, (3,)), const(nonzero(r, (3,))))]),
+    OpInfo("nextafter", lambda lib, x, y: lib.nextafter(x, y) + x.nextafter(y),
+           lambda r: binary()(r)[:5] + [S(randn(r, (3,)), const(randn(r, (3,))))]
+           + [S(np.asarray([1.0, 2.0]), np.asarray([1.0, 3.0]), desc="equal")],
+           no_gradcheck="a step of one float: finite differences see the identity's slope "
+                        "but torch's gradient for other is 0"),
+    OpInfo("nextafter_", lambda lib, x, y: x.clone().nextafter_(y),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (2, 3)))],
+           no_gradcheck="a step of one float (see nextafter)"),
+    OpInfo("ldexp", lambda lib, x, e: lib.ldexp(x, e) + x.ldexp(e),
+           lambda r: [S(randn(r, (2, 3)), index([[1, -2, 0], [3, 0, -1]])),
+                      S(randn(r, (2, 3)), index([2, -1, 0])),
+                      S(nc(randn(r, (3, 2))), index(1)),
+                      S(randn(r, (2, 3)), randn(r, (2, 3)), desc="float exponent"),
+                      S(randn(r, (3,)), const(randn(r, (3,))))],
+           no_gradcheck=_LDEXP_INT_POW),
+    OpInfo("ldexp_", lambda lib, x, e: x.clone().ldexp_(e) + lib.ldexp_(x.clone(), e),
+           lambda r: [S(randn(r, (2, 3)), index([1, -2, 0])),
+                      S(randn(r, (3,)), randn(r, (3,)))], no_gradcheck=_LDEXP_INT_POW),
+    OpInfo("frexp", lambda lib, x: tuple(lib.frexp(x)) + tuple(x.frexp()), unary(nonzero),
+           no_gradcheck="the mantissa jumps where the exponent changes (finite differences "
+                        "step across powers of 2)"),
+    OpInfo("logaddexp2", lambda lib, x, y: lib.logaddexp2(x, y), binary()),
+    OpInfo("logaddexp2_method", lambda lib, x, y: x.logaddexp2(y), few(binary(), 2)),
+    OpInfo("true_divide", lambda lib, x, y: lib.true_divide(x, y) + x.true_divide(y)
+           + lib.true_divide(x, 2.5) + x.true_divide(-3), binary(randn, nonzero)),
+    OpInfo("true_divide_", lambda lib, x, y: x.clone().true_divide_(y) + x.clone().true_divide_(2),
+           lambda r: [S(randn(r, (2, 3)), nonzero(r, (2, 3))),
+                      S(randn(r, (2, 3)), nonzero(r, (3,))),
+                      S(nc(randn(r, (3, 2))), const(nonzero(r, (3, 2))))]),
+    OpInfo("float_power", lambda lib, x, y: lib.float_power(x, y) + x.float_power(y),
+           binary(positive, randn)),
+    OpInfo("float_power_numbers", lambda lib, x, *a: (
+        lib.float_power(x, *a) if a else lib.float_power(2.5, x)) + x.float_power(2),
+        lambda r: [S(positive(r, (2, 3)), 3), S(positive(r, (3,)), -0.5), S(randn(r, (4,))),
+                   S(nc(positive(r, (3, 2))), 2.5)]),
+    OpInfo("float_power_", lambda lib, x, y: x.clone().to(lib.float64).float_power_(y)
+           + x.clone().to(lib.float64).float_power_(2),
+           lambda r: [S(positive(r, (2, 3)), randn(r, (2, 3))),
+                      S(positive(r, (3,)), const(randn(r, (3,))))]),
+    OpInfo("msort", lambda lib, x: lib.msort(x) + x.msort(),
+           lambda r: [S(distinct(r, (4, 3))), S(distinct(r, (5,))), S(nc(distinct(r, (3, 4)))),
+                      S(distinct(r, ())), S(distinct(r, (3, 2, 2)))]),
+    OpInfo("narrow_copy", lambda lib, x, *a: lib.narrow_copy(x, *a) + x.narrow_copy(*a),
+           lambda r: [S(randn(r, (3, 4)), 1, 1, 2), S(randn(r, (3, 4)), -1, -3, 2),
+                      S(randn(r, (5,)), 0, 0, 5), S(nc(randn(r, (3, 4))), 0, 1, 1),
+                      S(randn(r, (2, 3, 2)), -2, 0, 0, desc="empty")]),
+    OpInfo("swapaxes_function", lambda lib, x, a, b: lib.swapaxes(x, a, b) + lib.swapdims(x, a, b),
+           lambda r: [S(randn(r, (2, 3)), 0, 1), S(randn(r, (2, 3, 4)), -1, 0),
+                      S(nc(randn(r, (3, 4))), 1, 1)]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}
