@@ -170,8 +170,9 @@ def test_gradients_as_torch(name, data):
     own values at 0, at the poles, at +-1)."""
     fn, (low, high), edges = UNARY[name]
     finite_edges = [e for e in edges if math.isfinite(e)] + [0.0]
-    elements = st.one_of(st.floats(low, high, allow_nan=False, exclude_min=True,
-                                   exclude_max=True), st.sampled_from(finite_edges))
+    margin = 1e-6 * (high - low)  # not the domain's last floats: erfinv(1 - 1e-16)'s own
+    # value is resolved to ~1% only (see the module's docstring), so is its gradient
+    elements = st.one_of(st.floats(low + margin, high - margin), st.sampled_from(finite_edges))
     x = data.draw(hnp.arrays(np.float64, (data.draw(st.integers(1, 6)),), elements=elements))
     g = data.draw(hnp.arrays(np.float64, x.shape, elements=st.floats(-2, 2)))
     grads = []
