@@ -381,6 +381,7 @@ from minigrad._ops.float_bits import copysign, frexp, ldexp, ldexp_, logaddexp2,
 from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from minigrad._ops.shape import swapaxes, swapdims
 from minigrad._ops.special_functions import i0, i0_
+from minigrad._ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())

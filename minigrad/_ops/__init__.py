@@ -39,6 +39,7 @@ from minigrad._ops import (
     stacking,
     statistics,
     unique,
+    view_scatter,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -207,6 +208,8 @@ METHODS = {
     "true_divide": composites.true_divide, "true_divide_": composites.true_divide_,
     "float_power": composites.float_power, "float_power_": composites.float_power_,
     "msort": composites.msort, "narrow_copy": composites.narrow_copy,
+    "select_scatter": view_scatter.select_scatter, "slice_scatter": view_scatter.slice_scatter,
+    "diagonal_scatter": view_scatter.diagonal_scatter,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -474,6 +474,11 @@ SAVED_FIELDS = {
     "Logaddexp2Backward0": {"other": TENSOR, "self": TENSOR},
     "NarrowCopyBackward0": {"dim": _dim_arg, "length": _attr("length"),
                             "self_sym_sizes": _self_sizes, "start": _signed("start")},
+    "SelectScatterBackward0": {"dim": _dim_arg, "index": _signed("index")},
+    "SliceScatterBackward0": {"dim": _dim_arg, "end": _signed("end"), "start": _signed("start"),
+                              "step": _attr("step")},
+    "DiagonalScatterBackward0": {"dim1": _signed("dim1_arg"), "dim2": _signed("dim2_arg"),
+                                 "offset": _signed("offset")},
 }
 
 

@@ -1,4 +1,5 @@
-"""The torch functions minigrad lacked (``_ops/float_bits.py``, ``_ops/composites.py``) against
+"""The torch functions minigrad lacked (``_ops/float_bits.py``, ``_ops/composites.py``,
+``_ops/view_scatter.py``) against
 torch, at test time: values bit for bit on hypothesis-drawn floats (nan, +-inf, -0.0,
 subnormals) where IEEE fixes them (copysign, signbit, nextafter, ldexp by an integer, frexp),
 broadcast_shapes and the triangle indices on drawn arguments, and torch's errors."""
@@ -144,6 +145,15 @@ def _errors():
         "msort_str": lambda lib: lib.msort("a"),
         "broadcast_shapes_float": lambda lib: lib.broadcast_shapes((2.5,)),
         "broadcast_shapes_negative": lambda lib: lib.broadcast_shapes((1,), (-2,)),
+        "select_scatter_size": lambda lib: lib.select_scatter(lib.ones(3, 4), lib.ones(3), 0, 1),
+        "select_scatter_index": lambda lib: lib.select_scatter(lib.ones(3, 4), lib.ones(4), 0, 5),
+        "select_scatter_dim": lambda lib: lib.select_scatter(lib.ones(3, 4), lib.ones(4), 2, 0),
+        "slice_scatter_size": lambda lib: lib.slice_scatter(lib.ones(3, 4), lib.ones(3, 2), 1, 1),
+        "slice_scatter_step": lambda lib: lib.slice_scatter(lib.ones(4), lib.ones(2), 0,
+                                                            step=0),
+        "diagonal_scatter_size": lambda lib: lib.diagonal_scatter(lib.ones(3, 4), lib.ones(4)),
+        "diagonal_scatter_dims": lambda lib: lib.diagonal_scatter(lib.ones(3, 4), lib.ones(3),
+                                                                  0, 1, 1),
     }
 
 
