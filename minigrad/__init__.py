@@ -369,6 +369,23 @@ from minigrad._ops.elementary import (
     xlogy_,
 )
 
+# isort: split
+# the special functions' block (torch.special's own are in minigrad.special)
+from minigrad._ops.composites import (
+    broadcast_shapes,
+    float_power,
+    msort,
+    narrow_copy,
+    tril_indices,
+    triu_indices,
+    true_divide,
+)
+from minigrad._ops.float_bits import copysign, frexp, ldexp, ldexp_, logaddexp2, nextafter, signbit
+from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma
+from minigrad._ops.shape import swapaxes, swapdims
+from minigrad._ops.special_functions import i0, i0_
+from minigrad._ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
+
 # torch.name checks its arguments as torch's parser does (minigrad/_ops/_args.py)
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})
@@ -394,6 +411,7 @@ from minigrad import (  # noqa: E402
     profiler,
     random,
     return_types,
+    special,
     testing,
     utils,
     version,

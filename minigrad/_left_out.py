@@ -31,7 +31,6 @@ LEFT_OUT = {
         "compile": _EAGER,
         "jit": "TorchScript tracing and scripting; " + _EAGER,
         "fft": "minigrad has no Fourier transforms; run this code with torch",
-        "special": "use the tensor functions minigrad has (exp, log, sigmoid, tanh, ...)",
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",
         "sparse_coo_tensor": "minigrad has dense tensors only",
@@ -39,6 +38,19 @@ LEFT_OUT = {
         "complex64": "the course differentiates real functions; use minigrad.float32",
         "complex128": "the course differentiates real functions; use minigrad.float64",
     },
+    "minigrad.special": dict.fromkeys(
+        ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+         "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+         "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0",
+         "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+         "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+         "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+         "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+         "laguerre_polynomial_l", "legendre_polynomial_p", "gammainc", "gammaincc", "erfcx"],
+        "minigrad.special has expit, logit, erf, erfc, erfinv, xlogy, xlog1py, expm1, exp2, "
+        "log1p, logsumexp, softmax, log_softmax, gammaln, digamma, psi, polygamma, "
+        "multigammaln, sinc, ndtr, ndtri, log_ndtr, i0, i0e, i1, i1e, round, entr and zeta; "
+        "or run this code with torch"),
     "minigrad.nn": dict.fromkeys(
         ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
          "RNN", "LSTM", "GRU"], _LAYER),

@@ -68,8 +68,7 @@ class aminmax(tuple):
         return f"minigrad.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
 
 
-
-# linalg: the named tuples of torch.linalg (minigrad/linalg.py) and torch.slogdet
+# named tuples made alike: torch.linalg's (minigrad/linalg.py), torch.slogdet's, torch.frexp's
 def _named(name: str, fields: tuple):
     """A tuple type whose items can also be read by these names (torch's structseq)."""
     def __repr__(self) -> str:  # noqa: N807
@@ -85,3 +84,4 @@ slogdet = _named("slogdet", ("sign", "logabsdet"))
 linalg_slogdet = _named("linalg_slogdet", ("sign", "logabsdet"))
 linalg_inv_ex = _named("linalg_inv_ex", ("inverse", "info"))
 linalg_solve_ex = _named("linalg_solve_ex", ("result", "info"))
+frexp = _named("frexp", ("mantissa", "exponent"))

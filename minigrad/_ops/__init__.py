@@ -10,10 +10,13 @@ from minigrad import _creation, _dtype
 from minigrad._ops import (
     activation,
     binning,
+    composites,
     determinant,
     differences,
     distance,
     elementary,
+    float_bits,
+    gamma,
     index_add,
     indexing,
     inplace,
@@ -33,9 +36,11 @@ from minigrad._ops import (
     scan,
     shape,
     sorting,
+    special_functions,
     stacking,
     statistics,
     unique,
+    view_scatter,
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
@@ -193,6 +198,21 @@ METHODS = {
     "rad2deg": E.rad2deg, "deg2rad_": E.deg2rad_, "rad2deg_": E.rad2deg_, "logit": E.logit,
     "logit_": E.logit_, "sinc": E.sinc, "sinc_": E.sinc_,
     "xlogy": E.xlogy, "xlogy_": E.xlogy_,
+    # the special functions' block (gamma.py, special_functions.py)
+    "lgamma": gamma.lgamma, "lgamma_": gamma.lgamma_, "digamma": gamma.digamma,
+    "digamma_": gamma.digamma_, "polygamma": gamma.polygamma_method,
+    "polygamma_": gamma.polygamma_, "mvlgamma": gamma.mvlgamma, "mvlgamma_": gamma.mvlgamma_,
+    "i0": special_functions.i0, "i0_": special_functions.i0_,
+    # the missing torch functions' block (float_bits.py, composites.py)
+    "copysign": float_bits.copysign, "copysign_": float_bits.copysign_,
+    "signbit": float_bits.signbit, "nextafter": float_bits.nextafter,
+    "nextafter_": float_bits.nextafter_, "ldexp": float_bits.ldexp, "ldexp_": float_bits.ldexp_,
+    "frexp": float_bits.frexp, "logaddexp2": float_bits.logaddexp2,
+    "true_divide": composites.true_divide, "true_divide_": composites.true_divide_,
+    "float_power": composites.float_power, "float_power_": composites.float_power_,
+    "msort": composites.msort, "narrow_copy": composites.narrow_copy,
+    "select_scatter": view_scatter.select_scatter, "slice_scatter": view_scatter.slice_scatter,
+    "diagonal_scatter": view_scatter.diagonal_scatter,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -1390,17 +1390,18 @@ class TruncBackward0(_ZeroGradient):
     'round(Tensor input, *, Tensor out = None)',
     'round(Tensor input, *, int decimals, Tensor out = None)',
 )
-def round(input, *, decimals=0):
+def round(input, *, decimals=None):
     """Round half to even (NumPy's rint, C's nearbyint). With ``decimals``, torch computes
     ``nearbyint(x * 10**d) / 10**d`` in the input's dtype (``x / 10**-d`` first for d < 0)."""
     if input.dtype is _dtype.bool and not decimals:
         raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
     if not input.dtype.is_floating_point:
-        if decimals:
-            raise NotImplementedError(f"\"round_cpu\" not implemented for "
+        if decimals is not None:  # decimals=0 takes the plain kernel's name
+            kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                       f"'{input.dtype.scalar_name}'")
         return Tensor._make(input._data.copy())
-    if decimals == 0:
+    if decimals is None:  # round(x); round(x, decimals=0) is torch's other overload
         return record(np.rint(input._data), RoundBackward0, (input,))
     x = input._data
     scale = x.dtype.type(10.0 ** (decimals if decimals > 0 else -decimals))
