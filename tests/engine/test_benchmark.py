@@ -5,6 +5,7 @@ shape (counts and structure; the times are minigrad's own)."""
 
 from __future__ import annotations
 
+import importlib
 import pickle
 import re
 import timeit
@@ -208,6 +209,7 @@ def test_timer_errors_as_torch():
         lambda lib: lib.Timer("undefined_name").timeit(1),
         lambda lib: lib.Timer("pass", num_threads=0).timeit(1),
         lambda lib: lib.Compare([1]),
+        lambda lib: lib.Measurement(1, [1.0], lib.TaskSpec("s", "pass")).no_such_name,
         # no description: torch's table cannot measure a column named None
         lambda lib: print(lib.Compare([lib.Measurement(1, [1.0], lib.TaskSpec("s", "pass"))])),
     ]
@@ -234,7 +236,20 @@ def test_left_out_parts_say_so():
         from minigrad.utils.benchmark import CallgrindStats  # noqa: F401
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         mbench.nothing  # noqa: B018
+    with pytest.raises(ImportError, match="minigrad does not implement "
+                                          "torch.utils.benchmark.utils.fuzzer"):
+        importlib.import_module("minigrad.utils.benchmark.utils.fuzzer")
     assert minigrad.utils.benchmark is mbench and mbench.Language.PYTHON.value == 0
+
+
+def test_statements_see_minigrad_as_torch():
+    """As torch's Timer adds ``torch`` to the globals, minigrad's adds minigrad under that name:
+    a statement written for torch times minigrad's code."""
+    m = Timer("assert torch is engine and torch.ones(2).sum().item() == 2.0",
+              globals={"engine": minigrad}).timeit(3)
+    assert m.number_per_run == 3
+    mine = Timer("pass", globals={"torch": 1})
+    assert mine._globals == {"torch": 1}
 
 
 def _measurements(lib):
