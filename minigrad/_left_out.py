@@ -67,7 +67,7 @@ LEFT_OUT = {
         "minigrad.utils.benchmark has Timer, Measurement, TaskSpec and Compare (no fuzzed "
         "inputs, no Callgrind instruction counts); run this code with torch"),
     "minigrad.utils.benchmark.utils": dict.fromkeys(
-        ["fuzzer", "sparse_fuzzer", "valgrind_wrapper", "cpp_jit", "compile"],
+        ["fuzzer", "sparse_fuzzer", "valgrind_wrapper", "cpp_jit"],
         "minigrad.utils.benchmark.utils has common, timer and compare (no fuzzers, Callgrind "
         "or C++ timing); run this code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
