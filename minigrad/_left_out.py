@@ -73,6 +73,15 @@ LEFT_OUT = {
         "solve_ex, cross, vecdot, matmul, multi_dot, matrix_power, diagonal and LinAlgError "
         "(no SVD, eigen-, QR, Cholesky or LU decomposition of its own); run this code with "
         "torch"),
+    "minigrad.utils.benchmark": dict.fromkeys(
+        ["Fuzzer", "FuzzedParameter", "FuzzedTensor", "FuzzedSparseTensor", "ParameterAlias",
+         "CallgrindStats", "FunctionCount", "FunctionCounts", "CopyIfCallgrind"],
+        "minigrad.utils.benchmark has Timer, Measurement, TaskSpec and Compare (no fuzzed "
+        "inputs, no Callgrind instruction counts); run this code with torch"),
+    "minigrad.utils.benchmark.utils": dict.fromkeys(
+        ["fuzzer", "sparse_fuzzer", "valgrind_wrapper", "cpp_jit"],
+        "minigrad.utils.benchmark.utils has common, timer and compare (no fuzzers, Callgrind "
+        "or C++ timing); run this code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _FUNCTION),
 }

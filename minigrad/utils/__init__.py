@@ -1,10 +1,11 @@
 """``minigrad.utils``: helpers around the engine (datasets and loaders in ``data``,
-activation checkpointing in ``checkpoint``, hook handles in ``hooks``)."""
+activation checkpointing in ``checkpoint``, hook handles in ``hooks``, timing in
+``benchmark``)."""
 
 from minigrad import _left_out
-from minigrad.utils import checkpoint, data, hooks
+from minigrad.utils import benchmark, checkpoint, data, hooks
 
-__all__ = ["checkpoint", "data", "hooks"]
+__all__ = ["benchmark", "checkpoint", "data", "hooks"]
 
 
 def __getattr__(name):
