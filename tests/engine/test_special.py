@@ -141,7 +141,7 @@ def _compare(fn, xs, dtype):
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", sorted(UNARY))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_unary_values_as_torch(name, dtype, data):
     fn, (low, high), edges = UNARY[name]
@@ -151,7 +151,7 @@ def test_unary_values_as_torch(name, dtype, data):
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", sorted(BINARY))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_binary_values_as_torch(name, dtype, data):
     fn, (xlo, xhi), (ylo, yhi), edges = BINARY[name]
