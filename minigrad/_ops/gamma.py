@@ -347,7 +347,9 @@ def zeta(input, other):
     data = elementwise_result(quietly(_zeta_kernel, x.astype(d.numpy), y.astype(d.numpy)),
                               a._data, b._data)
     if isinstance(input, Tensor) and isinstance(other, Tensor):
-        return record(data, SpecialZetaBackward0, (a, b), save={"self": a, "other": b})
+        # only other's formula reads them: saved only when it is wanted, as torch saves them
+        save = {"self": a, "other": b} if b.requires_grad else None
+        return record(data, SpecialZetaBackward0, (a, b), save=save)
     if not isinstance(input, Tensor):
         return record(data, SpecialZetaBackward1, (b,), save={"other": b}, self=input)
     return record(data, SpecialZetaBackward2, (a,))  # no derivative: nothing kept
