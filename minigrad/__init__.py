@@ -135,6 +135,7 @@ from minigrad._ops.inplace import (
     sub_,
     zero_,
 )
+from minigrad._ops.integration import cumulative_trapezoid, trapezoid, trapz
 from minigrad._ops.inverse import inverse
 from minigrad._ops.join import cat, stack
 from minigrad._ops.linalg import (

@@ -432,7 +432,7 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return self.shape
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[_wrap_own_dim(dim, self._data.ndim)]
 
     def dim(self) -> int:
         return self._data.ndim
@@ -472,7 +472,7 @@ class Tensor:
             strides = tuple(reversed(strides))
         else:
             strides = tuple(s // data.itemsize for s in data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, data.ndim)]
+        return strides if dim is None else strides[_wrap_own_dim(dim, data.ndim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
         if memory_format is None:
@@ -738,3 +738,11 @@ def _wrap_dim(dim: int, ndim: int) -> int:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
                          f"but got {dim})")
     return dim % max(ndim, 1)
+
+
+def _wrap_own_dim(dim: int, ndim: int) -> int:
+    """``_wrap_dim`` for a question about the tensor's own dims (``size(d)``, ``stride(d)``): a
+    0-d tensor has none, where ops let it act as a 1-d one (torch's wrap_scalar=false)."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)

@@ -274,7 +274,9 @@ SAVED_FIELDS = {
     "SliceBackward0": {"dim": _dim_arg, "end": lambda n: _c_int(n.end),
                        "self_sym_sizes": _self_sizes,
                        "start": lambda n: _c_int(n.start), "step": _attr("step")},
-    "SliceBackwardBackward0": {"dim": _dim_arg, "end": lambda n: _c_int(n.end),
+    # torch's slice_backward takes the end as an int: an open end (None) is INT64_MAX there
+    "SliceBackwardBackward0": {"dim": _dim_arg,
+                               "end": lambda n: _c_int(2**63 - 1 if n.end is None else n.end),
                                "start": lambda n: _c_int(n.start), "step": _attr("step")},
     "SmoothL1LossBackward0": {"beta": _attr("beta"),
                               "reduction": lambda n: _REDUCTION[n.reduction],

@@ -2529,6 +2529,20 @@ OPS: list[OpInfo] = [
                       S(nc(randn(r, (3, 4))), randn(r, (2,)), -1),
                       S(randn(r, (2, 3, 3)), randn(r, (3, 2)), 0, -2, 0),
                       S(randn(r, (2, 3)), const(randn(r, (2,))), 0, 1, 0)]),
+    # integrals by the trapezoid rule: composites of other ops, their graphs torch's
+    OpInfo("trapezoid", lambda lib, y, *a, **kw: (lib.trapezoid(y, *a, **kw),
+                                                   lib.trapz(y, *a, **kw)),
+           lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), dim=0),
+                      S(nc(randn(r, (3, 4))), dx=0.5, dim=-2), S(randn(r, (5,)), dx=2),
+                      S(randn(r, (3, 4)), const(np.arange(4.0))),
+                      S(randn(r, (3, 4)), randn(r, (3, 4))),
+                      S(randn(r, (3, 4)), randn(r, (1, 4)), dim=1),
+                      S(randn(r, (2, 3)), randn(r, (2,)), dim=0),
+                      S(randn(r, (3, 1)), desc="one sample: nothing to add")]),
+    OpInfo("cumulative_trapezoid", lambda lib, y, *a, **kw: lib.cumulative_trapezoid(
+        y, *a, **kw), lambda r: [S(randn(r, (3, 4))), S(randn(r, (3, 4)), dx=2, dim=0),
+                                 S(randn(r, (3, 4)), const(np.arange(4.0))),
+                                 S(randn(r, (2, 3, 4)), randn(r, (3, 4)))]),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OPS}

@@ -131,13 +131,40 @@ def numpy_under_no_grad(L):
     return a, b, c, refused
 
 
+def own_dims_of_a_0d_tensor(L):
+    """size(d) and stride(d) ask about the tensor's own dims: a 0-d tensor has none (where
+    ops let a 0-d tensor act as a 1-d one)."""
+    said = []
+    for call in (lambda: L.tensor(3.).size(-1), lambda: L.tensor(3.).size(1),
+                 lambda: L.tensor(3.).stride(0), lambda: L.ones(2).size(2),
+                 lambda: L.trapezoid(L.tensor(3.))):
+        try:
+            call()
+        except IndexError as e:
+            said.append(str(e))
+    return said
+
+
+def integration_errors(L):
+    y, said = L.ones(3, 4), []
+    for call in (lambda: L.trapezoid(y, L.arange(3.)), lambda: L.trapezoid(L.tensor([True])),
+                 lambda: L.trapezoid(y, dx=True), lambda: L.cumulative_trapezoid(y, dx=True),
+                 lambda: L.cumulative_trapezoid(y, L.arange(5.))):
+        try:
+            call()
+        except RuntimeError as e:
+            said.append(str(e))
+    return (said, L.trapezoid(L.zeros(3, 0), dim=1), L.trapezoid(L.arange(5)),
+            L.cumulative_trapezoid(L.arange(5)), L.cumulative_trapezoid(y[:, :0]))
+
+
 def inplace_function(L):
     return L.autograd.function.InplaceFunction(True).inplace
 
 
-CASES = [numpy_under_no_grad, inplace_function, linearize_one, linearize_tree,
-         linearize_bad_shape, linearize_bad_dtype, linearize_bad_structure, ensemble,
-         ensemble_errors, fork_rng, removable_handle]
+CASES = [own_dims_of_a_0d_tensor, integration_errors, numpy_under_no_grad, inplace_function,
+         linearize_one, linearize_tree, linearize_bad_shape, linearize_bad_dtype,
+         linearize_bad_structure, ensemble, ensemble_errors, fork_rng, removable_handle]
 
 MODULE_TO = {
     "int64": lambda L, m: m.to(L.int64),

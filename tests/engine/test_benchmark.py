@@ -136,8 +136,14 @@ def test_unit_helpers_and_their_errors():
     for u in ("ns", "us", "ms", "s"):
         assert mbench.unit_to_english(u) == tbench.unit_to_english(u)
     assert mbench.ordered_unique([3, 1, 3, 2, 1]) == tbench.ordered_unique([3, 1, 3, 2, 1])
-    for call in (lambda lib: lib.trim_sigfig(1.5, 1.5), lambda lib: lib.trim_sigfig(0.0, 2),
-                 lambda lib: lib.select_unit(0.0), lambda lib: lib.select_unit(-1.0)):
+    assert_same_errors([lambda lib: lib.trim_sigfig(1.5, 1.5),
+                        lambda lib: lib.trim_sigfig(0.0, 2), lambda lib: lib.select_unit(0.0),
+                        lambda lib: lib.select_unit(-1.0)])
+
+
+def assert_same_errors(calls) -> None:
+    """Each call raises on both engines, the same exception type and message."""
+    for call in calls:
         errors = []
         for lib in LIBS:
             with pytest.raises(Exception) as info:
@@ -213,13 +219,7 @@ def test_timer_errors_as_torch():
         # no description: torch's table cannot measure a column named None
         lambda lib: print(lib.Compare([lib.Measurement(1, [1.0], lib.TaskSpec("s", "pass"))])),
     ]
-    for call in calls:
-        errors = []
-        for lib in LIBS:
-            with pytest.raises(Exception) as info:
-                call(lib)
-            errors.append((type(info.value), str(info.value)))
-        assert errors[0] == errors[1]
+    assert_same_errors(calls)
 
 
 def test_left_out_parts_say_so():
