@@ -247,7 +247,7 @@ def _run(args, cwd, timeout=600, pythonpath=None):
 def batch(tmp_path_factory):
     base = tmp_path_factory.mktemp("grading")
     root = base / "course"  # a copy of the course: the grader, the engine, the solutions
-    ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    ignore = shutil.ignore_patterns(".ipynb_checkpoints")  # byte-code kept: valid (mtimes copied)
     for name in ("coursekit", "minigrad", "solutions"):
         shutil.copytree(ROOT / name, root / name, ignore=ignore)
     klass, out = base / "class", base / "out"
