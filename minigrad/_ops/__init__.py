@@ -186,6 +186,7 @@ METHODS = {
     "addmv_": products.addmv_,
     "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
     "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,
+    "index_copy": index_add.index_copy, "index_copy_": index_add.index_copy_,
     "unique": unique.unique,
     "unique_consecutive": unique.unique_consecutive, "inverse": inverse.inverse,
     "det": determinant.torch_det, "logdet": determinant.logdet,

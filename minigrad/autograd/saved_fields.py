@@ -172,6 +172,8 @@ SAVED_FIELDS = {
                                    "self": TENSOR, "target": TENSOR},
     "IndexAddBackward0": {"alpha": _attr("alpha"), "dim": _dim_arg, "index": TENSOR,
                           "source": TENSOR, "source_dim": _attr("source_dim")},
+    "IndexCopyBackward0": {"dim": _dim_arg, "index": TENSOR, "source": TENSOR,
+                           "source_dim": _attr("source_dim")},
     "IndexPutBackward0": {"accumulate": _attr("accumulate"), "indices": TENSOR_LIST},
     "IndexPutImplBackward0": {"accumulate": _attr("accumulate"), "indices": TENSOR_LIST},
     "IndexSelectBackward0": {"dim": _dim_arg, "index": TENSOR, "self_sym_sizes": _self_sizes},
