@@ -155,6 +155,7 @@ from minigrad._ops.locate import (  # manipulation
     argwhere,
     count_nonzero,
     nonzero,
+    put,
     take,
     take_along_dim,
 )

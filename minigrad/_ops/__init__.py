@@ -172,6 +172,7 @@ METHODS = {
     "tensor_split": stacking.tensor_split, "hsplit": stacking.hsplit,
     "vsplit": stacking.vsplit, "dsplit": stacking.dsplit, "nonzero": locate.nonzero,
     "argwhere": locate.argwhere, "count_nonzero": locate.count_nonzero, "take": locate.take,
+    "put": locate.put, "put_": locate.put_,
     "take_along_dim": locate.take_along_dim, "cummax": scan.cummax, "cummin": scan.cummin,
     "logcumsumexp": scan.logcumsumexp, "inner": products.inner, "kron": products.kron,
     "cross": products.cross, "vdot": products.vdot, "addmv": products.addmv,

@@ -193,6 +193,10 @@ _REPEATED_COPY = ("a repeated index keeps only the last slice, but derivatives.y
                   "(index_select) gives every copy the gradient: torch's own gradcheck fails")
 
 
+_REPEATED_PUT = ("a repeated index keeps only the last value, but derivatives.yaml's formula "
+                 "(take) gives every copy the gradient: torch's own gradcheck fails")
+
+
 def index_copy_samples(r):
     """index_copy(_): a negative dim, a constant side, 0-d pieces (a 0-d source with a
     one-element index, a 0-d self), non-contiguous self and source."""
@@ -206,6 +210,19 @@ def index_copy_samples(r):
             S(randn(r, ()), 0, index([0]), randn(r, (1,)), desc="0-d self"),
             S(nc(randn(r, (3, 4))), 0, index([2, 1]), nc(randn(r, (2, 4)))),
             S(randn(r, (2, 3, 2)), 1, index([2, 0]), randn(r, (2, 2, 2)))]
+
+
+def put_samples(r):
+    """put(_): negative indices, an index shaped unlike source, accumulate with repeated
+    indices, a constant side, 0-d pieces, a non-contiguous self, nothing put."""
+    return [S(randn(r, (3, 4)), index([0, 5, -1]), randn(r, (3,))),
+            S(randn(r, (3, 4)), index([[2, -12], [7, 3]]), randn(r, (4,)), desc="index 2-d"),
+            S(randn(r, (3, 4)), index([1, 1, 4]), randn(r, (3,)), accumulate=True),
+            S(randn(r, (3, 4)), index([0, 11]), const(randn(r, (2,))), True),
+            S(const(randn(r, (3, 4))), index([6, 2]), randn(r, (2, 1))),
+            S(randn(r, ()), index(0), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), index([1, 4, 9]), randn(r, (3,))),
+            S(nc(randn(r, (3, 4))), index([1, 4, 4]), randn(r, (3,)), accumulate=True)]
 
 
 # --- sample families -----------------------------------------------------------------------------
@@ -2174,6 +2191,17 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2,)), const(randn(r, (2, 3))), randn(r, (3,)),
                         randn(r, (2, 2, 4)), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 4))),
                         beta=0.5, alpha=-2)]),
+    OpInfo("put", lambda lib, x, *a, **kw: x.put(*a, **kw), put_samples),
+    OpInfo("put_fn", lambda lib, x, *a, **kw: lib.put(x, *a, **kw), lambda r: put_samples(r)[:3]),
+    OpInfo("put_", lambda lib, x, *a, **kw: x.clone().put_(*a, **kw), put_samples),
+    OpInfo("put_repeated", lambda lib, x, *a: (x.put(*a), x.clone().put_(*a)),
+           lambda r: [S(randn(r, (3, 4)), index([2, 5, 2]), randn(r, (3,)))],
+           no_gradcheck=_REPEATED_PUT),
+    OpInfo("put_empty", lambda lib, x, *a: (x.put(*a), x.clone().put_(*a, accumulate=True)),
+           lambda r: [S(randn(r, (3, 4)), np.zeros(0, np.int64), randn(r, (0,))),
+                      S(randn(r, (0, 2)), np.zeros(0, np.int64), randn(r, (0,)))],
+           xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
+                                    "0 elements"}),
     OpInfo("index_copy", lambda lib, x, *a: x.index_copy(*a), index_copy_samples),
     OpInfo("index_copy_fn", lambda lib, x, *a: lib.index_copy(x, *a),
            lambda r: index_copy_samples(r)[:3]),

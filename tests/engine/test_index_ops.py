@@ -50,3 +50,21 @@ def test_index_copy_errors(name):
 
 def _pair(fn):
     return (lambda: fn(minigrad)), (lambda: fn(torch))
+
+
+PUT = {
+    "count": lambda lib: _x(lib).put(_i(lib, [0, 1]), _x(lib, (3,))),
+    "float index": lambda lib: _x(lib).put(_i(lib, [0, 1], "float32"), _x(lib, (2,))),
+    "int32 index": lambda lib: _x(lib).put(_i(lib, [0, 1], "int32"), _x(lib, (2,))),
+    "too big": lambda lib: _x(lib).put(_i(lib, [0, 12]), _x(lib, (2,))),
+    "too negative": lambda lib: _x(lib).put(_i(lib, [0, -13]), _x(lib, (2,)), True),
+    "dtypes": lambda lib: _x(lib).put(_i(lib, [0, 1]), _x(lib, (2,), "float64")),
+    "in place dtypes": lambda lib: _x(lib).put_(_i(lib, [0, 1]), _x(lib, (2,), "float64")),
+    "empty self": lambda lib: _x(lib, (0,)).put(_i(lib, [0]), _x(lib, (1,))),
+    "function": lambda lib: lib.put(_x(lib), _i(lib, [0, 1]), _x(lib, (3,))),
+}
+
+
+@pytest.mark.parametrize("name", PUT)
+def test_put_errors(name):
+    assert_same_error(*_pair(PUT[name]))
