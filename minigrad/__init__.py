@@ -117,6 +117,7 @@ from minigrad._ops.indexing import (
     gather,
     index_select,
     masked_fill,
+    masked_scatter,
     masked_select,
     scatter,
     scatter_add,

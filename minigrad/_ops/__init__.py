@@ -146,7 +146,8 @@ METHODS = {
     "__iadd__": X.add_, "__isub__": X.sub_, "__imul__": X.mul_, "__itruediv__": X.div_,
     "__getitem__": I.getitem, "__setitem__": I.setitem,
     # indexing, shapes, sorting and linear algebra (fidelity round 2)
-    "masked_fill": I.masked_fill, "masked_fill_": X.masked_fill_, "gather": I.gather,
+    "masked_fill": I.masked_fill, "masked_fill_": X.masked_fill_,
+    "masked_scatter": I.masked_scatter, "masked_scatter_": X.masked_scatter_, "gather": I.gather,
     "scatter_": X.scatter_, "scatter_add": I.scatter_add, "scatter_add_": X.scatter_add_,
     "index_select": I.index_select, "masked_select": I.masked_select, "split": S.split_method,
     "split_with_sizes": S.split_with_sizes, "chunk": S.chunk, "repeat": S.repeat,

@@ -195,6 +195,7 @@ SAVED_FIELDS = {
     "MaskedFillBackward0": {"mask": TENSOR},
     "MaskedFillBackward1": {"mask": TENSOR},
     "MaskedScatterBackward0": {"mask": TENSOR, "source_sym_sizes": _attr("source_shape")},
+    "MaskedScatterBackwardBackward0": {"mask": TENSOR},
     "MaskedSelectBackward0": {"mask": TENSOR, "self": TENSOR},
     "MaxBackward0": {"dim": _dim_arg, "indices": TENSOR, "keepdim": _keepdim,
                      "self_sym_sizes": _self_sizes},

@@ -225,6 +225,20 @@ def put_samples(r):
             S(nc(randn(r, (3, 4))), index([1, 4, 4]), randn(r, (3,)), accumulate=True)]
 
 
+def masked_scatter_samples(r):
+    """masked_scatter(_): a mask broadcast to self, a self broadcast to the mask (out of place
+    only), more source than mask (the rest gets a zero gradient), a constant side, 0-d,
+    a non-contiguous self, nothing selected."""
+    return [S(randn(r, (3, 4)), mask(r, (3, 4)), randn(r, (12,))),
+            S(randn(r, (3, 4)), mask(r, (4,)), randn(r, (3, 5)), desc="broadcast mask"),
+            S(randn(r, (3, 4)), mask(r, (3, 1)), const(randn(r, (2, 7)))),
+            S(const(randn(r, (3, 4))), mask(r, (3, 4)), randn(r, (13,))),
+            S(randn(r, ()), np.array(True), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), mask(r, (3, 4)), nc(randn(r, (4, 3)))),
+            S(randn(r, (3, 4)), np.zeros((3, 4), bool), randn(r, (2,)), desc="nothing"),
+            S(randn(r, (4,)), mask(r, (3, 4)), randn(r, (12,)), desc="broadcast self")]
+
+
 # --- sample families -----------------------------------------------------------------------------
 def unary(domain=randn):
     """Element-wise ops: matrices, a 0-d tensor, a vector, 3-D, and non-contiguous inputs."""
@@ -2202,6 +2216,11 @@ OPS: list[OpInfo] = [
                       S(randn(r, (0, 2)), np.zeros(0, np.int64), randn(r, (0,)))],
            xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
                                     "0 elements"}),
+    OpInfo("masked_scatter", lambda lib, x, *a: x.masked_scatter(*a), masked_scatter_samples),
+    OpInfo("masked_scatter_fn", lambda lib, x, *a: lib.masked_scatter(x, *a),
+           lambda r: masked_scatter_samples(r)[:2]),
+    OpInfo("masked_scatter_", lambda lib, x, *a: x.clone().masked_scatter_(*a),
+           lambda r: masked_scatter_samples(r)[:-1]),
     OpInfo("index_copy", lambda lib, x, *a: x.index_copy(*a), index_copy_samples),
     OpInfo("index_copy_fn", lambda lib, x, *a: lib.index_copy(x, *a),
            lambda r: index_copy_samples(r)[:3]),

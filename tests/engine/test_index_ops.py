@@ -68,3 +68,31 @@ PUT = {
 @pytest.mark.parametrize("name", PUT)
 def test_put_errors(name):
     assert_same_error(*_pair(PUT[name]))
+
+
+def _m(lib, shape=(4,)):
+    return lib.tensor(np.arange(int(np.prod(shape))).reshape(shape) % 2 == 0)
+
+
+MASKED_SCATTER = {
+    "too few": lambda lib: _x(lib).masked_scatter(_m(lib), _x(lib, (5,))),
+    "long mask": lambda lib: _x(lib).masked_scatter(_m(lib).long(), _x(lib, (10,))),
+    "dtypes first": lambda lib: _x(lib).masked_scatter(_m(lib).long(), _x(lib, (10,), "float64")),
+    "no broadcast": lambda lib: _x(lib).masked_scatter(_m(lib, (2,)), _x(lib, (10,))),
+    "broadcast first": lambda lib: _x(lib).masked_scatter(_m(lib, (2, 4)).long(),
+                                                          _x(lib, (1,), "float64")),
+    "in place expand": lambda lib: _x(lib).masked_scatter_(_m(lib, (2, 3, 4)), _x(lib, (24,))),
+    "in place expand size": lambda lib: _x(lib).masked_scatter_(_m(lib, (2, 4)),
+                                                                _x(lib, (24,))),
+    "in place too few": lambda lib: _x(lib).masked_scatter_(_m(lib), _x(lib, (5,))),
+    "in place long mask": lambda lib: _x(lib).masked_scatter_(_m(lib).long(), _x(lib, (10,))),
+    "in place dtypes": lambda lib: _x(lib).masked_scatter_(_m(lib, (2, 3, 4)).long(),
+                                                           _x(lib, (1,), "float64")),
+    "function": lambda lib: lib.masked_scatter(_x(lib), _m(lib), _x(lib, (5,))),
+    "number source": lambda lib: _x(lib).masked_scatter(_m(lib), 1.0),
+}
+
+
+@pytest.mark.parametrize("name", MASKED_SCATTER)
+def test_masked_scatter_errors(name):
+    assert_same_error(*_pair(MASKED_SCATTER[name]))
