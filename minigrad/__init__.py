@@ -112,11 +112,12 @@ from minigrad._ops.elementary import (  # the elementary functions beyond the le
     log1p,
     square,
 )
-from minigrad._ops.index_add import index_add, index_fill  # manipulation
+from minigrad._ops.index_add import index_add, index_copy, index_fill  # manipulation
 from minigrad._ops.indexing import (
     gather,
     index_select,
     masked_fill,
+    masked_scatter,
     masked_select,
     scatter,
     scatter_add,
@@ -155,6 +156,7 @@ from minigrad._ops.locate import (  # manipulation
     argwhere,
     count_nonzero,
     nonzero,
+    put,
     take,
     take_along_dim,
 )

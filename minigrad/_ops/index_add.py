@@ -182,3 +182,105 @@ class IndexFillBackward1(IndexFillBackward0):
         if t_value is None:
             return t_self.index_fill(self.dim, self.index, 0)
         return index_fill(t_self, self.dim, self.index, t_value)
+
+
+# --- index_copy, index_copy_ ---------------------------------------------------------------------
+def _copy_check(input, dim, index, source):
+    """torch's index_copy checks (its meta function, then the kernel's bounds), in its order;
+    the wrapped dim. Unlike index_add, only int64 indices and no negative ones."""
+    d = _wrap_dim(dim, input.dim())
+    if index.dim() > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
+    n = index.numel()
+    if source.dim() == 0 and n != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {n})")
+    if source.dim() not in (0, input.dim()) and input.dim() != 0:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.dim()}), "
+                         f"destination dimensionality ({input.dim()})")
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{index.dtype.scalar_name}")
+    if input.dtype is not source.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {input.dtype.scalar_name} and (source) "
+                           f"{source.dtype.scalar_name}")
+    a, b = list(input.shape), list(source.shape)
+    if a:
+        del a[d]
+    if b:
+        del b[d]
+    if a != b:  # torch prints the sizes space-separated
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, a))} at "
+                           f"dimension {d} and source slice shape: {' '.join(map(str, b))} at "
+                           f"dimension 0.")
+    if source.dim() and n != source.shape[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to "
+                         f"source.size(dim) ({source.shape[d]})")
+    size = input.shape[d] if input.dim() else 1
+    for i in index._data.reshape(-1).tolist():
+        if not 0 <= i < size:
+            raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} "
+                             f"with size {size}")
+    return d
+
+
+def _copied(input, d, index, source):
+    """The values of ``input.index_copy(d, index, source)``, row-major as torch's result (a
+    repeated index keeps the last slice, as torch's serial CPU kernel)."""
+    data = np.array(input._data, order="C")
+    src = source._data
+    view = data.reshape(1) if data.ndim == 0 else np.moveaxis(data, d, 0)
+    if src.ndim == 0:
+        src = src.reshape(1)
+    elif data.ndim:
+        src = np.moveaxis(src, d, 0)
+    for k, i in enumerate(index._data.reshape(-1).tolist()):  # in order: the last one wins
+        view[i] = src[k]
+    return data
+
+
+def _copy_save(index, source):
+    """torch keeps the index always (both formulas read it) and source only for source's
+    own gradient (``expand_as(source)``)."""
+    return {"index": index, "source": source if source.requires_grad else None}
+
+
+@parses('index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor out = None)')
+def index_copy(input, dim, index, source):
+    """A copy of ``input`` whose slices ``index[i]`` along ``dim`` are ``source``'s slice i."""
+    d = _copy_check(input, dim, index, source)
+    return record(_copied(input, d, index, source), IndexCopyBackward0, (input, source),
+                  save=_copy_save(index, source), dim=d, dim_arg=dim, source_dim=source.dim(),
+                  index_tensor=index)
+
+
+@parses('index_copy_(Tensor input, int dim, Tensor index, Tensor source)')
+def index_copy_(self, dim, index, source):
+    d = _copy_check(self, dim, index, source)
+    return apply_inplace(self, _copied(self, d, index, source), IndexCopyBackward0,
+                         (self, source), save=_copy_save(index, source), dim=d, dim_arg=dim,
+                         source_dim=source.dim(), index_tensor=index)
+
+
+class IndexCopyBackward0(Node):
+    """out = self with the slices at index replaced by source's: self's gradient is ``grad``
+    with those slices zeroed (index_fill), source's is those slices read back (index_select;
+    a 0-d source takes the one slice, ``index.squeeze(0)``), as ``derivatives.yaml``."""
+
+    def backward(self, grad):
+        index = self.saved("index")
+        g_self = grad.index_fill(self.dim_arg, index, 0) if self.needs_input_grad[0] else None
+        g_source = None
+        if self.needs_input_grad[1]:
+            g_source = grad.index_select(self.dim_arg, index).expand_as(self.saved("source")) \
+                if self.source_dim else grad.index_select(self.dim_arg, index.squeeze(0))
+        return g_self, g_source
+
+    def jvp(self, t_self, t_source):
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return index_copy(t_self, self.dim, self.index_tensor, t_source)

@@ -440,27 +440,85 @@ class IndexAddBackward0(Node):
 def masked_scatter_into_zeros(zeros, mask, source):
     """torch's ``zeros.masked_scatter_(mask, source)``, as masked_select's backward calls it:
     ``source``'s elements, in order, where ``mask`` is True (MaskedScatterBackward0)."""
-    data = zeros._data.copy()
-    data[np.broadcast_to(mask._data, data.shape)] = source._data
+    data = scattered(zeros._data, mask, source)
     return record(data, MaskedScatterBackward0, (zeros, source), save={"mask": mask},
-                  source_shape=source._data.shape)
+                  source_shape=source._data.shape, mask=mask)
+
+
+def check_masked_scatter(input, mask, source):
+    """torch's masked_scatter checks after the broadcast: dtypes, a bool mask."""
+    if input.dtype is not source.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{input.dtype.scalar_name} and {source.dtype.scalar_name}")
+    if mask.dtype is not _dtype.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {mask.dtype.scalar_name}")
+
+
+def scattered(data, mask, source):
+    """A row-major copy of ``data`` (broadcast with ``mask``) with ``source``'s first elements,
+    in order, where ``mask`` is True."""
+    shape = np.broadcast_shapes(data.shape, mask._data.shape)
+    out = np.array(np.broadcast_to(data, shape), order="C")
+    where = np.broadcast_to(mask._data, shape)
+    count = int(np.count_nonzero(where))
+    if source.numel() < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    out[where] = source._data.reshape(-1)[:count]
+    return out
+
+
+@parses('masked_scatter(Tensor input, Tensor mask, Tensor source)')
+def masked_scatter(input, mask, source):
+    """A copy of ``input`` (broadcast with ``mask``) with ``source``'s elements, in order,
+    where ``mask`` is True. The masked_scatter_ in place is in ``inplace.py``."""
+    check_same_shape_broadcast(mask._data, input._data)
+    check_masked_scatter(input, mask, source)
+    return record(scattered(input._data, mask, source), MaskedScatterBackward0,
+                  (input, source), save={"mask": mask}, source_shape=source._data.shape,
+                  mask=mask)
 
 
 class MaskedScatterBackward0(Node):
-    """out = self with source's elements where mask: self's gradient is zero there, source's
-    is the gradient read back from there (torch's masked_scatter_backward)."""
+    """out = self with source's elements where mask: self's gradient is zero there (the
+    engine sums a broadcast self back), source's is the gradient read back from there,
+    zero-padded to source's size (torch's masked_scatter_backward)."""
 
     def backward(self, grad):
         mask = self.saved("mask")
         return (grad.masked_fill(mask, 0) if self.needs_input_grad[0] else None,
-                grad.masked_select(mask).view(*self.source_shape)
+                masked_scatter_backward(grad, mask, self.source_shape)
                 if self.needs_input_grad[1] else None)
 
     def jvp(self, t_self, t_source):
         x, source = self.inputs
         t_self = x.new_zeros(x.shape) if t_self is None else t_self
         t_source = source.new_zeros(source.shape) if t_source is None else t_source
-        return masked_scatter_into_zeros(t_self, self.mask, t_source)
+        return masked_scatter(t_self, self.mask, t_source)
+
+
+def masked_scatter_backward(grad, mask, sizes):
+    """torch's ``masked_scatter_backward``: ``grad`` where ``mask`` is True, zero-padded to
+    ``sizes``' element count and shaped so (its own node, MaskedScatterBackwardBackward0)."""
+    shape = np.broadcast_shapes(grad._data.shape, mask._data.shape)
+    picked = np.broadcast_to(grad._data, shape)[np.broadcast_to(mask._data, shape)]
+    n = int(np.prod(sizes, dtype=np.int64))
+    data = np.zeros(n, grad._data.dtype)
+    data[:picked.size] = picked
+    return record(data.reshape(sizes), MaskedScatterBackwardBackward0, (grad,),
+                  save={"mask": mask}, mask=mask, grad_shape=grad._data.shape)
+
+
+class MaskedScatterBackwardBackward0(Node):
+    """out = grad_output's elements where mask, padded: the gradient goes back where mask is
+    True (``zeros_like(grad_output).masked_scatter(mask, grad)``)."""
+
+    def backward(self, grad):
+        zeros = Tensor._make(np.zeros(self.grad_shape, grad._data.dtype))
+        return masked_scatter(zeros, self.saved("mask"), grad)
+
+    def jvp(self, t):
+        return masked_scatter_backward(t, self.mask, t.shape)  # torch's formula: t's sizes
 
 
 class IndexBackward0(Node):

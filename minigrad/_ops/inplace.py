@@ -18,6 +18,7 @@ ops; the nodes of the ops that only exist in place (``zero_``, ``fill_``, ``copy
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 
 import numpy as np
@@ -990,6 +991,22 @@ def index_put(input, indices, values, accumulate=False):
     return record(data, IndexPutBackward0,
                   (input, values_t), save=save_indices(indices), index=indices,
                   accumulate=accumulate)
+
+
+@parses('masked_scatter_(Tensor input, Tensor mask, Tensor source)')
+def masked_scatter_(self, mask, source):
+    """``self`` with ``source``'s elements, in order, where ``mask`` (expanded to ``self``) is
+    True: masked_scatter in place, next to masked_fill_ (MaskedScatterBackward0)."""
+    if self.dtype is not source.dtype:
+        I.check_masked_scatter(self, mask, source)  # the dtype message comes first
+    try:  # torch's check (and message) that mask expands to self
+        mask.expand(*self.shape)
+    except RuntimeError as e:  # torch's C++ expand names a bool tensor by its C++ type
+        raise RuntimeError(re.sub(r"\w+\.BoolTensor{", "CPUBoolType{", str(e))) from None
+    I.check_masked_scatter(self, mask, source)
+    return apply_inplace(self, I.scattered(self._data, mask, source),
+                         I.MaskedScatterBackward0, (self, source), save={"mask": mask},
+                         source_shape=source._data.shape, mask=mask)
 
 
 @parses('masked_fill_(Tensor input, Tensor mask, Tensor value)',

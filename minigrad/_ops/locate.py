@@ -15,6 +15,7 @@ import numpy as np
 from minigrad import _dtype, _layout
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
+from minigrad._ops.inplace import apply_inplace
 from minigrad._ops.rearrange import broadcast_shape
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -103,29 +104,94 @@ class TakeBackward0(Node):
 def put_accumulate(zeros, index, source):
     """torch's ``zeros.put_(index, source, accumulate=True)``, as take's backward calls it
     (PutBackward0)."""
-    data = zeros._data.copy()
-    np.add.at(data.reshape(-1), index._data.reshape(-1), source._data.reshape(-1))
-    return record(data, PutBackward0, (zeros, source), save={"index": index, "source": source},
-                  accumulate=True, index=index)
+    return _record_put(_put_data(zeros, index, source, True), zeros, index, source, True)
+
+
+def _check_put(self, index, source):
+    """torch's put_ checks, in its order (the bounds last, as its kernel)."""
+    if index.dtype is not _dtype.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{index.dtype.scalar_name}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {self.dtype.scalar_name} and source.dtype = "
+                           f"{source.dtype.scalar_name}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() "
+                         f"= {index.numel()}")
+    n = self.numel()
+    if n == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    for i in index._data.reshape(-1).tolist():
+        if not -n <= i < n:
+            raise IndexError(f"out of range: tried to access index {i} on a tensor of {n} "
+                             "elements.")
+
+
+def _put_data(self, index, source, accumulate):
+    """A copy of ``self`` with ``source`` written (or added) at the flat ``index``, laid out
+    as ``self`` (torch clones it, preserving the layout); a repeated index without
+    ``accumulate`` keeps the last value, as torch's serial CPU kernel."""
+    data = self._data.copy(order="K")
+    flat = data.reshape(-1) if data.flags.c_contiguous else None
+    values = np.array(data, order="C").reshape(-1) if flat is None else flat
+    idx, src = index._data.reshape(-1), source._data.reshape(-1)
+    if accumulate:
+        np.add.at(values, idx, src)
+    else:
+        for k, i in enumerate(idx.tolist()):
+            values[i] = src[k]
+    if flat is None:
+        data[...] = values.reshape(data.shape)
+    return data
+
+
+def _record_put(data, self, index, source, accumulate, inplace=False):
+    """PutBackward0 keeps the index always and source only for source's own gradient."""
+    save = {"index": index, "source": source if source.requires_grad else None}
+    fields = {"accumulate": accumulate, "index_tensor": index, "source_shape": source.shape}
+    if inplace:
+        return apply_inplace(self, data, PutBackward0, (self, source), save=save, **fields)
+    return record(data, PutBackward0, (self, source), save=save, **fields)
+
+
+@parses('put(Tensor input, Tensor index, Tensor source, bool accumulate = False)')
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with ``source``'s elements written (``accumulate``: added) at the
+    flat positions ``index`` (negative ones count from the end)."""
+    _check_put(input, index, source)
+    return _record_put(_put_data(input, index, source, accumulate), input, index, source,
+                       accumulate)
+
+
+@parses('put_(Tensor input, Tensor index, Tensor source, bool accumulate = False)')
+def put_(self, index, source, accumulate=False):
+    _check_put(self, index, source)
+    return _record_put(_put_data(self, index, source, accumulate), self, index, source,
+                       accumulate, inplace=True)
 
 
 class PutBackward0(Node):
-    """out = self with source added at the flat ``index``: self's gradient passes through,
-    source's is read back (``grad.take(index).reshape_as(source)``)."""
+    """out = self with source written (or added) at the flat ``index``: self's gradient is
+    ``grad`` (accumulate) or ``grad`` with those places zeroed (``put`` of zeros); source's is
+    read back, ``grad.take(index).reshape_as(source)``, as ``derivatives.yaml``."""
 
     def backward(self, grad):
-        source = self.saved("source")
-        g_source = take(grad, self.saved("index")).reshape_as(source) \
-            if self.needs_input_grad[1] else None
-        return grad if self.needs_input_grad[0] else None, g_source
+        index = self.saved("index")
+        g_self = g_source = None
+        if self.needs_input_grad[0]:
+            g_self = grad if self.accumulate else put(
+                grad, index, Tensor._make(np.zeros(self.source_shape, grad._data.dtype)))
+        if self.needs_input_grad[1]:
+            g_source = take(grad, index).reshape_as(self.saved("source"))
+        return g_self, g_source
 
     def jvp(self, t_self, t_source):
-        zeros, source = self.inputs
-        t_self = Tensor._make(np.zeros(zeros.shape, zeros._data.dtype)) if t_self is None \
-            else t_self
-        if t_source is None:
-            return t_self
-        return put_accumulate(t_self, self.index, t_source)
+        x, source = self.inputs
+        t_self = x.new_zeros(x.shape) if t_self is None else t_self
+        t_source = source.new_zeros(source.shape) if t_source is None else t_source
+        return put(t_self, self.index_tensor, t_source, self.accumulate)
 
 
 @parses('take_along_dim(Tensor input, Tensor indices, int? dim = None, *, Tensor out = None)')

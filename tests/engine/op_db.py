@@ -189,6 +189,56 @@ def index_add_samples(r):
             S(nc(randn(r, (3, 4))), 0, np.asarray([1, 0], np.int32), nc(randn(r, (2, 4))))]
 
 
+_REPEATED_COPY = ("a repeated index keeps only the last slice, but derivatives.yaml's formula "
+                  "(index_select) gives every copy the gradient: torch's own gradcheck fails")
+
+
+_REPEATED_PUT = ("a repeated index keeps only the last value, but derivatives.yaml's formula "
+                 "(take) gives every copy the gradient: torch's own gradcheck fails")
+
+
+def index_copy_samples(r):
+    """index_copy(_): a negative dim, a constant side, 0-d pieces (a 0-d source with a
+    one-element index, a 0-d self), non-contiguous self and source."""
+    return [S(randn(r, (3, 4)), 0, index([0, 2]), randn(r, (2, 4))),
+            S(randn(r, (3, 4)), -1, index([3, 0]), randn(r, (3, 2))),
+            S(randn(r, (3, 4)), 1, index([2]), const(randn(r, (3, 1)))),
+            S(const(randn(r, (3, 4))), 0, index([1, 0]), randn(r, (2, 4))),
+            S(randn(r, (4,)), 0, index([1]), randn(r, ()), desc="0-d source"),
+            S(randn(r, (4,)), 0, index(2), randn(r, (1,)), desc="0-d index"),
+            S(randn(r, ()), 0, index([0]), randn(r, ()), desc="0-d"),
+            S(randn(r, ()), 0, index([0]), randn(r, (1,)), desc="0-d self"),
+            S(nc(randn(r, (3, 4))), 0, index([2, 1]), nc(randn(r, (2, 4)))),
+            S(randn(r, (2, 3, 2)), 1, index([2, 0]), randn(r, (2, 2, 2)))]
+
+
+def put_samples(r):
+    """put(_): negative indices, an index shaped unlike source, accumulate with repeated
+    indices, a constant side, 0-d pieces, a non-contiguous self, nothing put."""
+    return [S(randn(r, (3, 4)), index([0, 5, -1]), randn(r, (3,))),
+            S(randn(r, (3, 4)), index([[2, -12], [7, 3]]), randn(r, (4,)), desc="index 2-d"),
+            S(randn(r, (3, 4)), index([1, 1, 4]), randn(r, (3,)), accumulate=True),
+            S(randn(r, (3, 4)), index([0, 11]), const(randn(r, (2,))), True),
+            S(const(randn(r, (3, 4))), index([6, 2]), randn(r, (2, 1))),
+            S(randn(r, ()), index(0), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), index([1, 4, 9]), randn(r, (3,))),
+            S(nc(randn(r, (3, 4))), index([1, 4, 4]), randn(r, (3,)), accumulate=True)]
+
+
+def masked_scatter_samples(r):
+    """masked_scatter(_): a mask broadcast to self, a self broadcast to the mask (out of place
+    only), more source than mask (the rest gets a zero gradient), a constant side, 0-d,
+    a non-contiguous self, nothing selected."""
+    return [S(randn(r, (3, 4)), mask(r, (3, 4)), randn(r, (12,))),
+            S(randn(r, (3, 4)), mask(r, (4,)), randn(r, (3, 5)), desc="broadcast mask"),
+            S(randn(r, (3, 4)), mask(r, (3, 1)), const(randn(r, (2, 7)))),
+            S(const(randn(r, (3, 4))), mask(r, (3, 4)), randn(r, (13,))),
+            S(randn(r, ()), np.array(True), randn(r, ()), desc="0-d"),
+            S(nc(randn(r, (3, 4))), mask(r, (3, 4)), nc(randn(r, (4, 3)))),
+            S(randn(r, (3, 4)), np.zeros((3, 4), bool), randn(r, (2,)), desc="nothing"),
+            S(randn(r, (4,)), mask(r, (3, 4)), randn(r, (12,)), desc="broadcast self")]
+
+
 # --- sample families -----------------------------------------------------------------------------
 def unary(domain=randn):
     """Element-wise ops: matrices, a 0-d tensor, a vector, 3-D, and non-contiguous inputs."""
@@ -2155,6 +2205,35 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2,)), const(randn(r, (2, 3))), randn(r, (3,)),
                         randn(r, (2, 2, 4)), randn(r, (2, 2, 3)), const(randn(r, (2, 3, 4))),
                         beta=0.5, alpha=-2)]),
+    OpInfo("put", lambda lib, x, *a, **kw: x.put(*a, **kw), put_samples),
+    OpInfo("put_fn", lambda lib, x, *a, **kw: lib.put(x, *a, **kw), lambda r: put_samples(r)[:3]),
+    OpInfo("put_", lambda lib, x, *a, **kw: x.clone().put_(*a, **kw), put_samples),
+    OpInfo("put_repeated", lambda lib, x, *a: (x.put(*a), x.clone().put_(*a)),
+           lambda r: [S(randn(r, (3, 4)), index([2, 5, 2]), randn(r, (3,)))],
+           no_gradcheck=_REPEATED_PUT),
+    OpInfo("put_empty", lambda lib, x, *a: (x.put(*a), x.clone().put_(*a, accumulate=True)),
+           lambda r: [S(randn(r, (3, 4)), np.zeros(0, np.int64), randn(r, (0,))),
+                      S(randn(r, (0, 2)), np.zeros(0, np.int64), randn(r, (0,)))],
+           xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
+                                    "0 elements"}),
+    OpInfo("masked_scatter", lambda lib, x, *a: x.masked_scatter(*a), masked_scatter_samples),
+    OpInfo("masked_scatter_fn", lambda lib, x, *a: lib.masked_scatter(x, *a),
+           lambda r: masked_scatter_samples(r)[:2]),
+    OpInfo("masked_scatter_", lambda lib, x, *a: x.clone().masked_scatter_(*a),
+           lambda r: masked_scatter_samples(r)[:-1]),
+    OpInfo("index_copy", lambda lib, x, *a: x.index_copy(*a), index_copy_samples),
+    OpInfo("index_copy_fn", lambda lib, x, *a: lib.index_copy(x, *a),
+           lambda r: index_copy_samples(r)[:3]),
+    OpInfo("index_copy_", lambda lib, x, *a: x.clone().index_copy_(*a), index_copy_samples),
+    OpInfo("index_copy_repeated", lambda lib, x, *a: (x.index_copy(*a),
+                                                      x.clone().index_copy_(*a)),
+           lambda r: [S(randn(r, (3, 4)), -1, index([3, 0, 3]), randn(r, (3, 3))),
+                      S(randn(r, (4,)), 0, index([1, 1]), randn(r, (2,)))],
+           no_gradcheck=_REPEATED_COPY),
+    OpInfo("index_copy_empty", lambda lib, x, *a: (x.index_copy(*a), x.clone().index_copy_(*a)),
+           lambda r: [S(randn(r, (3, 4)), 0, np.zeros(0, np.int64), randn(r, (0, 4)))],
+           xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
+                                    "0 elements (a (0, 0) against (0, 12) Jacobian broadcast)"}),
     OpInfo("index_fill", lambda lib, x, *a: (x.index_fill(*a), lib.index_fill(x, *a),
                                              x.clone().index_fill_(*a)),
            lambda r: [S(randn(r, (3, 4)), 1, index([0, 2, 0]), -1.5),

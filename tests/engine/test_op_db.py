@@ -410,10 +410,10 @@ NOT_PRODUCED_BY_OPS = {
                      "MseLossBackwardBackward0", "NllLossBackwardBackward0",
                      "NllLoss2DBackwardBackward0",
                      "DiagonalBackwardBackward0", "IndexAddBackward0",
-                     "MaskedScatterBackward0", "UnfoldBackwardBackward0",
+                     "MaskedScatterBackwardBackward0", "UnfoldBackwardBackward0",
                      "BinaryCrossEntropyBackwardBackward0", "LogitBackward0",
                      "NativeLayerNormBackwardBackward0", "HuberLossBackwardBackward0",
-                     "SmoothL1LossBackwardBackward0", "PutBackward0"],
+                     "SmoothL1LossBackwardBackward0"],
                     "recorded by backward formulas under create_graph (torch's C++ formulas "
                     "call the tensor-and-number overloads), not by an op; test_gradgrad_graph "
                     "checks them against torch"),
