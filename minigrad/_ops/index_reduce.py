@@ -71,7 +71,7 @@ def _fold(data, places, values, reduce, include_self):
         return np.floor_divide(data, count).astype(data.dtype, copy=False)
 
 
-# --- scatter_reduce, scatter_reduce_ ---------------------------------------------------------------
+# --- scatter_reduce, scatter_reduce_ --------------------------------------------------------------
 def _scatter_check(input, dim, index, src, reduce):
     if reduce not in _REDUCES:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
@@ -224,7 +224,7 @@ class ScatterReduceBackward0(Node):
                 .div(div))
 
 
-# --- index_reduce, index_reduce_ -------------------------------------------------------------------
+# --- index_reduce, index_reduce_ ------------------------------------------------------------------
 def _index_check(input, dim, index, source, reduce):
     if reduce not in _REDUCES[1:]:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
