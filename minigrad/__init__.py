@@ -113,6 +113,7 @@ from minigrad._ops.elementary import (  # the elementary functions beyond the le
     square,
 )
 from minigrad._ops.index_add import index_add, index_copy, index_fill  # manipulation
+from minigrad._ops.index_reduce import index_reduce, scatter_reduce
 from minigrad._ops.indexing import (
     gather,
     index_select,

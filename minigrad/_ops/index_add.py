@@ -23,25 +23,26 @@ from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
 
 
-def _check(input, dim, index, source):
-    """torch's index_add checks, in its order; the wrapped dim."""
+def _check(input, dim, index, source, op="index_add_"):
+    """torch's index_add checks, in its order (index_reduce_ shares them: ``op``); the
+    wrapped dim."""
     d = _wrap_dim(dim, input.dim())
     if index.dim() > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: "
                          f"{index.dim()} with type: {index.dtype.scalar_name} and size: "
                          f"{list(index.shape)}")
     if index._data.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: "
                            f"{index.dtype.scalar_name}")
     if input.dtype is not source.dtype:
-        raise RuntimeError(f"index_add_(): self ({input.dtype.scalar_name}) and source "
+        raise RuntimeError(f"{op}(): self ({input.dtype.scalar_name}) and source "
                            f"({source.dtype.scalar_name}) must have the same scalar type")
     if not (d == 0 or d < source.dim()):
-        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+        raise RuntimeError(f"{op}(): Indexing dim {d} is out of bounds of the source "
                            f"tensor with dim {source.dim()}")
     count = 1 if source.dim() == 0 else source.shape[d]
     if index.numel() != count:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+        raise RuntimeError(f"{op}(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({count}), for dim: {d}")
     a, b = list(input.shape), list(source.shape)
     if a and b:

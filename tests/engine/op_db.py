@@ -238,6 +238,80 @@ def masked_scatter_samples(r):
             S(randn(r, (3, 4)), np.zeros((3, 4), bool), randn(r, (2,)), desc="nothing"),
             S(randn(r, (4,)), mask(r, (3, 4)), randn(r, (12,)), desc="broadcast self")]
 
+_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+
+
+def scatter_reduce_samples(r, reduces=_REDUCES):
+    """scatter_reduce(_): every reduction with and without self, repeated indices, a negative
+    dim, 0-d, an empty index, int32 indices, a constant src (an index smaller than src is
+    left out: torch's own backward refuses it, its gather giving the index's shape)."""
+    out = []
+    for k, red in enumerate(reduces):
+        inc = k % 2 == 0
+        out += [S(randn(r, (3, 4)), 0, index([[0, 1, 2, 0], [0, 1, 2, 0]]), randn(r, (2, 4)),
+                  red, desc="repeated"),
+                S(randn(r, (3, 4)), -1, index([[3, 3], [0, 1], [2, 2]]), randn(r, (3, 2)), red,
+                  include_self=not inc),
+                S(randn(r, ()), 0, index(0), randn(r, ()), red, include_self=inc, desc="0-d"),
+                S(nc(randn(r, (3, 4))), 1, np.asarray([[1], [1], [0]], np.int32),
+                  const(randn(r, (3, 1))), red, include_self=False),
+                S(randn(r, (3, 4)), 0, np.zeros((0, 4), dtype=np.int64), randn(r, (0, 4)), red,
+                  include_self=inc, desc="empty index")]
+    return out
+
+
+def scatter_reduce_ties(r):
+    """amax/amin with ties (the gradient split evenly) and prod with zeros (in self, one in
+    src): points where finite differences see a kink (ties) or no harm (zeros)."""
+    x = randn(r, (3, 4))
+    src = randn(r, (2, 4))
+    src[0, 0] = src[1, 0] = x[0, 0] = 5.0  # three ways at the maximum
+    src[1, 1] = x[1, 1] = 6.0
+    src[0, 2] = src[1, 2] = -7.0  # two ways at the minimum, self not
+    x[2, 3] = 0.0
+    src[0, 1] = 0.0
+    idx = index([[0, 1, 2, 2], [0, 1, 2, 2]])
+    return [S(x, 0, idx, src, red, include_self=inc)
+            for red in ("amax", "amin", "prod") for inc in (True, False)]
+
+
+def scatter_reduce_two_zeros(r):
+    """prod with two zeros of src at one place: differentiable once (a DelayedError node)."""
+    src = randn(r, (2, 4))
+    src[:, 1] = 0.0
+    return [S(randn(r, (3, 4)), 0, index([[0, 1, 2, 0], [0, 1, 2, 0]]), src, "prod",
+              include_self=inc) for inc in (True, False)]
+
+
+def index_reduce_samples(r):
+    """index_reduce(_): every reduction with and without self, repeated indices, a negative
+    dim, 0-d pieces, int32 indices (with self only: without, torch's own backward refuses
+    them, its index_fill wanting int64), a constant source."""
+    out = []
+    for k, red in enumerate(("prod", "mean", "amax", "amin")):
+        inc = k % 2 == 0
+        out += [S(randn(r, (3, 4)), 0, index([0, 2, 0]), randn(r, (3, 4)), red,
+                  include_self=inc, desc="repeated"),
+                S(randn(r, (3, 4)), -1, index([1, 1, 3]), randn(r, (3, 3)), red,
+                  include_self=not inc),
+                S(randn(r, (4,)), 0, index(1), randn(r, (1,)), red, desc="0-d index"),
+                S(randn(r, ()), 0, index([0]), randn(r, ()), red, include_self=inc, desc="0-d"),
+                S(nc(randn(r, (3, 4))), 1, np.asarray([2, 0], np.int32),
+                  const(randn(r, (3, 2))), red)]
+    return out
+
+
+def index_reduce_ties(r):
+    """index_reduce's amax/amin ties and prod zeros (see scatter_reduce_ties)."""
+    x = randn(r, (3, 4))
+    src = randn(r, (2, 4))
+    src[0, 0] = src[1, 0] = x[0, 0] = 5.0
+    src[0, 2] = src[1, 2] = -7.0
+    x[2, 3] = 0.0
+    src[0, 1] = 0.0
+    return [S(x, 0, index([0, 0]), src, red, include_self=inc)
+            for red in ("amax", "amin", "prod") for inc in (True, False)]
+
 
 # --- sample families -----------------------------------------------------------------------------
 def unary(domain=randn):
@@ -622,6 +696,11 @@ def _clone_then(method):
 
 
 F = lambda lib: lib.nn.functional
+_REDUCE_FWAD = {"gradcheck_fwad": "torch has no forward-mode formula for index_reduce nor for "
+                "scatter_reduce's prod (no tangent), and minigrad's gradcheck with forward AD "
+                "fails on an empty index (0 elements, as for index_add)"}
+_REDUCE_KINKS = ("amax/amin ties and prod's zeros are kinks or ridges where finite differences "
+                 "and the analytic gradient disagree (torch's own gradcheck fails there)")
 _SUM_TO_0D = ("ExpandBackward0 of a 0-d tensor to its own shape: torch's backward is sum_to(grad, "
               "[]), which is grad.sum() (a SumBackward0 in a create_graph gradient), minigrad's "
               "returns the gradient as it is")
@@ -1604,6 +1683,28 @@ OPS: list[OpInfo] = [
            lambda r: index_add_samples(r)[:2]),
     OpInfo("index_add_", lambda lib, x, *a, **kw: x.clone().index_add_(*a, **kw),
            index_add_samples),
+    OpInfo("scatter_reduce", lambda lib, x, *a, **kw: x.scatter_reduce(*a, **kw),
+           scatter_reduce_samples, xfail=_REDUCE_FWAD),
+    OpInfo("scatter_reduce_fn", lambda lib, x, *a, **kw: lib.scatter_reduce(x, *a, **kw),
+           lambda r: scatter_reduce_samples(r)[::5], xfail=_REDUCE_FWAD),
+    OpInfo("scatter_reduce_", lambda lib, x, *a, **kw: x.clone().scatter_reduce_(*a, **kw),
+           lambda r: scatter_reduce_samples(r, ("sum", "mean", "amax", "amin")),
+           xfail=_REDUCE_FWAD),
+    # in place, "prod"'s missing tangent makes torch's copy into the dual raise
+    OpInfo("scatter_reduce_prod_", lambda lib, x, *a, **kw: x.clone().scatter_reduce_(*a, **kw),
+           lambda r: scatter_reduce_samples(r, ("prod",)), supports_fwad=False, xfail=_REDUCE_FWAD),
+    OpInfo("scatter_reduce_ties", lambda lib, x, *a, **kw: x.scatter_reduce(*a, **kw),
+           scatter_reduce_ties, no_gradcheck=_REDUCE_KINKS),
+    OpInfo("scatter_reduce_two_zeros", lambda lib, x, *a, **kw: x.scatter_reduce(*a, **kw),
+           scatter_reduce_two_zeros, supports_gradgrad=False, xfail=_REDUCE_FWAD),
+    OpInfo("index_reduce", lambda lib, x, *a, **kw: x.index_reduce(*a, **kw),
+           index_reduce_samples, supports_fwad=False, xfail=_REDUCE_FWAD),
+    OpInfo("index_reduce_fn", lambda lib, x, *a, **kw: lib.index_reduce(x, *a, **kw),
+           lambda r: index_reduce_samples(r)[::5], supports_fwad=False, xfail=_REDUCE_FWAD),
+    OpInfo("index_reduce_", lambda lib, x, *a, **kw: x.clone().index_reduce_(*a, **kw),
+           index_reduce_samples, supports_fwad=False, xfail=_REDUCE_FWAD),
+    OpInfo("index_reduce_ties", lambda lib, x, *a, **kw: x.index_reduce(*a, **kw),
+           index_reduce_ties, supports_fwad=False, no_gradcheck=_REDUCE_KINKS),
     OpInfo("hstack_vstack", lambda lib, *ts: (lib.hstack(ts), lib.vstack(list(ts))),
            lambda r: [S(randn(r, (3,)), randn(r, (3,))), S(randn(r, (2, 3)), randn(r, (2, 3))),
                       S(randn(r, ()), randn(r, ())), S(randn(r, (3,)), const(randn(r, (3,))))]),
