@@ -374,6 +374,20 @@ from minigrad._ops.elementary import (
 )
 
 # isort: split
+from minigrad._ops.assorted import (
+    chain_matmul,
+    combinations,
+    corrcoef,
+    cov,
+    diagflat,
+    imag,
+    isin,
+    real,
+    renorm,
+)
+from minigrad._ops.products import addr
+
+# isort: split
 # the special functions' block (torch.special's own are in minigrad.special)
 from minigrad._ops.composites import (
     broadcast_shapes,

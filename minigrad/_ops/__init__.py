@@ -9,6 +9,7 @@ from __future__ import annotations
 from minigrad import _creation, _dtype
 from minigrad._ops import (
     activation,
+    assorted,
     binning,
     composites,
     determinant,
@@ -220,6 +221,12 @@ METHODS = {
     "msort": composites.msort, "narrow_copy": composites.narrow_copy,
     "select_scatter": view_scatter.select_scatter, "slice_scatter": view_scatter.slice_scatter,
     "diagonal_scatter": view_scatter.diagonal_scatter,
+    # the assorted composites' block (assorted.py; addr in products.py)
+    "addr": products.addr, "addr_": products.addr_, "renorm": assorted.renorm,
+    "renorm_": assorted.renorm_, "diagflat": assorted.diagflat, "cov": assorted.cov,
+    "corrcoef": assorted.corrcoef,
+    # torch's Tensor.real and Tensor.imag are properties
+    "real": property(assorted.real), "imag": property(assorted.imag),
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

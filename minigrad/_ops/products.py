@@ -269,6 +269,81 @@ class AddmvBackward0(Node):
                      None if t_vec is None else _times(mat.mv(t_vec), self.alpha)])
 
 
+# --- addr ---------------------------------------------------------------------------------------
+def _addr_check(input, vec1, vec2, inplace):
+    """torch's addr checks: two vectors, the bias broadcastable to (n, m) (in place: exactly
+    that shape), integer tensors only with integer scalars."""
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    shape = (vec1.shape[0], vec2.shape[0])
+    if inplace and input.dim() != 2:
+        raise RuntimeError(f"2D tensor expected, got {input.dim()}D tensor for input")
+    own = tuple(input.shape)
+    for i in range(1, len(own) + 1):
+        if own[-i] != 1 and (i > 2 or own[-i] != shape[-i]):
+            target = shape[-i] if i <= 2 else 1
+            raise RuntimeError(f"The expanded size of the tensor ({target}) must match the "
+                               f"existing size ({own[-i]}) at non-singleton dimension "
+                               f"{2 - i}.  Target sizes: {list(shape)}.  Tensor sizes: "
+                               f"{list(own)}")
+    return shape
+
+
+def _addr_data(input, vec1, vec2, beta, alpha):
+    shape = _addr_check(input, vec1, vec2, False)
+    for name, scalar in (("beta", beta), ("alpha", alpha)):
+        if not input.dtype.is_floating_point and isinstance(scalar, float):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               "floating point number.")
+    dtype = np.result_type(input._data.dtype, vec1._data.dtype, vec2._data.dtype)
+    if dtype == np.bool_:  # torch's boolean addr: (beta and input) or (alpha and v1 v2')
+        product = np.logical_and.outer(vec1._data, vec2._data) & bool(alpha)
+        return np.broadcast_to(input._data, shape) & bool(beta) | product
+    product = np.multiply.outer(_opmath(vec1.detach())._data, _opmath(vec2.detach())._data)
+    bias = np.broadcast_to(input._data, shape)
+    data = _scaled_sum(bias, product, beta, alpha, dtype)
+    # laid out like the bias when it has the result's shape, as torch's kernel writes it
+    return _layout.preserved(data, input._data) if input.shape == shape else data
+
+
+@parses('addr(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1, '
+        'Tensor out = None)')
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``beta * input + alpha * outer(vec1, vec2)``: one AddrBackward0 node."""
+    data = _addr_data(input, vec1, vec2, beta, alpha)
+    return record(data, AddrBackward0, (input, vec1, vec2),
+                  save=cross_save(vec1, vec2, "vec1", "vec2"), beta=beta, alpha=alpha)
+
+
+@parses('addr_(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)')
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    _addr_check(self, vec1, vec2, True)
+    data = _addr_data(self.detach(), vec1.detach(), vec2.detach(), beta, alpha)
+    return apply_inplace(self, data.astype(self._data.dtype, copy=False), AddrBackward0,
+                         (self, vec1, vec2), save=cross_save(vec1, vec2, "vec1", "vec2"),
+                         beta=beta, alpha=alpha)
+
+
+class AddrBackward0(Node):
+    """``grad * beta``, ``grad.mv(vec2) * alpha`` and ``grad.t().mv(vec1) * alpha``, as
+    derivatives.yaml writes them (each factor saved only when the other needs a gradient)."""
+
+    def backward(self, grad):
+        need = self.needs_input_grad
+        return (_times(grad, self.beta) if need[0] else None,
+                _times(grad.mv(self.saved("vec2")), self.alpha) if need[1] else None,
+                _times(grad.t().mv(self.saved("vec1")), self.alpha) if need[2] else None)
+
+    def jvp(self, t_self, t_vec1, t_vec2):
+        _, vec1, vec2 = self.inputs
+        out = _sum([None if t_self is None else _times(t_self, self.beta),
+                    None if t_vec1 is None else _times(outer(t_vec1, vec2), self.alpha),
+                    None if t_vec2 is None else _times(outer(vec1, t_vec2), self.alpha)])
+        shape = (vec1.shape[0], vec2.shape[0])  # a broadcast bias's tangent alone
+        return out if tuple(out.shape) == shape else out.expand(*shape)
+
+
 def _sum(terms):
     present = [t for t in terms if t is not None]
     out = present[0]
