@@ -381,7 +381,6 @@ from minigrad._ops.assorted import (
     cov,
     diagflat,
     imag,
-    isin,
     real,
     renorm,
 )

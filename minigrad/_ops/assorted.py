@@ -4,7 +4,6 @@ them so that the graph they record is torch's, node for node:
 * ``combinations``: ``meshgrid`` of ``r`` copies of the vector (ViewBackward0 and
   ExpandBackward0), each grid masked (MaskedSelectBackward0) by the "i < j < ..." (or
   "i <= j <= ...") mask, stacked as columns (StackBackward0);
-* ``isin``: a membership test, with no gradient (a bool result);
 * ``cov`` and ``corrcoef``: the weighted mean subtracted, one ``mm``, a true division by the
   normalization factor, a squeeze; corrcoef divides by the standard deviations and clips;
 * ``diagflat``: ``diag_embed`` of the flattened tensor;
@@ -59,24 +58,6 @@ def combinations(input, r=2, with_replacement=False):
     mask = Tensor._make(mask)
     grids = meshgrid(*([input] * r), indexing="ij")
     return stack([g.masked_select(mask) for g in grids], 1)
-
-
-# --- isin --------------------------------------------------------------------------------------
-@parses('isin(Tensor elements, Tensor test_elements, *, bool assume_unique = False, '
-        'bool invert = False, Tensor out = None)',
-        'isin(Number element, Tensor test_elements, *, bool assume_unique = False, '
-        'bool invert = False, Tensor out = None)',
-        'isin(Tensor elements, Number test_element, *, bool assume_unique = False, '
-        'bool invert = False, Tensor out = None)')
-def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    """Whether each of ``elements`` is among ``test_elements`` (a bool tensor shaped like
-    ``elements``); ``invert`` asks the opposite. ``assume_unique`` only lets torch pick
-    another algorithm: the answer is the same."""
-    values = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
-    tests = test_elements._data if isinstance(test_elements, Tensor) else \
-        np.asarray(test_elements)
-    found = np.isin(values, tests.reshape(-1), invert=invert)
-    return Tensor._make(np.asarray(found, dtype=bool))
 
 
 # --- cov, corrcoef -----------------------------------------------------------------------------
@@ -172,7 +153,7 @@ def _renorm_check(input, p, dim, maxnorm):
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
     if input.dim() <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} "
                            "dimensions")

@@ -111,17 +111,10 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
                          include_self=include_self, index_tensor=index, inplace=True)
 
 
-class _DelayedError(Error):
-    """torch's ``DelayedError`` with the op's own message: a gradient that is right once but
-    must not be differentiated again."""
-
-    def backward(self, *grads):
-        raise RuntimeError(self.msg)
-
-
 def _delayed(g, msg):
-    """``g`` behind a ``DelayedError`` node when a graph is being built."""
-    return record(g._data, _DelayedError, (g,), msg=msg)
+    """``g`` behind torch's ``DelayedError`` node (printed ``<Error>``, as torch's) that raises
+    ``msg`` if one differentiates through it."""
+    return record(g._data, Error, (g,), msg=msg)
 
 
 def _prod_grads(grad, self, src, result, reduce_fn, spread, gather, name):

@@ -180,6 +180,8 @@ class Error(Node):
     def name(self) -> str:
         return "minigrad::autograd::Error"
 
+    msg = ("trying to differentiate twice a function that was marked with "
+           "@once_differentiable")  # or the message of the op that made it (scatter_reduce)
+
     def backward(self, *grads):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
+        raise RuntimeError(self.msg)

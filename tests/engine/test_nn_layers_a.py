@@ -7,13 +7,14 @@ numbers after the same manual_seed (see ``torch_draws_bernoulli_per_element``)."
 
 from __future__ import annotations
 
+import math
 import pathlib
 
 import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as tfw
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -116,6 +117,8 @@ def test_activation_second_derivatives_match_torch(case, seed):
 
 @settings(max_examples=80, deadline=None)
 @given(activation_cases(allow_special=False), st.integers(0, 2**32 - 1))
+@example(("gelu", "tanh", np.array([0, 0, 0, -5.625], np.float32), np.full(4, -2, np.float32)),
+         5687)  # found by a run: the tanh form's cancellation (1.4e-8 relative, 1.1e-14 absolute)
 def test_activation_forward_mode_and_forward_over_reverse_match_torch(case, seed):
     """jvp of the op, and jvp of its backward op (a gradient made with create_graph, with
     dual inputs: the *BackwardBackward0 nodes' forward-mode rules)."""
@@ -132,8 +135,31 @@ def test_activation_forward_mode_and_forward_over_reverse_match_torch(case, seed
             y = ACTIVATIONS[name][0](lib.nn.functional, xd, arg)
             (g,) = lib.autograd.grad(y, xd, vd, create_graph=True)
             out[key] = [fw.unpack_dual(y).tangent, fw.unpack_dual(g).tangent]
+    if name == "gelu" and arg == "tanh":  # 1 + tanh and 1 - tanh**2 cancel for x << 0
+        allowed = _gelu_tanh_cancellation(x, v, tx, tv)
+        for m, t, slack in zip(out["minigrad"], out["torch"], allowed, strict=True):
+            m, t = m.detach().numpy(), t.detach().numpy()
+            assert (np.abs(m - t) <= 1e-12 * np.abs(t) + slack).all(), (m, t, slack)
+        return
     for m, t in zip(out["minigrad"], out["torch"], strict=True):
         close(m, t, "tangent: ")
+
+
+def _gelu_tanh_cancellation(x, v, tx, tv):
+    """How far two correct float64 engines may differ in the tanh gelu's tangents: their
+    tanh may differ by an ulp (torch's SLEEF, NumPy's libm), and ``1 + tanh(inner)`` and
+    ``1 - tanh(inner)**2`` lose every digit of it where tanh is near -1, so each carries an
+    absolute error of a few eps times the factors it is multiplied by (torch's own result
+    errs as much)."""
+    eps = np.finfo(np.float64).eps
+    beta, kappa = math.sqrt(2 / math.pi), 0.044715
+    h = beta * (1 + 3 * kappa * x * x)  # d inner / dx
+    h_prime = beta * 6 * kappa * x
+    first = 0.5 + 0.5 * np.abs(x) * h  # the factors of (1 + tanh) and (1 - tanh**2) in gelu'
+    second = np.abs(h) + np.abs(0.5 * x * h_prime) + np.abs(x) * h * h  # ... in gelu''
+    y_slack = 8 * eps * first * np.abs(tx)
+    g_slack = 8 * eps * (first * np.abs(tv) + second * np.abs(tx * v))
+    return y_slack, g_slack
 
 
 @pytest.mark.parametrize("name", ["leaky_relu", "gelu", "silu", "softplus", "elu"])

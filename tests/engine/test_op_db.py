@@ -394,8 +394,9 @@ def test_db_is_well_formed():
 # --- coverage ------------------------------------------------------------------------------------
 # Node classes that no op can produce, and why.
 NOT_PRODUCED_BY_OPS = {
-    "Error": "the sink once_differentiable puts behind a custom Function's gradient under "
-             "create_graph; no built-in op records it",
+    "Error": "only in gradient graphs: behind a once_differentiable Function's gradient, or "
+             "scatter_reduce's prod gradient for two zeros at one place (the entry "
+             "scatter_reduce_two_zeros checks it under create_graph)",
     "_ViewNode": "the base class of the view nodes (its jvp is theirs); never recorded itself",
     "_ZeroGradient": "the base class of the rounding nodes (floor, ceil, round, trunc); never "
                      "recorded itself",
@@ -471,6 +472,8 @@ CREATES = "creates a new leaf tensor (no history)"
 NOT_AN_OP = "not an op: metadata, autograd API, conversion out of tensors, or settings"
 INTERNAL = "minigrad-internal helper, not torch API; reached through reshape/squeeze/slicing"
 NOT_OPS = {
+    **dict.fromkeys(["Tensor.imag", "minigrad.imag"],
+                    "real tensors only: torch's error (test_misc_ops checks it)"),
     **dict.fromkeys(["Tensor.eq", "Tensor.ne", "Tensor.lt", "Tensor.le", "Tensor.gt",
                      "Tensor.ge", "Tensor.__eq__", "Tensor.__ne__", "Tensor.__lt__",
                      "Tensor.__le__", "Tensor.__gt__", "Tensor.__ge__", "Tensor.__and__",
