@@ -1,8 +1,9 @@
 """Every lesson in a real JupyterLab, driven by headless Chromium through Playwright (issue 8).
 
 One JupyterLab server (127.0.0.1, its own free port and token) and one Chromium are shared by
-the whole session. For each lesson ``notebooks/NN_slug.ipynb`` a fresh page opens the notebook,
-runs "Run All Cells", and checks what a learner would see:
+the whole session. Each lesson ``notebooks/NN_slug.ipynb`` is opened as a learner opens a file,
+in a page kept open from lesson to lesson (one per language: JupyterLab loads once), runs
+"Run All Cells", and is checked for what a learner would see:
 
 * every code cell ran (an execution count, no ``[*]``) and no cell shows an error;
 * the graph drawings (Graphviz SVGs, ``class="graph"``) and the widgets are visible;
@@ -409,13 +410,56 @@ def _open(page, lab, notebook: Path) -> str:
     lang = _lang_of(notebook)
     lab.set_language(LOCALES.get(lang, "default"))
     page.goto(f"{lab.url}/lab/tree/{rel}?reset&token={lab.token}")
+    _wait_open(page, rel, lang)
+    return rel
+
+
+def _wait_open(page, rel: str, lang: str) -> None:
+    """Wait until ``rel`` is the current tab with an idle kernel; its menus in ``lang``."""
     ready = page.wait_for_function(JS_NOTEBOOK_READY, arg=rel, timeout=90_000).json_value()
     if ready is not True:
         pytest.fail(f"JupyterLab did not open {rel}: a {ready}", pytrace=False)
     if lang != "en":
         menus = page.locator(".lm-MenuBar-content").first.inner_text()
         assert _pack_word(lang, "Edit") in menus, f"JupyterLab's menus are not in {lang}: {menus}"
-    return rel
+
+
+# One page per language is kept open from lesson to lesson: loading JupyterLab itself (about 3 s
+# of Chromium's time) is then paid once, not per lesson. Each lesson opens in it as a learner
+# opens a file (the "open" command), runs, and its tab is closed unsaved; a failure closes the
+# page, so the next lesson starts in a new one.
+_SHARED_PAGES: dict = {}  # lang -> (browser, page)
+JS_OPEN = "path => window.jupyterapp.commands.execute('docmanager:open', {path})"
+# Close every tab of the main area without saving (Run All made the notebook dirty).
+JS_CLOSE_ALL = """() => {
+  for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+    if (widget.context) widget.context.model.dirty = false;
+    widget.dispose();
+  }
+}"""
+
+
+def _drop_shared_page(lang: str) -> None:
+    _, page = _SHARED_PAGES.pop(lang, (None, None))
+    if page is not None and not page.is_closed():
+        page.close()
+
+
+def _open_shared(browser, lab, notebook: Path):
+    """(page, path): ``notebook`` opened in the page kept for its language."""
+    rel = notebook.relative_to(ROOT).as_posix()
+    lang = _lang_of(notebook)
+    owner, page = _SHARED_PAGES.get(lang, (None, None))
+    if owner is browser and page is not None and not page.is_closed():
+        page.evaluate(JS_OPEN, rel)
+        _wait_open(page, rel, lang)
+        return page, rel
+    for other in list(_SHARED_PAGES):
+        _drop_shared_page(other)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _SHARED_PAGES[lang] = (browser, page)
+    _open(page, lab, notebook)
+    return page, rel
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.stem)
@@ -430,11 +474,12 @@ def check_lesson_in_jupyterlab(notebook: Path, lab, browser) -> None:
 
     assert notebook.exists(), f"{notebook.relative_to(ROOT)} is missing (tools/translations.py)"
     (ARTIFACTS / f"{_shot_name(notebook)}-FAILED.png").unlink(missing_ok=True)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
     step = "opening the notebook"
     rel = notebook.relative_to(ROOT).as_posix()
+    page = None
+    failed = True
     try:
-        _open(page, lab, notebook)
+        page, rel = _open_shared(browser, lab, notebook)
         # Close the file browser: more room for the lesson in the screenshots.
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
@@ -492,8 +537,12 @@ def check_lesson_in_jupyterlab(notebook: Path, lab, browser) -> None:
         page.wait_for_timeout(300)
         path = _screenshot(page, _shot_name(notebook))
         print(f"screenshot after Run All: {path.relative_to(ROOT)}")
+        page.evaluate(JS_CLOSE_ALL)
+        failed = False
     except BaseException as error:
         try:
+            if page is None:
+                raise RuntimeError("no page") from None
             path = _screenshot(page, f"{_shot_name(notebook)}-FAILED")
             note = f"screenshot of the failure ({step}): {path.relative_to(ROOT)}"
         except Exception as shot_error:  # noqa: BLE001 - report the original failure
@@ -502,7 +551,8 @@ def check_lesson_in_jupyterlab(notebook: Path, lab, browser) -> None:
         error.add_note(note)
         raise
     finally:
-        page.close()
+        if failed:
+            _drop_shared_page(_lang_of(notebook))
         lab.shut_down_sessions(rel)
 
 
