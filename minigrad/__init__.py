@@ -86,6 +86,7 @@ from minigrad._ops.binning import (
     heaviside,
     histc,
     isclose,
+    isin,
     searchsorted,
 )
 from minigrad._ops.composite_loss import (
@@ -161,6 +162,7 @@ from minigrad._ops.locate import (  # manipulation
     take,
     take_along_dim,
 )
+from minigrad._ops.matrix_norms import torch_norm as norm
 from minigrad._ops.nn_ops import addmm, log_softmax, softmax
 from minigrad._ops.order_statistics import kthvalue, median, mode, nanmedian
 from minigrad._ops.padding import constant_pad_nd
@@ -275,7 +277,6 @@ from minigrad._ops.reduction import (  # fidelity round 2
     max,
     mean,
     min,
-    norm,
     prod,
     std,
     sum,

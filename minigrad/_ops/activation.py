@@ -101,6 +101,7 @@ def _np_leaky(x, slope):
     return np.where(x > 0, x, x * x.dtype.type(slope)).astype(x.dtype, copy=False)
 
 
+@parses('leaky_relu(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)')
 def leaky_relu(input, negative_slope=0.01):
     """``x`` where ``x > 0``, else ``negative_slope * x``."""
     _floats(input, "leaky_relu_cpu")
@@ -109,6 +110,7 @@ def leaky_relu(input, negative_slope=0.01):
                   negative_slope=negative_slope)
 
 
+@parses('leaky_relu_(Tensor input, Number negative_slope = 0.01)')
 def leaky_relu_(input, negative_slope=0.01):
     """In place: the node keeps the result (``LeakyReluBackward1``); its backward reads the
     input's sign from the result, which a negative slope would flip."""
@@ -206,6 +208,7 @@ def _check_approximate(approximate):
         raise RuntimeError("approximate argument must be either none or tanh.")
 
 
+@parses('gelu(Tensor input, *, str approximate = "none", Tensor out = None)')
 def gelu(input, approximate="none"):
     """``x * Phi(x)`` (Phi the standard normal CDF), or its tanh approximation."""
     _check_approximate(approximate)
@@ -273,6 +276,7 @@ def gelu_double_backward(ggI, gO, input, approximate):
 
 
 # --- silu -------------------------------------------------------------------------------------
+@parses('silu(Tensor input, *, Tensor out = None)')
 def silu(input):
     """``x * sigmoid(x)``."""
     _floats(input, "silu_cpu")
@@ -280,6 +284,7 @@ def silu(input):
     return record(data, SiluBackward0, (input,), save={"self": input})
 
 
+@parses('silu_(Tensor input)')
 def silu_(input):
     _floats(input, "silu_cpu")
     data = _wide(lambda x: x / (1 + np.exp(-x)), input._data)
@@ -320,6 +325,7 @@ def _softplus_kernel(x, beta, threshold):
     return np.where(z > threshold, x, np.log1p(np.exp(z)) / beta)
 
 
+@parses('softplus(Tensor input, Number beta = 1, Number threshold = 20, *, Tensor out = None)')
 def softplus(input, beta=1, threshold=20):
     """``log(1 + exp(beta x)) / beta``, or ``x`` itself where ``beta x > threshold``."""
     _floats(input, "softplus_cpu")
@@ -391,6 +397,8 @@ def _elu_kernel(x, alpha, scale, input_scale):
     return np.where(x <= 0, np.expm1(x * input_scale) * (alpha * scale), x * scale)
 
 
+@parses('elu(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1, *, '
+        'Tensor out = None)')
 def elu(input, alpha=1.0, scale=1, input_scale=1):
     """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(input_scale * x) - 1)``."""
     _floats(input, "elu_cpu")
@@ -399,6 +407,7 @@ def elu(input, alpha=1.0, scale=1, input_scale=1):
                   input_scale=input_scale)
 
 
+@parses('elu_(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1)')
 def elu_(input, alpha=1.0, scale=1, input_scale=1):
     """In place: the node keeps the result (``EluBackward1``), from which the derivative on
     the negative side is ``input_scale * (result + alpha * scale)``."""

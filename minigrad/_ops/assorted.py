@@ -20,7 +20,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops import pointwise as P
-from minigrad._ops._args import parses
+from minigrad._ops._args import parses, type_name
 from minigrad._ops._core import record
 from minigrad._ops.inplace import _saved_original, apply_inplace
 from minigrad._ops.join import stack
@@ -220,10 +220,13 @@ class RenormBackward0(Node):
 # --- chain_matmul ------------------------------------------------------------------------------
 def chain_matmul(*matrices):
     """Deprecated (torch warns once): the product of the matrices, as ``linalg.multi_dot``;
-    one matrix gives a copy."""
+    one matrix gives a copy. The matrices come one by one (a list is refused, as torch's
+    parser refuses it)."""
+    for i, m in enumerate(matrices):
+        if not isinstance(m, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type_name(m)}")
     _warn_once(CHAIN_MATMUL_WARNING)
-    if len(matrices) == 1 and isinstance(matrices[0], list | tuple):
-        matrices = tuple(matrices[0])
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for m in matrices:

@@ -1,4 +1,4 @@
-"""Comparing and binning values, without a gradient: ``isclose``, ``heaviside``,
+"""Comparing and binning values, without a gradient: ``isclose``, ``isin``, ``heaviside``,
 ``searchsorted``, ``bucketize``, ``histc`` and ``bincount``.
 
 Their results are booleans, indices or counts; torch has no derivative for ``heaviside`` and
@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops._core import check_same_shape_broadcast, common_data, operands
 from minigrad._ops.linalg import _short
 from minigrad._ops.pointwise import _not_differentiable
 from minigrad._tensor import Tensor
@@ -58,6 +58,27 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         actual = np.abs(a - b)
         close = close | (np.isfinite(actual) & (actual <= allowed))
     return Tensor._make(np.asarray(close))
+
+
+# --- isin ------------------------------------------------------------------------------------
+@parses('isin(Tensor elements, Tensor test_elements, *, bool assume_unique = False, '
+        'bool invert = False, Tensor out = None)',
+        'isin(Number element, Tensor test_elements, *, bool assume_unique = False, '
+        'bool invert = False, Tensor out = None)',
+        'isin(Tensor elements, Number test_element, *, bool assume_unique = False, '
+        'bool invert = False, Tensor out = None)')
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each of ``elements`` equals one of ``test_elements`` (a bool tensor shaped like
+    ``elements``), both compared in their promoted dtype, as ``==`` compares (NaN is in
+    nothing, -0.0 is 0.0). ``assume_unique`` only lets torch pick a faster algorithm."""
+    x, y, common = operands(elements, test_elements)  # a number as ``t == number`` reads it
+    if any(v.dtype is _dtype.bool if isinstance(v, Tensor) else isinstance(v, bool)
+           for v in (elements, test_elements)):
+        raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    with np.errstate(over="ignore"):  # a value too big for float16 is inf there, silently
+        a, b = common_data(x, y, common)
+    found = np.isin(a, b.reshape(-1), invert=invert)
+    return Tensor._make(np.asarray(found))
 
 
 # --- heaviside -------------------------------------------------------------------------------

@@ -123,7 +123,10 @@ def _pointwise3(input, tensor1, tensor2, value, combine):
 
 
 @parses('addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, '
-        'Tensor out = None)')
+        'Tensor out = None)',
+        'addcmul(Tensor input, Number value, Tensor tensor1, Tensor tensor2)|hidden',
+        method=('addcmul(Tensor tensor1, Tensor tensor2, *, Number value = 1)',
+                'addcmul(Number value, Tensor tensor1, Tensor tensor2)|hidden'))
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2`` (Adam's and RMSprop's updates)."""
     data, _ = _pointwise3(input, tensor1, tensor2, value, np.multiply)
@@ -153,7 +156,10 @@ class AddcmulBackward0(Node):
 
 
 @parses('addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, '
-        'Tensor out = None)')
+        'Tensor out = None)',
+        'addcdiv(Tensor input, Number value, Tensor tensor1, Tensor tensor2)|hidden',
+        method=('addcdiv(Tensor tensor1, Tensor tensor2, *, Number value = 1)',
+                'addcdiv(Number value, Tensor tensor1, Tensor tensor2)|hidden'))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""
     _check_addcdiv(tensor1, tensor2)

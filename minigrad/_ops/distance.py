@@ -153,7 +153,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     ``CdistBackward0`` (differentiable once only, as torch's)."""
     if compute_mode not in _MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
-    return _cdist(x1, x2, p, _MODES[compute_mode])
+    return _cdist.as_function(x1, x2, p, _MODES[compute_mode])  # (torch's _VF.cdist parses)
 
 
 @parses('cdist(Tensor x1, Tensor x2, float p, int? compute_mode)')

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _creation, _random
+from minigrad._ops._args import parses
 from minigrad._ops.pointwise import mul
 from minigrad._tensor import Tensor
 
@@ -64,3 +65,14 @@ def dropout(input, p=0.5, train=True, inplace=False):
     noise = bernoulli_like(input, 1 - p)
     noise.div_(1 - p)
     return input.mul_(noise) if inplace else mul(input, noise)
+
+
+# F.dropout hands its arguments to torch's compiled dropout/dropout_, whose parser checks them
+@parses('dropout(Tensor input, float p, bool train)')
+def dropout_checked(input, p, train):
+    return dropout(input, p, train)
+
+
+@parses('dropout_(Tensor input, float p, bool train)')
+def dropout_checked_(input, p, train):
+    return dropout(input, p, train, inplace=True)

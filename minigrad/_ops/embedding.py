@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._tensor import Tensor
 from minigrad.autograd.graph import Node
@@ -25,6 +26,8 @@ def _check_indices(indices):
                            f"instead (while checking arguments for embedding)")
 
 
+@parses('embedding(Tensor weight, Tensor indices, int padding_idx = -1, '
+        'bool scale_grad_by_freq = False, bool sparse = False)')
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``weight[indices]``: one row of ``weight`` per index (``padding_idx`` -1 for none)."""
     if weight.dim() != 2:
@@ -103,6 +106,7 @@ def embedding_renorm_(weight, indices, max_norm, norm_type=2.0):
     return weight
 
 
+@parses('one_hot(Tensor input, int num_classes = -1)')
 def one_hot(tensor, num_classes=-1):
     """An int64 tensor with one more dim, of size ``num_classes`` (the largest class + 1 for
     -1): 1 at each value's class, 0 elsewhere."""

@@ -42,6 +42,8 @@ def _check(input, dim, index, source, op="index_add_"):
                            f"tensor with dim {source.dim()}")
     count = 1 if source.dim() == 0 else source.shape[d]
     if index.numel() != count:
+        if source.dim() == 0:  # torch's message reads source.size(dim): a 0-d source has none
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         raise RuntimeError(f"{op}(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({count}), for dim: {d}")
     a, b = list(input.shape), list(source.shape)

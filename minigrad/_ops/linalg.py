@@ -11,7 +11,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import opmath, quietly
-from minigrad._ops._args import parses
+from minigrad._ops._args import parses, type_name
 from minigrad._ops._core import check_same_shape_broadcast, cross_save, fused, record
 from minigrad._ops.indexing import view_backward
 from minigrad._ops.shape import DiagonalBackwardBackward0, diagonal_data
@@ -476,7 +476,7 @@ def _einsum_parse(equation, operands):
     return arrow, lhs, labels
 
 
-def einsum(equation, *operands):
+def einsum(*args):
     """Einstein summation, computed exactly as torch does (``at::native::einsum``, without a
     contraction path): each operand's diagonals are taken for repeated labels, missing labels
     unsqueezed, dims permuted to (output labels, contracted labels); operands are then
@@ -490,11 +490,11 @@ def einsum(equation, *operands):
     where torch's is a view; values and gradients are the same. (With three or more operands
     torch may use opt_einsum's contraction order when that package is installed; minigrad
     always contracts left to right, as torch without it.)"""
-    if not operands:
+    if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
-    if not isinstance(equation, str):  # the sublist format: x, [0, 1], y, [1, 2], [0, 2]
-        args = (equation, *operands)
+    equation, operands = args[0], args[1:]
+    if isinstance(equation, Tensor):  # the sublist format: x, [0, 1], y, [1, 2], [0, 2]
         equation = ",".join("".join(_sublist_label(n) for n in sub) for sub in args[1::2])
         if len(args) % 2 == 1:
             equation += "->" + "".join(_sublist_label(n) for n in args[-1])
@@ -503,6 +503,13 @@ def einsum(equation, *operands):
             operands = args[::2]
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
+    if not isinstance(equation, str):  # torch's parser, argument by argument
+        raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{type_name(equation)}")
+    for i, op in enumerate(operands):
+        if not isinstance(op, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type_name(op)}")
     arrow, lhs, op_labels = _einsum_parse(equation, operands)
     for a, b in zip(operands, operands[1:]):
         if a.dtype is not b.dtype:

@@ -1,4 +1,6 @@
-"""``linalg.vector_norm``, ``linalg.matrix_norm`` and ``linalg.norm``, which picks one of them.
+"""``linalg.vector_norm``, ``linalg.matrix_norm`` and ``linalg.norm``, which picks one of them,
+and ``torch.norm`` / ``Tensor.norm``, which hand their arguments to the first two as
+``torch.functional.norm`` does (so a wrong argument gets their parser's error).
 
 All three end in the vector norm minigrad already has (``reduction.norm``: torch's kernel's
 digits, ``LinalgVectorNormBackward0``), composed as torch composes them: the Frobenius norm is
@@ -14,7 +16,7 @@ from minigrad import _dtype
 from minigrad._ops._args import parses
 from minigrad._ops.reduction import amax, amin
 from minigrad._ops.reduction import norm as _vector_norm
-from minigrad._tensor import _wrap_dim
+from minigrad._tensor import Tensor, _wrap_dim
 
 INF = float("inf")
 
@@ -146,3 +148,29 @@ def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
         return matrix_norm(input, ord, (0, 1) if dims is None else tuple(dims), keepdim,
                            dtype=dtype)
     return vector_norm(input, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def torch_norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa: A002
+    """``torch.norm``: a number ``p`` (None is 2.0) and ``'fro'`` (the 2-norm over at most two
+    dims) go to ``linalg.vector_norm``, any other string to ``linalg.matrix_norm``; an int
+    ``dim`` becomes ``[dim]``. Written as torch.functional.norm, so each error is theirs."""
+    if not isinstance(input, Tensor):  # where torch.functional.norm first reads it
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'layout'")
+    _dim = [dim] if isinstance(dim, int) else dim
+    kwargs = {"dtype": dtype} if out is None else {"dtype": dtype, "out": out}
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return vector_norm.as_function(input, 2, _dim, keepdim, **kwargs)
+        if _dim is None:
+            _dim = list(range(input.ndim))
+        return matrix_norm.as_function(input, p, _dim, keepdim, **kwargs)
+    return vector_norm.as_function(input, 2.0 if p is None else p, _dim, keepdim, **kwargs)
+
+
+def norm_method(self, p="fro", dim=None, keepdim=False, dtype=None):
+    """``Tensor.norm``: ``torch.norm(self, ...)``, without ``out``."""
+    return torch_norm(self, p, dim, keepdim, dtype=dtype)
+
+
+torch_norm.__name__ = torch_norm.__qualname__ = "norm"
+norm_method.__name__, norm_method.__qualname__ = "norm", "Tensor.norm"

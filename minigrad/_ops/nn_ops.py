@@ -33,6 +33,12 @@ def _check_reduction(reduction):
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+@parses('addmm(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1, '
+        'Tensor out = None)',
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, torch.dtype out_dtype, *, Number beta = 1, '
+        'Number alpha = 1, Tensor out = None)|left_out',
+        method=('addmm(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)',
+                'addmm(Number beta, Number alpha, Tensor mat1, Tensor mat2)|hidden'))
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat1 @ mat2)``, ``input`` broadcast to the product's shape."""
     for name, m in (("mat1", mat1), ("mat2", mat2)):

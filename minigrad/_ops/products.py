@@ -19,7 +19,7 @@ import numpy as np
 from minigrad import _dtype, _layout
 from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
-from minigrad._ops._core import cross_save, record
+from minigrad._ops._core import cross_save, record, result_type
 from minigrad._ops.inplace import apply_inplace
 from minigrad._ops.inverse import inverse
 from minigrad._ops.join import stack
@@ -34,9 +34,11 @@ from minigrad.autograd.graph import Node
 def tensordot(a, b, dims=2, out=None):
     """Sums the products of ``a``'s dims ``dims[0]`` with ``b``'s ``dims[1]`` (an int ``n``:
     the last ``n`` of ``a`` with the first ``n`` of ``b``); the free dims of ``a`` then of
-    ``b`` remain. torch.functional's argument handling, then ATen's tensordot."""
-    if out is not None:
-        raise NotImplementedError("minigrad's tensordot has no out=; assign its result instead")
+    ``b`` remain. torch.functional's argument handling, then ATen's tensordot (whose parser
+    checks the dims lists and ``out``)."""
+    if not isinstance(dims, tuple | list | Tensor | int):
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                           f"list[list[int]] containing two lists, but got dims={dims}")
     if isinstance(dims, Tensor):
         if dims.numel() > 1:
             dims = (dims[0].tolist(), dims[1].tolist())
@@ -53,13 +55,11 @@ def tensordot(a, b, dims=2, out=None):
         if dims > min(a.dim(), b.dim()):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
-    for position, (name, d) in enumerate((("dims_self", dims_a), ("dims_other", dims_b)), 3):
-        if not isinstance(d, tuple | list):
-            raise TypeError(f"tensordot(): argument '{name}' (position {position}) must be "
-                            f"tuple of ints, not {type(d).__name__}")
-    return _tensordot(a, b, [int(d) for d in dims_a], [int(d) for d in dims_b])
+    return _tensordot.as_function(a, b, dims_a, dims_b, **({} if out is None else {"out": out}))
 
 
+@parses('tensordot(Tensor input, Tensor other, tuple of ints dims_self, tuple of ints dims_other, '
+        '*, Tensor out = None)')
 def _tensordot(input1, input2, dims1, dims2):
     if len(dims1) != len(dims2):
         raise RuntimeError("both dimension lists should have same length")
@@ -296,7 +296,7 @@ def _addr_data(input, vec1, vec2, beta, alpha):
         if not input.dtype.is_floating_point and isinstance(scalar, float):
             raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
                                "floating point number.")
-    dtype = np.result_type(input._data.dtype, vec1._data.dtype, vec2._data.dtype)
+    dtype = result_type(input, vec1, vec2).numpy  # a 0-d input does not widen the vectors' type
     if dtype == np.bool_:  # torch's boolean addr: (beta and input) or (alpha and v1 v2')
         product = np.logical_and.outer(vec1._data, vec2._data) & bool(alpha)
         return np.broadcast_to(input._data, shape) & bool(beta) | product
@@ -308,7 +308,10 @@ def _addr_data(input, vec1, vec2, beta, alpha):
 
 
 @parses('addr(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1, '
-        'Tensor out = None)')
+        'Tensor out = None)',
+        'addr(Number beta, Tensor input, Number alpha, Tensor vec1, Tensor vec2)|hidden',
+        method=('addr(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)',
+                'addr(Number beta, Number alpha, Tensor vec1, Tensor vec2)|hidden'))
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """``beta * input + alpha * outer(vec1, vec2)``: one AddrBackward0 node."""
     data = _addr_data(input, vec1, vec2, beta, alpha)

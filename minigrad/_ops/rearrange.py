@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout
-from minigrad._ops._args import parses
+from minigrad._ops._args import parses, type_name
 from minigrad._ops._core import check_same_shape_broadcast, record
 from minigrad._ops.indexing import alias
 from minigrad._ops.shape import expand, flip, permute, repeat
@@ -115,6 +115,9 @@ def meshgrid(*tensors, indexing=None):
     others (``indexing="xy"`` swaps the first two dims, as NumPy's default). Without
     ``indexing``, torch's "ij" and its warning (once per process, as torch's TORCH_WARN_ONCE)."""
     tensors = _tensor_list(tensors)
+    if not (indexing is None or isinstance(indexing, str)):
+        raise TypeError(f"meshgrid(): argument 'indexing' must be str, not "
+                        f"{type_name(indexing)}")
     if indexing is None:
         if not _warned:
             _warned.append(True)

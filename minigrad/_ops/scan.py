@@ -250,10 +250,10 @@ def _log_add_exp(x, y):
 def logcumsumexp(input, dim):
     """``log(cumsum(exp(x)))`` along ``dim`` without overflow; accumulated in double and
     rounded once per output, as torch's CPU kernel."""
+    d = _wrap_dim(dim, input.dim())  # (checked first, as torch)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
-    d = _wrap_dim(dim, input.dim())
     data = input._data
     if data.ndim == 0:
         out = data.copy()

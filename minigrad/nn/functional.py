@@ -37,12 +37,15 @@ from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops.inplace import relu_ as _relu_
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
+from minigrad._ops.pointwise import relu as _relu
 from minigrad.autograd import forward_grad, grad_mode
 
 
-def linear(input, weight, bias=None):
+@parses('linear(Tensor input, Tensor weight, Tensor? bias = None)')
+def _linear(input, weight, bias=None):
     """input @ weight.T + bias, recorded the way torch's ``linear`` records it:
 
     * a 2-D input with a bias: one ``addmm`` (``AddmmBackward0``);
@@ -74,6 +77,9 @@ def linear(input, weight, bias=None):
     return out.add_(bias)
 
 
+linear = _linear.as_function  # torch's F.linear is the compiled op: its parser checks arguments
+
+
 def _check_in_place_broadcast(out, bias) -> None:
     try:
         shape = np.broadcast_shapes(out.shape, bias.shape)
@@ -90,8 +96,10 @@ def _bias_fusable(bias) -> bool:
     return one_d and bias.is_contiguous()
 
 
+# F's activations hand their input to torch's compiled ops, whose parser checks each argument
+# (``.as_function``: minigrad's op behind torch's signature, so a wrong argument gets its error)
 def relu(input, inplace=False):
-    return input.relu_() if inplace else input.relu()
+    return (_relu_ if inplace else _relu).as_function(input)
 
 
 def tanh(input):
@@ -105,25 +113,24 @@ def sigmoid(input):
 # --- activations, dropout, embedding (one fused node each where torch has one: _ops/activation.py,
 # _ops/dropout.py, _ops/embedding.py)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    if inplace:
-        return activation.leaky_relu_(input, negative_slope)
-    return activation.leaky_relu(input, negative_slope)
+    fn = activation.leaky_relu_ if inplace else activation.leaky_relu
+    return fn.as_function(input, negative_slope)
 
 
-def gelu(input, *, approximate="none"):
-    return activation.gelu(input, approximate)
+def gelu(*args, **kwargs):  # torch's F.gelu and F.softplus are the compiled ops themselves
+    return activation.gelu.as_function(*args, **kwargs)
+
+
+def softplus(*args, **kwargs):
+    return activation.softplus.as_function(*args, **kwargs)
 
 
 def silu(input, inplace=False):
-    return activation.silu_(input) if inplace else activation.silu(input)
-
-
-def softplus(input, beta=1, threshold=20):
-    return activation.softplus(input, beta, threshold)
+    return (activation.silu_ if inplace else activation.silu).as_function(input)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return activation.elu_(input, alpha) if inplace else activation.elu(input, alpha)
+    return (activation.elu_ if inplace else activation.elu).as_function(input, alpha)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -131,11 +138,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
     numbers after the same ``manual_seed`` (see ``_ops/dropout.py``)."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return _dropout.dropout(input, p, training, inplace)
+    return (_dropout.dropout_checked_ if inplace else _dropout.dropout_checked).as_function(
+        input, p, training)
 
 
-def one_hot(tensor, num_classes=-1):
-    return _embedding.one_hot(tensor, num_classes)
+def one_hot(*args, **kwargs):  # torch's F.one_hot is the compiled op
+    return _embedding.one_hot.as_function(*args, **kwargs)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -153,7 +161,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     _unsupported(sparse=sparse or None)
     if max_norm is not None:
         _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
-    return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+    return _embedding.embedding.as_function(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):

@@ -41,6 +41,9 @@ def _tensors(lib):
         "i0": lib.tensor(1),
         "xt": lib.tensor(x.T.copy()),
         "v3": lib.tensor(x[0]),
+        "v2": lib.tensor(x[:, 0].copy()),
+        "probs": lib.tensor(x / 4),
+        "target": lib.tensor((x > 1).astype(np.float32)),
         "x3t": lib.tensor(x.reshape(2, 3, 1)),
         "f64": lib.float64,
     }
@@ -56,8 +59,9 @@ class T:
         return self.name
 
 
-x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, x3t, f64 = map(T, (
-    "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "x3t", "f64"))
+x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, v2, x3t, f64, probs, target = map(T, (
+    "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "v2", "x3t", "f64",
+    "probs", "target"))
 
 # (name, how, args, kwargs): how is "fn" (torch.name(*args)), "method" (args[0].name(...)) or
 # "F" (torch.nn.functional.name(*args))
@@ -165,6 +169,50 @@ CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
     ("zero_", (x,), {}), ("fill_", (x, 1.5), {}), ("clamp_min_", (x, 0.5), {}),
     ("clamp_max_", (x, t0), {}),
 ]]
+# issue 22's later ops: index and reduce families, composites, comparisons
+CALLS += [(name, how, args, kwargs) for how in ("fn", "method") for name, args, kwargs in [
+    ("index_copy", (x, 0, idx1, x), {}), ("masked_scatter", (x, mask, x), {}),
+    ("scatter_reduce", (x, 1, idx, xt, "sum"), {}),
+    ("scatter_reduce", (x, 1, idx, xt, "amax"), {"include_self": False}),
+    ("index_reduce", (x, 0, idx1, x, "prod"), {}), ("index_add", (x, 0, idx1, x), {}),
+    ("addr", (x, v2, v3), {}), ("renorm", (x, 2, 0, 1.0), {}), ("diagflat", (v3,), {}),
+    ("cov", (x,), {}), ("corrcoef", (x,), {}), ("take", (x, idx1), {}),
+    ("take_along_dim", (x, idx, 1), {}), ("nonzero", (x,), {}), ("count_nonzero", (x, 0), {}),
+    ("histc", (x, 4), {}), ("kron", (x, x), {}), ("cross", (x, x), {"dim": 1}),
+    ("diff", (x,), {}), ("logcumsumexp", (x, 1), {}), ("cummax", (x, 1), {}),
+    ("trace", (x,), {}), ("tril", (x, -1), {}), ("rot90", (x, 1, (0, 1)), {}),
+    ("isclose", (x, x), {}), ("nan_to_num", (x,), {"nan": 0.0}),
+    ("index_fill", (x, 1, idx1, 0.5), {}), ("hypot", (x, x), {}), ("atan2", (x, x), {}),
+    ("logaddexp", (x, x), {}), ("xlogy", (x, x), {}), ("addcmul", (x, x, x), {"value": 2}),
+    ("addcdiv", (x, x, x), {"value": 0.5}), ("addmm", (x, x, xt), {}),
+    ("dist", (x, x, 3), {}), ("norm", (x, 2, 1), {}), ("std", (x, 1), {"correction": 0}),
+]]
+CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
+    ("isin", (x, x), {}), ("isin", (x, 0.5), {"invert": True}), ("isin", (0.5, x), {}),
+    ("combinations", (v3, 2), {}), ("chain_matmul", (x, xt, x), {}),
+    ("searchsorted", (v3, x), {}), ("bucketize", (x, v3), {"right": True}),
+    ("cdist", (x, x), {}), ("tensordot", (x, xt, 1), {}), ("block_diag", (x, x), {}),
+    ("cartesian_prod", (v3, v3), {}), ("trapezoid", (x,), {"dim": 1}),
+    ("einsum", ("ij,kj->ik", x, x), {}), ("meshgrid", (v3, v3), {"indexing": "ij"}),
+    ("put", (x, idx1, v2), {}), ("var_mean", (x, 0), {}), ("tril_indices", (3, 3), {}),
+]]
+# torch.nn.functional as the tutorials call it
+CALLS += [(name, "F", args, kwargs) for name, args, kwargs in [
+    ("linear", (x, x), {}), ("linear", (x, x, v2), {}), ("relu", (x,), {}),
+    ("gelu", (x,), {"approximate": "tanh"}), ("silu", (x,), {}), ("softplus", (x, 2, 10), {}),
+    ("leaky_relu", (x, 0.1), {}), ("elu", (x, 0.5), {}), ("dropout", (x, 0.5, False), {}),
+    ("one_hot", (idx1, 3), {}), ("embedding", (idx1, x), {}), ("layer_norm", (x, (3,)), {}),
+    ("layer_norm", (x, (3,), v3, v3, 1e-5), {}), ("mse_loss", (x, x), {"reduction": "sum"}),
+    ("l1_loss", (x, x), {}), ("huber_loss", (x, x), {"delta": 0.5}),
+    ("smooth_l1_loss", (x, x), {"beta": 0.5}), ("nll_loss", (x, idx1), {}),
+    ("cross_entropy", (x, idx1), {"label_smoothing": 0.1}),
+    ("binary_cross_entropy", (probs, target), {}),
+    ("binary_cross_entropy_with_logits", (x, target), {}),
+    ("pad", (x, (1, 1)), {}), ("normalize", (x,), {"dim": 0}),
+    ("cosine_similarity", (x, x), {}), ("pairwise_distance", (x, x), {}),
+    ("softmax", (x,), {"dim": -1}), ("sigmoid", (x,), {}), ("tanh", (x,), {}),
+    ("log_softmax", (x,), {"dim": 1}), ("hardtanh", (x, -0.5, 0.5), {}),
+]]
 
 REPLACEMENTS = (True, 2, 2.5, t0, i0, x, None, (0,), "a")
 
@@ -253,7 +301,33 @@ def _problem(call) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(("name", "how", "args", "kwargs"), CALLS,
+# F's functions that still check some arguments in minigrad's own Python, not with the parser of
+# the compiled op torch hands them to: found by this table, not yet torch's (strict: an entry
+# that starts to pass fails here, to be moved out of this list).
+F_NOT_YET = {
+    "layer_norm": "F.layer_norm: normalized_shape, weight, bias and eps are checked by minigrad's "
+                  "code, not torch.layer_norm's parser",
+    "cross_entropy": "F.cross_entropy: weight, ignore_index and label_smoothing are not parsed "
+                     "as torch._C._nn.cross_entropy_loss parses them",
+    "nll_loss": "F.nll_loss: weight and ignore_index are not parsed as torch's nll_loss_nd",
+    "smooth_l1_loss": "F.smooth_l1_loss: beta is not parsed as a float, and a 0-d target of "
+                      "another dtype is refused where torch promotes",
+    "huber_loss": "F.huber_loss: delta is not parsed as a float, and a 0-d target of another "
+                  "dtype is refused where torch promotes",
+    "pad": "F.pad without its pad argument: minigrad's message names the parser's form",
+    "binary_cross_entropy_with_logits": "F.binary_cross_entropy_with_logits: a non-tensor weight "
+                                        "fails inside minigrad, not in the parser",
+}
+
+
+def _marked(call):
+    name, how = call[0], call[1]
+    if how == "F" and name in F_NOT_YET:
+        return pytest.param(*call, marks=pytest.mark.xfail(reason=F_NOT_YET[name], strict=True))
+    return pytest.param(*call)
+
+
+@pytest.mark.parametrize(("name", "how", "args", "kwargs"), [_marked(c) for c in CALLS],
                          ids=[f"{h}-{n}-{i}" for i, (n, h, _, _) in enumerate(CALLS)])
 def test_mutated_calls_match_torch(name, how, args, kwargs):
     failures = []

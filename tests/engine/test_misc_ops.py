@@ -1,6 +1,6 @@
-"""The composites of ``minigrad/_ops/assorted.py`` and addr called wrongly, and real/imag of a
-real tensor: minigrad raises torch's exception type with torch's message, or gives torch's
-result (torch runs each call at test time)."""
+"""The composites of ``minigrad/_ops/assorted.py`` and addr called wrongly, real/imag of a
+real tensor, and ``isin``: minigrad raises torch's exception type with torch's message, or gives
+torch's result (torch runs each call at test time)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
 import minigrad
 from tests.torch_compare import assert_same_error
@@ -38,6 +40,10 @@ BAD = {
     "combinations: r < 0": lambda lib: lib.combinations(lib.ones(3), r=-1),
     "chain_matmul: a 1-d matrix": lambda lib: lib.chain_matmul(_m(lib), lib.ones(3)),
     "diagflat: a string offset": lambda lib: lib.diagflat(_m(lib), "1"),
+    "isin: bool tensors": lambda lib: lib.isin(lib.tensor([True]), lib.tensor([True])),
+    "isin: two numbers": lambda lib: lib.isin(2, 3),
+    "isin: no method": lambda lib: lib.tensor([1, 2]).isin(lib.tensor([1])),
+    "isin: a list": lambda lib: lib.isin(lib.tensor([1, 2]), [1]),
 }
 
 
@@ -69,3 +75,59 @@ def test_scatter_reduce_prod_with_two_zeros_is_differentiable_once():
         [type(n).__name__ for n, _ in t.grad_fn.next_functions]
     np.testing.assert_array_equal(m.detach().numpy(), t.detach().numpy())
     assert_same_error(lambda: m.sum().backward(), lambda: t.sum().backward())
+
+
+# Values drawn from a small pool, so that elements and test elements often meet; NaN, -0.0 and
+# numbers one dtype can hold exactly and another cannot (0.1; 2**24 + 1, which float32 rounds
+# to 2**24: equal to it once promoted as torch promotes, not in float64) among them.
+_POOL = [0.0, -0.0, 1.0, 2.0, 2.5, 0.1, -3.0, float("nan"), float("inf"), 7.0,
+         2.0 ** 24, 2.0 ** 24 + 1]
+_DTYPES = ["int64", "int32", "uint8", "float16", "float32", "float64"]
+
+
+def _values(dtype, values):
+    if dtype.startswith(("int", "uint")):
+        values = [0 if not np.isfinite(v) else abs(int(v)) % (256 if dtype == "uint8" else 2**31)
+                  for v in values]
+    with np.errstate(over="ignore"):
+        return np.array(values).astype(dtype)
+
+
+def test_isin_reads_a_number_as_the_tensor_dtype_does():
+    """uint8 wraps: 300 is 44 and -212 is 44, as ``t == 300`` reads it."""
+    for number in (300, -212, 44.0, 44.5):
+        got = [lib.isin(lib.tensor([44, 1], dtype=lib.uint8), number).tolist()
+               for lib in (torch, minigrad)]
+        assert got[0] == got[1], (number, got)
+
+
+@given(elements=st.lists(st.sampled_from(_POOL), max_size=6),
+       tests=st.lists(st.sampled_from(_POOL), max_size=4),
+       shape=st.sampled_from(["flat", "matrix", "scalar_element", "scalar_test"]),
+       dtypes=st.tuples(st.sampled_from(_DTYPES), st.sampled_from(_DTYPES)),
+       invert=st.booleans(), assume_unique=st.booleans(), out=st.booleans())
+def test_isin_matches_torch(elements, tests, shape, dtypes, invert, assume_unique, out):
+    """``isin`` against torch: dtype promotion (0.1 in float16 is not 0.1 in float32), NaN in
+    nothing, -0.0 equal to 0.0, a number on either side, any shape, ``invert`` and ``out=``."""
+    a, b = _values(dtypes[0], elements), _values(dtypes[1], tests)
+    if shape == "matrix" and a.size % 2 == 0:
+        a = a.reshape(2, -1)
+    results = []
+    for lib in (torch, minigrad):
+        x, y = lib.tensor(a.copy()), lib.tensor(b.copy())
+        if shape == "scalar_element":
+            x = a[0].item() if a.size else 1.0
+        elif shape == "scalar_test":
+            y = b[0].item() if b.size else 1.0
+        kwargs = {"invert": invert, "assume_unique": assume_unique}
+        if out:
+            kwargs["out"] = lib.empty(0, dtype=lib.bool)
+        try:
+            got = lib.isin(x, y, **kwargs)
+        except (RuntimeError, TypeError) as error:
+            results.append((type(error).__name__, str(error)))
+            continue
+        assert got.dtype == lib.bool
+        assert not out or got is kwargs["out"]
+        results.append((tuple(got.shape), got.numpy().tolist()))
+    assert results[0] == results[1], results

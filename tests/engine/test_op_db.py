@@ -551,6 +551,7 @@ NOT_OPS = {
                     NON_DIFFERENTIABLE),
     # the missing torch functions (tests/engine/test_float_bits.py)
     **dict.fromkeys(["minigrad.signbit", "Tensor.signbit"], NON_DIFFERENTIABLE),
+    "minigrad.isin": NON_DIFFERENTIABLE,  # tests/engine/test_misc_ops.py
     **dict.fromkeys(["minigrad.tril_indices", "minigrad.triu_indices"], CREATES),
     "minigrad.broadcast_shapes": NOT_AN_OP,
 }
