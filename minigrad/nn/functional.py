@@ -41,6 +41,7 @@ from minigrad._ops.inplace import relu_ as _relu_
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
 from minigrad._ops.pointwise import relu as _relu
+from minigrad._tensor import _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode
 
 
@@ -214,7 +215,31 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Minus the log-probability of each target class, times its class ``weight`` if given."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    _nll_loss_nd_args.as_function(input, target, weight, _reduction_enum(None, None, reduction),
+                                  ignore_index)
     return _nll.nll_loss(input, target, ignore_index, reduction, weight)
+
+
+# F.nll_loss and F.cross_entropy hand their arguments to torch's compiled nll_loss_nd and
+# cross_entropy_loss: their parsers, then nll_loss_nd's first checks, before minigrad computes.
+@parses('nll_loss_nd(Tensor input, Tensor target, Tensor? weight = None, int reduction = 1, '
+        'int ignore_index = -100)')
+def _nll_loss_nd_args(input, target, weight=None, reduction=1, ignore_index=-100):
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and (target.dim() == 0 or input.shape[0] != target.shape[0]):
+        batch = target.shape[0] if target.dim() else 0  # (torch reads a 0-d size as 0)
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({batch}).")
+
+
+@parses('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight = None, '
+        'int reduction = 1, int ignore_index = -100, float label_smoothing = 0.0)')
+def _cross_entropy_args(input, target, weight=None, reduction=1, ignore_index=-100,
+                        label_smoothing=0.0):
+    if target.shape != input.shape:  # class indices: log_softmax over the class dim, then
+        _wrap_dim(0 if input.dim() == 1 else 1, input.dim())  # nll_loss_nd's checks
+        _nll_loss_nd_args(input, target, weight, reduction, ignore_index)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -223,6 +248,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     ``label_smoothing`` mixes in the uniform distribution, as torch does: for class indices,
     ``(1 - ls) * nll + ls / C * (the mean of -log p over all classes)``; for probabilities, the
     target itself becomes ``target * (1 - ls) + ls / C``."""
+    _cross_entropy_args.as_function(input, target, weight, _reduction_enum(None, None, reduction),
+                                    ignore_index, label_smoothing)
     if label_smoothing > 1.0:  # torch checks only a positive one (a negative one is 0)
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
@@ -285,15 +312,29 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
                          f"({input.shape!r})")
+    _bce_with_logits_args.as_function(input, target, weight, pos_weight,
+                                      _reduction_enum(None, None, reduction))
     return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+@parses('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight = None, '
+        'Tensor? pos_weight = None, int reduction = 1)')
+def _bce_with_logits_args(input, target, weight=None, pos_weight=None, reduction=1):
+    """The parser of the compiled op F.binary_cross_entropy_with_logits hands its arguments to."""
 
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalise over the last dims (``normalized_shape``), then scale and shift: one fused
-    node, ``NativeLayerNormBackward0`` (see ``_ops/normalization.py``)."""
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
+    """Normalise over the last dims (``normalized_shape``, a tuple: a bare int is refused, as
+    torch refuses it; nn.LayerNorm makes one), then scale and shift: one fused node,
+    ``NativeLayerNormBackward0`` (see ``_ops/normalization.py``). The arguments go through the
+    parser of torch's ``torch.layer_norm``, which F.layer_norm calls."""
+    return _layer_norm.as_function(input, normalized_shape, weight, bias, eps, True)
+
+
+@parses('layer_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
+        'Tensor? bias = None, float eps = 1e-05, bool cudnn_enable = True)')
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
     return _normalization.native_layer_norm(input, normalized_shape, weight, bias, eps)
 
 
@@ -450,7 +491,9 @@ def _pad(input, pad, mode="constant", value=None):
     return _padding.constant_pad_nd.as_function(input, pad, 0 if value is None else value)
 
 
-pad = _pad.as_function
+def pad(input, pad, mode="constant", value=None):  # noqa: A002 - torch's names
+    """torch's F.pad: a Python function that hands its arguments to the compiled pad."""
+    return _pad.as_function(input, pad, mode, value)
 
 
 cosine_similarity = _distance.cosine_similarity.as_function

@@ -305,18 +305,10 @@ def _problem(call) -> str | None:
 # the compiled op torch hands them to: found by this table, not yet torch's (strict: an entry
 # that starts to pass fails here, to be moved out of this list).
 F_NOT_YET = {
-    "layer_norm": "F.layer_norm: normalized_shape, weight, bias and eps are checked by minigrad's "
-                  "code, not torch.layer_norm's parser",
-    "cross_entropy": "F.cross_entropy: weight, ignore_index and label_smoothing are not parsed "
-                     "as torch._C._nn.cross_entropy_loss parses them",
-    "nll_loss": "F.nll_loss: weight and ignore_index are not parsed as torch's nll_loss_nd",
     "smooth_l1_loss": "F.smooth_l1_loss: beta is not parsed as a float, and a 0-d target of "
-                      "another dtype is refused where torch promotes",
+                      "another dtype is refused where torch's kernel promotes",
     "huber_loss": "F.huber_loss: delta is not parsed as a float, and a 0-d target of another "
-                  "dtype is refused where torch promotes",
-    "pad": "F.pad without its pad argument: minigrad's message names the parser's form",
-    "binary_cross_entropy_with_logits": "F.binary_cross_entropy_with_logits: a non-tensor weight "
-                                        "fails inside minigrad, not in the parser",
+                  "dtype is refused where torch's kernel promotes",
 }
 
 
