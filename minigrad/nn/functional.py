@@ -171,6 +171,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
                       stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _unsupported(weight=weight)
     input, target = _broadcast(input, target)
     return nn_ops.mse_loss(input, target, reduction)
@@ -248,6 +250,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     ``label_smoothing`` mixes in the uniform distribution, as torch does: for class indices,
     ``(1 - ls) * nll + ls / C * (the mean of -log p over all classes)``; for probabilities, the
     target itself becomes ``target * (1 - ls) + ls / C``."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _cross_entropy_args.as_function(input, target, weight, _reduction_enum(None, None, reduction),
                                     ignore_index, label_smoothing)
     if label_smoothing > 1.0:  # torch checks only a positive one (a negative one is 0)
