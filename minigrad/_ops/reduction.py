@@ -636,15 +636,14 @@ class StdBackward0(Node):
         return where(self.result == 0, 0.0, VarBackward0.jvp(self, t) / (2 * self.result))
 
 
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input, p, dim=None, keepdim=False, dtype=None):
     """The vector p-norm over ``dim`` (every element by default), as torch's
-    ``linalg.vector_norm``: p = 2 ('fro'), 1, inf, -inf, 0 (the count of non-zeros) or any
-    other number."""
-    if p == "nuc":
-        raise NotImplementedError("minigrad has no nuclear norm (it needs an SVD)")
+    ``linalg.vector_norm`` computes it: p = 2, 1, inf, -inf, 0 (the count of non-zeros) or any
+    other number. (The public ``torch.norm``, ``linalg.*_norm`` check the arguments and reach it
+    through ``matrix_norms.py``.)"""
     # torch keeps the order as a C++ Scalar: an int stays an int (``_saved_ord`` shows 2, and
     # 'fro' is the int 2), a float stays a float; the formulas below only need its value.
-    ord_arg = 2 if p in ("fro", None) else p
+    ord_arg = p
     p = float(ord_arg)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
