@@ -37,9 +37,10 @@ def nll_loss(input, target, ignore_index=-100, reduction="mean", weight=None):
     if input.dim() > 2 and target.dtype not in (_dtype.int64, _dtype.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{_short(target.dtype)}")
-    if input.dim() != 1 and target.dim() > 0 and target.shape[0] != input.shape[0]:
+    if input.dim() != 1 and (target.dim() == 0 or target.shape[0] != input.shape[0]):
+        batch = target.shape[0] if target.dim() else 0  # (torch reads a 0-d size as 0)
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({batch}).")
     if input.dim() <= 2:
         return _nll_rows(input, target, ignore_index, reduction, weight)
     if input.dim() == 4:

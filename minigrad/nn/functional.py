@@ -41,7 +41,6 @@ from minigrad._ops.inplace import relu_ as _relu_
 from minigrad._ops.pointwise import add_scalar, mul_scalar
 from minigrad._ops.pointwise import div as _div
 from minigrad._ops.pointwise import relu as _relu
-from minigrad._tensor import _wrap_dim
 from minigrad.autograd import forward_grad, grad_mode
 
 
@@ -223,25 +222,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 # F.nll_loss and F.cross_entropy hand their arguments to torch's compiled nll_loss_nd and
-# cross_entropy_loss: their parsers, then nll_loss_nd's first checks, before minigrad computes.
+# cross_entropy_loss: their parsers' checks (the ops' own checks are in _ops/nll.py).
 @parses('nll_loss_nd(Tensor input, Tensor target, Tensor? weight = None, int reduction = 1, '
         'int ignore_index = -100)')
 def _nll_loss_nd_args(input, target, weight=None, reduction=1, ignore_index=-100):
-    if input.dim() < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if input.dim() != 1 and (target.dim() == 0 or input.shape[0] != target.shape[0]):
-        batch = target.shape[0] if target.dim() else 0  # (torch reads a 0-d size as 0)
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({batch}).")
+    """Nothing beyond the parser."""
 
 
 @parses('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight = None, '
         'int reduction = 1, int ignore_index = -100, float label_smoothing = 0.0)')
 def _cross_entropy_args(input, target, weight=None, reduction=1, ignore_index=-100,
                         label_smoothing=0.0):
-    if target.shape != input.shape:  # class indices: log_softmax over the class dim, then
-        _wrap_dim(0 if input.dim() == 1 else 1, input.dim())  # nll_loss_nd's checks
-        _nll_loss_nd_args(input, target, weight, reduction, ignore_index)
+    """Nothing beyond the parser."""
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
