@@ -176,8 +176,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    roots = _roots(outputs)  # the outputs are checked before the inputs, as torch's engine does
     edges = [_target_edge(t) for t in inputs]
-    captured = engine.execute(engine.GraphTask(_roots(outputs), grads, retain_graph=retain_graph,
+    captured = engine.execute(engine.GraphTask(roots, grads, retain_graph=retain_graph,
                                                create_graph=create_graph, inputs=set(edges),
                                                accumulate_grad=False, returns_grads=True))
     result = []

@@ -160,8 +160,9 @@ def _vjp_rows(diff, output):
     return jac, types_ok, sizes_ok
 
 
-def _forward_jacobian(func, inputs, n_outputs):
-    """Forward mode: one dual pass per input element gives one row of every Jacobian."""
+def _forward_jacobian(func, inputs, out_sizes):
+    """Forward mode: one dual pass per input element gives one row of every Jacobian (an input
+    of no elements: no pass, and Jacobians of no rows, one column per output element)."""
     result = []
     for x in _diff_inputs(inputs):
         rows = []
@@ -176,7 +177,8 @@ def _forward_jacobian(func, inputs, n_outputs):
             rows.append([np.zeros(o.numel()) if t is None else t._data.reshape(-1)
                          for o, t in zip(outs, tangents)])
         result.append([np.stack([r[i] for r in rows]).astype(x._data.dtype) if rows
-                       else np.zeros((0, 0), dtype=x._data.dtype) for i in range(n_outputs)])
+                       else np.zeros((0, size), dtype=x._data.dtype)
+                       for i, size in enumerate(out_sizes)])
     return result
 
 
@@ -229,7 +231,7 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes, che
                 if not np.allclose(a, n.astype(a.dtype), rtol=rtol, atol=atol):
                     raise GradcheckError(_notallclose_msg(a, n, i, j))
     if check_forward_ad:
-        forward = _forward_jacobian(func, inputs, len(func_out))
+        forward = _forward_jacobian(func, inputs, [o.numel() for o in func_out if _is_tensor(o)])
         for j, per_input in enumerate(forward):
             for i, k in enumerate(keep):
                 a, n = per_input[k], numerical[j][i]

@@ -178,15 +178,16 @@ def index(values):
 
 
 def index_add_samples(r):
-    """index_add(_): repeated indices, alpha, a negative dim, 0-d pieces, int32 indices (an
-    empty source is a probe: minigrad's gradcheck with forward AD fails on 0 elements)."""
+    """index_add(_): repeated indices, alpha, a negative dim, 0-d pieces, int32 indices, an
+    empty index and source."""
     return [S(randn(r, (3, 4)), 0, index([0, 2]), randn(r, (2, 4))),
             S(randn(r, (3, 4)), -1, index([1, 1, 0]), randn(r, (3, 3)), alpha=2.5),
             S(randn(r, (3, 4)), 1, index([3]), const(randn(r, (3, 1))), alpha=-1),
             S(const(randn(r, (3, 4))), 0, index([2, 2, 2]), randn(r, (3, 4))),
             S(randn(r, (4,)), 0, index(1), randn(r, (1,)), desc="0-d index"),
             S(randn(r, ()), 0, index([0]), randn(r, ()), desc="0-d"),
-            S(nc(randn(r, (3, 4))), 0, np.asarray([1, 0], np.int32), nc(randn(r, (2, 4))))]
+            S(nc(randn(r, (3, 4))), 0, np.asarray([1, 0], np.int32), nc(randn(r, (2, 4)))),
+            S(randn(r, (3, 4)), 0, index(np.zeros(0)), randn(r, (0, 4)), desc="empty")]
 
 
 _REPEATED_COPY = ("a repeated index keeps only the last slice, but derivatives.yaml's formula "
@@ -697,8 +698,7 @@ def _clone_then(method):
 
 F = lambda lib: lib.nn.functional
 _REDUCE_FWAD = {"gradcheck_fwad": "torch has no forward-mode formula for index_reduce nor for "
-                "scatter_reduce's prod (no tangent), and minigrad's gradcheck with forward AD "
-                "fails on an empty index (0 elements, as for index_add)"}
+                "scatter_reduce's prod (no tangent)"}
 _REDUCE_KINKS = ("amax/amin ties and prod's zeros are kinks or ridges where finite differences "
                  "and the analytic gradient disagree (torch's own gradcheck fails there)")
 _SUM_TO_0D = ("ExpandBackward0 of a 0-d tensor to its own shape: torch's backward is sum_to(grad, "
@@ -710,16 +710,13 @@ _NO_FWAD = ("torch has no forward-mode formula (_cdist_forward, _euclidean_dist)
 LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=1e-6 is below "
                    "its resolution, so gradcheck cannot check it (torch's cannot either)")
 
-# --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
-
 # nnA's "_grad" entries call autograd.grad inside: forward mode's dual inputs need no grad, so
-# both engines refuse them (torch with its check of the outputs, minigrad with its check of
-# the inputs: autograd/api.py checks in another order, another message).
-_GRAD_INSIDE = dict.fromkeys(
-    ["fwad", "gradcheck_fwad"],
-    "autograd.grad inside the op: dual inputs that need no grad are refused, and minigrad's "
-    "autograd.grad checks its inputs before its outputs (torch the other way round), so the "
-    "messages differ")
+# both engines refuse them, with the same error (test_fwad compares them); gradcheck with
+# forward AD cannot run such an op (nor can torch's).
+_GRAD_INSIDE = {"gradcheck_fwad": "autograd.grad inside the op refuses forward mode's dual "
+                "inputs, which need no grad (torch's too: test_fwad checks both raise alike)"}
+
+# --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
 
 _LDEXP_INT_POW = ("torch's formula grad * pow(2, other) takes an integer power for an integer "
                   "exponent: 0 for a negative one, not finite differences' 2**other")
@@ -1688,8 +1685,7 @@ OPS: list[OpInfo] = [
     OpInfo("scatter_reduce_fn", lambda lib, x, *a, **kw: lib.scatter_reduce(x, *a, **kw),
            lambda r: scatter_reduce_samples(r)[::5], xfail=_REDUCE_FWAD),
     OpInfo("scatter_reduce_", lambda lib, x, *a, **kw: x.clone().scatter_reduce_(*a, **kw),
-           lambda r: scatter_reduce_samples(r, ("sum", "mean", "amax", "amin")),
-           xfail=_REDUCE_FWAD),
+           lambda r: scatter_reduce_samples(r, ("sum", "mean", "amax", "amin"))),
     # in place, "prod"'s missing tangent makes torch's copy into the dual raise
     OpInfo("scatter_reduce_prod_", lambda lib, x, *a, **kw: x.clone().scatter_reduce_(*a, **kw),
            lambda r: scatter_reduce_samples(r, ("prod",)), supports_fwad=False, xfail=_REDUCE_FWAD),
@@ -1840,7 +1836,7 @@ OPS: list[OpInfo] = [
                       S(randn(r, (3,)))]),
     OpInfo("block_diag", lambda lib, *ts: lib.block_diag(*ts),
            # empty blocks are probes: torch's backward misplaces the gradient after an empty
-           # vector (minigrad follows it), and minigrad's gradcheck fails on 0 elements
+           # vector (minigrad follows it), which gradcheck would report
            lambda r: [S(randn(r, (2, 3)), randn(r, (3, 3))),
                       S(randn(r, (2,)), randn(r, ()), nc(randn(r, (2, 3))),
                         const(randn(r, (1, 2)))),
@@ -2315,8 +2311,7 @@ OPS: list[OpInfo] = [
     OpInfo("put_empty", lambda lib, x, *a: (x.put(*a), x.clone().put_(*a, accumulate=True)),
            lambda r: [S(randn(r, (3, 4)), np.zeros(0, np.int64), randn(r, (0,))),
                       S(randn(r, (0, 2)), np.zeros(0, np.int64), randn(r, (0,)))],
-           xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
-                                    "0 elements"}),
+),
     OpInfo("masked_scatter", lambda lib, x, *a: x.masked_scatter(*a), masked_scatter_samples),
     OpInfo("masked_scatter_fn", lambda lib, x, *a: lib.masked_scatter(x, *a),
            lambda r: masked_scatter_samples(r)[:2]),
@@ -2333,8 +2328,7 @@ OPS: list[OpInfo] = [
            no_gradcheck=_REPEATED_COPY),
     OpInfo("index_copy_empty", lambda lib, x, *a: (x.index_copy(*a), x.clone().index_copy_(*a)),
            lambda r: [S(randn(r, (3, 4)), 0, np.zeros(0, np.int64), randn(r, (0, 4)))],
-           xfail={"gradcheck_fwad": "minigrad's gradcheck with forward AD fails on an input of "
-                                    "0 elements (a (0, 0) against (0, 12) Jacobian broadcast)"}),
+),
     OpInfo("index_fill", lambda lib, x, *a: (x.index_fill(*a), lib.index_fill(x, *a),
                                              x.clone().index_fill_(*a)),
            lambda r: [S(randn(r, (3, 4)), 1, index([0, 2, 0]), -1.5),

@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import minigrad
@@ -568,7 +568,13 @@ values = st.lists(st.lists(st.floats(-1.5, 1.5), min_size=6, max_size=6),
 @given(specs(), values)
 def test_generated_function_matches_torch(spec, vals):
     vals = np.array(vals, dtype=np.float64)
-    assert_same_trace(run(minigrad, spec, vals), run(torch, spec, vals))
+    t_trace = run(torch, spec, vals)
+    # An INTERNAL ASSERT is a bug of torch's own (its message asks for a report), not an
+    # answer to mirror: such an example has no oracle. (One seen: a view input marked dirty
+    # and returned, after a constant argument, differentiated with create_graph: CopySlices
+    # asserts in tensor.cpp.)
+    assume(not any(e[0] == "error" and "INTERNAL ASSERT FAILED" in str(e[2]) for e in t_trace))
+    assert_same_trace(run(minigrad, spec, vals), t_trace)
 
 
 # --- the differences the generator found, pinned --------------------------------------------

@@ -199,6 +199,37 @@ def test_forward_ad_check():
     assert "computed with forward mode" in str(exc)
 
 
+@pytest.mark.parametrize("shapes", [((0,), ()), ((0, 3),), ((3, 4), (0, 4))],
+                         ids=["empty-and-0d", "empty", "empty-source"])
+def test_forward_ad_check_with_inputs_of_no_elements(shapes):
+    """An input of 0 elements gives a Jacobian of no rows (and one column per output element):
+    minigrad's forward-mode check broadcast a (0, 0) one against the numerical (0, n)."""
+    def run(lib):
+        xs = [(lib.arange(int(np.prod(s)), dtype=lib.float64) * 0.1 - 0.3).reshape(s)
+              .requires_grad_() for s in shapes]
+        if len(xs) == 2 and xs[1].dim() == 2:  # index_copy of an empty source, as op_db's
+            def f(a, b):
+                return a.index_copy(0, lib.zeros(0, dtype=lib.int64), b)
+        else:
+            def f(*ts):
+                return tuple(t * 2 + 1 for t in ts) + (ts[0].sum(),)
+        return lib.autograd.gradcheck(f, tuple(xs), check_forward_ad=True)
+
+    assert run(minigrad) is run(torch) is True
+
+
+@pytest.mark.parametrize("make_inputs", [lambda x, y: x, lambda x, y: [y, x]],
+                         ids=["input", "second-input"])
+def test_grad_checks_its_outputs_before_its_inputs(make_inputs):
+    """``autograd.grad(f(x), x)`` where nothing requires grad: torch's engine reports the
+    output first ("element 0 of tensors..."), and only then an input that needs no grad."""
+    def run(lib):
+        x, y = lib.ones(3), lib.ones(3, requires_grad=True)
+        return lib.autograd.grad(x.sin().sum(), make_inputs(x, y))
+
+    assert_same_error(lambda: run(minigrad), lambda: run(torch))
+
+
 def test_no_input_requires_grad():
     a = np.array([1.0, 2.0])
     assert_same_error(
