@@ -164,6 +164,7 @@ def _split(x):
 # of 16 (or more) rows into the next level up, so that only numbers of a like size meet. The
 # lanes are added left to right at the end. Written out below with NumPy, level by level.
 _REGISTER_BYTES = 32
+_add_reduce = np.add.reduce
 
 
 def _running(rows):
@@ -193,25 +194,44 @@ def _multi_row_sum(rows):
     """ATen's ``multi_row_sum`` down the rows of a 2-D array. Level 0 is a running sum of
     rows; each full block of ``step`` rows moves up as one number of level 1, each full run of
     ``step`` of those up to level 2, and so on to level 3, which keeps all it gets. At the end
-    the levels are added, bottom up (a level that got nothing is +0.0 and is skipped)."""
-    size = len(rows)
+    the levels are added, bottom up (a level that got nothing is +0.0 and is skipped).
+
+    Every sum sits on the hot path of a training step (a mean, a bias gradient), so with more
+    than one column the levels call NumPy's reduce directly on a row-major copy, made once
+    (``_running`` and ``_block_sums`` say why that is a running sum)."""
+    size, width = rows.shape
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    if width == 1:
+        running, block_sums = _running, _block_sums
+    else:
+        rows = np.ascontiguousarray(rows)
+        running, block_sums = _reduce_rows, _reduce_blocks
     levels, carried = [], rows
     for _ in range(3):
-        full = len(carried) // step
-        if len(carried) > full * step:
-            levels.append(_running(carried[full * step:]))  # what is left at this level
+        full = len(carried) // step * step
+        if len(carried) > full:
+            levels.append(running(carried[full:]))  # what is left at this level
         if not full:
             break
-        carried = _block_sums(carried[:full * step], step)
+        carried = block_sums(carried[:full], step)
     else:
-        levels.append(_running(carried))
+        levels.append(running(carried))
     if not levels:
-        return np.zeros(rows.shape[1], rows.dtype)
-    total = levels[0]  # a new array (``_running``'s), so it can be added to in place
+        return np.zeros(width, rows.dtype)
+    total = levels[0]  # a new array (a reduce's or a copy), so it can be added to in place
     for level in levels[1:]:
         total += level
     return total
+
+
+def _reduce_rows(rows):
+    """``_running`` of a row-major 2-D array with more than one column and at least one row."""
+    return _add_reduce(rows, 0)
+
+
+def _reduce_blocks(rows, step):
+    """``_block_sums`` of a row-major 2-D array with more than one column."""
+    return _add_reduce(rows.reshape(-1, step, rows.shape[1]), 1)
 
 
 def _row_sum(items):
@@ -243,7 +263,25 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
     if not vectors:  # a strided vector: torch reads it one number at a time
         return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
-    return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row
+    if flat.size >= _REGISTER_BYTES // flat.itemsize:
+        return np.asarray(_vector_sum(flat))
+    return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row, shorter than a vector
+
+
+def _vector_sum(flat):
+    """``_inner_sums`` of one contiguous row of at least one vector (a 1-D array), with the
+    fewest NumPy calls (a mean of a loss is one every training step): the row's whole quads
+    of vectors as ``multi_row_sum``'s rows, the last whole vectors into the first partial
+    sum, the 4 partial sums added in turn, then the numbers past the last vector and the
+    lanes, left to right, as one running sum (a NumPy scalar)."""
+    lanes = _REGISTER_BYTES // flat.itemsize
+    n = len(flat)
+    quads, whole = n // (4 * lanes) * 4 * lanes, n - n % lanes
+    partial = _multi_row_sum(flat[:quads].reshape(-1, 4 * lanes))
+    for start in range(quads, whole, lanes):
+        partial[:lanes] += flat[start:start + lanes]
+    per_lane = _add_reduce(partial.reshape(4, lanes), 0)
+    return flat.dtype.type(0) + np.add.accumulate(np.concatenate((flat[whole:], per_lane)))[-1]
 
 
 def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
