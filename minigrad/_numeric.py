@@ -294,27 +294,28 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     other columns as ``row_sum``; where they come first and last, the rows' sums are added in
     turn. Other layouts get NumPy's sum. Exact up to 32,768 elements (then torch splits the
     work between its threads)."""
-    if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
-        return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
     pattern, sizes, out_shape = _reduction_plan(data.shape, tuple(dims), keepdim)
     zero = data.dtype.type(0)
-    if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
-            "", "R", "K", "KR", "RK", "KRK", "RKR"):
-        out = np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
-        return _layout.row_major(out)
-    if pattern in ("", "R"):
-        return cascade_sum(data).reshape(out_shape)
-    if pattern == "K":  # nothing summed: each result is 0 + its one element
-        return (data + zero).reshape(out_shape)
-    blocks = data.reshape(sizes)
-    if pattern == "KR":
-        sums = _inner_sums(blocks)
-    elif pattern == "RK":
-        sums = _column_sums(blocks[None])[0]
-    elif pattern == "KRK":
-        sums = _column_sums(blocks)
-    else:  # RKR: each row of the last run summed, then the rows of the first run in turn
-        sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
+    if pattern == "RK" and data.itemsize >= 4 and data.flags.c_contiguous and data.size:
+        sums = _column_sums(data.reshape(1, *sizes))[0]  # checked first: a bias's gradient
+    else:
+        if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
+            return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
+        if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
+                "", "R", "K", "KR", "KRK", "RKR"):
+            out = np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
+            return _layout.row_major(out)
+        if pattern in ("", "R"):
+            return cascade_sum(data).reshape(out_shape)
+        if pattern == "K":  # nothing summed: each result is 0 + its one element
+            return (data + zero).reshape(out_shape)
+        blocks = data.reshape(sizes)
+        if pattern == "KR":
+            sums = _inner_sums(blocks)
+        elif pattern == "KRK":
+            sums = _column_sums(blocks)
+        else:  # RKR: each row of the last run summed, then the rows of the first run in turn
+            sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
     out = (zero + sums).reshape(out_shape)
     return _layout.row_major(out) if keepdim else out  # (torch's strides for dims of size 1)
 
