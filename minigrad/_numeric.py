@@ -225,8 +225,9 @@ def _multi_row_sum(rows):
 
 
 def _reduce_rows(rows):
-    """``_running`` of a row-major 2-D array with more than one column and at least one row."""
-    return _add_reduce(rows, 0)
+    """``_running`` of a row-major 2-D array with more than one column and at least one row
+    (one row is copied: quicker than NumPy's reduce, which would copy it too)."""
+    return rows[0].copy() if len(rows) == 1 else _add_reduce(rows, 0)
 
 
 def _reduce_blocks(rows, step):
