@@ -298,7 +298,16 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     pattern, sizes, out_shape = _reduction_plan(data.shape, tuple(dims), keepdim)
     zero = data.dtype.type(0)
     if pattern == "RK" and data.itemsize >= 4 and data.flags.c_contiguous and data.size:
-        sums = _column_sums(data.reshape(1, *sizes))[0]  # checked first: a bias's gradient
+        # checked first: a bias's gradient, a row-major matrix's columns summed (as in
+        # ``_column_sums``, without its batch dim when the columns are all of one kind)
+        rows = data.reshape(sizes)
+        grouped = _grouped_columns(rows)
+        if grouped == sizes[1]:
+            sums = _multi_row_sum(rows)
+        elif not grouped:
+            sums = _row_sum(rows)
+        else:
+            sums = _column_sums(rows[None])[0]
     else:
         if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
             return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
@@ -356,13 +365,21 @@ def _inner_sums(rows):
     return zero + _running(np.concatenate((rows[:, whole:].T, per_lane.T)))
 
 
+def _grouped_columns(blocks) -> int:
+    """How many of the columns (the last dim) of ``blocks`` ``vectorized_outer_sum`` adds up
+    in groups of 4 vectors (of 4 single columns when there are fewer than a vector's worth);
+    ``row_sum`` adds the others."""
+    lanes = _REGISTER_BYTES // blocks.itemsize
+    columns = blocks.shape[-1]
+    group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
+    return columns // group * group
+
+
 def _column_sums(blocks):
     """For ``blocks`` (batch, rows, columns), each column's sum down its rows, as
     ``vectorized_outer_sum`` (``scalar_outer_sum`` under 8 columns) adds them."""
-    lanes = _REGISTER_BYTES // blocks.itemsize
     batch, rows, columns = blocks.shape
-    group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
-    grouped = columns // group * group
+    grouped = _grouped_columns(blocks)
     down = blocks.transpose(1, 0, 2)  # the rows first: the running sums go down them
     if grouped == columns:
         return _multi_row_sum(down.reshape(rows, -1)).reshape(batch, columns)
