@@ -281,8 +281,10 @@ def _vector_sum(flat):
     partial = _multi_row_sum(flat[:quads].reshape(-1, 4 * lanes))
     for start in range(quads, whole, lanes):
         partial[:lanes] += flat[start:start + lanes]
-    per_lane = _add_reduce(partial.reshape(4, lanes), 0)
-    return flat.dtype.type(0) + np.add.accumulate(np.concatenate((flat[whole:], per_lane)))[-1]
+    last = _add_reduce(partial.reshape(4, lanes), 0)  # each lane's sum
+    if whole < n:  # the numbers past the last vector come first
+        last = np.concatenate((flat[whole:], last))
+    return np.add.accumulate(last)[-1] + 0.0  # (+0.0 keeps the dtype: a sum of -0.0s is +0.0)
 
 
 def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
