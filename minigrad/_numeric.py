@@ -164,6 +164,7 @@ def _split(x):
 # of 16 (or more) rows into the next level up, so that only numbers of a like size meet. The
 # lanes are added left to right at the end. Written out below with NumPy, level by level.
 _REGISTER_BYTES = 32
+_add_reduce = np.add.reduce
 
 
 def _running(rows):
@@ -193,25 +194,45 @@ def _multi_row_sum(rows):
     """ATen's ``multi_row_sum`` down the rows of a 2-D array. Level 0 is a running sum of
     rows; each full block of ``step`` rows moves up as one number of level 1, each full run of
     ``step`` of those up to level 2, and so on to level 3, which keeps all it gets. At the end
-    the levels are added, bottom up (a level that got nothing is +0.0 and is skipped)."""
-    size = len(rows)
+    the levels are added, bottom up (a level that got nothing is +0.0 and is skipped).
+
+    Every sum sits on the hot path of a training step (a mean, a bias gradient), so with more
+    than one column the levels call NumPy's reduce directly on a row-major copy, made once
+    (``_running`` and ``_block_sums`` say why that is a running sum)."""
+    size, width = rows.shape
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    if width == 1:
+        running, block_sums = _running, _block_sums
+    else:
+        rows = np.ascontiguousarray(rows)
+        running, block_sums = _reduce_rows, _reduce_blocks
     levels, carried = [], rows
     for _ in range(3):
-        full = len(carried) // step
-        if len(carried) > full * step:
-            levels.append(_running(carried[full * step:]))  # what is left at this level
+        full = len(carried) // step * step
+        if len(carried) > full:
+            levels.append(running(carried[full:]))  # what is left at this level
         if not full:
             break
-        carried = _block_sums(carried[:full * step], step)
+        carried = block_sums(carried[:full], step)
     else:
-        levels.append(_running(carried))
+        levels.append(running(carried))
     if not levels:
-        return np.zeros(rows.shape[1], rows.dtype)
-    total = levels[0]  # a new array (``_running``'s), so it can be added to in place
+        return np.zeros(width, rows.dtype)
+    total = levels[0]  # a new array (a reduce's or a copy), so it can be added to in place
     for level in levels[1:]:
         total += level
     return total
+
+
+def _reduce_rows(rows):
+    """``_running`` of a row-major 2-D array with more than one column and at least one row
+    (one row is copied: quicker than NumPy's reduce, which would copy it too)."""
+    return rows[0].copy() if len(rows) == 1 else _add_reduce(rows, 0)
+
+
+def _reduce_blocks(rows, step):
+    """``_block_sums`` of a row-major 2-D array with more than one column."""
+    return _add_reduce(rows.reshape(-1, step, rows.shape[1]), 1)
 
 
 def _row_sum(items):
@@ -243,7 +264,27 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
     if not vectors:  # a strided vector: torch reads it one number at a time
         return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
-    return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row
+    if flat.size >= _REGISTER_BYTES // flat.itemsize:
+        return np.asarray(_vector_sum(flat))
+    return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row, shorter than a vector
+
+
+def _vector_sum(flat):
+    """``_inner_sums`` of one contiguous row of at least one vector (a 1-D array), with the
+    fewest NumPy calls (a mean of a loss is one every training step): the row's whole quads
+    of vectors as ``multi_row_sum``'s rows, the last whole vectors into the first partial
+    sum, the 4 partial sums added in turn, then the numbers past the last vector and the
+    lanes, left to right, as one running sum (a NumPy scalar)."""
+    lanes = _REGISTER_BYTES // flat.itemsize
+    n = len(flat)
+    quads, whole = n // (4 * lanes) * 4 * lanes, n - n % lanes
+    partial = _multi_row_sum(flat[:quads].reshape(-1, 4 * lanes))
+    for start in range(quads, whole, lanes):
+        partial[:lanes] += flat[start:start + lanes]
+    last = _add_reduce(partial.reshape(4, lanes), 0)  # each lane's sum
+    if whole < n:  # the numbers past the last vector come first
+        last = np.concatenate((flat[whole:], last))
+    return np.add.accumulate(last)[-1] + 0.0  # (+0.0 keeps the dtype: a sum of -0.0s is +0.0)
 
 
 def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -256,27 +297,37 @@ def cascade_sum_dims(data: np.ndarray, dims: tuple, keepdim: bool) -> np.ndarray
     other columns as ``row_sum``; where they come first and last, the rows' sums are added in
     turn. Other layouts get NumPy's sum. Exact up to 32,768 elements (then torch splits the
     work between its threads)."""
-    if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
-        return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
     pattern, sizes, out_shape = _reduction_plan(data.shape, tuple(dims), keepdim)
     zero = data.dtype.type(0)
-    if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
-            "", "R", "K", "KR", "RK", "KRK", "RKR"):
-        out = np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
-        return _layout.row_major(out)
-    if pattern in ("", "R"):
-        return cascade_sum(data).reshape(out_shape)
-    if pattern == "K":  # nothing summed: each result is 0 + its one element
-        return (data + zero).reshape(out_shape)
-    blocks = data.reshape(sizes)
-    if pattern == "KR":
-        sums = _inner_sums(blocks)
-    elif pattern == "RK":
-        sums = _column_sums(blocks[None])[0]
-    elif pattern == "KRK":
-        sums = _column_sums(blocks)
-    else:  # RKR: each row of the last run summed, then the rows of the first run in turn
-        sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
+    if pattern == "RK" and data.itemsize >= 4 and data.flags.c_contiguous and data.size:
+        # checked first: a bias's gradient, a row-major matrix's columns summed (as in
+        # ``_column_sums``, without its batch dim when the columns are all of one kind)
+        rows = data.reshape(sizes)
+        grouped = _grouped_columns(rows)
+        if grouped == sizes[1]:
+            sums = _multi_row_sum(rows)
+        elif not grouped:
+            sums = _row_sum(rows)
+        else:
+            sums = _column_sums(rows[None])[0]
+    else:
+        if data.dtype == np.float16:  # torch adds it up in float32 and rounds once
+            return cascade_sum_dims(data.astype(np.float32), dims, keepdim).astype(np.float16)
+        if data.itemsize < 4 or not data.flags.c_contiguous or not data.size or pattern not in (
+                "", "R", "K", "KR", "KRK", "RKR"):
+            out = np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), dtype=data.dtype)
+            return _layout.row_major(out)
+        if pattern in ("", "R"):
+            return cascade_sum(data).reshape(out_shape)
+        if pattern == "K":  # nothing summed: each result is 0 + its one element
+            return (data + zero).reshape(out_shape)
+        blocks = data.reshape(sizes)
+        if pattern == "KR":
+            sums = _inner_sums(blocks)
+        elif pattern == "KRK":
+            sums = _column_sums(blocks)
+        else:  # RKR: each row of the last run summed, then the rows of the first run in turn
+            sums = _running(_inner_sums(blocks.reshape(-1, sizes[2])).reshape(sizes[0], -1))
     out = (zero + sums).reshape(out_shape)
     return _layout.row_major(out) if keepdim else out  # (torch's strides for dims of size 1)
 
@@ -316,13 +367,21 @@ def _inner_sums(rows):
     return zero + _running(np.concatenate((rows[:, whole:].T, per_lane.T)))
 
 
+def _grouped_columns(blocks) -> int:
+    """How many of the columns (the last dim) of ``blocks`` ``vectorized_outer_sum`` adds up
+    in groups of 4 vectors (of 4 single columns when there are fewer than a vector's worth);
+    ``row_sum`` adds the others."""
+    lanes = _REGISTER_BYTES // blocks.itemsize
+    columns = blocks.shape[-1]
+    group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
+    return columns // group * group
+
+
 def _column_sums(blocks):
     """For ``blocks`` (batch, rows, columns), each column's sum down its rows, as
     ``vectorized_outer_sum`` (``scalar_outer_sum`` under 8 columns) adds them."""
-    lanes = _REGISTER_BYTES // blocks.itemsize
     batch, rows, columns = blocks.shape
-    group = 4 * lanes if columns >= lanes else 4  # 4 vectors, or 4 single columns
-    grouped = columns // group * group
+    grouped = _grouped_columns(blocks)
     down = blocks.transpose(1, 0, 2)  # the rows first: the running sums go down them
     if grouped == columns:
         return _multi_row_sum(down.reshape(rows, -1)).reshape(batch, columns)

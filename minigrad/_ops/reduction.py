@@ -120,8 +120,8 @@ def _mean(input, dim, keepdim, dtype):
             value = np.asarray(float(cascade_sum(wide)) / data.size, dtype=wide.dtype)
         else:
             value = np.asarray(np.nan)  # (NumPy would warn on an empty mean)
-        return record(value.astype(data.dtype), MeanBackward0, (x,), self_shape=data.shape,
-                      numel=data.size)
+        return record(value.astype(data.dtype, copy=False), MeanBackward0, (x,),
+                      self_shape=data.shape, numel=data.size)
     dims = _reduced_dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     if count:  # as torch: the sum (in its order) divided by the count

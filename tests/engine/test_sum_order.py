@@ -87,6 +87,38 @@ def test_generated_sums_match_torch(n, seed, dtype, special):
     assert _same(cascade_sum(x), torch.from_numpy(x).sum())
 
 
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 40_000), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float32, np.float64]), matrix=st.booleans(),
+       special=st.sampled_from([None, -0.0, np.inf, np.nan]))
+def test_contiguous_sums_of_any_length_match_torch(n, seed, dtype, matrix, special):
+    """The hot path (a loss's mean, a row-major tensor's sum: ``_vector_sum``) for every
+    length up to 40,000 (level 2 of the cascade, whole and partial quads of vectors, a tail
+    past the last vector), compared with torch's one-thread sum."""
+    x = _values(n, dtype, seed)
+    if special is not None:
+        x[np.random.default_rng(seed).integers(0, n, 1 + n // 50)] = special
+    if matrix and n % 2 == 0:
+        x = x.reshape(2, -1)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        assert _same(cascade_sum(x), torch.from_numpy(x).sum())
+    finally:
+        torch.set_num_threads(threads)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.integers(1, 300), columns=st.integers(1, 120), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float32, np.float64]), keepdim=st.booleans())
+def test_column_sums_match_torch(rows, columns, seed, dtype, keepdim):
+    """A bias's gradient: a row-major matrix summed over dim 0 (groups of 4 vectors, the
+    columns past the last group, rows past the last quad), as torch sums it."""
+    x = _values(rows * columns, dtype, seed).reshape(rows, columns)
+    want = torch.from_numpy(x).sum(0, keepdim=keepdim)
+    assert _same(minigrad.tensor(x).sum(0, keepdim=keepdim).numpy(), want)
+
+
 def test_all_negative_zeros_sum_to_positive_zero():
     """torch's running sums start from +0.0: a sum of -0.0s is +0.0."""
     for n in (1, 3, 9, 100):
