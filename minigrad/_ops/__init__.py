@@ -6,6 +6,8 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
+import numpy as np
+
 from minigrad import _creation, _dtype
 from minigrad._ops import (
     activation,
@@ -263,7 +265,21 @@ def _compare_with_none(fn, answer: bool):
     return method
 
 
-METHODS["__eq__"] = _compare_with_none(P.eq, False)
+def _eq_reading_arrays(method):
+    """torch's ``==`` reads a NumPy array of a tensor dtype as a tensor (``x == np.ones(2)`` is
+    a bool tensor, and so is ``np.ones(2) == x``, which NumPy hands back to the tensor), while
+    its ``!=`` does not (an array is then unequal to any tensor: Python's identity fallback)."""
+    def __eq__(self, other):
+        if type(other) is np.ndarray:
+            if other.dtype not in _dtype._BY_NUMPY:  # strings, objects: Python's fallback
+                return NotImplemented
+            other = Tensor._make(other)
+        return method(self, other)
+
+    return __eq__
+
+
+METHODS["__eq__"] = _eq_reading_arrays(_compare_with_none(P.eq, False))
 METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
 for _name, _fn in METHODS.items():

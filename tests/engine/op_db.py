@@ -716,7 +716,7 @@ LOWER_PRECISION = ("the output is float32/float16: a finite difference with eps=
 _GRAD_INSIDE = {"gradcheck_fwad": "autograd.grad inside the op refuses forward mode's dual "
                 "inputs, which need no grad (torch's too: test_fwad checks both raise alike)"}
 
-# --- known minigrad bugs (each is a strict xfail of the entries that hit it) --------------------
+# --- where torch itself cannot be checked: its formulas, its gradcheck (strict xfails) ---------
 
 _LDEXP_INT_POW = ("torch's formula grad * pow(2, other) takes an integer power for an integer "
                   "exponent: 0 for a negative one, not finite differences' 2**other")

@@ -157,6 +157,12 @@ print(np.maximum(x, 1.5), np.dot(x, x), np.stack([x, x]).shape)""",
     "x = torch.tensor([1., 2.]); print(x ** np.float64(2), np.float64(2) ** x, x - np.array(1.), (np.array(1.) - x) if False else '')",
     "x = torch.tensor([1., 2.], requires_grad=True); y = x * np.float64(3); y.sum().backward(); print(x.grad, y.grad_fn)",
     "print(torch.tensor(np.array(5)), torch.tensor(np.array(5)).dim(), torch.as_tensor(np.float64(2.5)), torch.from_numpy(np.array(3.)).shape)",
+    # tensor == ndarray reads the array as a tensor (a bool tensor, either side); != does not
+    "x = torch.ones(2); r = np.ones(2) == x; print(type(r).__name__, r)",
+    "x = torch.ones(2); r = x == np.ones(2); print(type(r).__name__, r)",
+    "x = torch.tensor([0.1, 2.0]); print(x == np.array([0.1, 2.0]), x == np.array([0.1, 2.0], dtype=np.float32), x != np.array([0.1, 2.0]), np.array([0.1, 2.0]) != x)",
+    "x = torch.tensor([1, 2]); print(x == np.array([1.0, 2.5]), x == np.array([[2], [1]]), x == np.array(['a', 'b']), x == np.array([True, False]))",
+    "x = torch.tensor([1., 2.]); x == np.ones(3)",
     "print(torch.tensor([[np.float32(1), np.float32(2)]]).dtype, torch.tensor([np.int8(1), 2]).dtype, torch.tensor([np.float16(1), 2.]).dtype, torch.tensor([True, np.bool_(False)]).dtype)",
     "print(torch.tensor(np.array([[1, 2], [3, 4]])[:, 0]), torch.from_numpy(np.array([[1, 2], [3, 4]])[:, 0]).stride(), torch.from_numpy(np.zeros((2, 3), order='F')).stride())",
 ]
@@ -168,8 +174,4 @@ KNOWN = {
         'minigrad has no uint16/uint32/uint64 dtypes (torch 2.13 has them with limited support)',
     'torch.tensor(np.array([1, 2], dtype=np.uint32))':
         'minigrad has no uint16/uint32/uint64 dtypes: it raises one TypeError naming the dtypes it has',
-    "x = torch.ones(2); r = np.ones(2) == x; print(type(r).__name__, r)":
-        "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
-    'x = torch.ones(2); r = x == np.ones(2); print(type(r).__name__, r)':
-        "tensor == ndarray: torch's result (a bool tensor, while != gives a Python bool) comes from NumPy's comparison fallback on torch's side; minigrad's == returns NotImplemented and Python falls back to identity",
 }
