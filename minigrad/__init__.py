@@ -397,6 +397,7 @@ from minigrad._ops.composites import (
     tril_indices,
     triu_indices,
     true_divide,
+    vander,
 )
 from minigrad._ops.float_bits import copysign, frexp, ldexp, ldexp_, logaddexp2, nextafter, signbit
 from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma

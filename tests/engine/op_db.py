@@ -2679,6 +2679,18 @@ OPS: list[OpInfo] = [
     OpInfo("msort", lambda lib, x: lib.msort(x) + x.msort(),
            lambda r: [S(distinct(r, (4, 3))), S(distinct(r, (5,))), S(nc(distinct(r, (3, 4)))),
                       S(distinct(r, ())), S(distinct(r, (3, 2, 2)))]),
+    OpInfo("vander", lambda lib, x, *a, **kw: lib.vander(x, *a, **kw),
+           lambda r: [S(randn(r, (4,))), S(randn(r, (3,)), 5), S(randn(r, (3,)), 2, True),
+                      S(randn(r, (4,)), increasing=True), S(nc(randn(r, (4,))), N=3),
+                      S(randn(r, (1,)), desc="one point")],
+           # torch's own backward fails: the cumprod saves the slice it reads, which vander's
+           # second copy_ then overwrites; both engines raise the same error (forward mode
+           # works)
+           supports_backward=False, supports_gradgrad=False,
+           no_gradcheck="torch.vander's backward raises (the entry's supports_backward)"),
+    OpInfo("linalg_vander", lambda lib, x, **kw: lib.linalg.vander(x, **kw),
+           lambda r: [S(randn(r, (4,))), S(randn(r, (2, 3)), N=4), S(randn(r, ()), N=3),
+                      S(nc(randn(r, (3, 4)))), S(randn(r, (3,)), N=2)]),
     OpInfo("narrow_copy", lambda lib, x, *a: lib.narrow_copy(x, *a) + x.narrow_copy(*a),
            lambda r: [S(randn(r, (3, 4)), 1, 1, 2), S(randn(r, (3, 4)), -1, -3, 2),
                       S(randn(r, (5,)), 0, 0, 5), S(nc(randn(r, (3, 4))), 0, 1, 1),

@@ -63,8 +63,8 @@ x, x3, row, idx, idx1, mask, ints, t0, i0, xt, v3, v2, x3t, f64, probs, target =
     "x", "x3", "row", "idx", "idx1", "mask", "ints", "t0", "i0", "xt", "v3", "v2", "x3t", "f64",
     "probs", "target"))
 
-# (name, how, args, kwargs): how is "fn" (torch.name(*args)), "method" (args[0].name(...)) or
-# "F" (torch.nn.functional.name(*args))
+# (name, how, args, kwargs): how is "fn" (torch.name(*args)), "method" (args[0].name(...)),
+# "F" (torch.nn.functional.name(*args)) or "linalg" (torch.linalg.name(*args))
 UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "neg", "reciprocal", "abs",
          "sign", "sgn", "floor", "ceil", "trunc", "frac", "relu", "isnan", "logical_not",
          "log10", "log2", "rsqrt")
@@ -195,7 +195,10 @@ CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
     ("cartesian_prod", (v3, v3), {}), ("trapezoid", (x,), {"dim": 1}),
     ("einsum", ("ij,kj->ik", x, x), {}), ("meshgrid", (v3, v3), {"indexing": "ij"}),
     ("put", (x, idx1, v2), {}), ("var_mean", (x, 0), {}), ("tril_indices", (3, 3), {}),
+    ("vander", (v3,), {}), ("vander", (v2, 3), {"increasing": True}), ("vander", (idx1,), {}),
 ]]
+CALLS += [("vander", "linalg", (v3,), {}), ("vander", "linalg", (x,), {"N": 4}),
+          ("vander", "linalg", (idx1,), {"N": 3})]
 # torch.nn.functional as the tutorials call it
 CALLS += [(name, "F", args, kwargs) for name, args, kwargs in [
     ("linear", (x, x), {}), ("linear", (x, x, v2), {}), ("relu", (x,), {}),
@@ -252,7 +255,8 @@ def _run(lib, name, how, args, kwargs):
         if how == "method":
             result = getattr(real[0], name)(*real[1:], **real_kwargs)
         else:
-            result = getattr(lib.nn.functional if how == "F" else lib, name)(*real, **real_kwargs)
+            owner = {"F": lib.nn.functional, "linalg": lib.linalg}.get(how, lib)
+            result = getattr(owner, name)(*real, **real_kwargs)
         if name in ("empty_like", "new_empty"):
             return result.zero_()  # its values: whatever the memory held
         return result
