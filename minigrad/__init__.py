@@ -100,7 +100,7 @@ from minigrad._ops.composite_loss import (
 from minigrad._ops.determinant import logdet
 from minigrad._ops.determinant import torch_det as det
 from minigrad._ops.determinant import torch_slogdet as slogdet
-from minigrad._ops.differences import addcdiv, addcmul, diff, trace  # manipulation
+from minigrad._ops.differences import addcdiv, addcmul, diff, gradient, trace  # manipulation
 from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,

@@ -196,6 +196,9 @@ CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
     ("einsum", ("ij,kj->ik", x, x), {}), ("meshgrid", (v3, v3), {"indexing": "ij"}),
     ("put", (x, idx1, v2), {}), ("var_mean", (x, 0), {}), ("tril_indices", (3, 3), {}),
     ("vander", (v3,), {}), ("vander", (v2, 3), {"increasing": True}), ("vander", (idx1,), {}),
+    ("gradient", (x,), {}), ("gradient", (x,), {"spacing": 2.0, "dim": 1}),
+    ("gradient", (x,), {"spacing": [v2, v3], "edge_order": 1}),
+    ("gradient", (ints,), {"spacing": (0.5, 2), "dim": [0, 1]}),
 ]]
 CALLS += [("vander", "linalg", (v3,), {}), ("vander", "linalg", (x,), {"N": 4}),
           ("vander", "linalg", (idx1,), {"N": 3})]
