@@ -401,7 +401,7 @@ from minigrad._ops.composites import (
 )
 from minigrad._ops.float_bits import copysign, frexp, ldexp, ldexp_, logaddexp2, nextafter, signbit
 from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma
-from minigrad._ops.shape import swapaxes, swapdims
+from minigrad._ops.shape import as_strided, swapaxes, swapdims
 from minigrad._ops.special_functions import i0, i0_
 from minigrad._ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 

@@ -186,6 +186,7 @@ CALLS += [(name, how, args, kwargs) for how in ("fn", "method") for name, args, 
     ("logaddexp", (x, x), {}), ("xlogy", (x, x), {}), ("addcmul", (x, x, x), {"value": 2}),
     ("addcdiv", (x, x, x), {"value": 0.5}), ("addmm", (x, x, xt), {}),
     ("dist", (x, x, 3), {}), ("norm", (x, 2, 1), {}), ("std", (x, 1), {"correction": 0}),
+    ("as_strided", (x, (2, 2), (1, 2), 1), {}), ("as_strided", (x, (3,), (2,)), {}),
 ]]
 CALLS += [(name, "fn", args, kwargs) for name, args, kwargs in [
     ("isin", (x, x), {}), ("isin", (x, 0.5), {"invert": True}), ("isin", (0.5, x), {}),
