@@ -100,7 +100,7 @@ from minigrad._ops.composite_loss import (
 from minigrad._ops.determinant import logdet
 from minigrad._ops.determinant import torch_det as det
 from minigrad._ops.determinant import torch_slogdet as slogdet
-from minigrad._ops.differences import addcdiv, addcmul, diff, trace  # manipulation
+from minigrad._ops.differences import addcdiv, addcmul, diff, gradient, trace  # manipulation
 from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
@@ -397,10 +397,11 @@ from minigrad._ops.composites import (
     tril_indices,
     triu_indices,
     true_divide,
+    vander,
 )
 from minigrad._ops.float_bits import copysign, frexp, ldexp, ldexp_, logaddexp2, nextafter, signbit
 from minigrad._ops.gamma import digamma, lgamma, mvlgamma, polygamma
-from minigrad._ops.shape import swapaxes, swapdims
+from minigrad._ops.shape import as_strided, swapaxes, swapdims
 from minigrad._ops.special_functions import i0, i0_
 from minigrad._ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 

@@ -68,9 +68,10 @@ LEFT_OUT = {
         ["svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh", "qr", "cholesky", "cholesky_ex",
          "lstsq", "pinv", "matrix_rank", "matrix_exp", "cond", "lu", "lu_factor",
          "lu_factor_ex", "lu_solve", "ldl_factor", "ldl_factor_ex", "ldl_solve",
-         "householder_product", "tensorinv", "tensorsolve", "solve_triangular", "vander"],
+         "householder_product", "tensorinv", "tensorsolve", "solve_triangular"],
         "minigrad.linalg has vector_norm, matrix_norm, norm, det, slogdet, inv, inv_ex, solve, "
-        "solve_ex, cross, vecdot, matmul, multi_dot, matrix_power, diagonal and LinAlgError "
+        "solve_ex, cross, vecdot, matmul, multi_dot, matrix_power, diagonal, vander and "
+        "LinAlgError "
         "(no SVD, eigen-, QR, Cholesky or LU decomposition of its own); run this code with "
         "torch"),
     "minigrad.utils.benchmark": dict.fromkeys(

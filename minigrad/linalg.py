@@ -1,14 +1,15 @@
 """torch.linalg: the part of it minigrad has.
 
 Norms (``vector_norm``, ``matrix_norm``, ``norm``), determinants (``det``, ``slogdet``), the
-inverse (``inv``, ``inv_ex``), linear systems (``solve``, ``solve_ex``) and the products
-(``cross``, ``vecdot``, ``matmul``, ``multi_dot``, ``matrix_power``, ``diagonal``), each an
-op of ``minigrad/_ops/`` with torch's signature, node and derivatives. What needs an SVD, an
-eigendecomposition, QR or Cholesky (svd, eigh, qr, lstsq, pinv...) is left out on purpose:
-those names raise one clear error (``_left_out.py``).
+inverse (``inv``, ``inv_ex``), linear systems (``solve``, ``solve_ex``), the products
+(``cross``, ``vecdot``, ``matmul``, ``multi_dot``, ``matrix_power``, ``diagonal``) and
+``vander``, each an op of ``minigrad/_ops/`` with torch's signature, node and derivatives.
+What needs an SVD, an eigendecomposition, QR or Cholesky (svd, eigh, qr, lstsq, pinv...) is
+left out on purpose: those names raise one clear error (``_left_out.py``).
 """
 
 from minigrad import _left_out
+from minigrad._ops import composites as _composites
 from minigrad._ops import determinant as _determinant
 from minigrad._ops import linalg_names as _names
 from minigrad._ops import matrix_norms as _norms
@@ -31,10 +32,11 @@ diagonal = _names.diagonal.as_function
 matrix_power = _names.matrix_power.as_function
 vecdot = _multi_dot.vecdot.as_function
 multi_dot = _multi_dot.multi_dot
+vander = _composites.linalg_vander.as_function
 
 __all__ = ["LinAlgError", "cross", "det", "diagonal", "inv", "inv_ex", "matmul", "matrix_norm",
            "matrix_power", "multi_dot", "norm", "slogdet", "solve", "solve_ex", "vecdot",
-           "vector_norm"]
+           "vander", "vector_norm"]
 
 
 def __getattr__(name):

@@ -81,7 +81,7 @@ METHODS = {
     "squeeze": S.squeeze, "_squeeze_dims": S._squeeze_dims, "expand": S.expand,
     "expand_as": S.expand_as, "sum_to_size": S.sum_to_size, "narrow": S.narrow,
     "unbind": S.unbind, "select": I.select, "_slice": I.slice_dim, "view_as": S.view_as,
-    "reshape_as": S.reshape_as,
+    "reshape_as": S.reshape_as, "as_strided": S.as_strided,
     # in place
     "add_": X.add_, "sub_": X.sub_, "mul_": X.mul_, "div_": X.div_, "log_": X.log_,
     "exp_": X.exp_, "neg_": X.neg_, "sigmoid_": X.sigmoid_, "tanh_": X.tanh_, "relu_": X.relu_,

@@ -129,6 +129,9 @@ class Param:
             return self.size > 0 and _is_index(obj)
         if kind == "tuple of Tensors":
             return isinstance(obj, tuple | list)
+        if kind == "tuple of Scalars":  # torch's is_scalar_list: Python numbers only
+            return isinstance(obj, tuple | list) and all(
+                isinstance(item, int | float | complex) for item in obj)
         if kind == "torch.dtype":
             return isinstance(obj, _dtype.dtype) or obj is float or obj is int or obj is bool
         if kind == "str":

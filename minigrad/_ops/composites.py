@@ -2,7 +2,8 @@
 as torch's C++ (or Python) composes them, so that their nodes and errors are torch's:
 true_divide (div), float_power (pow in float64), msort (sort along dim 0), narrow_copy (a
 copy of narrow, NarrowCopyBackward0), broadcast_shapes (torch's Python), tril_indices and
-triu_indices (the coordinates of a triangle, row by row).
+triu_indices (the coordinates of a triangle, row by row), vander and linalg_vander (powers
+by cumprod: two compositions, two graphs).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from functools import reduce
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._creation import _finish
+from minigrad._creation import _finish, empty
 from minigrad._ops import indexing as I
 from minigrad._ops import inplace as X
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
-from minigrad._ops.shape import _wrap_dim, narrow
+from minigrad._ops.join import cat
+from minigrad._ops.scan import cumprod
+from minigrad._ops.shape import _wrap_dim, flip, narrow
 from minigrad._ops.sorting import sort
 from minigrad._tensor import Size, Tensor
 from minigrad.autograd.graph import Node
@@ -159,3 +162,44 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None):
     dtype = _dtype.int64 if dtype is None else dtype
     _check_triangle("triu_indices", row, col, dtype)
     return _finish(_triangle(row, col, lambda r, c: c - r >= offset, dtype), False, device)
+
+
+# --- vander, linalg.vander --------------------------------------------------------------------
+@parses('vander(Tensor x, int? N = None, bool increasing = False)')
+def vander(x, N=None, increasing=False):  # noqa: N803 - torch's name
+    """The powers ``x ** (N - 1), ..., x, 1`` of a vector as columns (``increasing``: the other
+    way round), composed as torch's C++ composes it, so the graph is its: a matrix of ones
+    (int64 for integer and bool vectors, as cumprod gives them), ``x`` copied into its columns
+    after the first (CopySlices of UnsqueezeBackward0), their cumulative product copied back
+    over them (CopySlices of CumprodBackward0 of SliceBackward0), then flipped (FlipBackward0)
+    unless ``increasing``."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    result = empty(x.shape[0], n, dtype=_dtype.promote_types(x.dtype, _dtype.int64))
+    if n > 0:
+        X.fill_(result, 1)
+        if n > 1:
+            X.copy_(narrow(result, 1, 1, n - 1), x.unsqueeze(1))
+            X.copy_(narrow(result, 1, 1, n - 1), cumprod(narrow(result, 1, 1, n - 1), 1))
+    return result if increasing else flip(result, (1,))
+
+
+@parses('linalg_vander(Tensor x, *, int? N = None)')
+def linalg_vander(x, *, N=None):  # noqa: N803 - torch's name
+    """``torch.linalg.vander``: increasing powers along a new last dim, for a batch of vectors
+    (a number is a vector of one), composed as torch's: a column of ones concatenated with the
+    cumulative product of ``x`` expanded (CatBackward0, CumprodBackward0, ExpandBackward0,
+    UnsqueezeBackward0). Floats of 32 and 64 bits and integers only (integers give int64)."""
+    if not (x.dtype in (_dtype.float32, _dtype.float64) or x.dtype.numpy.kind in "iu"):
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer "
+                           f"tensors, but got {x.dtype.scalar_name}")
+    vectors = x.unsqueeze(-1) if x.dim() == 0 else x
+    shape = list(vectors.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = cumprod(vectors.unsqueeze(-1).expand(*shape, n - 1), -1)
+    return cat([powers.new_ones((*shape, 1)), powers], -1)

@@ -1,7 +1,9 @@
-"""diff, trace, addcmul and addcdiv: small arithmetic that tutorials and optimizers reach for.
+"""diff, gradient, trace, addcmul and addcdiv: small arithmetic that tutorials and optimizers
+reach for.
 
 ``diff`` is a composite in torch (narrow and subtract, repeated ``n`` times; ``cat`` first
-for ``prepend``/``append``), built the same way here so its graph is torch's. ``trace``,
+for ``prepend``/``append``), built the same way here so its graph is torch's; so is
+``gradient`` (slices, differences, divisions, then ``cat``). ``trace``,
 ``addcmul`` and ``addcdiv`` have nodes of their own (TraceBackward0, AddcmulBackward0,
 AddcdivBackward0) with torch's formulas from ``derivatives.yaml``.
 """
@@ -16,9 +18,10 @@ from minigrad._numeric import fma, quietly, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import as_tensor_like, record, result_type
 from minigrad._ops.index_add import index_fill
+from minigrad._ops.indexing import select, slice_dim
 from minigrad._ops.inplace import _check_cast, apply_inplace
 from minigrad._ops.join import cat
-from minigrad._ops.pointwise import _total, div, mul_scalar
+from minigrad._ops.pointwise import _total, div, div_scalar, mul_scalar
 from minigrad._ops.rearrange import broadcast_shape
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -62,6 +65,172 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         x = hi.logical_xor(lo) if x.dtype is _dtype.bool else hi - lo
         out_len -= 1
     return x
+
+
+# --- gradient ------------------------------------------------------------------------------------
+@parses('gradient(Tensor input, *, tuple of ints dim, int edge_order = 1)',
+        'gradient(Tensor input, *, Number spacing, tuple of ints dim, int edge_order = 1)',
+        'gradient(Tensor input, *, Number spacing = None, int dim = None, int edge_order = 1)',
+        'gradient(Tensor input, *, tuple of Scalars spacing, int dim = None, '
+        'int edge_order = 1)',
+        'gradient(Tensor input, *, tuple of Scalars spacing, tuple of ints dim, '
+        'int edge_order = 1)',
+        'gradient(Tensor input, *, tuple of Tensors spacing, int dim = None, '
+        'int edge_order = 1)',
+        'gradient(Tensor input, *, tuple of Tensors spacing, tuple of ints dim, '
+        'int edge_order = 1)')
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    """The derivative of sampled values along each of ``dim`` (every dim by default), one
+    tensor per dim: central differences inside, one-sided ones (first or second order,
+    ``edge_order``) at both ends. ``spacing``: one step for every dim, a step per dim, or the
+    coordinates of the samples per dim (tensors: unevenly spaced). A composite in torch
+    (ReduceOps.cpp), written here in its ops, so the graph is its: slices, subtractions,
+    divisions by numbers (DivBackward1) or products with the coefficients the coordinates
+    give (MulBackward0), concatenated (CatBackward0)."""
+    listed = isinstance(dim, tuple | list)
+    dims = list(dim) if listed else [dim] if dim is not None else list(range(input.dim()))
+    if spacing is None or not isinstance(spacing, tuple | list):  # one step, for every dim
+        size = None if spacing is None and not listed else len(dims)
+        spacing = [1.0 if spacing is None else spacing] * len(dims)
+    else:
+        size = len(spacing)
+    _check_gradient(input, size, dims if dim is not None else None, edge_order)
+    if spacing and isinstance(spacing[0], Tensor):
+        return tuple(_gradient_along(input, _wrap_dim(d, input.dim()), coords, edge_order)
+                     for d, coords in zip(dims, spacing))
+    return tuple(_gradient_by_step(input, _wrap_dim(d, input.dim()), step, edge_order)
+                 for d, step in zip(dims, spacing))
+
+
+def _check_gradient(input, spacing_size, dims, edge_order):
+    """torch's pre_check_gradient, in its order."""
+    if input.dtype is _dtype.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dims is None and spacing_size != input.dim():
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+            f"equal to 'self.dim() = {input.dim()}', since dim argument was not given, but got "
+            f"a list of length {spacing_size}")
+    if spacing_size is not None and dims is not None and spacing_size != len(dims):
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+            f"dim arguments to have the same length, but got a spacing argument of length "
+            f"{spacing_size} and a dim argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    seen = set()
+    for d in dims if dims is not None else ():  # dim_list_to_bitset: one dim at a time
+        wrapped = _wrap_dim(d, input.dim())
+        if wrapped in seen:
+            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+        seen.add(wrapped)
+    for d in dims if dims is not None else range(input.dim()):
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                               "edge_order+1")
+
+
+def _gradient_by_step(input, d, step, edge_order):
+    """torch's gradient_helper_float: evenly spaced samples, ``step`` apart."""
+    def part(start, stop=None):
+        return slice_dim(input, d, start, stop, 1)
+
+    center = div_scalar(_difference(part, (2,), (0, -2)), step)
+    if edge_order == 1:
+        first = div_scalar(_difference(part, (1, 2), (0, 1)), step)
+        last = div_scalar(_difference(part, (-1,), (-2, -1)), step)
+    else:  # the right operand first, as in _combination
+        third = mul_scalar(part(2, 3), 0.5)
+        second = mul_scalar(part(1, 2), 2)
+        first = div_scalar(mul_scalar(part(0, 1), -1.5) + second - third, step)
+        third = mul_scalar(part(-1), 1.5)
+        second = mul_scalar(part(-2, -1), 2)
+        last = div_scalar(mul_scalar(part(-3, -2), 0.5) - second + third, step)
+    return cat([first, div_scalar(center, 2), last], d)
+
+
+def _gradient_along(input, d, coords, edge_order):
+    """torch's gradient_helper: samples at the coordinates ``coords`` (a vector), through
+    the second-order formulas for uneven steps ``dx1``, ``dx2`` on either side."""
+    if coords.dim() != 1:
+        raise RuntimeError("torch.gradient expected each element of spacing to have one "
+                           f"dimension, but got an element with {coords.dim()} dimensions!")
+    shape = [1] * input.dim()
+    shape[d] = -1
+
+    def part(start, stop=None):
+        return slice_dim(input, d, start, stop, 1)
+
+    # each binary operation's right operand is made first, as in torch's compiled
+    # expressions: the order of the nodes, which fixes the order backward adds gradients in
+    steps = diff(coords, 1, 0)
+    dx1, dx2 = slice_dim(steps, 0, 0, -1, 1), slice_dim(steps, 0, 1, None, 1)
+    denominator = dx1 * (dx1 + dx2)
+    a = (-dx2 / denominator).reshape(shape)
+    denominator = dx1 * dx2
+    b = ((dx2 - dx1) / denominator).reshape(shape)
+    denominator = dx2 * (dx1 + dx2)
+    c = (dx1 / denominator).reshape(shape)
+    center = _combination((a, b, c), (part, (0, -2), (1, -1), (2,)))
+
+    def h(i):  # torch's ax_dx[i]: a new select at each use
+        return select(steps, 0, i)
+
+    def h_sum(i, j):  # ax_dx[i] + ax_dx[j]
+        right = h(j)
+        return h(i) + right
+
+    def h_product(i, j):  # ax_dx[i] * ax_dx[j]
+        right = h(j)
+        return h(i) * right
+
+    if edge_order == 1:
+        step = h(0)
+        first = _difference(part, (1, 2), (0, 1)) / step
+        step = h(-1)
+        last = _difference(part, (-1,), (-2, -1)) / step
+        return cat([first, center, last], d)
+    # -(2 ax0 + ax1) / (ax0 (ax0 + ax1)), (ax0 + ax1) / (ax0 ax1), -ax0 / (ax1 (ax0 + ax1))
+    sums = h_sum(0, 1)
+    denominator = h(0) * sums
+    right = h(1)
+    a = -(mul_scalar(h(0), 2.0) + right) / denominator
+    denominator = h_product(0, 1)
+    b = h_sum(0, 1) / denominator
+    sums = h_sum(0, 1)
+    denominator = h(1) * sums
+    c = (-h(0)) / denominator
+    first = _combination((a, b, c), (part, (0, 1), (1, 2), (2, 3)))
+    # ax1 / (ax2 (ax1 + ax2)), -(ax1 + ax2) / (ax1 ax2), (2 ax1 + ax2) / (ax1 (ax1 + ax2)),
+    # counting from the end
+    sums = h_sum(-1, -2)
+    denominator = h(-2) * sums
+    a = h(-1) / denominator
+    denominator = h_product(-1, -2)
+    b = -h_sum(-1, -2) / denominator
+    sums = h_sum(-1, -2)
+    denominator = h(-1) * sums
+    right = h(-2)
+    c = (mul_scalar(h(-1), 2) + right) / denominator
+    last = _combination((a, b, c), (part, (-3, -2), (-2, -1), (-1,)))
+    return cat([first, center, last], d)
+
+
+def _difference(part, hi, lo):
+    """``part(*hi) - part(*lo)``, the right operand made first as torch's compiled expression
+    makes it (the order its backward then adds the slices' gradients in)."""
+    low = part(*lo)
+    return part(*hi) - low
+
+
+def _combination(weights, parts):
+    """``a * part(*p0) + b * part(*p1) + c * part(*p2)`` (``parts``: the slicing function and
+    three ranges), its nodes made in the order of torch's compiled expression: the right
+    operand of each ``+`` first."""
+    (a, b, c), (part, p0, p1, p2) = weights, parts
+    third = c * part(*p2)
+    second = b * part(*p1)
+    return (a * part(*p0) + second) + third
 
 
 # --- trace ---------------------------------------------------------------------------------------

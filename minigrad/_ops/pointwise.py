@@ -341,16 +341,17 @@ class SubBackward1(Node):
 
 
 def div_scalar(input, other):
-    """``input / other`` for a number ``other``, recorded as torch's ``div.Scalar`` (C++ code
-    dividing by a size, as ``mean`` and ``cross_entropy`` do)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        data = input._data / np.asarray(other, dtype=input._data.dtype)
-    return record(np.asarray(data, dtype=input._data.dtype), DivBackward1, (input,),
-                  other=other)
+    """``input / other`` for a number ``other``, recorded as torch's ``div.Scalar``
+    (DivBackward1, where Python's ``x / 2.0`` records DivBackward0): C++ code dividing by a
+    size, as ``mean`` and ``cross_entropy`` do, or by a step, as ``gradient``. ``div``'s values
+    and dtype: an integer tensor divides as floats, a float16 one in float32."""
+    a, b, d = _true_division_operands(input, other)
+    return record(_true_quotient(a, b, d, other), DivBackward1, (a,), other=other)
 
 
 class DivBackward1(Node):
-    """out = self / other, ``other`` a number"""
+    """out = self / other, ``other`` a number; the gradient is ``div.Scalar`` again (a
+    float16 one computed as torch's kernel computes it, in float32)."""
 
     def backward(self, grad):
         return div_scalar(grad, self.other)
@@ -379,19 +380,29 @@ def div(input, other, *, rounding_mode=None):
         save = {"self": wrapped(input) if b.requires_grad else None, "other": wrapped(other)}
         return record(quietly(fn, *common_data(a, b, d)).astype(d.numpy), DivBackward2, (a, b),
                       save=save, rounding_mode=rounding_mode)
-    a, b, d = operands(input, other)
-    if not d.is_floating_point:
-        d = _dtype.get_default_dtype()
-        a, b = a.to(d), b.to(d)
+    a, b, d = _true_division_operands(input, other)
     if is_scalar(input):  # 2 / x is computed as reciprocal(x) * 2, as in torch
         return mul(reciprocal(b), input)
     check_same_shape_broadcast(a._data, b._data)
-    fn = ReducedScalar.wrap(np.true_divide, d, other)
-    data = quietly(fn, *common_data(a, b, d)).astype(d.numpy, copy=False)
+    data = _true_quotient(a, b, d, other)
     save = {"self": a if b.requires_grad else None, "other": b}
     if type(other) in (int, float, bool):  # what _saved_other shows: torch's wrapped number
         return record(data, DivBackward0, (a, b), save=save, number_other=other)
     return record(data, DivBackward0, (a, b), save=save)
+
+
+def _true_division_operands(input, other):
+    """True division's operands, in the promoted dtype (integers divide as floats)."""
+    a, b, d = operands(input, other)
+    if not d.is_floating_point:
+        d = _dtype.get_default_dtype()
+        a, b = a.to(d), b.to(d)
+    return a, b, d
+
+
+def _true_quotient(a, b, d, other):
+    return quietly(ReducedScalar.wrap(np.true_divide, d, other),
+                   *common_data(a, b, d)).astype(d.numpy, copy=False)
 
 
 class DivBackward0(Node):

@@ -9,29 +9,46 @@ the error over ``beta`` clipped to ``[-1, 1]``), so a gradient taken with ``crea
 records ``HuberLossBackwardBackward0`` or ``SmoothL1LossBackwardBackward0``, whose backward is
 torch's double-backward formulas (tools/autograd/derivatives.yaml). The forward formulas and
 the kernels' roundings are torch's (Loss.cpp and its CPU kernels).
+
+The two functions here are ``torch._C._nn.huber_loss`` and ``torch._C._nn.smooth_l1_loss``,
+which F.huber_loss and F.smooth_l1_loss call once the inputs are broadcast: torch's parser (a
+``float`` delta or beta, the reduction as its enum) and its dtype rules, which differ.
+smooth_l1_loss is a structured TensorIterator op: input and target promoted (a float input
+with an integer 0-d target is fine), the result in the common dtype, and its backward
+promotes too. huber_loss writes into ``empty_like(input)``: computed in the common dtype,
+the result in the input's (refused when that cast is unsafe), and its backward kernel
+promotes nothing: a target of another dtype is torch's "Found dtype" error there.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from minigrad._ops._core import record
-from minigrad._ops.linalg import _short
+from minigrad._ops._args import parses
+from minigrad._ops._core import common_data, record, result_type
 from minigrad._ops.nn_ops import reduce_loss
 from minigrad._ops.pointwise import div_scalar
+from minigrad._ops.queries import can_cast
 from minigrad.autograd.graph import Node
 
 _REDUCTIONS = ("none", "mean", "sum")
 
 
-def _operands(input, target, name):
-    if input.dtype is not target.dtype:
-        raise RuntimeError(f"expected scalar type {_short(input.dtype).capitalize()} but found "
-                           f"{_short(target.dtype).capitalize()}")
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for '
-                                  f"'{_short(input.dtype).capitalize()}'")
-    return input._data, target._data
+def _kernel_dtype(name, common):
+    """The dtype TensorIterator computes in (the operands' promoted dtype), which the kernel,
+    for floating types only, must take."""
+    if not common.is_floating_point:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{common.scalar_name}\'')
+    return common
+
+
+def _same_dtypes(input, *others):
+    """TensorIterator without promotion (huber_loss_backward's): every operand in the dtype
+    of ``input``, the first one."""
+    for other in others:
+        if other.dtype is not input.dtype:
+            raise RuntimeError(f"Found dtype {other.dtype.scalar_name} but expected "
+                               f"{input.dtype.scalar_name}")
 
 
 def _loss_jvp(node, backward_op, param, t_self, t_target):
@@ -55,14 +72,22 @@ def _norm(reduction, x: np.ndarray):
 
 
 # --- huber_loss -----------------------------------------------------------------------------------
-def huber_loss(input, target, reduction="mean", delta=1.0):
+@parses('huber_loss(Tensor input, Tensor target, int reduction = 1, float delta = 1.0)')
+def huber_loss(input, target, reduction=1, delta=1.0):
+    """``reduction``: torch's enum (0 none, 1 mean, 2 sum)."""
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    x, t = _operands(input, target, "huber")
+    common = result_type(input, target)
+    if not can_cast(common, input.dtype):
+        raise RuntimeError(f"result type {common.scalar_name} can't be cast to the desired "
+                           f"output type {input.dtype.scalar_name}")
+    x, t = common_data(input, target, _kernel_dtype("huber", common))
     d, half = x.dtype.type(delta), x.dtype.type(0.5)
     with np.errstate(all="ignore"):
         z = np.abs(x - t)
-        loss = np.where(z < d, half * z * z, d * (z - half * d))
+        loss = np.where(z < d, half * z * z, d * (z - half * d)).astype(input.dtype.numpy,
+                                                                        copy=False)
+    reduction = _REDUCTIONS[reduction]
     return record(np.asarray(reduce_loss(loss, reduction)), HuberLossBackward0, (input, target),
                   save={"self": input, "target": target}, reduction=reduction, delta=delta)
 
@@ -85,6 +110,7 @@ class HuberLossBackward0(Node):
 def huber_loss_backward(grad_output, input, target, reduction, delta):
     """``norm * grad_output * clip(input - target, -delta, delta)``, as torch's kernel rounds
     it: ``-norm g delta``, ``norm g delta`` or ``norm x g``."""
+    _same_dtypes(input, target, grad_output)
     g, x, t = grad_output._data, input._data, target._data
     norm, d = _norm(reduction, x), x.dtype.type(delta)
     with np.errstate(all="ignore"):
@@ -133,10 +159,15 @@ def _huber_double_backward(grad, x, target, reduction, delta):
 
 
 # --- smooth_l1_loss -------------------------------------------------------------------------------
-def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+@parses('smooth_l1_loss(Tensor input, Tensor target, int reduction = 1, float beta = 1.0)')
+def smooth_l1_loss(input, target, reduction=1, beta=1.0):
+    """``reduction``: torch's enum (0 none, 1 mean, 2 sum); ``beta=0`` is F's l1_loss, which
+    F.smooth_l1_loss calls instead."""
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    x, t = _operands(input, target, "smooth_l1")
+    x, t = common_data(input, target,
+                       _kernel_dtype("smooth_l1", result_type(input, target)))
+    reduction = _REDUCTIONS[reduction]
     b, half = x.dtype.type(beta), x.dtype.type(0.5)
     with np.errstate(all="ignore"):
         z = np.abs(x - t)
@@ -162,15 +193,17 @@ class SmoothL1LossBackward0(Node):
 
 def smooth_l1_loss_backward(grad_output, input, target, reduction, beta):
     """``clip((input - target) / beta, -1, 1) * norm * grad_output``, as torch's vector kernel
-    rounds it."""
-    g, x, t = grad_output._data, input._data, target._data
+    rounds it: in the operands' promoted dtype, the result in the input's."""
+    common = _kernel_dtype("smooth_l1_backward", result_type(input, target, grad_output))
+    x, t = common_data(input, target, common)
+    g = grad_output._data.astype(common.numpy, copy=False)
     norm, b = _norm(reduction, x), x.dtype.type(beta)
     one = x.dtype.type(1)
     with np.errstate(all="ignore"):
         diff = x - t
         sign = np.where(diff <= -b, -one, np.where(diff >= b, one, diff / b))
         data = sign * norm * g
-    return record(np.asarray(data, dtype=x.dtype), SmoothL1LossBackwardBackward0,
+    return record(np.asarray(data, dtype=input.dtype.numpy), SmoothL1LossBackwardBackward0,
                   (grad_output, input, target),
                   save={"grad_output": grad_output, "self": input, "target": target},
                   reduction=reduction, beta=beta)

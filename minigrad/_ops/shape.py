@@ -25,7 +25,7 @@ from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
 from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor, _wrap_dim, check_device
 from minigrad._tensor import device as _device
-from minigrad.autograd import forward_grad, graph
+from minigrad.autograd import forward_grad, graph, views
 from minigrad.autograd.graph import Node
 from minigrad.autograd.views import MULTI_OUTPUT_NODE, make_view
 
@@ -830,3 +830,47 @@ class UnfoldBackwardBackward0(Node):
 
     def jvp(self, t):
         return unfold_backward(t, self)
+
+
+# --- as_strided -----------------------------------------------------------------------------------
+@parses('as_strided(Tensor input, tuple of ints size, tuple of ints stride, '
+        'int? storage_offset = None)')
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of ``input``'s memory with any sizes and strides (in elements), starting
+    ``storage_offset`` elements in (``input``'s own offset by default), after torch's checks
+    (setStrided: lengths, strides, the memory's bounds, the offset). Its node is
+    AsStridedBackward0 (``autograd/views.py``), whose backward adds up the gradients of
+    elements the view repeats (overlapping strides) and shares them out where ``input``
+    itself repeats memory (an expanded input), as torch's as_strided_backward does."""
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(stride)}")
+    itemsize = input._data.itemsize
+    needed = _storage_nbytes(size, stride, itemsize)
+    available = input.untyped_storage().nbytes()
+    if needed and needed + offset * itemsize > available:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {itemsize} requiring a storage size "
+                           f"of {needed + offset * itemsize} are out of bounds for storage of "
+                           f"size {available}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    return views.as_strided(input, size, stride, offset, offset_arg=storage_offset)
+
+
+def _storage_nbytes(size, stride, itemsize) -> int:
+    """torch's computeStorageNbytes: the bytes a geometry reaches (none if it has no
+    elements), with its error for a negative size."""
+    elements, overflowed = 1, False
+    for n, s in zip(size, stride):
+        if n == 0:
+            return 0
+        overflowed = overflowed or n < 0
+        elements += s * (n - 1)
+    if overflowed:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    return elements * itemsize

@@ -110,7 +110,10 @@ SAVED_FIELDS = {
     "AmaxBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "AminBackward0": {"dim": _dims_arg, "keepdim": _keepdim, "result": TENSOR, "self": TENSOR},
     "AsStridedBackward0": {"size": lambda n: n.geometry[0][0],
-                           "storage_offset": lambda n: n.geometry[0][2],
+                           # as given to torch.as_strided (None: the input's own); a
+                           # stale view's node has the offset itself
+                           "storage_offset": lambda n: n.__dict__.get("offset_arg",
+                                                                      n.geometry[0][2]),
                            "stride": lambda n: n.geometry[0][1]},
     "BmmBackward0": {"mat2": TENSOR, "self": TENSOR},
     "CatBackward0": {"dim": _signed("dim_arg")},

@@ -19,7 +19,7 @@ import numpy as np
 
 from minigrad.autograd import forward_grad, grad_mode
 from minigrad.autograd.graph import Node, record
-from minigrad.storage import root_array
+from minigrad.storage import _flat, root_array
 
 # How a view was made, when that forbids changing it in place with autograd on (torch's
 # CreationMeta; ``None`` is its DEFAULT: an ordinary view, which CopySlices handles).
@@ -122,20 +122,25 @@ def refresh_grad_fn(view) -> None:
                base_layout=(base._data.strides, base._make))
 
 
-def as_strided(input, size, stride, storage_offset):
+_OWN = object()  # as_strided's offset_arg: the storage_offset it computes with
+
+
+def as_strided(input, size, stride, storage_offset, offset_arg=_OWN):
     """torch's ``as_strided``: the memory of ``input`` seen with ``size`` and ``stride``
-    (counted in elements), from ``storage_offset`` elements into that memory. Not public:
-    minigrad uses it where torch's own backward steps do (``CopySlices`` and
-    ``AsStridedBackward0`` under ``create_graph``), on tensors with dense memory of their own."""
-    memory = root_array(input._data).ravel(order="K")
+    (counted in elements), from ``storage_offset`` elements into that memory. Unchecked:
+    ``torch.as_strided`` (``_ops/shape.py``) checks its arguments first; minigrad also uses it
+    where torch's own backward steps do (``CopySlices`` and ``AsStridedBackward0`` under
+    ``create_graph``). ``offset_arg``: the offset as torch.as_strided was given it (None for
+    the input's own), which the node shows as ``_saved_storage_offset``."""
+    memory = _flat(root_array(input._data), input._data.dtype)
     size, stride = tuple(size), tuple(stride)
     data = np.lib.stride_tricks.as_strided(memory[storage_offset:], size,
                                            tuple(s * memory.itemsize for s in stride))
     out = input._make(data)
     fn = lambda t: as_strided(t, size, stride, storage_offset)  # noqa: E731
-    attrs = dict(view_fn=fn, _geometry=((size, stride, storage_offset),
-                                        (tuple(input.shape), input.stride(),
-                                         input.storage_offset())))
+    attrs = dict(view_fn=fn, offset_arg=storage_offset if offset_arg is _OWN else offset_arg,
+                 _geometry=((size, stride, storage_offset),
+                            (tuple(input.shape), input.stride(), input.storage_offset())))
     if grad_mode.is_grad_enabled() and input.requires_grad:
         record(AsStridedBackward0, (input,), (out,), **attrs)
     if forward_grad._state.level is not None:
@@ -177,6 +182,7 @@ class AsStridedBackward0(Node):
         (size, stride, offset), (in_size, in_stride, in_offset) = self.geometry
         if 0 in size or 0 in in_size:
             return grad.new_zeros(in_size)
+        seen = [(n, s) for n, s in zip(in_size, in_stride) if n != 1]  # what self reaches
         out_size, out_stride = [], []
         for i in reversed(range(len(size))):  # size-1 dims go, stride-0 dims add up
             n, s = size[i], stride[i]
@@ -191,15 +197,32 @@ class AsStridedBackward0(Node):
         in_offset, out_offset = in_offset - shared, offset - shared
         storage = grad.new_zeros(max(_storage_size(in_size, in_stride, in_offset),
                                      _storage_size(out_size, out_stride, out_offset)))
-        if _may_overlap(out_size, out_stride):  # (torch: index_add_)
-            positions = grad._make(np.arange(storage.shape[0]))
+        positions = grad._make(np.arange(storage.shape[0]))
+        if _may_overlap(out_size, out_stride):  # repeated elements: their gradients add up
             where = as_strided(positions, out_size, out_stride, out_offset).reshape(-1)
-            storage = storage.index_put((where,), grad.reshape(-1), accumulate=True)
+            storage.index_add_(0, where, grad.reshape(-1))
         else:
             as_strided(storage, out_size, out_stride, out_offset).copy_(grad)
-        return as_strided(storage, in_size, in_stride, in_offset)  # self's memory is dense
+        if seen and _may_overlap(*zip(*seen)):  # self repeats memory: each share divided
+            where = as_strided(positions, in_size, in_stride, in_offset).reshape(-1)
+            count = storage.new_zeros(storage.shape)
+            count.index_add_(0, where, grad.new_ones(1).expand(where.shape[0]))
+            storage.div_(count)  # (nan where self does not reach, as in torch)
+        return as_strided(storage, in_size, in_stride, in_offset)
 
     def jvp(self, t):
+        """The same view of the tangent, read from memory laid out as ``self``'s (torch gives
+        a tangent its primal's layout; minigrad's may be contiguous where the primal is not),
+        zero where ``self`` does not reach. (Under forward AD alone, ``self`` is the op's
+        context, which carries the geometry as recorded.)"""
+        geometry = getattr(self, "_geometry", None) or self.geometry
+        (size, stride, offset), (in_size, in_stride, in_offset) = geometry
+        if t.stride() != in_stride or t.storage_offset() != in_offset:
+            memory = t.new_zeros(max(_storage_size(in_size, in_stride, in_offset),
+                                     _storage_size(size, stride, offset)))
+            placed = as_strided(memory, in_size, in_stride, in_offset)
+            placed.copy_(t)
+            t = placed
         return self.view_fn(t)
 
 

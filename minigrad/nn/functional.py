@@ -385,17 +385,18 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
             return errors.sum() / weight.sum()
         raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
                          "'mean', 'sum'.")
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _l1_loss.as_function(input, target, _reduction_enum(None, None, reduction))
+
+
+@parses('l1_loss(Tensor input, Tensor target, int reduction = 1)')
+def _l1_loss(input, target, reduction=1):
+    """``torch._C._nn.l1_loss`` (F.l1_loss's, and F.smooth_l1_loss's for ``beta=0``): a
+    composite in torch 2.13, ``|input - target|`` then its mean or sum (``reduction``: torch's
+    enum, 0 none, 1 mean, 2 sum)."""
     errors = (input - target).abs()
-    if reduction == "none":
+    if reduction == 0:
         return errors
-    return errors.mean() if reduction == "mean" else errors.sum()
-
-
-def _check_reduction(reduction):
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return errors.mean() if reduction == 1 else errors.sum()
 
 
 def _warn_size_mismatch(input, target):
@@ -406,16 +407,17 @@ def _warn_size_mismatch(input, target):
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    """Quadratic below ``delta``, linear above: one fused node (``_ops/robust_loss.py``); with
-    ``weight``, the unreduced loss times the weights, then reduced."""
+    """Quadratic below ``delta``, linear above: one fused node (``_ops/robust_loss.py``, whose
+    parser checks ``delta``); with ``weight``, the unreduced loss times the weights, then
+    reduced."""
     _warn_size_mismatch(input, target)
     input, target = _broadcast(input, target)
     if weight is None:
-        _check_reduction(reduction)
-        return _robust_loss.huber_loss(input, target, reduction, delta)
+        return _robust_loss.huber_loss.as_function(input, target,
+                                                   _reduction_enum(None, None, reduction), delta)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
-    weighted = _robust_loss.huber_loss(input, target, "none", delta) * weight
+    weighted = _robust_loss.huber_loss.as_function(input, target, 0, delta) * weight
     if reduction == "none":
         return weighted
     if reduction == "sum":
@@ -427,19 +429,17 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    """Huber's loss divided by ``beta`` (one fused node); ``beta=0`` is ``l1_loss``, as in
-    torch."""
+    """Huber's loss divided by ``beta`` (one fused node, ``_ops/robust_loss.py``, whose parser
+    checks ``beta``); ``beta == 0`` is compared first, in Python as torch's F does, and is
+    ``l1_loss``."""
     _warn_size_mismatch(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
-    _check_reduction(reduction)
     if beta == 0.0:
-        errors = (input - target).abs()
-        if reduction == "none":
-            return errors
-        return errors.mean() if reduction == "mean" else errors.sum()
-    return _robust_loss.smooth_l1_loss(input, target, reduction, beta)
+        return _l1_loss.as_function(input, target, _reduction_enum(None, None, reduction))
+    return _robust_loss.smooth_l1_loss.as_function(input, target,
+                                                   _reduction_enum(None, None, reduction), beta)
 
 
 def _legacy_reduction(size_average, reduce, stacklevel=3):

@@ -18,7 +18,9 @@ from minigrad.autograd import forward_ad as mfw
 from tests.torch_compare import (
     assert_close,
     assert_same_error,
+    both_engines,
     graph_signature,
+    normalize_text,
     saved_numbers,
     to_numpy,
 )
@@ -436,6 +438,88 @@ def test_robust_losses_match_torch(name, param, shape, dtype, value, reduction, 
     rtol, atol = TOL[dtype]
     for a, b in zip(m[:-1], t[:-1]):
         assert_close(a, b, rtol=rtol * 10, atol=atol * 10)
+
+
+def _promoted_loss_facts(lib, name, param, dtypes, target_shape, reduction):
+    """What a loss of operands of two dtypes gives, stage by stage (each stage a value or
+    an error): the loss's dtype and values, then the gradients' (made with create_graph),
+    then the second derivatives."""
+    a = lib.tensor(np.array([0.3, 1.7, -2.2, 0.1])).to(getattr(lib, dtypes[0]))
+    b = lib.tensor(np.array([1.1, 0.2, -0.9, 0.6])[:int(np.prod(target_shape))]
+                   .reshape(target_shape)).to(getattr(lib, dtypes[1]))
+    leaves = [v.requires_grad_() for v in (a, b) if v.dtype.is_floating_point]
+    facts = []
+
+    def plain(t):
+        return str(t.dtype).split(".")[-1], t.detach().double().numpy().tolist()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the target size warning
+        try:
+            loss = getattr(lib.nn.functional, name)(a, b, reduction=reduction, **{param: 0.7})
+            facts.append(plain(loss))
+            grads = lib.autograd.grad(loss.sum(), leaves, create_graph=True)
+            facts.append([plain(g) for g in grads])
+            second = lib.autograd.grad(sum((g * g).sum() for g in grads), leaves,
+                                       allow_unused=True)
+            facts.append([None if g is None else plain(g) for g in second])
+        except Exception as e:  # noqa: BLE001 - the error is what is compared
+            facts.append((type(e).__name__, normalize_text(str(e))))
+    return facts
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+@pytest.mark.parametrize("target_shape", [(4,), ()], ids=["same-shape", "0-d-target"])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"),
+                                    ("float16", "float32"), ("float32", "float16"),
+                                    ("float32", "int64"), ("int64", "float32"),
+                                    ("float32", "bool"), ("int64", "int64")],
+                         ids="-".join)
+@pytest.mark.parametrize("name,param", [("huber_loss", "delta"), ("smooth_l1_loss", "beta")])
+def test_robust_losses_promote_dtypes_as_torch(name, param, dtypes, target_shape, reduction):
+    """Operands of two dtypes (a float input with an integer 0-d target, found by the
+    arg-parsing sweep, was refused): smooth_l1_loss promotes them, its result and backward in
+    the common dtype; huber_loss computes in the common dtype but gives the input's (an
+    integer input with a float target: torch's cast error), and its backward kernel refuses
+    a target of another dtype with torch's "Found dtype" error."""
+    got = _promoted_loss_facts(minigrad, name, param, dtypes, target_shape, reduction)
+    expected = _promoted_loss_facts(torch, name, param, dtypes, target_shape, reduction)
+    assert _without_values(got) == _without_values(expected)
+    # values an ulp apart at most: torch's element-by-element loop (for the elements past the
+    # last full vector) rounds smooth_l1_loss_backward's x / beta in double
+    for m, t in zip(_values(got), _values(expected)):
+        np.testing.assert_allclose(m, t, rtol=1e-6 if t.dtype == np.float64 else 1e-3)
+
+
+def _without_values(facts):
+    """The stages' dtypes and errors (values replaced by their number)."""
+    if isinstance(facts, list):
+        return [_without_values(f) for f in facts]
+    if isinstance(facts, tuple) and len(facts) == 2 and not isinstance(facts[1], str):
+        return facts[0], np.size(facts[1])
+    return facts
+
+
+def _values(facts):
+    if isinstance(facts, list):
+        return [v for f in facts for v in _values(f)]
+    if isinstance(facts, tuple) and len(facts) == 2 and not isinstance(facts[1], str):
+        return [np.array(facts[1], dtype=np.float64 if facts[0] == "float64" else np.float32)]
+    return []
+
+
+@pytest.mark.parametrize("name,param", [("huber_loss", "delta"), ("smooth_l1_loss", "beta")])
+@pytest.mark.parametrize("value", [None, "a", 1, True, 0, -1, "0-d", "1-d"])
+def test_robust_loss_parameters_are_parsed_as_torch(name, param, value):
+    """delta and beta go through torch's parser as floats (0-d tensors and ints taken, None and
+    strings refused with its TypeError); smooth_l1_loss compares beta with 0 in Python first,
+    as torch's F does, so a 1-d tensor beta is the ambiguous truth value's error."""
+    def call(lib):
+        x = lib.tensor([[0.5, 1.25, 2.0], [3.5, 0.75, 1.5]], requires_grad=True)
+        arg = {"0-d": lib.tensor(0.5), "1-d": lib.tensor([0.5, 0.5])}.get(value, value)
+        loss = getattr(lib.nn.functional, name)(x, x.flip(0), **{param: arg})
+        return str(loss.dtype)[-7:], loss.item(), type(loss.grad_fn).__name__
+    both_engines(call)
 
 
 @pytest.mark.parametrize("call", [
