@@ -145,12 +145,10 @@ class ReducedScalar:
 def needs_grad(inputs) -> bool:
     """Does an op on ``inputs`` record a node? Only when grad mode records and some input
     requires grad."""
-    state = grad_mode._state  # grad_mode.is_recording(), read directly: every op asks
-    if not state.enabled or state.inference:
+    if not grad_mode.is_recording():
         return False
-    for t in inputs:  # a leaf or a result settles ``requires_grad`` without the property
-        if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None
-                                      or t.requires_grad):
+    for t in inputs:
+        if isinstance(t, Tensor) and t.requires_grad:
             return True
     return False
 

@@ -12,7 +12,6 @@ A view is linear in its input, so its forward-mode rule is the same view of the 
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -445,32 +444,24 @@ def sum_to_size(input, *size):
         return input
     if not size:  # torch's sum_to: to a 0-d tensor, one sum of everything
         return input.sum()
-    lead, dims = _broadcast_dims(shape, size)
+    lead = len(shape) - len(size)
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(size)
+                                if s == 1 and shape[lead + i] != 1]
     if not dims:
         out = input
     elif fused() and input._data.dtype.kind == "f":
         # a backward pass that records nothing (validate_outputs sums broadcast gradients
         # here): sum's and view's own arithmetic (torch's order of additions), without the
         # ops around them; the result is still a view of the sum, as torch's
-        out = Tensor._make(quietly(cascade_sum_dims, input._data, dims, True))
+        out = Tensor._make(quietly(cascade_sum_dims, input._data, tuple(dims), True))
         if lead:
             view = Tensor._make(out._data.reshape(size))
             make_view(out, view, lambda t: t.view(*size))
             return view
         return out
     else:
-        out = input.sum(list(dims), keepdim=True)
+        out = input.sum(dims, keepdim=True)
     return out.view(*size) if lead else out
-
-
-@functools.lru_cache(maxsize=256)
-def _broadcast_dims(shape: tuple, size: tuple) -> tuple:
-    """How ``sum_to_size`` sums ``shape`` down to ``size``: the number of leading dims it
-    drops, and every dim it sums (those, and the dims of size 1 in ``size``). A training
-    loop asks for the same few every step (each bias's gradient), so each is worked out once."""
-    lead = len(shape) - len(size)
-    return lead, tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size)
-                                            if s == 1 and shape[lead + i] != 1)
 
 
 @parses(

@@ -39,8 +39,19 @@ def _notebook(folder: Path, name: str, *sources: str) -> Path:
     return path
 
 
-def _nbval(*paths: Path, env_extra=None, options=()) -> subprocess.CompletedProcess:
+# Set in the environment of the runs started here, and so of their zygotes and kernels: the
+# suite's own nbval runs (its workers' zygotes) are running beside these tests.
+MARKER = f"COURSE_ZYGOTE_TEST={os.getpid()}"
+
+
+def _env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["COURSE_ZYGOTE_TEST"] = str(os.getpid())
+    return env
+
+
+def _nbval(*paths: Path, env_extra=None, options=()) -> subprocess.CompletedProcess:
+    env = _env()
     env.update(env_extra or {})
     return subprocess.run(
         [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p",
@@ -50,14 +61,16 @@ def _nbval(*paths: Path, env_extra=None, options=()) -> subprocess.CompletedProc
 
 
 def _zygote_processes() -> list[str]:
+    """The zygotes, kernels and clients of the runs these tests started."""
     found = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
                 cmdline = (proc / "cmdline").read_bytes()
+                environ = (proc / "environ").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if b"nbval_zygote.py" in cmdline and str(ROOT).encode() in cmdline:
+            if b"nbval_zygote.py" in cmdline and MARKER.encode() in environ:
                 found.append(proc.name + ": " + cmdline.replace(b"\0", b" ").decode())
     return found
 
@@ -108,7 +121,7 @@ def test_a_killed_pytest_leaves_no_zygote_and_no_kernel(tmp_path):
     """The zygote and the kernel's client watch the process that started them, as an
     ipykernel watches its parent: a pytest killed mid-notebook takes them along."""
     _notebook(tmp_path, "long.ipynb", "import time\ntime.sleep(300)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env = _env()
     proc = subprocess.Popen(
         [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p",
          "no:cacheprovider", "-p", "no:xdist", "-q", "--rootdir", str(ROOT), "-c",
