@@ -855,13 +855,7 @@ def as_strided(input, size, stride, storage_offset=None):
 def _storage_nbytes(size, stride, itemsize) -> int:
     """torch's computeStorageNbytes: the bytes a geometry reaches (none if it has no
     elements), with its error for a negative size."""
-    elements, overflowed = 1, False
-    for n, s in zip(size, stride):
-        if n == 0:
-            return 0
-        overflowed = overflowed or n < 0
-        elements += s * (n - 1)
-    if overflowed:
+    if 0 not in size and any(n < 0 for n in size):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
-    return elements * itemsize
+    return views._storage_size(size, stride, 0) * itemsize

@@ -10,6 +10,7 @@ the sum between its threads, so the long sums are compared with torch on one thr
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -47,16 +48,24 @@ def test_full_sum_is_torchs_bit_for_bit(n, dtype):
         assert _same(cascade_sum(x), torch.from_numpy(x).sum()), (n, seed)
 
 
-@pytest.mark.parametrize("n", LONG)
-def test_long_sums_are_torchs_one_thread_sum(n):
+@contextlib.contextmanager
+def _one_thread():
+    """torch on one thread: past 32,768 elements it splits a sum between its threads (in
+    another order); minigrad gives its one-thread sum."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("n", LONG)
+def test_long_sums_are_torchs_one_thread_sum(n):
+    with _one_thread():
         for dtype in (np.float32, np.float64):
             x = _values(n, dtype, n)
             assert _same(cascade_sum(x), torch.from_numpy(x).sum()), (n, dtype)
-    finally:
-        torch.set_num_threads(threads)
 
 
 def _layouts(x):
@@ -100,12 +109,8 @@ def test_contiguous_sums_of_any_length_match_torch(n, seed, dtype, matrix, speci
         x[np.random.default_rng(seed).integers(0, n, 1 + n // 50)] = special
     if matrix and n % 2 == 0:
         x = x.reshape(2, -1)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with _one_thread():
         assert _same(cascade_sum(x), torch.from_numpy(x).sum())
-    finally:
-        torch.set_num_threads(threads)
 
 
 @settings(max_examples=150, deadline=None)
@@ -115,7 +120,8 @@ def test_column_sums_match_torch(rows, columns, seed, dtype, keepdim):
     """A bias's gradient: a row-major matrix summed over dim 0 (groups of 4 vectors, the
     columns past the last group, rows past the last quad), as torch sums it."""
     x = _values(rows * columns, dtype, seed).reshape(rows, columns)
-    want = torch.from_numpy(x).sum(0, keepdim=keepdim)
+    with _one_thread():
+        want = torch.from_numpy(x).sum(0, keepdim=keepdim)
     assert _same(minigrad.tensor(x).sum(0, keepdim=keepdim).numpy(), want)
 
 
