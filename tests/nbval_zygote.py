@@ -13,7 +13,10 @@ workers are, ``coursekit/grading/worker.py``).
 
 What the zygote imports is only what every kernel imports anyway, and nothing that looks for
 a running kernel when imported (ipywidgets, matplotlib's pyplot and the course's own packages
-are imported by the notebook, in the kernel, as before). The zygote is started with the
+are imported by the notebook, in the kernel, as before). One more import is torch's own:
+``torch._dynamo``, which torch imports on the first call of an optimizer, ``torch.func.grad``
+or ``checkpoint`` (its ``_disable_dynamo`` wrapper), 1.3 s on these machines, in about a third
+of the notebooks. The zygote is started with the
 pytest process's environment, which is what its kernels would get, so
 ``test_notebooks_cpu.py``'s forced CPU kernels, set in the environment of its pytest
 subprocess, reach torch and NumPy as before (that subprocess starts a zygote of its own).
@@ -110,6 +113,7 @@ def serve(path: str) -> None:
     import ipykernel.kernelapp  # noqa: F401  (the warm part: what each kernel would import)
     import numpy  # noqa: F401
     import torch  # noqa: F401
+    import torch._dynamo  # noqa: F401  (see below)
 
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # kernels are reaped by the system
