@@ -80,6 +80,23 @@ from minigrad._layout import (  # layouts and memory formats
     preserve_format,
     strided,
 )
+from minigrad._ops.aliases import (  # torch's other names, real tensors' trivial answers
+    absolute,
+    conj,
+    greater,
+    greater_equal,
+    is_conj,
+    is_neg,
+    is_same_size,
+    is_signed,
+    less,
+    less_equal,
+    not_equal,
+    positive,
+    ravel,
+    resolve_conj,
+    resolve_neg,
+)
 from minigrad._ops.binning import (
     bincount,
     bucketize,
@@ -104,14 +121,20 @@ from minigrad._ops.differences import addcdiv, addcmul, diff, gradient, trace  #
 from minigrad._ops.distance import cdist, cosine_similarity, dist, pairwise_distance
 from minigrad._ops.elementary import (  # the elementary functions beyond the lessons'
     acos,
+    acosh,
     asin,
+    asinh,
     atan,
     atan2,
+    atanh,
+    cosh,
     exp2,
     expm1,
     hypot,
     log1p,
+    sinh,
     square,
+    tan,
 )
 from minigrad._ops.index_add import index_add, index_copy, index_fill  # manipulation
 from minigrad._ops.index_reduce import index_reduce, scatter_reduce
@@ -413,6 +436,14 @@ fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 arctan, arcsin, arccos, arctan2 = atan, asin, acos, atan2
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+# torch.sin_(x) and the other in-place ops torch also offers as functions: x.sin_()
+globals().update({_k: getattr(_ops.METHODS[_k], "as_function", _ops.METHODS[_k]) for _k in (
+    "abs_", "acos_", "arccos_", "acosh_", "arccosh_", "asin_", "arcsin_", "asinh_",
+    "arcsinh_", "atan_", "arctan_", "atanh_", "arctanh_", "ceil_", "clamp_", "cos_", "cosh_",
+    "exp_", "exp2_", "expm1_", "floor_", "frac_", "log_", "log10_", "log1p_", "log2_",
+    "nan_to_num_", "neg_", "negative_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
+    "sinh_", "sqrt_", "tan_", "tanh_", "trunc_")})
 row_stack = vstack  # manipulation: torch's alias
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \

@@ -545,20 +545,7 @@ class Tensor:
             _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
         return self.permute(*reversed(range(n)))
 
-    @property
-    def mT(self) -> Tensor:  # noqa: N802
-        if self._data.ndim < 2:
-            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                               f"Got {self._data.ndim}-D tensor.")
-        return self.transpose(-2, -1)
-
-    @property
-    def mH(self) -> Tensor:  # noqa: N802
-        """The conjugate transpose: ``mT`` for real tensors (minigrad has no complex ones)."""
-        if self._data.ndim < 2:
-            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
-                               f"Got {self._data.ndim}-D tensor.")
-        return self.transpose(-2, -1)
+    # mT, mH and H: _ops/aliases.py
 
     # --- leaving the tensor world ---------------------------------------------------------------
     def item(self):

@@ -11,6 +11,7 @@ import numpy as np
 from minigrad import _creation, _dtype
 from minigrad._ops import (
     activation,
+    aliases,
     assorted,
     binning,
     composites,
@@ -230,6 +231,24 @@ METHODS = {
     "corrcoef": assorted.corrcoef,
     # torch's Tensor.real and Tensor.imag are properties
     "real": property(assorted.real), "imag": property(assorted.imag),
+    # tan and the hyperbolic functions, more in-place forms (elementary.py)
+    "tan": E.tan, "sinh": E.sinh, "cosh": E.cosh, "asinh": E.asinh, "arcsinh": E.asinh,
+    "acosh": E.acosh, "arccosh": E.acosh, "atanh": E.atanh, "arctanh": E.atanh,
+    "tan_": E.tan_, "sinh_": E.sinh_, "cosh_": E.cosh_, "asinh_": E.asinh_,
+    "arcsinh_": E.asinh_, "acosh_": E.acosh_, "arccosh_": E.acosh_, "atanh_": E.atanh_,
+    "arctanh_": E.atanh_, "atan_": E.atan_, "arctan_": E.atan_, "asin_": E.asin_,
+    "arcsin_": E.asin_, "acos_": E.acos_, "arccos_": E.acos_, "log1p_": E.log1p_,
+    "expm1_": E.expm1_, "exp2_": E.exp2_,
+    # torch's other names, and what a real tensor answers at once (aliases.py)
+    "greater": aliases.greater, "greater_equal": aliases.greater_equal,
+    "less": aliases.less, "less_equal": aliases.less_equal, "not_equal": aliases.not_equal,
+    "absolute": aliases.absolute, "absolute_": X.abs_, "negative_": X.neg_,
+    "ravel": aliases.ravel, "ndimension": aliases.ndimension,
+    "mT": property(aliases.mT), "mH": property(aliases.mH), "H": property(aliases.H),
+    "positive": aliases.positive, "conj": aliases.conj, "resolve_conj": aliases.resolve_conj,
+    "resolve_neg": aliases.resolve_neg, "is_conj": aliases.is_conj,
+    "is_neg": aliases.is_neg, "is_signed": aliases.is_signed,
+    "is_same_size": aliases.is_same_size,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

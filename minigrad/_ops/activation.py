@@ -26,6 +26,7 @@ from minigrad import _layout
 from minigrad._numeric import quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record
+from minigrad._ops.elementary import cosh
 from minigrad._ops.inplace import _saved_original, apply_inplace
 from minigrad._ops.join import cat
 from minigrad._ops.linalg import _short
@@ -254,12 +255,12 @@ class GeluBackwardBackward0(Node):
 
 def gelu_double_backward(ggI, gO, input, approximate):
     """``ggI * gO * gelu''(input)``, composed of minigrad ops in torch's order (so a third
-    derivative's graph is torch's; for the tanh form, torch's ``1 / cosh(inner)`` is written
-    here as ``1 / ((exp(inner) + exp(-inner)) * 0.5)``, minigrad having no cosh)."""
+    derivative's graph is torch's)."""
     if approximate == "tanh":
         inner = mul_scalar(add(input, mul_scalar(pow(input, 3), _KAPPA)), _TANH_BETA)
         tanh_inner = inner.tanh()
-        sech_inner = div(1, mul_scalar(add(inner.exp(), neg(inner).exp()), 0.5))
+        cosh_inner = cosh(inner)  # C++ 1 / t: empty_like(t).fill_(1).div_(t), DivBackward0
+        sech_inner = div(cosh_inner.new_ones(cosh_inner.shape), cosh_inner)
         f = mul_scalar(input, 0.5)
         g = sub(1, mul(tanh_inner, tanh_inner))
         h = mul_scalar(add_scalar(mul(mul_scalar(input, 3 * _KAPPA), input), 1), _TANH_BETA)

@@ -1,12 +1,13 @@
 """More elementary functions: what a learner differentiates after exp, log, sin and tanh.
 
-``log1p``, ``expm1``, ``exp2``, ``square``, ``atan``, ``asin``, ``acos``, ``atan2`` and
-``hypot``, each followed by its node. The formulas are torch's (``derivatives.yaml`` and
-``FunctionsManual.cpp``), written with the same operations, so that a gradient taken with
-``create_graph=True`` has torch's graph: ``log1p``'s is ``grad / (self + 1)``, ``asin``'s is
-``grad * (-self * self + 1).rsqrt()``. float32 values are computed in float64 and rounded
-once, as ``pointwise._like_torch`` does for exp and log (torch's own kernels are within an ulp
-of that).
+``log1p``, ``expm1``, ``exp2``, ``square``, ``atan``, ``asin``, ``acos``, ``tan``, the
+hyperbolic ``sinh``, ``cosh`` and their inverses ``asinh``, ``acosh``, ``atanh``, ``atan2`` and
+``hypot``, each followed by its node, and their in-place forms. The formulas are torch's
+(``derivatives.yaml`` and ``FunctionsManual.cpp``), written with the same operations, so
+that a gradient taken with ``create_graph=True`` has torch's graph: ``log1p``'s is
+``grad / (self + 1)``, ``asin``'s is ``grad * (-self * self + 1).rsqrt()``. float32 values
+are computed in float64 and rounded once, as ``pointwise._like_torch`` does for exp and log
+(torch's own kernels are within an ulp of that).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from minigrad.autograd.graph import Node
 
 np_log1p, np_expm1, np_exp2, np_atan, np_asin, np_acos = map(
     _like_torch, (np.log1p, np.expm1, np.exp2, np.arctan, np.arcsin, np.arccos))
+np_tan, np_sinh, np_cosh, np_asinh, np_acosh, np_atanh = map(
+    _like_torch, (np.tan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh))
 
 
 @parses('square(Tensor input, *, Tensor out = None)')
@@ -137,6 +140,160 @@ class AcosBackward0(Node):
     def jvp(self, t):
         x = self.inputs[0]
         return t * -add_scalar(-x * x, 1).rsqrt()
+
+
+@parses('tan(Tensor input, *, Tensor out = None)')
+def tan(input):
+    return _unary(input, np_tan, TanBackward0, save_result=True)
+
+
+class TanBackward0(Node):
+    """``grad * (1 + result.pow(2))``: sec^2 read back from the result."""
+
+    def backward(self, grad):
+        return grad * add_scalar(P.pow(self.saved("result"), 2), 1)
+
+    def jvp(self, t):
+        return t * add_scalar(P.pow(self.result, 2), 1)
+
+
+@parses('sinh(Tensor input, *, Tensor out = None)')
+def sinh(input):
+    return _unary(input, np_sinh, SinhBackward0, save_self=True)
+
+
+class SinhBackward0(Node):
+    """``grad * self.cosh()``."""
+
+    def backward(self, grad):
+        return grad * cosh(self.saved("self"))
+
+    def jvp(self, t):
+        return t * cosh(self.inputs[0])
+
+
+@parses('cosh(Tensor input, *, Tensor out = None)')
+def cosh(input):
+    return _unary(input, np_cosh, CoshBackward0, save_self=True)
+
+
+class CoshBackward0(Node):
+    """``grad * self.sinh()``."""
+
+    def backward(self, grad):
+        return grad * sinh(self.saved("self"))
+
+    def jvp(self, t):
+        return t * sinh(self.inputs[0])
+
+
+@parses('asinh(Tensor input, *, Tensor out = None)')
+def asinh(input):
+    return _unary(input, np_asinh, AsinhBackward0, save_self=True)
+
+
+class AsinhBackward0(Node):
+    """``grad * (self.pow(2) + 1).rsqrt()``."""
+
+    def backward(self, grad):
+        return grad * add_scalar(P.pow(self.saved("self"), 2), 1).rsqrt()
+
+    def jvp(self, t):
+        return t * add_scalar(P.pow(self.inputs[0], 2), 1).rsqrt()
+
+
+@parses('acosh(Tensor input, *, Tensor out = None)')
+def acosh(input):
+    return _unary(input, np_acosh, AcoshBackward0, save_self=True)
+
+
+class AcoshBackward0(Node):
+    """``grad * (self * self - 1).rsqrt()`` (torch's real case: one rsqrt, not two)."""
+
+    def backward(self, grad):
+        x = self.saved("self")
+        return grad * P.sub_scalar(x * x, 1).rsqrt()
+
+    def jvp(self, t):
+        x = self.inputs[0]
+        return t * P.sub_scalar(x * x, 1).rsqrt()
+
+
+@parses('atanh(Tensor input, *, Tensor out = None)')
+def atanh(input):
+    return _unary(input, np_atanh, AtanhBackward0, save_self=True)
+
+
+class AtanhBackward0(Node):
+    """``grad * 1 / (1 - self.pow(2))``, as C++ reads it: ``(grad * 1) / (1 - self**2)``, where
+    ``grad * 1`` is mul.Scalar and ``1 - t`` is ``empty_like(t).fill_(1).sub_(t)``
+    (SubBackward0)."""
+
+    def backward(self, grad):
+        return mul_scalar(grad, 1) / P.sub(1, P.pow(self.saved("self"), 2))
+
+    def jvp(self, t):
+        return mul_scalar(t, 1) / P.sub(1, P.pow(self.inputs[0], 2))
+
+
+# --- in place ----------------------------------------------------------------------------------
+# torch's in-place forms use the same formulas (the original value saved where the formula
+# reads ``self``), except asinh_, acosh_ and atanh_, whose entries in derivatives.yaml are
+# ``not_implemented``: they record AsinhBackward1... and raise when differentiated.
+
+def _inplace(np_fn, node_cls, name, save_self=False, save_result=False):
+    @parses(f'{name}(Tensor input)')
+    def op(self):
+        return _unary_inplace(self, np_fn, node_cls, save_self=save_self,
+                              save_result=save_result, floats=True)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+class _InplaceNotImplemented:
+    """What the nodes of the in-place ops whose derivative torch leaves unimplemented share
+    (a mixin, not a node class of its own)."""
+
+    op = ""
+
+    def backward(self, grad):
+        raise NotImplementedError(f"the derivative for 'inplace version of {self.op}' is not "
+                                  "implemented.")
+
+    def jvp(self, t):
+        op = getattr(self, "node_cls", type(self)).op  # (forward mode passes an OpContext)
+        raise NotImplementedError(
+            f"Trying to use forward AD with {op}_ that does not support it because it has not "
+            "been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation.")
+
+
+class AsinhBackward1(_InplaceNotImplemented, Node):
+    op = "asinh"
+
+
+class AcoshBackward1(_InplaceNotImplemented, Node):
+    op = "acosh"
+
+
+class AtanhBackward1(_InplaceNotImplemented, Node):
+    op = "atanh"
+
+
+tan_ = _inplace(np_tan, TanBackward0, "tan_", save_result=True)
+sinh_ = _inplace(np_sinh, SinhBackward0, "sinh_", save_self=True)
+cosh_ = _inplace(np_cosh, CoshBackward0, "cosh_", save_self=True)
+asinh_ = _inplace(np_asinh, AsinhBackward1, "asinh_")
+acosh_ = _inplace(np_acosh, AcoshBackward1, "acosh_")
+atanh_ = _inplace(np_atanh, AtanhBackward1, "atanh_")
+atan_ = _inplace(np_atan, AtanBackward0, "atan_", save_self=True)
+asin_ = _inplace(np_asin, AsinBackward0, "asin_", save_self=True)
+acos_ = _inplace(np_acos, AcosBackward0, "acos_", save_self=True)
+log1p_ = _inplace(np_log1p, Log1PBackward0, "log1p_", save_self=True)
+expm1_ = _inplace(np_expm1, Expm1Backward0, "expm1_", save_result=True)
+exp2_ = _inplace(np_exp2, Exp2Backward0, "exp2_", save_result=True)
 
 
 def _float_binary(a, b, np_fn, node_cls, save, output_name=None):

@@ -139,6 +139,49 @@ print(x.unfold(0, 2, 1).unfold(1, 2, 2).shape, x.t().unfold(0, 2, 2), x.unfold(-
     "b = torch.tensor([True, False]); b << b",
     "b = torch.tensor([True, False]); print(b << 1, b >> 1, b & b, b | b, b ^ b)",
     "i = torch.tensor([1, 2]); print(i.dot(i), i @ i)",
+    # tan, the hyperbolic functions and their inverses; in-place forms as methods and functions
+    """x = torch.tensor([0.5, -0.25, 1.25], requires_grad=True)
+for f in (torch.tan, torch.sinh, torch.cosh, torch.asinh, torch.atanh, torch.arcsinh, torch.arctanh):
+    y = f(x * 0.5); g, = torch.autograd.grad(y.sum(), x, create_graph=True); g2, = torch.autograd.grad(g.sum(), x)
+    print(y, y.grad_fn, g, g.grad_fn, g2)
+print(torch.acosh(x + 1), x.arccosh(), torch.tan(torch.tensor([1, 2])), torch.sinh(torch.tensor(True)))""",
+    """x = torch.tensor([0.5, 0.25], requires_grad=True)
+for name in ('tan_', 'sinh_', 'cosh_', 'asin_', 'arccos_', 'atan_', 'log1p_', 'expm1_', 'exp2_'):
+    y = getattr(x * 1, name)(); print(name, y, y.grad_fn, torch.autograd.grad(y.sum(), x)[0])
+print(torch.tan_(torch.ones(2)), torch.sinh_(torch.zeros(1)), torch.sin_(torch.zeros(1)), torch.relu_(torch.tensor([-1., 2.])), torch.exp_(torch.zeros(2)), torch.negative_(torch.ones(1)))""",
+    """x = torch.tensor([0.5, 0.25], requires_grad=True)
+for name in ('asinh_', 'arccosh_', 'atanh_'):
+    y = getattr(x * (4 if 'cosh' in name else 1), name)(); print(name, y.grad_fn, y.grad_fn.next_functions)
+    try:
+        y.sum().backward()
+    except NotImplementedError as e:
+        print(e)""",
+    """import warnings
+from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual
+with warnings.catch_warnings(), dual_level():  # torch's first dual tensor: jit warnings of its own
+    warnings.simplefilter('ignore')
+    make_dual(torch.ones(1), torch.ones(1))
+with dual_level():
+    d = make_dual(torch.tensor([0.5, 0.25]), torch.ones(2))
+    print(unpack_dual(torch.tan(d)).tangent, unpack_dual(d.clone().sinh_()).tangent, unpack_dual(torch.atanh(d)).tangent)
+    d.clone().atanh_()""",
+    "torch.ones(3, dtype=torch.long).tan_()",
+    "torch.tan('x')",
+    # torch's other names and what a real tensor answers at once
+    """x = torch.arange(6.).view(2, 3).requires_grad_()
+print(x.mT, x.mT.grad_fn, x.mT.grad_fn._saved_dim0, x.H.grad_fn._saved_dim1, x.mH._base is x, torch.ones(2, 3, 4).mT.shape, torch.ones(2, 3, 4).mH.stride())
+print(x.ravel(), x.ravel().grad_fn, x.t().ravel().grad_fn.next_functions, torch.ravel(x).shape, x.ndimension())
+print(torch.greater(x, 2), x.greater_equal(2), torch.less(x, 2), x.less_equal(2), torch.not_equal(x, 2), x.absolute().grad_fn, torch.absolute(-x))
+print(torch.positive(x) is x, x.conj() is x, torch.conj(x) is x, x.resolve_conj() is x, torch.resolve_neg(x) is x, x.is_conj(), torch.is_neg(x))
+print(x.is_signed(), torch.ones(1, dtype=torch.uint8).is_signed(), torch.is_signed(torch.tensor([True])), x.is_same_size(x.t()), x.is_same_size(x * 2))""",
+    "torch.ones(2, 2, 2).H",
+    "torch.ones(3).H",
+    """import warnings
+warnings.simplefilter('always')
+a = torch.tensor(2.)
+print(a.mT is a, a.mT, a.H is a, a.mH)""",
+    "torch.positive(torch.tensor([True]))",
+    "torch.ones(2).is_same_size(3)",
 ]
 
 KNOWN = {
