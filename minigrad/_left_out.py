@@ -3,8 +3,11 @@
 minigrad covers what the course teaches. A learner who reaches for something beyond it
 (``minigrad.nn.Conv2d``, ``minigrad.fft``, ``minigrad.jit``) gets an
 AttributeError that names the torch feature, says minigrad does not implement it, and says
-what to use instead, not Python's bare "has no attribute" or a failure deep inside. Any other
-unknown name gets the wording torch uses for a missing attribute of a module.
+what to use instead, not Python's bare "has no attribute" or a failure deep inside. ``LEFT_OUT``
+holds the names with advice of their own; every other name torch has and minigrad does not
+(``_torch_names.NAMES``, generated from torch) gets the same error with a general hint, and
+``import minigrad.fx`` too (``TorchNameFinder``). Any other unknown name, one torch does not
+have either, gets the wording torch uses for a missing attribute of a module.
 
 Each package of minigrad hands its unknown names here from its module ``__getattr__`` (PEP 562),
 which Python calls only for names the package does not define.
@@ -12,6 +15,8 @@ which Python calls only for names the package does not define.
 
 import dis
 import sys
+
+from minigrad._torch_names import NAMES
 
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
 _LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
@@ -88,10 +93,22 @@ LEFT_OUT = {
 }
 
 
+_ELSEWHERE = ("minigrad implements what PyTorch's autograd tutorials and documentation use, "
+              "and leaves the rest of torch out; run this code with torch")
+
+
+def _hint(package: str, name: str) -> str | None:
+    """What to say about ``package.name`` if torch has it: its own advice, or the general one."""
+    hint = LEFT_OUT.get(package, {}).get(name)
+    if hint is None and name in NAMES.get(package, ()):
+        hint = _ELSEWHERE
+    return hint
+
+
 def missing(package: str, name: str) -> AttributeError | ImportError:
     """The error for ``package.name``, a name the package does not define (called from the
     package's ``__getattr__``)."""
-    hint = LEFT_OUT.get(package, {}).get(name)
+    hint = _hint(package, name)
     if hint is not None:
         torch_name = "torch" + package[len("minigrad"):] + "." + name
         message = f"minigrad does not implement {torch_name}: {hint}"
@@ -100,6 +117,16 @@ def missing(package: str, name: str) -> AttributeError | ImportError:
         return ImportError(message) if _from_import(sys._getframe(2)) else AttributeError(
             message)
     return AttributeError(f"module '{package}' has no attribute '{name}'")
+
+
+def missing_tensor_attribute(self, name: str):
+    """``Tensor.__getattr__``, which Python calls only for a name the tensor does not have:
+    torch's methods minigrad leaves out (``x.stft``) say so, as a module's names do; any
+    other name gets Python's (and torch's) message."""
+    hint = _hint("minigrad.Tensor", name)
+    if hint is not None:
+        raise AttributeError(f"minigrad does not implement torch.Tensor.{name}: {hint}")
+    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
 _IMPORT_FROM = dis.opmap["IMPORT_FROM"]
@@ -130,5 +157,20 @@ class LeftOutFinder:
         return None
 
 
+class TorchNameFinder:
+    """``import minigrad.fx`` for a module torch has and minigrad leaves out: last on
+    ``sys.meta_path``, so it is asked only once no other finder found the module; the same
+    error as ``missing``'s, as a ``ModuleNotFoundError``."""
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        if package.startswith("minigrad") and name in NAMES.get(package, ()):
+            raise ModuleNotFoundError(f"minigrad does not implement torch{fullname[8:]}: "
+                                      f"{_ELSEWHERE}", name=f"{fullname} (left out)")
+        return None
+
+
 if not any(isinstance(finder, LeftOutFinder) for finder in sys.meta_path):
     sys.meta_path.insert(0, LeftOutFinder())
+if not any(isinstance(finder, TorchNameFinder) for finder in sys.meta_path):
+    sys.meta_path.append(TorchNameFinder())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _creation, _dtype
+from minigrad import _creation, _dtype, _left_out
 from minigrad._ops import (
     activation,
     aliases,
@@ -249,6 +249,8 @@ METHODS = {
     "resolve_neg": aliases.resolve_neg, "is_conj": aliases.is_conj,
     "is_neg": aliases.is_neg, "is_signed": aliases.is_signed,
     "is_same_size": aliases.is_same_size,
+    # the methods of torch's Tensor that minigrad leaves out say so (_left_out.py)
+    "__getattr__": _left_out.missing_tensor_attribute,
 }
 _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                          "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",

@@ -5,6 +5,7 @@ nodes (``graph.py``) that operations record; ``forward_ad`` is forward mode; ``F
 lets you write your own node.
 """
 
+from minigrad import _left_out
 from minigrad.autograd import forward_ad, functional, graph, profiler
 from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
@@ -26,3 +27,8 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
            "functional", "detect_anomaly", "set_detect_anomaly", "profiler", "Variable",
            "set_multithreading_enabled"]
+
+
+def __getattr__(name):
+    """Only reached for names this package does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)
