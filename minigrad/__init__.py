@@ -10,6 +10,8 @@ Lesson code runs unchanged with ``minigrad`` in place of ``torch``.
 
 from __future__ import annotations
 
+import math
+
 # Import order matters once, here: ``minigrad.autograd`` must start loading before
 # ``minigrad._tensor`` does. Tensor imports the graph machinery from autograd's submodules,
 # and autograd's API (``backward``, ``Function``...) imports Tensor; entered from the autograd
@@ -83,12 +85,18 @@ from minigrad._layout import (  # layouts and memory formats
 from minigrad._ops.aliases import (  # torch's other names, real tensors' trivial answers
     absolute,
     conj,
+    detach,
+    detach_,
     greater,
     greater_equal,
     is_conj,
+    is_inference,
     is_neg,
     is_same_size,
     is_signed,
+    isneginf,
+    isposinf,
+    isreal,
     less,
     less_equal,
     not_equal,
@@ -437,13 +445,14 @@ concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg
 arctan, arcsin, arccos, arctan2 = atan, asin, acos, atan2
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
+pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None  # torch's constants
 # torch.sin_(x) and the other in-place ops torch also offers as functions: x.sin_()
 globals().update({_k: getattr(_ops.METHODS[_k], "as_function", _ops.METHODS[_k]) for _k in (
     "abs_", "acos_", "arccos_", "acosh_", "arccosh_", "asin_", "arcsin_", "asinh_",
     "arcsinh_", "atan_", "arctan_", "atanh_", "arctanh_", "ceil_", "clamp_", "cos_", "cosh_",
     "exp_", "exp2_", "expm1_", "floor_", "frac_", "log_", "log10_", "log1p_", "log2_",
     "nan_to_num_", "neg_", "negative_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
-    "sinh_", "sqrt_", "tan_", "tanh_", "trunc_")})
+    "sinh_", "sqrt_", "tan_", "tanh_", "trunc_", "reciprocal_", "square_", "clip_", "fix_")})
 row_stack = vstack  # manipulation: torch's alias
 # torch's legacy tensor types: torch.LongTensor([1, 2]) is an int64 tensor
 FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \

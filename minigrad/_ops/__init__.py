@@ -248,7 +248,14 @@ METHODS = {
     "positive": aliases.positive, "conj": aliases.conj, "resolve_conj": aliases.resolve_conj,
     "resolve_neg": aliases.resolve_neg, "is_conj": aliases.is_conj,
     "is_neg": aliases.is_neg, "is_signed": aliases.is_signed,
-    "is_same_size": aliases.is_same_size,
+    "is_same_size": aliases.is_same_size, "isposinf": aliases.isposinf,
+    "isneginf": aliases.isneginf, "isreal": aliases.isreal,
+    "reciprocal_": aliases.reciprocal_, "sign_": aliases.sign_, "square_": aliases.square_,
+    "divide_": aliases.divide_, "multiply_": aliases.multiply_,
+    "subtract_": aliases.subtract_, "clip_": aliases.clip_, "fix_": aliases.fix_,
+    "output_nr": property(aliases.output_nr), "is_shared": aliases.is_shared,
+    "share_memory_": aliases.share_memory_, "name": property(aliases.name),
+    **{flag: property(aliases._false) for flag in aliases.FALSE_FLAGS},
     # the methods of torch's Tensor that minigrad leaves out say so (_left_out.py)
     "__getattr__": _left_out.missing_tensor_attribute,
 }

@@ -12,10 +12,21 @@ PyTorch's documentation; each must give torch's answer, node and error, not an A
   0-d tensor they are the identity with torch's once-per-process deprecation warning.
 * ``positive``, ``conj``, ``resolve_conj``, ``resolve_neg`` return the tensor itself (torch
   returns the same object for a real tensor); ``is_conj`` and ``is_neg`` are False.
+* What a CPU tensor of dense memory answers: ``is_meta``, ``is_sparse``, ``is_quantized``,
+  ``is_nested``... are False, ``is_shared()`` False (``share_memory_`` returns the tensor:
+  there is no other process to share it with), ``name`` None; ``output_nr`` is which output of
+  its node the tensor is (0 for a leaf).
+* In-place forms torch has under other names: ``divide_``, ``multiply_``, ``subtract_``,
+  ``clip_``, ``fix_``, ``square_`` (pow_ with 2: PowBackward0); ``reciprocal_`` and ``sign_``
+  with their nodes.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from minigrad import _dtype
+from minigrad._ops import inplace as X
 from minigrad._ops import pointwise as P
 from minigrad._ops import shape as S
 from minigrad._ops._args import parses
@@ -105,3 +116,78 @@ def ndimension(self) -> int:
 
 greater, greater_equal, less, less_equal, not_equal = P.gt, P.ge, P.lt, P.le, P.ne
 absolute = P.abs
+
+
+@parses('isposinf(Tensor input, *, Tensor out = None)')
+def isposinf(input):
+    return P.logical_and(P.isinf(input), input > 0)
+
+
+@parses('isneginf(Tensor input, *, Tensor out = None)')
+def isneginf(input):
+    return P.logical_and(P.isinf(input), input < 0)
+
+
+@parses('isreal(Tensor input)')
+def isreal(input):
+    """Every element of a real tensor is real."""
+    return input.new_ones(input.shape, dtype=_dtype.bool)
+
+
+@parses('reciprocal_(Tensor input)')
+def reciprocal_(self):
+    return X._unary_inplace(self, np.reciprocal, P.ReciprocalBackward0, save_result=True,
+                            floats=True)
+
+
+@parses('sign_(Tensor input)')
+def sign_(self):
+    return X._unary_inplace(self, lambda x: (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype),
+                            P.SignBackward0)
+
+
+@parses('square_(Tensor input)')
+def square_(self):
+    return X.pow_(self, 2)
+
+
+def output_nr(self) -> int:
+    return self._output_nr
+
+
+def _false(self) -> bool:
+    return False
+
+
+def is_shared(self) -> bool:
+    return False
+
+
+def share_memory_(self):
+    return self
+
+
+def name(self):
+    return None
+
+
+# the device and layout flags of a CPU tensor of dense memory (properties, as torch's)
+FALSE_FLAGS = ("is_meta", "is_sparse", "is_sparse_csr", "is_quantized", "is_nested",
+               "is_mkldnn", "is_vulkan", "is_xla", "is_xpu", "is_mps", "is_ipu", "is_maia",
+               "is_mtia")
+divide_, multiply_, subtract_, clip_, fix_ = X.div_, X.mul_, X.sub_, X.clamp_, X.trunc_
+
+
+@parses('detach(Tensor input)')
+def detach(input):
+    return input.detach()
+
+
+@parses('detach_(Tensor input)')
+def detach_(input):
+    return input.detach_()
+
+
+@parses('is_inference(Tensor input)')
+def is_inference(input) -> bool:
+    return input.is_inference()

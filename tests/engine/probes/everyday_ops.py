@@ -181,6 +181,19 @@ warnings.simplefilter('always')
 a = torch.tensor(2.)
 print(a.mT is a, a.mT, a.H is a, a.mH)""",
     "torch.positive(torch.tensor([True]))",
+    """x = torch.tensor([[0.5, -2.0], [3.0, 0.25]], requires_grad=True)
+for name, args in [("reciprocal_", ()), ("sign_", ()), ("square_", ()), ("clip_", (0, 1)), ("fix_", ()), ("divide_", (2.,)), ("multiply_", (2.,)), ("subtract_", (1.,))]:
+    z = getattr(x * 1, name)(*args)
+    print(name, z.grad_fn.name(), z, torch.autograd.grad(z.sum(), x)[0])
+print(x.output_nr, (x * 1).unbind()[1].output_nr, x.is_shared(), x.share_memory_() is x, x.is_meta, x.is_sparse, x.is_quantized, x.is_nested, x.is_mkldnn, x.name)""",
+    """x = torch.tensor([[0.5, -2.0], [3.0, 0.25]], requires_grad=True)
+print(torch.isposinf(torch.tensor([1., float('inf'), -float('inf')])), torch.tensor([-float('inf'), 2.]).isneginf(), torch.isreal(torch.tensor([1., 2.])), torch.isposinf(torch.tensor([1, 2])))
+print(torch.pi, torch.e, torch.inf, torch.nan, torch.newaxis, torch.ones(2)[torch.newaxis].shape, torch.sin(torch.tensor(torch.pi / 2)))
+print(torch.detach(x).requires_grad, torch.is_inference(x), torch.reciprocal_(torch.tensor([4.])), torch.square_(torch.tensor([3.])), torch.clip_(torch.tensor([3.]), 0, 1), torch.fix_(torch.tensor([-2.5])))
+y = x * 2; torch.detach_(y); print(y.requires_grad, y.grad_fn)""",
+    "torch.detach(3)",
+    "torch.ones(2, dtype=torch.long).reciprocal_()",
+    "print(torch.tensor([1, -2]).sign_(), torch.tensor([True]).square_())",
     "torch.ones(2).is_same_size(3)",
 ]
 
