@@ -133,6 +133,11 @@ def elu(input, alpha=1.0, inplace=False):
     return (activation.elu_ if inplace else activation.elu).as_function(input, alpha)
 
 
+# F.relu_, F.leaky_relu_ and F.elu_ are torch's in-place ops themselves
+relu_, leaky_relu_, elu_ = (op.as_function for op in (_relu_, activation.leaky_relu_,
+                                                        activation.elu_))
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability ``p``, scale the rest by ``1 / (1 - p)``; torch's
     numbers after the same ``manual_seed`` (see ``_ops/dropout.py``)."""
