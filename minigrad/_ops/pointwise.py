@@ -920,7 +920,7 @@ def threshold_backward(grad_output, input, threshold):
     """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
     in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
     g = grad_output._data
-    blocked = input._data <= threshold
+    blocked = np.asarray(input._data <= threshold)  # an array for a 0-d input too (see below)
     if g.dtype.kind == "f" and g.shape == blocked.shape:
         data = _zero_where(blocked, g)
     else:
@@ -942,7 +942,8 @@ def _zero_where(blocked: np.ndarray, g: np.ndarray) -> np.ndarray:
     ``g`` AND all ones stay ``g``, AND zeros become +0 (NaN and -0 included)."""
     bits = _UNSIGNED[g.itemsize]
     mask = blocked.view(np.uint8).astype(bits)  # 1 where blocked, 0 elsewhere
-    mask -= 1  # all zeros where blocked, all ones elsewhere
+    mask -= 1  # all zeros where blocked, all ones elsewhere (an array wraps silently, where
+    # NumPy's scalars warn of the overflow: forward mode's relu_ of a 0-d tensor did)
     mask &= g.view(bits)
     return mask.view(g.dtype)
 

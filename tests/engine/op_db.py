@@ -813,13 +813,17 @@ OPS: list[OpInfo] = [
     OpInfo("asin_fn", lambda lib, x: lib.asin(x) + lib.arcsin(x) + x.arcsin(), few(unary(unit), 2)),
     OpInfo("acos", lambda lib, x: lib.acos(x) + x.arccos(), unary(unit)),
     OpInfo("acos_method", lambda lib, x: x.acos() + lib.arccos(x), few(unary(unit), 2)),
+    OpInfo("absolute", lambda lib, x: x.absolute() + lib.absolute(x), unary(nonzero)),
     OpInfo("tan", lambda lib, x: x.tan(), unary(unit)),
     OpInfo("tan_fn", lambda lib, x: lib.tan(x), few(unary(unit), 2)),
-    OpInfo("sinh", lambda lib, x: x.sinh(), unary()),
-    OpInfo("cosh", lambda lib, x: lib.cosh(x), unary()),
-    OpInfo("asinh", lambda lib, x: x.asinh() + lib.arcsinh(x), unary()),
-    OpInfo("acosh", lambda lib, x: lib.acosh(x) + x.arccosh(), unary(above_one)),
-    OpInfo("atanh", lambda lib, x: x.atanh() + lib.arctanh(x), unary(unit)),
+    OpInfo("sinh", lambda lib, x: x.sinh() + lib.sinh(x), unary()),
+    OpInfo("cosh", lambda lib, x: lib.cosh(x) + x.cosh(), unary()),
+    OpInfo("asinh", lambda lib, x: x.asinh() + lib.arcsinh(x) + lib.asinh(x) + x.arcsinh(),
+           unary()),
+    OpInfo("acosh", lambda lib, x: lib.acosh(x) + x.arccosh() + x.acosh() + lib.arccosh(x),
+           unary(above_one)),
+    OpInfo("atanh", lambda lib, x: x.atanh() + lib.arctanh(x) + lib.atanh(x) + x.arctanh(),
+           unary(unit)),
     OpInfo("atan2", lambda lib, x, y: lib.atan2(x, y), binary(nonzero, nonzero)),
     OpInfo("atan2_method", lambda lib, x, y: x.atan2(y) + x.arctan2(y) + lib.arctan2(x, y),
            few(binary(nonzero, nonzero), 3)),
@@ -958,6 +962,13 @@ OPS: list[OpInfo] = [
                       S(nc(randn(r, (3, 2))))]),
     OpInfo("T", lambda lib, x: x.T, lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2))))]),
     OpInfo("mT", lambda lib, x: x.mT, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
+    OpInfo("H_mH", lambda lib, x: x.H + x.mH, lambda r: [S(randn(r, (2, 3))), S(randn(r, (3, 3)))]),
+    OpInfo("ravel", lambda lib, x: (x.ravel(), lib.ravel(x)),
+           lambda r: [S(randn(r, (2, 3))), S(nc(randn(r, (3, 2)))), S(randn(r, ()))]),
+    # a real tensor is its own conjugate: these return it (op_db checks values and gradients)
+    OpInfo("conj_positive", lambda lib, x: x.conj() + lib.conj(x) + x.positive()
+           + lib.positive(x) + x.resolve_conj() + lib.resolve_conj(x) + x.resolve_neg()
+           + lib.resolve_neg(x), unary()),
     OpInfo("mH", lambda lib, x: x.mH, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
     OpInfo("transpose", lambda lib, x, d0, d1: x.transpose(d0, d1),
            lambda r: [S(randn(r, (2, 3, 4)), 0, 2), S(randn(r, (2, 3)), -1, 0),
@@ -1081,13 +1092,39 @@ OPS: list[OpInfo] = [
     OpInfo("nan_to_num_", _clone_then("nan_to_num_"), few(unary(), 3)),
     OpInfo("sin_cos_", lambda lib, x: x.clone().sin_() + x.clone().cos_(), few(unary(), 3)),
     OpInfo("abs_", _clone_then("abs_"), few(unary(nonzero), 3)),
-    OpInfo("tan_", lambda lib, x: lib.tan_(x.clone()), few(unary(unit), 3)),
-    OpInfo("sinh_cosh_", lambda lib, x: x.clone().sinh_() + lib.cosh_(x.clone()),
-           few(unary(), 3)),
+    OpInfo("tan_", lambda lib, x: lib.tan_(x.clone()) + x.clone().tan_(), few(unary(unit), 3)),
+    OpInfo("sinh_cosh_", lambda lib, x: x.clone().sinh_() + lib.cosh_(x.clone())
+           + lib.sinh_(x.clone()) + x.clone().cosh_(), few(unary(), 3)),
     OpInfo("asin_acos_atan_", lambda lib, x: x.clone().asin_() + lib.arccos_(x.clone())
-           + x.clone().arctan_(), few(unary(unit), 3)),
+           + x.clone().arctan_() + lib.asin_(x.clone()) + x.clone().acos_()
+           + lib.atan_(x.clone()) + x.clone().arcsin_() + lib.arcsin_(x.clone())
+           + x.clone().arccos_() + lib.acos_(x.clone()) + lib.arctan_(x.clone())
+           + x.clone().atan_(), few(unary(unit), 3)),
     OpInfo("log1p_expm1_exp2_", lambda lib, x: x.clone().log1p_() + lib.expm1_(x.clone())
-           + x.clone().exp2_(), few(unary(positive), 3)),
+           + x.clone().exp2_() + lib.log1p_(x.clone()) + x.clone().expm1_()
+           + lib.exp2_(x.clone()), few(unary(positive), 3)),
+    # torch has no derivative for these three (derivatives.yaml: not_implemented)
+    OpInfo("asinh_acosh_atanh_", lambda lib, x: (
+        x.clone().asinh_(), lib.asinh_(x.clone()), x.clone().arcsinh_(), lib.arcsinh_(x.clone()),
+        (x + 1).acosh_(), lib.acosh_(x + 1), (x + 1).arccosh_(), lib.arccosh_(x + 1),
+        x.clone().atanh_(), lib.atanh_(x.clone()), x.clone().arctanh_(),
+        lib.arctanh_(x.clone())), few(unary(unit), 2),
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
+    # torch's in-place ops as functions (torch.sin_(x) is x.sin_())
+    OpInfo("inplace_functions", lambda lib, x: (
+        lib.abs_(x.clone()), lib.ceil_(x.clone()), lib.clamp_(x.clone(), -0.5, 0.5),
+        lib.cos_(x.clone()), lib.exp_(x.clone()), lib.floor_(x.clone()), lib.frac_(x.clone()),
+        lib.log_(x.abs() + 1), lib.log10_(x.abs() + 1), lib.log2_(x.abs() + 1),
+        lib.nan_to_num_(x.clone()), lib.neg_(x.clone()), lib.negative_(x.clone()),
+        x.clone().negative_(), lib.relu_(x.clone()), lib.round_(x.clone()),
+        lib.rsqrt_(x.abs() + 1), lib.sigmoid_(x.clone()), lib.sin_(x.clone()),
+        lib.sqrt_(x.abs() + 1), lib.tanh_(x.clone()), lib.trunc_(x.clone()),
+        x.clone().absolute_(), x.clone().reciprocal_(), lib.reciprocal_(x.clone()),
+        x.clone().sign_(), x.clone().square_(), lib.square_(x.clone()),
+        x.clone().clip_(-0.5, 0.5), lib.clip_(x.clone(), -0.5, 0.5), x.clone().fix_(),
+        lib.fix_(x.clone()), x.clone().divide_(2.0), x.clone().multiply_(x),
+        x.clone().subtract_(x, alpha=2)), few(unary(nonzero), 2)),
     OpInfo("pow_", _clone_then("pow_"),
            lambda r: [S(positive(r, (2, 3)), 2.5), S(randn(r, (2, 3)), 2),
                       S(positive(r, (2, 3)), randn(r, (3,))),

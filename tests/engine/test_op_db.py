@@ -554,6 +554,25 @@ NOT_OPS = {
     "minigrad.isin": NON_DIFFERENTIABLE,  # tests/engine/test_misc_ops.py
     **dict.fromkeys(["minigrad.tril_indices", "minigrad.triu_indices"], CREATES),
     "minigrad.broadcast_shapes": NOT_AN_OP,
+    # torch's other names and a real tensor's trivial answers (tests/engine/probes/everyday_ops.py)
+    **dict.fromkeys(["Tensor.greater", "Tensor.greater_equal", "Tensor.less",
+                     "Tensor.less_equal", "Tensor.not_equal", "minigrad.greater",
+                     "minigrad.greater_equal", "minigrad.less", "minigrad.less_equal",
+                     "minigrad.not_equal", "Tensor.isposinf", "Tensor.isneginf",
+                     "Tensor.isreal", "minigrad.isposinf", "minigrad.isneginf",
+                     "minigrad.isreal"], NON_DIFFERENTIABLE),
+    **dict.fromkeys(["Tensor.is_conj", "Tensor.is_neg", "Tensor.is_signed",
+                     "Tensor.is_same_size", "Tensor.ndimension", "Tensor.output_nr",
+                     "Tensor.is_shared", "Tensor.share_memory_", "Tensor.name",
+                     "Tensor.is_meta", "Tensor.is_sparse", "Tensor.is_sparse_csr",
+                     "Tensor.is_quantized", "Tensor.is_nested", "Tensor.is_mkldnn",
+                     "Tensor.is_vulkan", "Tensor.is_xla", "Tensor.is_xpu", "Tensor.is_mps",
+                     "Tensor.is_ipu", "Tensor.is_maia", "Tensor.is_mtia", "minigrad.is_conj",
+                     "minigrad.is_neg", "minigrad.is_signed", "minigrad.is_same_size",
+                     "minigrad.detach", "minigrad.detach_", "minigrad.is_inference"],
+                    NOT_AN_OP),
+    "Tensor.__getattr__": "Python calls it for a name a tensor does not have "
+                          "(tests/engine/test_left_out_names.py)",
 }
 
 
