@@ -201,6 +201,8 @@ def _multi_row_sum(rows):
     (``_running`` and ``_block_sums`` say why that is a running sum)."""
     size, width = rows.shape
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    if 1 < width and 0 < size < step * step:
+        return _two_levels(np.ascontiguousarray(rows), step)
     if width == 1:
         running, block_sums = _running, _block_sums
     else:
@@ -222,6 +224,27 @@ def _multi_row_sum(rows):
     for level in levels[1:]:
         total += level
     return total
+
+
+def _two_levels(rows, step):
+    """``_multi_row_sum`` of a row-major array with more than one column and fewer than
+    ``step * step`` rows: the sums of a training step (a mean, a bias's gradient). Level 2
+    then gets nothing, so the sum is level 0, the running sum of the rows past the last full
+    block, plus level 1, the running sum of the full blocks' sums; with a single full block,
+    that block's running sum is level 1 itself. The same additions as the loop above, in
+    fewer NumPy calls, which is what a small sum costs."""
+    size, width = rows.shape
+    full = size // step * step
+    if full == step:
+        level1 = _add_reduce(rows[:step], 0)
+    elif full:
+        level1 = _add_reduce(_add_reduce(rows[:full].reshape(-1, step, width), 1), 0)
+    if full == size:
+        return level1
+    level0 = _reduce_rows(rows[full:])
+    if full:
+        level0 += level1
+    return level0
 
 
 def _reduce_rows(rows):
