@@ -236,9 +236,10 @@ def _two_levels(rows, step):
     size, width = rows.shape
     full = size // step * step
     if full == step:
-        level1 = _add_reduce(rows[:step], 0)
+        level1 = _add_reduce(rows if size == step else rows[:step], 0)
     elif full:
-        level1 = _add_reduce(_add_reduce(rows[:full].reshape(-1, step, width), 1), 0)
+        blocks = (rows if size == full else rows[:full]).reshape(-1, step, width)
+        level1 = _add_reduce(_add_reduce(blocks, 1), 0)
     if full == size:
         return level1
     level0 = _reduce_rows(rows[full:])
@@ -261,9 +262,12 @@ def _reduce_blocks(rows, step):
 def _row_sum(items):
     """ATen's ``row_sum`` down the rows of a 2-D array, read 4 rows at a time."""
     quads, width = len(items) // 4, items.shape[1]
-    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4 * width)).reshape(4, width)
-    for row in items[quads * 4:]:  # the rows past the last 4 go into the first partial sum
-        partial[0] += row
+    whole = quads * 4  # (slices and loops only when rows are left over: each is a NumPy call)
+    partial = _multi_row_sum((items if whole == len(items) else items[:whole]).reshape(
+        quads, 4 * width)).reshape(4, width)
+    if whole < len(items):
+        for row in items[whole:]:  # the rows past the last 4 go into the first partial sum
+            partial[0] += row
     return _running(partial)  # then ((p0 + p1) + p2) + p3
 
 
@@ -274,7 +278,6 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     transposed, permuted) and for a strided vector; others get NumPy's sum. Up to 32,768
     elements torch sums on one thread; beyond, it splits the work between its threads, and
     this is its one-thread sum."""
-    zero = data.dtype.type(0)
     if data.itemsize < 4:  # float16: torch adds it up in float32 and rounds once
         return cascade_sum(data.astype(np.float32)).astype(data.dtype)
     if data.flags.c_contiguous and data.size:  # the usual case, first
@@ -286,7 +289,7 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     else:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
     if not vectors:  # a strided vector: torch reads it one number at a time
-        return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
+        return np.asarray(data.dtype.type(0) + _row_sum(flat.reshape(-1, 1))[0])
     if flat.size >= _REGISTER_BYTES // flat.itemsize:
         return np.asarray(_vector_sum(flat))
     return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row, shorter than a vector
@@ -301,7 +304,7 @@ def _vector_sum(flat):
     lanes = _REGISTER_BYTES // flat.itemsize
     n = len(flat)
     quads, whole = n // (4 * lanes) * 4 * lanes, n - n % lanes
-    partial = _multi_row_sum(flat[:quads].reshape(-1, 4 * lanes))
+    partial = _multi_row_sum((flat if quads == n else flat[:quads]).reshape(-1, 4 * lanes))
     for start in range(quads, whole, lanes):
         partial[:lanes] += flat[start:start + lanes]
     last = _add_reduce(partial.reshape(4, lanes), 0)  # each lane's sum
