@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import platform
@@ -44,18 +43,27 @@ def quietly(fn, *args):
         _ERRSTATE.reset(token)
 
 
-@contextlib.contextmanager
-def quiet():
-    """A block without NumPy's floating-point warnings (``np.errstate(all="ignore")``)."""
-    if _ERRSTATE is None:
-        with np.errstate(all="ignore"):
-            yield
-        return
-    token = _ERRSTATE.set(_IGNORE_ALL)
-    try:
-        yield
-    finally:
-        _ERRSTATE.reset(token)
+class quiet:  # noqa: N801 - used like a function, ``with quiet():``
+    """A block without NumPy's floating-point warnings (``np.errstate(all="ignore")``).
+
+    A class rather than a ``contextlib.contextmanager`` generator: every backward pass enters
+    one, and a generator-based block costs twice as much to enter and leave."""
+
+    __slots__ = ("_token", "_fallback")
+
+    def __enter__(self) -> None:
+        if _ERRSTATE is None:
+            self._fallback = np.errstate(all="ignore")
+            self._fallback.__enter__()
+        else:
+            self._token = _ERRSTATE.set(_IGNORE_ALL)
+
+    def __exit__(self, *exc) -> bool:
+        if _ERRSTATE is None:
+            self._fallback.__exit__(*exc)
+        else:
+            _ERRSTATE.reset(self._token)
+        return False
 
 
 _HALF = np.dtype(np.float16)
@@ -201,6 +209,8 @@ def _multi_row_sum(rows):
     (``_running`` and ``_block_sums`` say why that is a running sum)."""
     size, width = rows.shape
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
+    if 1 < width and 0 < size < step * step:
+        return _two_levels(np.ascontiguousarray(rows), step)
     if width == 1:
         running, block_sums = _running, _block_sums
     else:
@@ -224,6 +234,28 @@ def _multi_row_sum(rows):
     return total
 
 
+def _two_levels(rows, step):
+    """``_multi_row_sum`` of a row-major array with more than one column and fewer than
+    ``step * step`` rows: the sums of a training step (a mean, a bias's gradient). Level 2
+    then gets nothing, so the sum is level 0, the running sum of the rows past the last full
+    block, plus level 1, the running sum of the full blocks' sums; with a single full block,
+    that block's running sum is level 1 itself. The same additions as the loop above, in
+    fewer NumPy calls, which is what a small sum costs."""
+    size, width = rows.shape
+    full = size // step * step
+    if full == step:
+        level1 = _add_reduce(rows if size == step else rows[:step], 0)
+    elif full:
+        blocks = (rows if size == full else rows[:full]).reshape(-1, step, width)
+        level1 = _add_reduce(_add_reduce(blocks, 1), 0)
+    if full == size:
+        return level1
+    level0 = _reduce_rows(rows[full:])
+    if full:
+        level0 += level1
+    return level0
+
+
 def _reduce_rows(rows):
     """``_running`` of a row-major 2-D array with more than one column and at least one row
     (one row is copied: quicker than NumPy's reduce, which would copy it too)."""
@@ -238,9 +270,12 @@ def _reduce_blocks(rows, step):
 def _row_sum(items):
     """ATen's ``row_sum`` down the rows of a 2-D array, read 4 rows at a time."""
     quads, width = len(items) // 4, items.shape[1]
-    partial = _multi_row_sum(items[:quads * 4].reshape(quads, 4 * width)).reshape(4, width)
-    for row in items[quads * 4:]:  # the rows past the last 4 go into the first partial sum
-        partial[0] += row
+    whole = quads * 4  # (slices and loops only when rows are left over: each is a NumPy call)
+    partial = _multi_row_sum((items if whole == len(items) else items[:whole]).reshape(
+        quads, 4 * width)).reshape(4, width)
+    if whole < len(items):
+        for row in items[whole:]:  # the rows past the last 4 go into the first partial sum
+            partial[0] += row
     return _running(partial)  # then ((p0 + p1) + p2) + p3
 
 
@@ -251,7 +286,6 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     transposed, permuted) and for a strided vector; others get NumPy's sum. Up to 32,768
     elements torch sums on one thread; beyond, it splits the work between its threads, and
     this is its one-thread sum."""
-    zero = data.dtype.type(0)
     if data.itemsize < 4:  # float16: torch adds it up in float32 and rounds once
         return cascade_sum(data.astype(np.float32)).astype(data.dtype)
     if data.flags.c_contiguous and data.size:  # the usual case, first
@@ -263,7 +297,7 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     else:
         return np.asarray(np.add.reduce(data, axis=None), dtype=data.dtype)
     if not vectors:  # a strided vector: torch reads it one number at a time
-        return np.asarray(zero + _row_sum(flat.reshape(-1, 1))[0])
+        return np.asarray(data.dtype.type(0) + _row_sum(flat.reshape(-1, 1))[0])
     if flat.size >= _REGISTER_BYTES // flat.itemsize:
         return np.asarray(_vector_sum(flat))
     return np.asarray(_inner_sums(flat[None])[0])  # one contiguous row, shorter than a vector
@@ -278,7 +312,7 @@ def _vector_sum(flat):
     lanes = _REGISTER_BYTES // flat.itemsize
     n = len(flat)
     quads, whole = n // (4 * lanes) * 4 * lanes, n - n % lanes
-    partial = _multi_row_sum(flat[:quads].reshape(-1, 4 * lanes))
+    partial = _multi_row_sum((flat if quads == n else flat[:quads]).reshape(-1, 4 * lanes))
     for start in range(quads, whole, lanes):
         partial[:lanes] += flat[start:start + lanes]
     last = _add_reduce(partial.reshape(4, lanes), 0)  # each lane's sum
