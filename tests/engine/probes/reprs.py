@@ -189,4 +189,6 @@ print(torch.tensor([1.25, 2.75]))""",
 KNOWN = {
     'x = torch.ones(2, requires_grad=True); print(type(x.exp().grad_fn).__module__)':
         "node classes keep their Python module (inspect.getsource prints them in lessons); torch's are C++ classes, so their __module__ is builtins",
+    'x = torch.ones(2, requires_grad=True); print(dir((x * 2).grad_fn))':
+        "dir() of a node lists minigrad's own methods (apply, backward, jvp, saved: what the lessons read) and lacks torch's _input_metadata, _register_hook_dict, _set_sequence_nr and requires_grad (a node keeps no record of its outputs' shapes, which _input_metadata would need)",
 }
