@@ -253,6 +253,7 @@ METHODS = {
     "reciprocal_": aliases.reciprocal_, "sign_": aliases.sign_, "square_": aliases.square_,
     "divide_": aliases.divide_, "multiply_": aliases.multiply_,
     "subtract_": aliases.subtract_, "clip_": aliases.clip_, "fix_": aliases.fix_,
+    "tril_": aliases.tril_, "triu_": aliases.triu_,
     "output_nr": property(aliases.output_nr), "is_shared": aliases.is_shared,
     "share_memory_": aliases.share_memory_, "name": property(aliases.name),
     **{flag: property(aliases._false) for flag in aliases.FALSE_FLAGS},

@@ -17,8 +17,8 @@ PyTorch's documentation; each must give torch's answer, node and error, not an A
   there is no other process to share it with), ``name`` None; ``output_nr`` is which output of
   its node the tensor is (0 for a leaf).
 * In-place forms torch has under other names: ``divide_``, ``multiply_``, ``subtract_``,
-  ``clip_``, ``fix_``, ``square_`` (pow_ with 2: PowBackward0); ``reciprocal_`` and ``sign_``
-  with their nodes.
+  ``clip_``, ``fix_``, ``square_`` (pow_ with 2: PowBackward0); ``reciprocal_``, ``sign_``,
+  ``tril_`` and ``triu_`` with their nodes.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops import inplace as X
+from minigrad._ops import linalg as L
 from minigrad._ops import pointwise as P
 from minigrad._ops import shape as S
 from minigrad._ops._args import parses
@@ -191,3 +192,20 @@ def detach_(input):
 @parses('is_inference(Tensor input)')
 def is_inference(input) -> bool:
     return input.is_inference()
+
+
+def _triangle_(self, diagonal, np_fn, node_cls, name):
+    if self.dim() < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return X.apply_inplace(self, np_fn(self._data, diagonal), node_cls, (self,),
+                           diagonal=diagonal)
+
+
+@parses('tril_(Tensor input, int diagonal = 0)')
+def tril_(self, diagonal=0):
+    return _triangle_(self, diagonal, np.tril, L.TrilBackward0, "tril")
+
+
+@parses('triu_(Tensor input, int diagonal = 0)')
+def triu_(self, diagonal=0):
+    return _triangle_(self, diagonal, np.triu, L.TriuBackward0, "triu")

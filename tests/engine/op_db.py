@@ -1103,6 +1103,8 @@ OPS: list[OpInfo] = [
     OpInfo("log1p_expm1_exp2_", lambda lib, x: x.clone().log1p_() + lib.expm1_(x.clone())
            + x.clone().exp2_() + lib.log1p_(x.clone()) + x.clone().expm1_()
            + lib.exp2_(x.clone()), few(unary(positive), 3)),
+    OpInfo("tril_triu_", lambda lib, x: x.clone().tril_() + x.clone().triu_(1)
+           + x.clone().tril_(diagonal=-1), lambda r: [S(randn(r, (3, 3))), S(randn(r, (2, 3, 4)))]),
     # torch has no derivative for these three (derivatives.yaml: not_implemented)
     OpInfo("asinh_acosh_atanh_", lambda lib, x: (
         x.clone().asinh_(), lib.asinh_(x.clone()), x.clone().arcsinh_(), lib.arcsinh_(x.clone()),

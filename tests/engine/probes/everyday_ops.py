@@ -192,6 +192,8 @@ print(torch.pi, torch.e, torch.inf, torch.nan, torch.newaxis, torch.ones(2)[torc
 print(torch.detach(x).requires_grad, torch.is_inference(x), torch.reciprocal_(torch.tensor([4.])), torch.square_(torch.tensor([3.])), torch.clip_(torch.tensor([3.]), 0, 1), torch.fix_(torch.tensor([-2.5])))
 y = x * 2; torch.detach_(y); print(y.requires_grad, y.grad_fn)""",
     "torch.detach(3)",
+    "torch.ones(3).tril_()",
+    "m = torch.ones(3, 3); m.triu_(1); print(m, torch.ones(2, 2, dtype=torch.long).tril_(-1))",
     """import torch.nn.functional as F
 x = torch.tensor([-1., 2.], requires_grad=True)
 for f, args in ((F.relu_, ()), (F.leaky_relu_, (0.2,)), (F.elu_, ()), (F.elu_, (0.5,))):
