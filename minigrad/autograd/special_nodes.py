@@ -78,9 +78,29 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
     else:
         variable._grad._data += grad._data
     if variable._post_accumulate_hooks:
-        for hook in list(variable._post_accumulate_hooks.values()):
-            if hook(variable) is not None:
-                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        _run_post_accumulate_hooks(variable)
+
+
+def _run_post_accumulate_hooks(variable) -> None:
+    """torch's ``_call_hooks``: a hook that hands back the very tensor it got (as
+    ``lambda p: p.add_(p.grad, alpha=-lr)`` does, in torch's own example) changed nothing;
+    another tensor is checked as a tensor hook's result would be and passed to the next
+    hook, and once all have run, any such replacement is an error."""
+    # both import this module
+    from minigrad._tensor import Tensor
+    from minigrad.autograd.engine import _check_hook_result
+
+    value, replaced = variable, False
+    for hook in list(variable._post_accumulate_hooks.values()):
+        result = hook(value)
+        if result is None or result is value:
+            continue
+        if not isinstance(result, Tensor):  # any Tensor, also for a Parameter
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        _check_hook_result(hook, value.detach(), result)  # its size and dtype
+        value, replaced = result, True
+    if replaced:
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:
