@@ -554,6 +554,8 @@ NOT_OPS = {
     "minigrad.isin": NON_DIFFERENTIABLE,  # tests/engine/test_misc_ops.py
     **dict.fromkeys(["minigrad.tril_indices", "minigrad.triu_indices"], CREATES),
     "minigrad.broadcast_shapes": NOT_AN_OP,
+    # the docstring sweep (tests/engine/probes/doc_examples.py)
+    "minigrad.asarray": "aliases its input (history kept) or creates a leaf: not an op",
 }
 
 

@@ -14,6 +14,18 @@ PROBES = [
     "def half(p):\n    return p[:2] * 1\nv = torch.zeros(3, requires_grad=True); v.register_post_accumulate_grad_hook(half); v.sum().backward()",
     "v = torch.zeros(3, requires_grad=True); v.register_post_accumulate_grad_hook(lambda p: p.double()); v.sum().backward()",
     "p = torch.nn.Parameter(torch.zeros(3)); p.register_post_accumulate_grad_hook(lambda p: p * 1); p.sum().backward()",
+    # torch.asarray's examples: aliasing a tensor or an array, copying, its requires_grad
+    "a = torch.tensor([1, 2, 3]); b = torch.asarray(a); c = torch.asarray(a, copy=True); print(a.data_ptr() == b.data_ptr(), a.data_ptr() == c.data_ptr(), b is a)",
+    "a = torch.tensor([1., 2., 3.], requires_grad=True); b = a + 2; c = torch.asarray(b, requires_grad=False); d = torch.asarray(b, requires_grad=True); e = torch.asarray(b); print(b, c, d, e, c._base is b, d is b)",
+    "array = np.array([1, 2, 3]); t1 = torch.asarray(array); t2 = torch.asarray(array, dtype=torch.float32); print(array.__array_interface__['data'][0] == t1.data_ptr(), array.__array_interface__['data'][0] == t2.data_ptr()); array[0] = 7; print(t1, t2)",
+    "print(torch.asarray(np.float64(0.5)), torch.asarray(np.float16(1)), torch.asarray(3), torch.asarray([1, 2], dtype=torch.float64), torch.asarray((1, True)), torch.asarray([1., 2.], requires_grad=True))",
+    "a = torch.tensor([1., 2.], requires_grad=True); b = a * 2\nfor kw in [dict(copy=True), dict(dtype=torch.float64), dict(dtype=torch.float64, requires_grad=False), dict(requires_grad=True), dict(requires_grad=False)]:\n    for t in (b, a):\n        r = torch.asarray(t, **kw); print(kw, r, r.is_leaf, r is t, r.data_ptr() == t.data_ptr())\nprint(a.requires_grad)",
+    "torch.asarray(np.float64(1), copy=False)",
+    "torch.asarray([1, 2], copy=False)",
+    "torch.asarray(torch.tensor([1]), dtype=torch.float32, copy=False)",
+    "torch.asarray(np.array([1, 2]), dtype=torch.float64, copy=False)",
+    "torch.asarray(torch.tensor([1]), requires_grad=True)",
+    "torch.asarray([1, 2], requires_grad=True)",
 ]
 
 KNOWN = {}
