@@ -65,7 +65,8 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
             memory = _contract_layout(variable._data, grad._data.dtype)
             memory.fill(0)
             variable._grad = variable._make(memory).copy_(grad)
-        elif unshared and _obeys_layout_contract(grad._data, variable._data):
+        elif unshared and (_obeys_layout_contract(grad._data, variable._data) or (
+                not grad_mode._grad_layout.enforced and grad._data.flags.writeable)):
             variable._grad = grad.detach()
         else:
             # torch's clone_obey_contract on the array, as nothing records here (``_make``

@@ -26,6 +26,12 @@ PROBES = [
     "torch.asarray(np.array([1, 2]), dtype=torch.float64, copy=False)",
     "torch.asarray(torch.tensor([1]), requires_grad=True)",
     "torch.asarray([1, 2], requires_grad=True)",
+    # torch.autograd.enforce_grad_layout_policy's example, and what it changes: a permuted
+    # gradient nobody else holds becomes .grad as it is (each probe leaves the policy on)
+    "p = torch.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()\nwith torch.autograd.enforce_grad_layout_policy(False):\n    (p * 2).sum().backward()\nprint(p.grad.stride(), p.grad.sum())",
+    "q = torch.zeros(4, 2, 3, requires_grad=True); (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride()); q.grad = None\nwith torch.autograd.enforce_grad_layout_policy(False):\n    (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride())\n    (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride(), q.grad.sum())\nq.grad = None; (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride())",
+    "q = torch.zeros(4, 2, 3, requires_grad=True); g = torch.ones(2, 3, 4).permute(2, 0, 1)\nwith torch.autograd.enforce_grad_layout_policy(False):\n    q.backward(g)\nprint(q.grad.stride())",
+    "q = torch.zeros(4, 2, 3, requires_grad=True)\ndef run():\n    q.grad = None; (q.permute(1, 2, 0) * 2).sum().backward(); return q.grad.stride()\ne = torch.autograd.enforce_grad_layout_policy(False); print(run())\nf = torch.autograd.enforce_grad_layout_policy(True)(run); print(f(), run())\ntorch.autograd.enforce_grad_layout_policy(True); print(run())",
 ]
 
 KNOWN = {}
