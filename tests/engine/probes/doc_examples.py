@@ -32,6 +32,10 @@ PROBES = [
     "q = torch.zeros(4, 2, 3, requires_grad=True); (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride()); q.grad = None\nwith torch.autograd.enforce_grad_layout_policy(False):\n    (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride())\n    (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride(), q.grad.sum())\nq.grad = None; (q.permute(1, 2, 0) * 2).sum().backward(); print(q.grad.stride())",
     "q = torch.zeros(4, 2, 3, requires_grad=True); g = torch.ones(2, 3, 4).permute(2, 0, 1)\nwith torch.autograd.enforce_grad_layout_policy(False):\n    q.backward(g)\nprint(q.grad.stride())",
     "q = torch.zeros(4, 2, 3, requires_grad=True)\ndef run():\n    q.grad = None; (q.permute(1, 2, 0) * 2).sum().backward(); return q.grad.stride()\ne = torch.autograd.enforce_grad_layout_policy(False); print(run())\nf = torch.autograd.enforce_grad_layout_policy(True)(run); print(f(), run())\ntorch.autograd.enforce_grad_layout_policy(True); print(run())",
+    # Function.save_for_forward's example defines vjp, torch's other name for backward (both: an error)
+    'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def vjp(ctx, g): return g * 3\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.sum().backward(); print(x.grad, y.grad_fn)',
+    'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\n    @staticmethod\n    def vjp(ctx, g): return g * 3\nx = torch.ones(2, requires_grad=True); y = F.apply(x); print(y); y.sum().backward()',
+    'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.sum().backward()',
 ]
 
 KNOWN = {}
