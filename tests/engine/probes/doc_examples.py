@@ -36,6 +36,20 @@ PROBES = [
     'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def vjp(ctx, g): return g * 3\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.sum().backward(); print(x.grad, y.grad_fn)',
     'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\n    @staticmethod\n    def vjp(ctx, g): return g * 3\nx = torch.ones(2, requires_grad=True); y = F.apply(x); print(y); y.sum().backward()',
     'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.sum().backward()',
+    # torch.autograd.grad(..., is_grads_batched=True): vmap's docstring computes a Jacobian this way
+    'x = torch.ones(2, requires_grad=True); print(torch.autograd.grad(x * 2, x, grad_outputs=torch.eye(2), is_grads_batched=True))',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad(x * 2, x, grad_outputs=torch.eye(2)[:, :1], is_grads_batched=True)',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad((x * 2).sum(), x, is_grads_batched=True)',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad((x * 2).sum(), x, grad_outputs=torch.tensor(1.), is_grads_batched=True)',
+    'x = torch.ones(2, requires_grad=True); torch.autograd.grad(x * 2, x, is_grads_batched=True)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; torch.autograd.grad((y, y.sum()), x, grad_outputs=(torch.ones(3, 2), torch.ones(2)), is_grads_batched=True)',
+    'x = torch.ones(2, requires_grad=True); z = torch.ones(2, requires_grad=True); y = x * 2\nprint(torch.autograd.grad(y, (x, z), grad_outputs=torch.ones(3, 2), is_grads_batched=True, allow_unused=True, retain_graph=True))\nprint(torch.autograd.grad(y, (x, z), grad_outputs=torch.ones(3, 2), is_grads_batched=True, materialize_grads=True, retain_graph=True))\nprint(torch.autograd.grad(y, (x, z), grad_outputs=torch.ones(3, 2), is_grads_batched=True))',
+    'x = torch.tensor([1., 2.], requires_grad=True); y = x.exp(); g = torch.autograd.grad(y, x, grad_outputs=torch.ones(3, 2), is_grads_batched=True); print(g); y.sum().backward()',
+    'x = torch.tensor([1., 2.], requires_grad=True); y = x.exp(); g = torch.autograd.grad(y, x, grad_outputs=torch.ones(3, 2), is_grads_batched=True, retain_graph=True); y.sum().backward(); print(g, x.grad)',
+    'x = torch.tensor([1., 2.], requires_grad=True); y = x ** 3; (g,) = torch.autograd.grad(y, x, grad_outputs=torch.eye(2), is_grads_batched=True, create_graph=True); print(g.requires_grad, g.shape); print(torch.autograd.grad(g.sum(), x))',
+    'N = 5; f = lambda x: x ** 2; x = torch.arange(1., 6., requires_grad=True); y = f(x); I_N = torch.eye(N); print(torch.autograd.grad(y, x, I_N, is_grads_batched=True))',
+    'x = torch.ones(2, requires_grad=True); w = torch.ones(2); torch.autograd.grad(w * 2, x, grad_outputs=torch.ones(3, 2), is_grads_batched=True)',
+    'x = torch.ones(2, 3, requires_grad=True); a, b = x.unbind(); print(torch.autograd.grad((a * 2, b * 3), x, grad_outputs=(torch.ones(4, 3), torch.ones(4, 3)), is_grads_batched=True))',
 ]
 
 KNOWN = {}
