@@ -345,7 +345,10 @@ def _jacfwd(func, inputs, strict, vectorize):
     for j, x in enumerate(inputs):
         for k in range(x.numel()):
             with forward_ad.dual_level():
-                args = [forward_ad.make_dual(x, _one_hot(x.numel(), k, x)) if m == j else a
+                # every input dual, as in torch's one vmapped pass over a basis of all of
+                # them: an output that needs only other inputs still has a (zero) tangent
+                args = [forward_ad.make_dual(a, _one_hot(x.numel(), k, x) if m == j
+                                             else zeros_like(a))
                         for m, a in enumerate(inputs)]
                 outs = func(*args)
                 is_outputs_tuple = isinstance(outs, tuple)
@@ -361,11 +364,17 @@ def _jacfwd(func, inputs, strict, vectorize):
         is_outputs_tuple = isinstance(outs, tuple)
         outputs = tuple(outs) if is_outputs_tuple else (outs,)
         columns = [[[] for _ in inputs] for _ in outputs]
-    jac = [[stack(cols, -1).reshape(*out.shape, *x.shape) if cols
+    # as torch: its vmap's batch of tangents (the columns, along dim 0) moved last, then
+    # split into the input's shape (a permuted view: ReshapeAliasBackward0 under a hessian)
+    jac = [[_columns_last(stack(cols, 0)).reshape(*out.shape, *x.shape) if cols
             else zeros(*out.shape, *x.shape, dtype=out.dtype)
             for cols, x in zip(columns[i], inputs)]
            for i, out in enumerate(outputs)]
     return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
+
+
+def _columns_last(batch):
+    return batch.permute(*range(1, batch.dim()), 0)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,

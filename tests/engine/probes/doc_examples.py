@@ -50,6 +50,14 @@ PROBES = [
     'N = 5; f = lambda x: x ** 2; x = torch.arange(1., 6., requires_grad=True); y = f(x); I_N = torch.eye(N); print(torch.autograd.grad(y, x, I_N, is_grads_batched=True))',
     'x = torch.ones(2, requires_grad=True); w = torch.ones(2); torch.autograd.grad(w * 2, x, grad_outputs=torch.ones(3, 2), is_grads_batched=True)',
     'x = torch.ones(2, 3, requires_grad=True); a, b = x.unbind(); print(torch.autograd.grad((a * 2, b * 3), x, grad_outputs=(torch.ones(4, 3), torch.ones(4, 3)), is_grads_batched=True))',
+    # jacobian(strategy='forward-mode') / hessian(outer_jacobian_strategy='forward-mode'): every
+    # input dual in each pass, the tangents' batch moved last as torch's vmap leaves it
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\ndef f(t): return (t ** 3).sum()\nx = torch.tensor([1., 2.])\nfor kw in [dict(vectorize=True, outer_jacobian_strategy='forward-mode'), dict(vectorize=True), dict()]:\n    h = torch.autograd.functional.hessian(f, x, **kw); print(h, h.grad_fn, h.stride())",
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\ndef f(a, b): return (a ** 2 * b.sum()).sum()\nh = torch.autograd.functional.hessian(f, (torch.tensor([1., 2.]), torch.ones(2, 3)), vectorize=True, outer_jacobian_strategy='forward-mode'); print([[(t.shape, t.stride(), type(t.grad_fn).__name__) for t in row] for row in h])",
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nj = torch.autograd.functional.jacobian(lambda t: t.exp().reshape(3, 2), torch.ones(2, 3), vectorize=True, strategy='forward-mode'); print(j.shape, j.stride(), j.is_contiguous())",
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nj = torch.autograd.functional.jacobian(lambda t: t.exp().sum(), torch.ones(2, 3), vectorize=True, strategy='forward-mode'); print(j, j.stride())",
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nj = torch.autograd.functional.jacobian(lambda a, b: (a * b, a.sum()), (torch.ones(2), torch.ones(2)), vectorize=True, strategy='forward-mode'); print(j, [[t.stride() for t in r] for r in j])",
+    "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nx = torch.ones(2, requires_grad=True); j = torch.autograd.functional.jacobian(lambda t: t * x, torch.ones(2), vectorize=True, strategy='forward-mode'); print(j, j.stride())",
 ]
 
 KNOWN = {}
