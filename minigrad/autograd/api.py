@@ -134,8 +134,21 @@ def _batched_run(run, grads, edges, retain_graph) -> dict:
     size = next(g.shape[0] for g in grads if g is not None)
     rows = [run([None if g is None else g[b] for g in grads], retain_graph or b < size - 1)
             for b in range(size)]
-    return {edge: stack([row[edge] for row in rows]) for edge in edges
+    return {edge: _stack_batch([row[edge] for row in rows], stack) for edge in edges
             if all(row.get(edge) is not None for row in rows)}
+
+
+def _stack_batch(rows, stack):
+    """The rows stacked along a new first dim; a dim every row broadcasts (stride 0, as
+    SumBackward0's expand leaves it) stays broadcast, as torch's one batched pass leaves it."""
+    first = rows[0]
+    broadcast = [d for d in range(first.dim())
+                 if first.shape[d] > 1 and all(r.stride(d) == 0 for r in rows)]
+    if not broadcast:
+        return stack(rows)
+    compact = [r[tuple(slice(0, 1) if d in broadcast else slice(None)
+                       for d in range(first.dim()))] for r in rows]
+    return stack(compact).expand(len(rows), *first.shape)
 
 
 def _roots(outputs):

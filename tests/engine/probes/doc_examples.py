@@ -58,6 +58,13 @@ PROBES = [
     "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nj = torch.autograd.functional.jacobian(lambda t: t.exp().sum(), torch.ones(2, 3), vectorize=True, strategy='forward-mode'); print(j, j.stride())",
     "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nj = torch.autograd.functional.jacobian(lambda a, b: (a * b, a.sum()), (torch.ones(2), torch.ones(2)), vectorize=True, strategy='forward-mode'); print(j, [[t.stride() for t in r] for r in j])",
     "import warnings; warnings.simplefilter('ignore', DeprecationWarning)  # torch's first forward AD: its torch.jit.script\nx = torch.ones(2, requires_grad=True); j = torch.autograd.functional.jacobian(lambda t: t * x, torch.ones(2), vectorize=True, strategy='forward-mode'); print(j, j.stride())",
+    # jacobian(vectorize=True) as torch's: one batched grad of all the outputs (a Jacobian block
+    # is then a view of history, an unused input's block expanded zeros, a sum's expanded rows)
+    'from torch.autograd.functional import jacobian\nfor kw in [dict(), dict(vectorize=True), dict(create_graph=True), dict(vectorize=True, create_graph=True)]:\n    j = jacobian(lambda a, b: (a * b.sum(), (a ** 2).sum()), (torch.tensor([1., 2.]), torch.ones(2, 3)), **kw)\n    print([[(t.shape, t.stride(), type(t.grad_fn).__name__, t.requires_grad) for t in r] for r in j])',
+    'from torch.autograd.functional import hessian\nfor kw in [dict(), dict(vectorize=True), dict(create_graph=True), dict(vectorize=True, create_graph=True)]:\n    h = hessian(lambda a, b: (a ** 2 * b.sum()).sum(), (torch.tensor([1., 2.]), torch.ones(2, 3)), **kw)\n    print([[(t.shape, t.stride(), type(t.grad_fn).__name__, t.requires_grad) for t in r] for r in h])',
+    'from torch.autograd.functional import jacobian\nprint(jacobian(lambda t: t.sum(), torch.ones(2, 2), vectorize=True).stride(), jacobian(lambda t: t * 2, torch.ones(2, 2)).stride(), jacobian(lambda t: t * 2, torch.ones(2, 2), vectorize=True).stride())',
+    'x = torch.ones(2, 3, requires_grad=True); (g,) = torch.autograd.grad(x.sum(), x, grad_outputs=torch.ones(4), is_grads_batched=True); print(g.shape, g.stride())',
+    'x = torch.ones(2, 3, requires_grad=True); (g,) = torch.autograd.grad((x * 2).sum(), x, grad_outputs=torch.ones(4), is_grads_batched=True); print(g.shape, g.stride())',
 ]
 
 KNOWN = {}
