@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad._creation import ones_like, tensor, zeros_like
+from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
 from minigrad.autograd.graph import GradientEdge, edge_of
@@ -129,16 +130,14 @@ def _batched_run(run, grads, edges, retain_graph) -> dict:
     """One backward pass per row of the batched starting gradients, the graph kept until the
     last; each input's gradients stacked along a new first dim (torch vmaps one pass over
     the batch). An input that gets no gradient gets none from any row."""
-    from minigrad._ops.join import stack  # the ops import this module
-
     size = next(g.shape[0] for g in grads if g is not None)
     rows = [run([None if g is None else g[b] for g in grads], retain_graph or b < size - 1)
             for b in range(size)]
-    return {edge: _stack_batch([row[edge] for row in rows], stack) for edge in edges
+    return {edge: _stack_batch([row[edge] for row in rows]) for edge in edges
             if all(row.get(edge) is not None for row in rows)}
 
 
-def _stack_batch(rows, stack):
+def _stack_batch(rows):
     """The rows stacked along a new first dim; a dim every row broadcasts (stride 0, as
     SumBackward0's expand leaves it) stays broadcast, as torch's one batched pass leaves it."""
     first = rows[0]

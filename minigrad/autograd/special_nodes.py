@@ -21,7 +21,7 @@ import numpy as np
 from minigrad import _layout
 from minigrad._layout import contiguous_format
 from minigrad.autograd import grad_mode, views
-from minigrad.autograd.graph import SECOND_BACKWARD, Node, record
+from minigrad.autograd.graph import SECOND_BACKWARD, Node, _tensor_class, record
 
 
 class AccumulateGrad(Node):
@@ -87,18 +87,21 @@ def _run_post_accumulate_hooks(variable) -> None:
     ``lambda p: p.add_(p.grad, alpha=-lr)`` does, in torch's own example) changed nothing;
     another tensor is checked as a tensor hook's result would be and passed to the next
     hook, and once all have run, any such replacement is an error."""
-    # both import this module
-    from minigrad._tensor import Tensor
-    from minigrad.autograd.engine import _check_hook_result
-
     value, replaced = variable, False
     for hook in list(variable._post_accumulate_hooks.values()):
         result = hook(value)
         if result is None or result is value:
             continue
-        if not isinstance(result, Tensor):  # any Tensor, also for a Parameter
+        # the engine's checks of a tensor hook's result (any Tensor, also for a Parameter)
+        if not isinstance(result, _tensor_class(type(variable))):
             raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-        _check_hook_result(hook, value.detach(), result)  # its size and dtype
+        name = getattr(hook, "__name__", type(hook).__name__)
+        if result.shape != value.shape:
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        if result.dtype is not value.dtype:
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                               f"minigrad.{value.dtype.legacy_name} got "
+                               f"minigrad.{result.dtype.legacy_name})")
         value, replaced = result, True
     if replaced:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
