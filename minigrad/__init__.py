@@ -23,6 +23,7 @@ from minigrad._creation import (
     Generator,
     arange,
     as_tensor,
+    asarray,
     default_generator,
     empty,
     empty_like,

@@ -287,6 +287,54 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
+ASARRAY_REQUIRES_GRAD_WARNING = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+    "warning.")
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
+    """``obj`` as a tensor, sharing its memory when it can (torch's ``asarray``).
+
+    A tensor or a NumPy array is aliased unless ``copy=True``, or another dtype asks for a
+    copy (``copy=False`` then refuses); anything else is read as ``tensor()`` reads it.
+    ``requires_grad`` defaults to the tensor's own: a tensor with history keeps it, and
+    ``requires_grad=False`` detaches it, or, for a leaf returned as itself, switches the
+    leaf's own flag off, as torch's ``set_requires_grad`` does.
+    """
+    _check_device(device)  # the CPU only, so never the wrong device
+    source = obj if isinstance(obj, Tensor) else None
+    grad = requires_grad if requires_grad is not None else (
+        source is not None and source.requires_grad)
+    if grad and requires_grad is None:
+        _warn_once(ASARRAY_REQUIRES_GRAD_WARNING)
+    force_copy = bool(copy)
+    if isinstance(obj, np.generic):  # a NumPy scalar: always a fresh tensor
+        if copy is False:
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
+                               "transform it in a ndarray. ")
+        source, force_copy = from_numpy(np.array(obj)), False
+    elif isinstance(obj, np.ndarray):
+        source = from_numpy(obj)
+    if source is None:
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        return _finish(tensor(obj, dtype=dtype), grad)
+    wrong_dtype = dtype is not None and dtype is not source.dtype
+    if wrong_dtype and copy is not False:
+        source = source.to(dtype, copy=force_copy)
+    elif force_copy:
+        source = source.clone()
+    elif wrong_dtype:
+        raise ValueError(f"can't alias tensor with dtype '{source.dtype.scalar_name}' into "
+                         f"dtype '{dtype.scalar_name}'.")
+    if not source.is_leaf and not grad:
+        return source.detach()
+    if source.is_leaf:
+        return _finish(source, grad) if grad else source.requires_grad_(False)
+    return source
+
+
 def _check_strides(array: np.ndarray) -> None:
     """torch reads a NumPy array through its strides and has none below zero: ``a[::-1]``
     is refused, even by ``tensor``, which would copy it."""

@@ -35,6 +35,9 @@ LEFT_OUT = {
     "minigrad": {
         "compile": _EAGER,
         "jit": "TorchScript tracing and scripting; " + _EAGER,
+        "fx": "graph capture and transformation (symbolic_trace, make_fx); " + _EAGER,
+        "ops": "torch's dispatcher registry of ATen operators (torch.ops.aten.mm...); call "
+               "minigrad's functions (minigrad.mm...) directly",
         "fft": "minigrad has no Fourier transforms; run this code with torch",
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",
@@ -65,6 +68,18 @@ LEFT_OUT = {
         "minigrad.nn.utils has clip_grad_norm_, clip_grad_value_, get_total_norm, "
         "parameters_to_vector and vector_to_parameters (for a stateless call: "
         "minigrad.func.functional_call); or run this code with torch"),
+    "minigrad.autograd.profiler": {
+        "emit_itt": "minigrad's profiler keeps its events itself (profile, record_function); "
+                    "it emits no Intel ITT ranges for VTune",
+        "emit_nvtx": "NVTX ranges are for NVIDIA's profilers, and need a GPU, which minigrad "
+                     "never uses; use minigrad.autograd.profiler.profile",
+    },
+    "minigrad.utils.checkpoint": dict.fromkeys(
+        ["create_selective_checkpoint_contexts", "CheckpointPolicy",
+         "SelectiveCheckpointContext"],
+        "selective checkpointing chooses what to save per ATen operator, through torch's "
+        "dispatcher (a TorchDispatchMode); minigrad.utils.checkpoint.checkpoint recomputes "
+        "the whole function, or run this code with torch"),
     "minigrad.optim": {
         "SparseAdam": "minigrad has dense tensors only (no sparse gradients); use "
                       "minigrad.optim.Adam, or run this code with torch",

@@ -66,12 +66,14 @@ OUT_OF_SCOPE = {
     "torchvision": r"\btorchvision\b",
     "torchviz (a drawing of torch's graph)": r"\btorchviz\b",
     "functorch (the old package; torch.func is its successor)": r"\bfunctorch\b|\bft\.",
-    "torch.compile / torch.jit": r"\btorch\.(compile|jit)\b|@torch\.jit",
+    "torch.compile / torch.jit / torch.fx": r"\btorch\.(compile|jit|fx)\b|@torch\.jit|\bmake_fx\b",
     "convolution / pooling layers": r"\b(Conv[123]d|conv[123]d|MaxPool|AvgPool|max_pool|avg_pool)",
     "recurrent layers": r"\bnn\.(RNN|LSTM|GRU)\b",
     "batch norm": r"\b(BatchNorm|batch_norm)",  # LayerNorm is in (issue 22)
     "__torch_function__ / __torch_dispatch__":
-        r"__torch_(function|dispatch)__|Torch(Function|Dispatch)Mode",
+        r"__torch_(function|dispatch)__|Torch(Function|Dispatch)Mode|\btorch\.ops\b"
+        r"|create_selective_checkpoint_contexts",
+    "profiler ranges for external tools (Intel ITT, NVIDIA NVTX)": r"\bemit_(itt|nvtx)\b",
     "multi-device (DataParallel, distributed)": r"\bDataParallel\b|torch\.distributed",
     "downloads": r"\bdownload\s*=\s*True|torch\.hub|urllib",
     "CUDA": r"\.cuda\(\)|['\"]cuda:\d",

@@ -12,6 +12,7 @@ from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx, once_differentiable
 from minigrad.autograd.grad_mode import (
     enable_grad,
+    enforce_grad_layout_policy,
     inference_mode,
     is_grad_enabled,
     is_inference_mode_enabled,
@@ -26,7 +27,7 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",
            "functional", "detect_anomaly", "set_detect_anomaly", "profiler", "Variable",
-           "set_multithreading_enabled"]
+           "set_multithreading_enabled", "enforce_grad_layout_policy"]
 
 
 def __getattr__(name):

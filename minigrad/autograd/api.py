@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad._creation import ones_like, tensor, zeros_like
+from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
 from minigrad.autograd.graph import GradientEdge, edge_of
@@ -88,6 +89,65 @@ def _seeds(outputs, grad_outputs):
                                "starting gradient of a GradientEdge output itself")
     return _seed_grads([g if isinstance(out, GradientEdge) else out
                         for out, g in zip(outputs, grad_outputs)], grad_outputs)
+
+
+BATCHED_SHAPE_MISMATCH = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+    "batch dimension. The sizes of the remaining dimensions are expected to match the shape of "
+    "corresponding output, but a mismatch was detected: grad_output[{i}] has a shape of "
+    "{grad!r} and output[{i}] has a shape of {out!r}. If you only want some tensors in "
+    "`grad_output` to be considered batched, consider using vmap.")
+
+
+def _batched_seeds(outputs, grad_outputs):
+    """``grad(..., is_grads_batched=True)``'s starting gradients: each one's first dim is the
+    batch, the rest must match its output (torch's ``_make_grads``), and every batch has the
+    same size (the check of the vmap torch runs over them)."""
+    if any(isinstance(out, GradientEdge) for out in outputs):
+        raise RuntimeError("Batched grads are not supported with GradientEdge")
+    seeds = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(g, Tensor):  # None: a scalar's ones, or torch's error
+            seeds.append(_seed_grads([out], [g])[0])
+        elif g[0].shape != out.shape:  # g[0]: a 0-d g's IndexError, as torch's
+            # torch drops the batch dim twice in the message (from g[0]'s shape too)
+            raise RuntimeError(BATCHED_SHAPE_MISMATCH.format(i=i, grad=g[0].shape[1:],
+                                                             out=out.shape))
+        else:
+            seeds.append(g)
+    if any(g is not None and g.dim() == 0 for g in seeds):  # a scalar's ones, not batched
+        raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                         "but that input is a Tensor of dimensionality 0 so expected in_dim to "
+                         "satisfy 0 <= in_dim < 0.")
+    sizes = [g.shape[0] for g in seeds if g is not None]
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return seeds
+
+
+def _batched_run(run, grads, edges, retain_graph) -> dict:
+    """One backward pass per row of the batched starting gradients, the graph kept until the
+    last; each input's gradients stacked along a new first dim (torch vmaps one pass over
+    the batch). An input that gets no gradient gets none from any row."""
+    size = next(g.shape[0] for g in grads if g is not None)
+    rows = [run([None if g is None else g[b] for g in grads], retain_graph or b < size - 1)
+            for b in range(size)]
+    return {edge: _stack_batch([row[edge] for row in rows]) for edge in edges
+            if all(row.get(edge) is not None for row in rows)}
+
+
+def _stack_batch(rows):
+    """The rows stacked along a new first dim; a dim every row broadcasts (stride 0, as
+    SumBackward0's expand leaves it) stays broadcast, as torch's one batched pass leaves it."""
+    first = rows[0]
+    broadcast = [d for d in range(first.dim())
+                 if first.shape[d] > 1 and all(r.stride(d) == 0 for r in rows)]
+    if not broadcast:
+        return stack(rows)
+    compact = [r[tuple(slice(0, 1) if d in broadcast else slice(None)
+                       for d in range(first.dim()))] for r in rows]
+    return stack(compact).expand(len(rows), *first.shape)
 
 
 def _roots(outputs):
@@ -168,7 +228,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _seeds(outputs, _one_per_output(grad_outputs, outputs))
+    grad_outputs = _one_per_output(grad_outputs, outputs)
+    grads = (_batched_seeds if is_grads_batched else _seeds)(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if materialize_grads and allow_unused is False:
@@ -178,9 +239,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     roots = _roots(outputs)  # the outputs are checked before the inputs, as torch's engine does
     edges = [_target_edge(t) for t in inputs]
-    captured = engine.execute(engine.GraphTask(roots, grads, retain_graph=retain_graph,
+
+    def run(grads, retain_graph):
+        return engine.execute(engine.GraphTask(roots, grads, retain_graph=retain_graph,
                                                create_graph=create_graph, inputs=set(edges),
                                                accumulate_grad=False, returns_grads=True))
+
+    if is_grads_batched:
+        captured = _batched_run(run, grads, edges, retain_graph)
+    else:
+        captured = run(grads, retain_graph)
     result = []
     for i, edge in enumerate(edges):
         g = captured.get(edge)

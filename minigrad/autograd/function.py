@@ -101,12 +101,21 @@ class BackwardCFunction(FunctionCtx, Node):
         super().release_variables()
         self._released = True
 
+    def _user_backward(self):
+        """The Function's ``backward``, or its ``vjp``: torch's two names for one method (its
+        docs' ``save_for_forward`` example defines ``vjp``); defining both is an error."""
+        backward, vjp = self._forward_cls.backward, self._forward_cls.vjp
+        if backward is not Function.backward and vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
+                               "not allowed. You should only implement one of them.")
+        return vjp if vjp is not Function.vjp else backward
+
     def apply(self, *grads):
         """Call the user's backward and check its answer the way torch does."""
         if self._non_tensor_outputs:  # backward gets None for them, never zeros
             grads = tuple(None if i in self._non_tensor_outputs else g
                           for i, g in enumerate(grads))
-        result = self._forward_cls.backward(self, *grads)
+        result = self._user_backward()(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         n = len(self._is_tensor_arg)
         if len(result) > n and all(g is None for g in result[n:]):

@@ -116,7 +116,8 @@ def _check_requires_grad(inputs, input_type, strict):
             "mode.")
 
 
-def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None,
+                   is_grads_batched=False):
     """``grad()`` over the outputs that require grad only (``None`` for all if none does)."""
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
@@ -124,7 +125,8 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retai
     if not kept:
         return (None,) * len(inputs)
     return grad(tuple(o for o, _ in kept), inputs, tuple(g for _, g in kept), allow_unused=True,
-                create_graph=create_graph, retain_graph=retain_graph)
+                create_graph=create_graph, retain_graph=retain_graph,
+                is_grads_batched=is_grads_batched)
 
 
 _STRICT_NONE = {
@@ -297,6 +299,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
                                "`vectorized=True` are not supported together. Please either set "
                                "`strict=False` or `vectorize=False`.")
+        if vectorize:
+            jac = _jacrev_batched(outputs, inputs, create_graph)
+            return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
         jac = ()
         for i, out in enumerate(outputs):
             rows = tuple([] for _ in inputs)
@@ -324,6 +329,33 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
 
 
+def _standard_basis(tensors, numels):
+    """torch's ``_construct_standard_basis_for``: one block per tensor, together the identity
+    over all their elements (rows: every element of every tensor; block i: tensor i's)."""
+    total, start, chunks = sum(numels), 0, []
+    for t, n in zip(tensors, numels):
+        chunk = t.new_zeros(total, n)
+        chunk.diagonal(start).fill_(1)
+        start -= n
+        chunks.append(chunk)
+    return tuple(chunks)
+
+
+def _jacrev_batched(outputs, inputs, create_graph):
+    """``jacobian(vectorize=True)``, as torch computes it: the gradients of all the flattened
+    outputs at once, batched over a basis of their elements (``is_grads_batched``), split
+    back per output. An input no output needs gets expanded zeros, as torch's."""
+    numels = tuple(out.numel() for out in outputs)
+    flat = tuple(out.reshape(-1) for out in outputs)
+    vj = _autograd_grad(flat, inputs, _standard_basis(outputs, numels),
+                        create_graph=create_graph, is_grads_batched=True)
+    vj = [zeros_like(x).expand((sum(numels), *x.shape)) if g is None else g
+          for g, x in zip(vj, inputs)]
+    per_input = [[jac.view(*out.shape, *x.shape) for jac, out in zip(g.split(numels), outputs)]
+                 for g, x in zip(vj, inputs)]
+    return _grad_postprocess(tuple(zip(*per_input)), create_graph)
+
+
 def _stack_rows(rows, shape, like):
     if not rows:  # an output with no element
         return zeros(*shape, dtype=like.dtype)
@@ -345,7 +377,10 @@ def _jacfwd(func, inputs, strict, vectorize):
     for j, x in enumerate(inputs):
         for k in range(x.numel()):
             with forward_ad.dual_level():
-                args = [forward_ad.make_dual(x, _one_hot(x.numel(), k, x)) if m == j else a
+                # every input dual, as in torch's one vmapped pass over a basis of all of
+                # them: an output that needs only other inputs still has a (zero) tangent
+                args = [forward_ad.make_dual(a, _one_hot(x.numel(), k, x) if m == j
+                                             else zeros_like(a))
                         for m, a in enumerate(inputs)]
                 outs = func(*args)
                 is_outputs_tuple = isinstance(outs, tuple)
@@ -361,11 +396,17 @@ def _jacfwd(func, inputs, strict, vectorize):
         is_outputs_tuple = isinstance(outs, tuple)
         outputs = tuple(outs) if is_outputs_tuple else (outs,)
         columns = [[[] for _ in inputs] for _ in outputs]
-    jac = [[stack(cols, -1).reshape(*out.shape, *x.shape) if cols
+    # as torch: its vmap's batch of tangents (the columns, along dim 0) moved last, then
+    # split into the input's shape (a permuted view: ReshapeAliasBackward0 under a hessian)
+    jac = [[_columns_last(stack(cols, 0)).reshape(*out.shape, *x.shape) if cols
             else zeros(*out.shape, *x.shape, dtype=out.dtype)
             for cols, x in zip(columns[i], inputs)]
            for i, out in enumerate(outputs)]
     return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
+
+
+def _columns_last(batch):
+    return batch.permute(*range(1, batch.dim()), 0)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,

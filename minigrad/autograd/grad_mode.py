@@ -192,3 +192,37 @@ class set_multithreading_enabled(_GradMode):  # noqa: N801
 
     def clone(self):
         return set_multithreading_enabled(self.mode)
+
+
+class _GradLayoutState:
+    enforced = True
+
+
+_grad_layout = _GradLayoutState()
+
+
+class enforce_grad_layout_policy(_GradMode):  # noqa: N801
+    """Whether AccumulateGrad holds a gradient it takes over to the gradient layout contract
+    (torch's): with ``False``, a first gradient nobody else holds becomes ``.grad`` laid out
+    as it came (a permuted gradient stays permuted) instead of being copied into the
+    parameter's layout. Like ``set_grad_enabled`` it takes effect at once, even without
+    ``with``, and is put back on exit."""
+
+    def __init__(self, enable: bool = True):
+        self.mode = enable
+        self._prev = _grad_layout.enforced
+        _grad_layout.enforced = enable
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _grad_layout.enforced = self._prev
+        return False
+
+    def clone(self):
+        return enforce_grad_layout_policy(self.mode)
+
+    def __call__(self, func):
+        _grad_layout.enforced = self._prev  # used as a decorator: undo the immediate effect
+        return super().__call__(func)

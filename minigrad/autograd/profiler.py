@@ -24,6 +24,8 @@ import functools
 import re
 import time
 
+from minigrad import _left_out
+
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
 
 
@@ -388,3 +390,8 @@ class profile:  # noqa: N801 - torch's name
     def __str__(self) -> str:
         self._check_finish()
         return str(self.function_events)
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

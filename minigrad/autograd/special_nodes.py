@@ -21,7 +21,7 @@ import numpy as np
 from minigrad import _layout
 from minigrad._layout import contiguous_format
 from minigrad.autograd import grad_mode, views
-from minigrad.autograd.graph import SECOND_BACKWARD, Node, record
+from minigrad.autograd.graph import SECOND_BACKWARD, Node, _tensor_class, record
 
 
 class AccumulateGrad(Node):
@@ -65,7 +65,8 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
             memory = _contract_layout(variable._data, grad._data.dtype)
             memory.fill(0)
             variable._grad = variable._make(memory).copy_(grad)
-        elif unshared and _obeys_layout_contract(grad._data, variable._data):
+        elif unshared and (_obeys_layout_contract(grad._data, variable._data) or (
+                not grad_mode._grad_layout.enforced and grad._data.flags.writeable)):
             variable._grad = grad.detach()
         else:
             # torch's clone_obey_contract on the array, as nothing records here (``_make``
@@ -78,9 +79,32 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
     else:
         variable._grad._data += grad._data
     if variable._post_accumulate_hooks:
-        for hook in list(variable._post_accumulate_hooks.values()):
-            if hook(variable) is not None:
-                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        _run_post_accumulate_hooks(variable)
+
+
+def _run_post_accumulate_hooks(variable) -> None:
+    """torch's ``_call_hooks``: a hook that hands back the very tensor it got (as
+    ``lambda p: p.add_(p.grad, alpha=-lr)`` does, in torch's own example) changed nothing;
+    another tensor is checked as a tensor hook's result would be and passed to the next
+    hook, and once all have run, any such replacement is an error."""
+    value, replaced = variable, False
+    for hook in list(variable._post_accumulate_hooks.values()):
+        result = hook(value)
+        if result is None or result is value:
+            continue
+        # the engine's checks of a tensor hook's result (any Tensor, also for a Parameter)
+        if not isinstance(result, _tensor_class(type(variable))):
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        name = getattr(hook, "__name__", type(hook).__name__)
+        if result.shape != value.shape:
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        if result.dtype is not value.dtype:
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                               f"minigrad.{value.dtype.legacy_name} got "
+                               f"minigrad.{result.dtype.legacy_name})")
+        value, replaced = result, True
+    if replaced:
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _obeys_layout_contract(grad: np.ndarray, variable: np.ndarray) -> bool:

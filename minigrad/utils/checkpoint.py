@@ -28,7 +28,7 @@ import warnings
 import weakref
 from collections import defaultdict
 
-from minigrad import _creation
+from minigrad import _creation, _left_out
 from minigrad._tensor import Tensor
 from minigrad.autograd import api, engine, grad_mode
 from minigrad.autograd.function import Function
@@ -402,3 +402,8 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
         input = checkpoint(run(start, end), input, use_reentrant=use_reentrant,  # noqa: A001
                            preserve_rng_state=preserve)
     return run(end + 1, len(functions) - 1)(input)
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

@@ -31,6 +31,12 @@ for step in range(2):
         warnings.simplefilter("always")
         print(torch.tensor([np.arange(2.), np.ones(2)]).tolist())
     print(step, [str(w.message).split(" (Triggered")[0] for w in caught])
+a = torch.ones(2, requires_grad=True)
+for kwargs in [dict(), dict(), dict(requires_grad=False)]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.asarray(a, **kwargs)
+    print(kwargs, [str(w.message).split(" (Triggered")[0] for w in caught])
 """
 
 
@@ -41,9 +47,11 @@ def run(lib: str) -> str:
 
 
 def test_warnings_given_once_per_process_like_torch():
-    """x.T on other than 2-D tensors, and backward(create_graph=True)."""
+    """x.T on other than 2-D tensors, backward(create_graph=True), a list of arrays, and
+    torch.asarray of a tensor that requires grad without saying requires_grad."""
     expected, got = run("torch"), run("minigrad")
     assert got == expected
     assert "dimension other than 2" in expected and "0-D" in expected  # both messages seen
     assert "reference cycle" in expected
     assert "list of numpy.ndarrays" in expected
+    assert "torch.asarray: unspecified requires_grad" in expected
