@@ -283,7 +283,8 @@ class Tensor:
     def grad(self):
         if self._grad_fn is None and self._base is None:  # a plain leaf: nothing to warn about
             return self._grad
-        if not self.is_leaf and not self._retains_grad:
+        # torch warns while a non-leaf's .grad is undefined (one assigned is just returned)
+        if self._grad is None and not self.is_leaf and not self._retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

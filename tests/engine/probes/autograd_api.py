@@ -4,6 +4,11 @@ saved_tensors_hooks, anomaly switches, inference_mode, grad-mode decorators (als
 generators), autograd.grad and autograd.backward's options."""
 
 PROBES = [
+    # a non-leaf's .grad warns only while it is undefined (an assigned one is returned quietly)
+    """x = torch.ones(2, requires_grad=True); y = x * 2
+print(y.grad)
+y.grad = torch.ones(2); print(y.grad)
+y.grad = None; print(y.grad)""",
     # forward AD has one level at a time, in both
     """import torch.autograd.forward_ad as fwAD
 with fwAD.dual_level():
