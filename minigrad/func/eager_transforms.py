@@ -30,6 +30,7 @@ from minigrad._tensor import Tensor
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from minigrad.func._batched import refuse_batched
 from minigrad.func._pytree import (
     tree_flatten,
     tree_leaves,
@@ -198,6 +199,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
+        refuse_batched(args, kwargs)
         with Level() as level, enable_grad():  # differentiates even under an outer no_grad
             diff_args = slice_argnums(args, argnums, as_tuple=False)
             diff_args = tree_map(level.wrap, diff_args)
@@ -231,6 +233,7 @@ def grad(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
+        refuse_batched(args, kwargs)
         gradient, value = inner(*args, **kwargs)
         return (gradient, value[1]) if has_aux else gradient
 
@@ -248,6 +251,7 @@ def vjp(func, *primals, has_aux: bool = False):
 def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
     """vjp differentiating only the primals ``argnums`` names (jacrev's use); error messages
     say ``vjp``, as torch's do."""
+    refuse_batched(primals)
     with Level() as level, enable_grad():
         if argnums is None:
             diff_primals = tree_map(level.wrap, primals)
@@ -324,6 +328,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
 
     @wraps(func)
     def wrapper(*args):
+        refuse_batched(args)
         out = vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
         output, vjp_fn = out[0], out[1]
         flat_output, output_spec = tree_flatten(output)

@@ -21,6 +21,7 @@ from minigrad._tensor import Tensor
 from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 from minigrad.autograd.forward_grad import _state
 from minigrad.autograd.grad_mode import enable_grad
+from minigrad.func._batched import refuse_batched
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     Level,
@@ -47,6 +48,7 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
     """jvp along the primals ``argnums`` names only (jacfwd's use); messages say ``jvp``."""
+    refuse_batched(primals, tangents)
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")
@@ -151,6 +153,7 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
 
     @wraps(func)
     def wrapper(*args):
+        refuse_batched(args)
         primals = args if argnums is None else slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]

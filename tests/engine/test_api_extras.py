@@ -69,7 +69,7 @@ def ensemble(L):
 
     out = L.vmap(f, in_dims=(0, 0, None))(params, buffers, x)
     # the output's grad_fn is left out: torch's batching rule for linear ends in an add,
-    # minigrad's vmap stacks per-sample results (StackBackward0); the values are the same
+    # minigrad has no batching rule for linear: its vmap stacks per-sample results
     return ({k: (v.shape, v.requires_grad, v.is_leaf, v.grad_fn) for k, v in params.items()},
             buffers, out.detach())
 

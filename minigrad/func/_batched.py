@@ -1,0 +1,628 @@
+"""Batched tensors and batching rules: how ``vmap`` runs a function once on the whole batch.
+
+Inside ``vmap(f)(x)``, ``f`` gets a ``BatchedTensor``: a physical tensor (``x`` itself) with
+one dimension, ``bdim``, that holds the batch, at a vmap ``level`` (nested vmaps nest them).
+What ``f`` sees is the *logical* tensor, one sample: ``shape``, ``dim()``, ``size()`` leave
+the batch dimension out. Every op given a batched tensor goes to its *batching rule*, which
+computes the op for all samples at once with ordinary ops on the physical tensor, as torch's
+functorch rules do (``aten/src/ATen/functorch/BatchRules*.cpp``), so autograd records
+torch's physical ops: ``vmap(torch.sin)(x)`` is one ``sin`` of ``x`` (SinBackward0), a
+per-sample ``.sum()`` is ``x.sum(dim=[1])`` (SumBackward1), ``r @ w`` an ``mm`` of ``x``.
+
+- pointwise ops on one tensor and numbers keep the batch dimension where it is;
+- pointwise ops on several tensors move the batch dimension to the front (``movedim``, a
+  PermuteBackward0), pad a batched operand with fewer logical dims by a ``view``, and
+  broadcast unbatched operands as they are;
+- reductions, softmax, views and shape ops move it to the front and shift their dims by one;
+- ``dot``, ``mv``, ``mm`` and ``matmul`` follow torch's rules case by case.
+
+An op with no rule falls back as torch's fallback does: it runs once per sample on
+``select``ed samples and ``stack``s the results. Code that reads a batched tensor's values
+directly (``.tolist()``, ``numpy``, a minigrad op not reached through an argument parser)
+raises ``Unbatchable``, and vmap then runs the whole function once per sample instead, as
+it once always did (``vmap.py``).
+"""
+
+from __future__ import annotations
+
+from minigrad._ops import METHODS, _vmap_hook
+from minigrad._ops.inplace import SqueezeBackward5
+from minigrad._ops.join import stack
+from minigrad._tensor import _CPU, Size, Tensor
+from minigrad.func._pytree import tree_flatten, tree_unflatten
+
+__all__ = ["BatchedTensor", "Unbatchable", "add_batch_dim"]
+
+
+class Unbatchable(BaseException):  # noqa: N818 - a signal, not an error
+    """A batched tensor's values were read directly: vmap runs the function per sample.
+    A BaseException, so that no ``except Exception`` on the way swallows it."""
+
+
+def _unbatchable(*_args, **_kwargs):
+    raise Unbatchable
+
+
+class BatchedTensor(Tensor):
+    """One sample's view (the logical tensor) of a batch (the physical tensor ``_value``)."""
+
+    def __init__(self, value, bdim: int, level: int):
+        self._requires_grad = False
+        self._grad_fn = None
+        self._output_nr = 0
+        self._grad = None
+        self._counter = None
+        self._is_inference = False
+        self._value, self._bdim, self._level = value, bdim, level
+
+    # its values exist only per sample: code reading them directly runs per sample
+    _data = property(_unbatchable, _unbatchable)
+
+    @property
+    def shape(self) -> Size:
+        s = tuple(self._value.shape)
+        return Size(s[:self._bdim] + s[self._bdim + 1:])
+
+    def size(self, dim=None):
+        shape = self.shape
+        if dim is None:
+            return shape
+        return shape[_wrap(dim, len(shape))]
+
+    def dim(self) -> int:
+        return self._value.dim() - 1
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return Size(self.shape).numel()
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    @property
+    def device(self):
+        return _CPU
+
+    def is_floating_point(self) -> bool:
+        return self._value.dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self._value.element_size()
+
+    @property
+    def T(self):  # noqa: N802
+        return self.permute(*reversed(range(self.dim())))
+
+    @property
+    def mT(self):  # noqa: N802
+        return self.transpose(-2, -1)
+
+    def detach(self):
+        return BatchedTensor(self._value.detach(), self._bdim, self._level)
+
+    def __len__(self) -> int:
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        return iter([self.select(0, i) for i in range(len(self))])
+
+    def __bool__(self):
+        raise RuntimeError("vmap: It looks like you're attempting to use a Tensor in some "
+                           "data-dependent control flow. We don't support that yet, please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues .")
+
+    __float__ = __int__ = __index__ = __bool__
+
+    def item(self):
+        raise RuntimeError("vmap: It looks like you're calling .item() on a Tensor. We don't "
+                           "support vmap over calling .item() on a Tensor, please try to "
+                           "rewrite what you're doing with other operations. If error is "
+                           "occurring somewhere inside PyTorch internals, please file a bug "
+                           "report.")
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        inner = "\n".join("    " + line if line else line
+                          for line in repr(self._value).split("\n"))
+        return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{inner}\n)"
+
+    __str__ = __repr__
+    __hash__ = Tensor.__hash__
+
+    # autograd of a sample (a transform such as grad inside vmap): per sample
+    requires_grad = property(lambda self: False, _unbatchable)
+    requires_grad_ = backward = register_hook = retain_grad = _unbatchable
+
+
+def add_batch_dim(x, in_dim: int, level: int) -> BatchedTensor:
+    return BatchedTensor(x, in_dim, level)
+
+
+def _wrap(dim: int, n: int) -> int:
+    """A logical dim in range (torch's message when it is not)."""
+    lo, hi = (-n, n - 1) if n else (-1, 0)
+    if not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {dim})")
+    return dim % n if n else 0
+
+
+# --- dispatch ---------------------------------------------------------------------------------
+
+def _level_of(args, kwargs) -> int:
+    level = 0
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, BatchedTensor):
+            level = max(level, a._level)
+        elif type(a) in (list, tuple):
+            for b in a:
+                if isinstance(b, BatchedTensor):
+                    level = max(level, b._level)
+    return level
+
+
+def call(name, fn, args, kwargs):
+    """``fn(*args, **kwargs)`` (an op named ``name``) with some batched argument: its rule, or
+    the per-sample fallback. ``PASS`` when nothing is batched."""
+    level = _level_of(args, kwargs)
+    if not level:
+        return _vmap_hook.PASS
+    rule = RULES.get(name)
+    if rule is not None:
+        out = rule(fn, level, args, kwargs)
+        if out is not _FALLBACK:
+            return out
+    return _fallback(name, fn, level, args, kwargs)
+
+
+_FALLBACK = object()
+
+
+def _is_batched(x, level) -> bool:
+    return isinstance(x, BatchedTensor) and x._level == level
+
+
+def _batch_size(level, args, kwargs) -> int:
+    for a in (*args, *kwargs.values()):
+        for b in (a if type(a) in (list, tuple) else (a,)):
+            if _is_batched(b, level):
+                return b._value.shape[b._bdim]
+    raise AssertionError("no batched argument")
+
+
+def _sample(x, level, i, size):
+    if type(x) in (list, tuple):
+        return type(x)(_sample(b, level, i, size) for b in x)
+    if not _is_batched(x, level):
+        return x
+    if size == 0:
+        shape = tuple(x._value.shape)
+        return x._value.new_zeros(shape[:x._bdim] + shape[x._bdim + 1:])
+    return x._value.select(x._bdim, i)
+
+
+def _fallback(name, fn, level, args, kwargs):
+    """torch's batched fallback: the op once per sample, the results stacked (at dim 0)."""
+
+    size = _batch_size(level, args, kwargs)
+    inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
+    if inplace and not _is_batched(args[0] if args else None, level):
+        raise Unbatchable  # torch refuses writing a batch into an unbatched tensor
+    outs = []
+    for i in range(max(size, 1)):
+        sample_args = [_sample(a, level, i, size) for a in args]
+        sample_kwargs = {k: _sample(v, level, i, size) for k, v in kwargs.items()}
+        outs.append(fn(*sample_args, **sample_kwargs))
+    if inplace:
+        if size == 0:
+            return args[0]
+        return args[0] if name != "__setitem__" else None
+    if any(o is NotImplemented for o in outs):
+        return NotImplemented
+    flat, spec = tree_flatten(outs[0])
+    per_sample = [tree_flatten(o)[0] for o in outs]
+    result = []
+    for k, leaf in enumerate(flat):
+        if not isinstance(leaf, Tensor):
+            if all(p[k] == leaf for p in per_sample):
+                result.append(leaf)
+                continue
+            raise Unbatchable
+        stacked = stack([p[k] for p in per_sample])
+        result.append(BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level))
+    return tree_unflatten(result, spec)
+
+
+_INPLACE_OPERATORS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                      "__ipow__", "__ifloordiv__", "__imod__"}
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def _front(x: BatchedTensor):
+    """The physical tensor with the batch dim first (torch's moveBatchDimToFront)."""
+    return x._value if x._bdim == 0 else x._value.movedim(x._bdim, 0)
+
+
+def _only_self(args, kwargs, level) -> bool:
+    """Is ``args[0]`` the only tensor argument, batched at ``level``?"""
+    if not args or not _is_batched(args[0], level):
+        return False
+    rest = (*args[1:], *kwargs.values())
+    return not any(isinstance(a, Tensor) or (type(a) in (list, tuple)
+                                              and any(isinstance(b, Tensor) for b in a))
+                   for a in rest)
+
+
+def _unary(fn, level, args, kwargs):
+    """A pointwise op of one tensor (and numbers): on the physical tensor, bdim kept."""
+    if not _only_self(args, kwargs, level):
+        return _n_ary(fn, level, args, kwargs)
+    x = args[0]
+    out = fn(x._value, *args[1:], **kwargs)
+    if out is NotImplemented:
+        return out
+    return BatchedTensor(out, x._bdim, level)
+
+
+def _n_ary(fn, level, args, kwargs):
+    """A pointwise op of several tensors (torch's binary_pointwise_batch_rule): batched
+    operands with the batch dim first, padded to the largest logical rank (a view); unbatched
+    ones as they are."""
+    if kwargs or not args:
+        return _FALLBACK
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if any(type(a) in (list, tuple) for a in args):
+        return _FALLBACK
+    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1:  # promotion: per sample
+        return _FALLBACK
+    rank = max(t.dim() for t in tensors)
+    physical = []
+    for a in args:
+        if _is_batched(a, level):
+            v = _front(a)
+            if a.dim() < rank:
+                shape = tuple(v.shape)
+                v = v.view(shape[:1] + (1,) * (rank - a.dim()) + shape[1:])
+            physical.append(v)
+        else:
+            physical.append(a)
+    out = fn(*physical)
+    if out is NotImplemented:
+        return out
+    return BatchedTensor(out, 0, level)
+
+
+def _dims_arg(args, kwargs, position=1, key="dim"):
+    if len(args) > position:
+        return args[position], True
+    if key in kwargs:
+        return kwargs[key], True
+    return None, False
+
+
+def _reduction(fn, level, args, kwargs):
+    """sum, mean...: the batch dim first, the logical dims shifted by one; a full reduction
+    reduces every logical dim (torch's SumBackward1, dims (1, ...))."""
+    if not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    n = x.dim()
+    dim, given = _dims_arg(args, kwargs)
+    rest_args = list(args[2:])
+    kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    if not given or dim is None:
+        if n == 0 or rest_args or "keepdim" in kw:
+            return _FALLBACK
+        dims = list(range(1, n + 1))
+    elif isinstance(dim, int):
+        dims = [_wrap(dim, n) + 1]
+    elif type(dim) in (list, tuple) and all(isinstance(d, int) for d in dim):
+        if not dim:
+            return _FALLBACK
+        dims = [_wrap(d, n) + 1 for d in dim]
+    else:
+        return _FALLBACK
+    return BatchedTensor(fn(_front(x), dims, *rest_args, **kw), 0, level)
+
+
+def _along_dim(fn, level, args, kwargs):
+    """An op along one dim (softmax, cumsum...): the batch dim first, the dim shifted."""
+    if not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    dim, given = _dims_arg(args, kwargs)
+    if not given or not isinstance(dim, int):
+        return _FALLBACK
+    d = _wrap(dim, x.dim()) + 1
+    rest = list(args[2:])
+    kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    return BatchedTensor(fn(_front(x), d, *rest, **kw), 0, level)
+
+
+def _shape_arg(args):
+    if len(args) == 1 and type(args[0]) in (tuple, list, Size):
+        args = tuple(args[0])
+    if all(isinstance(s, int) and not isinstance(s, bool) for s in args):
+        return tuple(args)
+    return None
+
+
+def _view(fn, level, args, kwargs):
+    """view/reshape: the batch dim first, the batch size before the new shape."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    shape = _shape_arg(args[1:])
+    if shape is None:
+        return _FALLBACK
+    v = _front(args[0])
+    return BatchedTensor(fn(v, (v.shape[0], *shape)), 0, level)
+
+
+def _dims_rule(transform):
+    """A shape op whose int arguments are logical dims: the batch dim first, each shifted."""
+    def rule(fn, level, args, kwargs):
+        if kwargs or not _only_self(args, kwargs, level):
+            return _FALLBACK
+        x = args[0]
+        new = transform(x, args[1:])
+        if new is None:
+            return _FALLBACK
+        return BatchedTensor(fn(_front(x), *new), 0, level)
+    return rule
+
+
+def _ints(values) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _unsqueeze_args(x, rest):
+    if len(rest) != 1 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim() + 1) + 1,)
+
+
+def _shifted(count):
+    def transform(x, rest):
+        if len(rest) != count or not _ints(rest):
+            return None
+        return tuple(_wrap(d, x.dim()) + 1 for d in rest)
+    return transform
+
+
+def _select_args(x, rest):
+    if len(rest) != 2 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim()) + 1, rest[1])
+
+
+def _permute_args(x, rest):
+    dims = _shape_arg(rest)
+    if dims is None or len(dims) != x.dim():
+        return None
+    return (0, *(_wrap(d, x.dim()) + 1 for d in dims))
+
+
+def _flatten_args(x, rest):
+    if not _ints(rest) or len(rest) > 2 or x.dim() == 0:
+        return None
+    start, end = (list(rest) + [0, -1][len(rest):])[:2]
+    return (_wrap(start, x.dim()) + 1, _wrap(end, x.dim()) + 1)
+
+
+def _squeeze(fn, level, args, kwargs):
+    """squeeze: torch's rule squeezes the dims as a list (SqueezeBackward2)."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    shape = x.shape
+    if len(args) == 1:
+        dims = [d for d in range(len(shape)) if shape[d] == 1]
+    elif isinstance(args[1], int):
+        dims = [_wrap(args[1], x.dim())] if x.dim() else []
+    elif type(args[1]) in (tuple, list) and _ints(args[1]):
+        dims = [_wrap(d, x.dim()) for d in args[1]]
+    else:
+        return _FALLBACK
+    return BatchedTensor(_front(x).squeeze(tuple(d + 1 for d in dims)), 0, level)
+
+
+def _squeeze_dims(fn, level, args, kwargs):
+    """matmul's own in-place ``squeeze_(dims)`` of its fresh result (SqueezeBackward5)."""
+    if not _only_self(args, kwargs, level) or len(args) != 2:
+        return _FALLBACK
+    x = args[0]
+    dims = tuple(_wrap(d, x.dim()) + 1 for d in args[1])
+    return BatchedTensor(_front(x)._squeeze_dims(dims, SqueezeBackward5, dims), 0, level)
+
+
+def _transpose_2d(fn, level, args, kwargs):
+    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() != 2:
+        return _FALLBACK
+    return BatchedTensor(_front(args[0]).transpose(1, 2), 0, level)
+
+
+def _getitem(fn, level, args, kwargs):
+    """``x[i]`` for an int ``i``: a select (SelectBackward0); other indexing falls back."""
+    if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
+        return _FALLBACK
+    index = args[1]
+    if not isinstance(index, int) or isinstance(index, bool) or args[0].dim() == 0:
+        return _FALLBACK
+    return BatchedTensor(_front(args[0]).select(1, index), 0, level)
+
+
+def _movedim(fn, level, args, kwargs):
+    if kwargs or len(args) != 3 or not _ints(args[1:]) or not _is_batched(args[0], level):
+        return _FALLBACK
+    x = args[0]
+    return BatchedTensor(_front(x).movedim(_wrap(args[1], x.dim()) + 1,
+                                           _wrap(args[2], x.dim()) + 1), 0, level)
+
+
+# --- products: torch's rules, case by case ----------------------------------------------------
+
+def _two(args, kwargs):
+    if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) for a in args):
+        return None
+    return args
+
+
+def _dot(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 1 or pair[1].dim() != 1:
+        return _FALLBACK
+    a, b = pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    ba, bb = _is_batched(a, level), _is_batched(b, level)
+    if ba and bb:  # a batch of 1x1 products: bmm
+        out = _front(a).unsqueeze(-2).matmul(_front(b).unsqueeze(-1))
+        return BatchedTensor(out.squeeze(-1).squeeze(-1), 0, level)
+    if ba:
+        return BatchedTensor(_front(a).mv(b.t()), 0, level)
+    return BatchedTensor(a.unsqueeze(0).mm(_front(b).t()).squeeze_(0), 0, level)
+
+
+def _mv(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 2 or pair[1].dim() != 1:
+        return _FALLBACK
+    m, v = pair
+    if m.dtype is not v.dtype:
+        return _FALLBACK
+    bm, bv = _is_batched(m, level), _is_batched(v, level)
+    if bm and not bv:
+        return BatchedTensor(_front(m).matmul(v), 0, level)
+    if bv and not bm:  # the samples as the columns of one matrix
+        return BatchedTensor(m.mm(v._value.movedim(v._bdim, 1)), 1, level)
+    return _FALLBACK
+
+
+def _mm(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 2 or pair[1].dim() != 2:
+        return _FALLBACK
+    a, b = pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    ba, bb = _is_batched(a, level), _is_batched(b, level)
+    if ba and bb:
+        return BatchedTensor(_front(a).bmm(_front(b)), 0, level)
+    if ba:
+        return BatchedTensor(_front(a).matmul(b), 0, level)
+    return BatchedTensor(a.matmul(_front(b)), 0, level)
+
+
+def _matmul(fn, level, args, kwargs, reflected=False):
+    """torch's matmul, decomposed as torch decomposes it into dot, mv, mm and folded
+    products; each piece then goes to its own rule."""
+    pair = _two(args, kwargs)
+    if pair is None:
+        return _FALLBACK
+    a, b = (pair[1], pair[0]) if reflected else pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    da, db = a.dim(), b.dim()
+    if da == 0 or db == 0:
+        return _FALLBACK
+    if da == 1 and db == 1:
+        return _dot(None, level, (a, b), {})
+    if da == 2 and db == 1:
+        return _mv(None, level, (a, b), {})
+    if da == 1 and db == 2:
+        first = a.unsqueeze(0)
+        out = _mm(None, level, (first, b), {})
+        return _FALLBACK if out is _FALLBACK else out._squeeze_dims((0,))
+    if da == 2 and db == 2:
+        return _mm(None, level, (a, b), {})
+    if da == 1 or db == 1:
+        return _FALLBACK
+    rank = max(da, db)
+    physical = []
+    for t in (a, b):
+        if _is_batched(t, level):
+            v = _front(t)
+            if t.dim() < rank:
+                shape = tuple(v.shape)
+                v = v.view(shape[:1] + (1,) * (rank - t.dim()) + shape[1:])
+            physical.append(v)
+        else:
+            physical.append(t)
+    return BatchedTensor(physical[0].matmul(physical[1]), 0, level)
+
+
+UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p expm1 exp2 "
+         "atan arctan asin arcsin acos arccos sign sgn floor ceil round trunc frac fix rsqrt "
+         "log10 log2 erf erfc erfinv lgamma digamma i0 sinc logit deg2rad rad2deg isnan isinf "
+         "isfinite logical_not bitwise_not negative clamp clip clamp_min clamp_max nan_to_num "
+         "contiguous clone float double half long int bool to signbit "
+         "__neg__ __abs__ __invert__ sinh cosh tan asinh acosh atanh softplus gelu silu elu "
+         "mish hardtanh leaky_relu relu6 selu celu softsign tanhshrink hardsigmoid hardswish "
+         "logsigmoid").split()
+BINARY = ("add sub mul div pow maximum minimum fmax fmin atan2 arctan2 hypot eq ne lt le gt ge "
+          "logical_and logical_or logical_xor remainder fmod floor_divide copysign xlogy "
+          "logaddexp logaddexp2 true_divide multiply subtract divide rsub where lerp "
+          "addcmul addcdiv float_power nextafter heaviside bitwise_and bitwise_or bitwise_xor "
+          "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ "
+          "__pow__ __rpow__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __floordiv__ "
+          "__rfloordiv__ __mod__ __rmod__ __and__ __or__ __xor__ __rand__ __ror__ "
+          "__rxor__").split()
+
+RULES = {name: _unary for name in UNARY}
+RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
+RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
+                                            "amax", "amin")})
+RULES.update({name: _along_dim for name in ("softmax", "log_softmax", "cumsum", "cumprod")})
+RULES.update({
+    "view": _view, "reshape": _view, "_unsafe_view": _view,
+    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_shifted(2)),
+    "swapdims": _dims_rule(_shifted(2)), "swapaxes": _dims_rule(_shifted(2)),
+    "select": _dims_rule(_select_args), "permute": _dims_rule(_permute_args),
+    "flatten": _dims_rule(_flatten_args), "squeeze": _squeeze,
+    "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _getitem,
+    "movedim": _movedim, "moveaxis": _movedim,
+    "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,
+    "__matmul__": _matmul,
+    "__rmatmul__": lambda fn, level, args, kwargs: _matmul(fn, level, args, kwargs, True),
+})
+
+
+# --- Tensor methods on a batched tensor go to the dispatcher ----------------------------------
+
+def _method(name):
+    plain = getattr(Tensor, name)
+
+    def method(self, *args, **kwargs):
+        out = call(name, plain, (self, *args), kwargs)
+        if out is _vmap_hook.PASS:  # (not reached: self is batched)
+            return plain(self, *args, **kwargs)
+        return out
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name, _fn in METHODS.items():
+    if isinstance(_fn, property) or _name in ("backward", "__eq__", "__ne__", "__hash__"):
+        continue
+    setattr(BatchedTensor, _name, _method(_name))
+BatchedTensor.__eq__ = _method("__eq__")
+BatchedTensor.__ne__ = _method("__ne__")
+BatchedTensor.__hash__ = Tensor.__hash__
+del _name, _fn
+
+
+def refuse_batched(*trees) -> None:
+    """A transform (grad, vjp, jvp, jacrev, jacfwd...) given a batched tensor inside vmap
+    runs per sample: vmap then calls the whole function once per sample."""
+    if not _vmap_hook.active:
+        return
+    for tree in trees:
+        if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(tree)[0]):
+            raise Unbatchable
