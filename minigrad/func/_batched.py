@@ -28,6 +28,7 @@ from __future__ import annotations
 from minigrad._ops import METHODS, _vmap_hook
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
+from minigrad._ops.pointwise import mul_scalar
 from minigrad._tensor import _CPU, Size, Tensor
 from minigrad.func._pytree import tree_flatten, tree_unflatten
 
@@ -274,7 +275,7 @@ def _n_ary(fn, level, args, kwargs):
     """A pointwise op of several tensors (torch's binary_pointwise_batch_rule): batched
     operands with the batch dim first, padded to the largest logical rank (a view); unbatched
     ones as they are."""
-    if kwargs or not args:
+    if not args or any(isinstance(v, Tensor) for v in kwargs.values()):
         return _FALLBACK
     tensors = [a for a in args if isinstance(a, Tensor)]
     if any(type(a) in (list, tuple) for a in args):
@@ -292,7 +293,7 @@ def _n_ary(fn, level, args, kwargs):
             physical.append(v)
         else:
             physical.append(a)
-    out = fn(*physical)
+    out = fn(*physical, **kwargs)
     if out is NotImplemented:
         return out
     return BatchedTensor(out, 0, level)
@@ -316,8 +317,17 @@ def _reduction(fn, level, args, kwargs):
     dim, given = _dims_arg(args, kwargs)
     rest_args = list(args[2:])
     kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    if n == 0:  # samples are numbers: torch reduces a dim of size 1 it adds (and drops)
+        if given and dim is not None and not (isinstance(dim, int) and dim in (-1, 0) or (
+                type(dim) in (list, tuple) and len(dim) == 1 and dim[0] in (-1, 0))):
+            return _FALLBACK
+        if (not given or dim is None) and (rest_args or "keepdim" in kw):
+            return _FALLBACK
+        out = fn(x._value.unsqueeze(-1), [1], *rest_args, **kw)
+        keepdim = rest_args[0] if rest_args else kw.get("keepdim", False)
+        return BatchedTensor(out.squeeze(-1) if keepdim else out, 0, level)
     if not given or dim is None:
-        if n == 0 or rest_args or "keepdim" in kw:
+        if rest_args or "keepdim" in kw:
             return _FALLBACK
         dims = list(range(1, n + 1))
     elif isinstance(dim, int):
@@ -342,6 +352,8 @@ def _along_dim(fn, level, args, kwargs):
     d = _wrap(dim, x.dim()) + 1
     rest = list(args[2:])
     kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    if x.dim() == 0:  # samples are numbers: along a dim of size 1 torch adds and drops
+        return BatchedTensor(fn(x._value.unsqueeze(-1), 1, *rest, **kw).squeeze(-1), 0, level)
     return BatchedTensor(fn(_front(x), d, *rest, **kw), 0, level)
 
 
@@ -512,8 +524,8 @@ def _mm(fn, level, args, kwargs):
     if a.dtype is not b.dtype:
         return _FALLBACK
     ba, bb = _is_batched(a, level), _is_batched(b, level)
-    if ba and bb:
-        return BatchedTensor(_front(a).bmm(_front(b)), 0, level)
+    if ba and bb:  # torch's rule: a matmul of the batches (expand, view, bmm)
+        return BatchedTensor(_front(a).matmul(_front(b)), 0, level)
     if ba:
         return BatchedTensor(_front(a).matmul(b), 0, level)
     return BatchedTensor(a.matmul(_front(b)), 0, level)
@@ -557,6 +569,54 @@ def _matmul(fn, level, args, kwargs, reflected=False):
     return BatchedTensor(physical[0].matmul(physical[1]), 0, level)
 
 
+def _op(name, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` as an op named ``name``: its rule if an argument is batched."""
+    out = call(name, fn, args, kwargs)
+    return fn(*args, **kwargs) if out is _vmap_hook.PASS else out
+
+
+def _mul_scalar(t, number):
+    """torch's ``mul.Scalar`` (MulBackward1): a unary rule, the batch dim kept."""
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(_mul_scalar(t._value, number), t._bdim, t._level)
+    return mul_scalar(t, number)
+
+
+def _addmm(fn, level, args, kwargs):
+    """torch's decomposition of addmm under vmap: ``add(self * beta, mm(mat1, mat2), alpha)``."""
+    if len(args) != 3 or set(kwargs) - {"beta", "alpha"}:
+        return _FALLBACK
+    bias, mat1, mat2 = args
+    if not all(isinstance(t, Tensor) for t in args) or mat1.dim() != 2 or mat2.dim() != 2:
+        return _FALLBACK
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    product = _op("mm", Tensor.mm, mat1, mat2)
+    extra = {} if alpha == 1 else {"alpha": alpha}
+    return _op("add", Tensor.add, _mul_scalar(bias, beta), product, **extra)
+
+
+def _linear(fn, level, args, kwargs):
+    """``F.linear`` as torch decomposes it under vmap: a 2-D input with a bias is an
+    ``addmm`` (decomposed as above); a 1-D one a ``matmul`` and an ``add``."""
+    names = ("input", "weight", "bias")
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    if len(args) > 3 or set(given) - set(names):
+        return _FALLBACK
+    x, weight, bias = given.get("input"), given.get("weight"), given.get("bias")
+    if not isinstance(x, Tensor) or not isinstance(weight, Tensor) or weight.dim() != 2:
+        return _FALLBACK
+    if bias is not None and not isinstance(bias, Tensor):
+        return _FALLBACK
+    wt = _op("t", Tensor.t, weight)
+    if bias is not None and x.dim() == 2:
+        return _addmm(None, level, (bias, x, wt), {})
+    if x.dim() != 1 and not (x.dim() == 2 and bias is None):
+        return _FALLBACK  # torch's fused paths for larger inputs: per sample
+    out = _op("matmul", Tensor.matmul, x, wt)
+    return out if bias is None else _op("add", Tensor.add, out, bias)
+
+
 UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p expm1 exp2 "
          "atan arctan asin arcsin acos arccos sign sgn floor ceil round trunc frac fix rsqrt "
          "log10 log2 erf erfc erfinv lgamma digamma i0 sinc logit deg2rad rad2deg isnan isinf "
@@ -574,8 +634,25 @@ BINARY = ("add sub mul div pow maximum minimum fmax fmin atan2 arctan2 hypot eq 
           "__rfloordiv__ __mod__ __rmod__ __and__ __or__ __xor__ __rand__ __ror__ "
           "__rxor__").split()
 
+# torch's Tensor overloads, which read a number as a (wrapped) tensor: the batch dim moves to
+# the front even beside a number; the other binary ops have Scalar overloads, unary rules
+FRONT_WITH_NUMBERS = ("add sub mul div multiply subtract divide true_divide where maximum "
+                      "minimum __add__ __radd__ __sub__ __mul__ __rmul__ __truediv__ "
+                      "__rpow__").split()
+
+
+def _rtruediv(fn, level, args, kwargs):
+    """``2 / x``: torch's reciprocal, then a mul by the number."""
+    if kwargs or len(args) != 2 or isinstance(args[1], Tensor):
+        return _n_ary(fn, level, args, kwargs)
+    return args[0].reciprocal() * args[1]
+
+
 RULES = {name: _unary for name in UNARY}
 RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
+RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
+RULES["__rtruediv__"] = _rtruediv
+RULES.update({"addmm": _addmm, "linear": _linear})
 RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
                                             "amax", "amin")})
 RULES.update({name: _along_dim for name in ("softmax", "log_softmax", "cumsum", "cumprod")})

@@ -1,0 +1,182 @@
+"""vmap on batched tensors: the function runs once and the graph holds torch's batching
+rules' ops. Everything is compared with torch at test time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad
+
+
+def _graph(t, depth=6):
+    """The names along next_functions, depth first."""
+    names = []
+
+    def walk(fn, d):
+        if fn is None or d == 0:
+            return
+        names.append(type(fn).__name__)
+        for nxt, _ in fn.next_functions:
+            walk(nxt, d - 1)
+
+    walk(t.grad_fn, depth)
+    return names
+
+
+def _inputs(L, seed=0):
+    rng = np.random.default_rng(seed)
+    make = lambda *s: L.tensor(rng.standard_normal(s), requires_grad=True)  # noqa: E731
+    return {"x": make(3, 4), "w": make(4, 5), "v": make(4), "M": make(2, 4),
+            "x3": make(3, 2, 4), "s": make(), "W": make(5, 4), "b": make(5),
+            "Ws": make(3, 5, 4), "bs": make(3, 5), "y": make(3)}
+
+
+CASES = {
+    "sin": lambda L, F, t: F.vmap(L.sin)(t["x"]),
+    "sin in_dims=1": lambda L, F, t: F.vmap(L.sin, in_dims=1)(t["x"]),
+    "exp out_dims=1": lambda L, F, t: F.vmap(L.exp, in_dims=1, out_dims=1)(t["x"].t()),
+    "sum": lambda L, F, t: F.vmap(lambda r: r.sum())(t["x"]),
+    "sum in_dims=1": lambda L, F, t: F.vmap(lambda r: r.sum(-1), in_dims=1)(t["x3"]),
+    "sum keepdim": lambda L, F, t: F.vmap(lambda r: r.sum(0, keepdim=True))(t["x3"]),
+    "mean": lambda L, F, t: F.vmap(lambda r: r.mean())(t["x"]),
+    "r @ w": lambda L, F, t: F.vmap(lambda r: r @ t["w"])(t["x"]),
+    "r @ w in_dims=1": lambda L, F, t: F.vmap(lambda r: r @ t["w"], in_dims=1)(t["x"].t()),
+    "r.dot(v)": lambda L, F, t: F.vmap(lambda r: r.dot(t["v"]))(t["x"]),
+    "v.dot(r)": lambda L, F, t: F.vmap(lambda r: t["v"].dot(r))(t["x"]),
+    "dot both": lambda L, F, t: F.vmap(L.dot)(t["x"], t["x"]),
+    "W @ r": lambda L, F, t: F.vmap(lambda r: t["w"].t() @ r)(t["x"]),
+    "R @ w": lambda L, F, t: F.vmap(lambda R: R @ t["w"])(t["x3"]),
+    "add unbatched": lambda L, F, t: F.vmap(lambda r: r + t["v"])(t["x"]),
+    "add padded": lambda L, F, t: F.vmap(lambda r: r + t["M"])(t["x"]),
+    "mul 0-d": lambda L, F, t: F.vmap(lambda r: r * t["s"])(t["x"]),
+    "mul both": lambda L, F, t: F.vmap(L.mul, in_dims=(0, 1))(t["x"], t["x"].t()),
+    "unbatched output": lambda L, F, t: F.vmap(lambda r: t["v"] * 2)(t["x"]),
+    "view": lambda L, F, t: F.vmap(lambda r: r.view(2, 2))(t["x"]),
+    "reshape in_dims=1": lambda L, F, t: F.vmap(lambda r: r.reshape(2, 2), in_dims=1)(
+        t["x"].t()),
+    "t": lambda L, F, t: F.vmap(lambda r: r.view(2, 2).t())(t["x"]),
+    "squeeze": lambda L, F, t: F.vmap(lambda r: r.unsqueeze(0).squeeze(0))(t["x"]),
+    "getitem": lambda L, F, t: F.vmap(lambda r: r[1], in_dims=1)(t["x"].t()),
+    "softmax": lambda L, F, t: F.vmap(lambda r: r.softmax(-1), in_dims=1)(t["x"].t()),
+    "chunks": lambda L, F, t: F.vmap(L.sin, chunk_size=2)(t["x"]),
+    "nested": lambda L, F, t: F.vmap(F.vmap(L.sin))(t["x3"]),
+    "nested sum": lambda L, F, t: F.vmap(F.vmap(lambda r: r.sum()))(t["x3"]),
+    "scalar sum": lambda L, F, t: F.vmap(lambda r: r.sum(-1, keepdim=True))(t["y"]),
+    "scalar softmax": lambda L, F, t: F.vmap(lambda r: r.softmax(0))(t["y"]),
+    "2 / r": lambda L, F, t: F.vmap(lambda r: 2 / r, in_dims=1)(t["x"]),
+    "r * 2": lambda L, F, t: F.vmap(lambda r: r * 2, in_dims=1)(t["x"]),
+    "r ** 2": lambda L, F, t: F.vmap(lambda r: r ** 2, in_dims=1)(t["x"]),
+    "1 - r": lambda L, F, t: F.vmap(lambda r: 1 - r, in_dims=1)(t["x"]),
+    "where": lambda L, F, t: F.vmap(lambda r: L.where(r > 0, r, 0.0), in_dims=1)(t["x"]),
+    "linear 1-D": lambda L, F, t: F.vmap(
+        lambda r: L.nn.functional.linear(r, t["W"], t["b"]))(t["x"]),
+    "linear 2-D": lambda L, F, t: F.vmap(
+        lambda r: L.nn.functional.linear(r, t["W"], t["b"]))(t["x3"]),
+    "linear no bias": lambda L, F, t: F.vmap(lambda r: L.nn.functional.linear(r, t["W"]))(
+        t["x"]),
+    "linear ensemble": lambda L, F, t: F.vmap(
+        lambda w, c: L.nn.functional.linear(t["M"], w, c))(t["Ws"], t["bs"]),
+    "linear ensemble 1-D": lambda L, F, t: F.vmap(
+        lambda w, c: L.nn.functional.linear(t["v"], w, c))(t["Ws"], t["bs"]),
+    "mlp": lambda L, F, t: F.vmap(lambda w, c: L.nn.functional.linear(
+        L.tanh(L.nn.functional.linear(t["M"], w, c)), w.t()))(t["Ws"], t["bs"]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_graph_values_and_gradients_match_torch(name):
+    results = {}
+    for L in (minigrad, torch):
+        t = _inputs(L)
+        out = CASES[name](L, L.func, t)
+        (out * out).sum().backward()
+        results[L] = (out, _graph(out), {k: v.grad for k, v in t.items()})
+    (mo, mg, mgrads), (to, tg, tgrads) = results[minigrad], results[torch]
+    assert mg == tg
+    assert tuple(mo.shape) == tuple(to.shape)
+    np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=1e-12)
+    for k in mgrads:
+        if tgrads[k] is None:
+            assert mgrads[k] is None
+        else:
+            np.testing.assert_allclose(mgrads[k].numpy(), tgrads[k].numpy(), rtol=1e-10,
+                                       atol=1e-12)
+
+
+def test_called_once_with_logical_shapes():
+    seen = {}
+    for L in (minigrad, torch):
+        calls = []
+
+        def f(r, calls=calls):
+            calls.append((tuple(r.shape), r.dim(), r.size(0), r.requires_grad,
+                          r.grad_fn is None))
+            return r.cos()
+
+        L.func.vmap(f, in_dims=1)(L.ones(3, 5, 2))
+        seen[L] = calls
+    assert seen[minigrad] == seen[torch] and len(seen[torch]) == 1
+
+
+def test_print_inside_vmap(capsys):
+    printed = {}
+    for L in (minigrad, torch):
+        L.func.vmap(L.func.vmap(lambda r: print(r) or r))(L.arange(6.).reshape(3, 2))
+        printed[L] = capsys.readouterr().out.replace("torch", "minigrad")
+    assert printed[minigrad] == printed[torch]
+
+
+@pytest.mark.parametrize("f", [lambda r: r if r.sum() > 0 else -r,
+                               lambda r: r.sum().item(),
+                               lambda r: r.sin()])
+def test_errors_match_torch(f):
+    errors = []
+    for L in (minigrad, torch):
+        try:
+            L.func.vmap(f, out_dims=None)(L.ones(3, 2))
+            errors.append(None)
+        except (RuntimeError, ValueError) as e:
+            errors.append((type(e), str(e)))
+    assert errors[0] == errors[1]
+
+
+_UNARY = ["sin", "exp", "tanh", "sigmoid", "abs", "neg", "square", "relu"]
+_BINARY = ["add", "sub", "mul", "div", "maximum", "atan2"]
+
+
+@settings(deadline=None, max_examples=30)
+@given(data=st.data())
+def test_pointwise_and_reductions_any_dims(data):
+    """Random ops, in_dims and out_dims: values, shapes and graphs as torch's."""
+    shape = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+    in_dim = data.draw(st.integers(0, len(shape) - 1))
+    out_dim = data.draw(st.integers(0, len(shape) - 1))
+    unary = data.draw(st.sampled_from(_UNARY))
+    binary = data.draw(st.sampled_from(_BINARY))
+    reduce = data.draw(st.sampled_from(["sum", "mean", "none"]))
+    other_batched = data.draw(st.booleans())
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    a = rng.standard_normal(shape)
+    b = rng.standard_normal(shape if other_batched else shape[:in_dim] + shape[in_dim + 1:])
+    results = {}
+    for L in (minigrad, torch):
+        x = L.tensor(a, requires_grad=True)
+        y = L.tensor(b, requires_grad=True)
+
+        def f(p, q, L=L):
+            r = getattr(L, binary)(getattr(L, unary)(p), q)
+            return r if reduce == "none" else getattr(r, reduce)(-1, keepdim=True)
+
+        out = L.func.vmap(f, in_dims=(in_dim, in_dim if other_batched else None),
+                          out_dims=out_dim)(x, y)
+        out.sum().backward()
+        results[L] = (out.detach().numpy(), _graph(out), x.grad.numpy(), y.grad.numpy())
+    m, t = results[minigrad], results[torch]
+    assert m[1] == t[1]
+    for u, v in zip((m[0], m[2], m[3]), (t[0], t[2], t[3])):
+        assert u.shape == v.shape
+        np.testing.assert_allclose(u, v, rtol=1e-10, atol=1e-12)
