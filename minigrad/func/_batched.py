@@ -513,7 +513,9 @@ def _mv(fn, level, args, kwargs):
         return BatchedTensor(_front(m).matmul(v), 0, level)
     if bv and not bm:  # the samples as the columns of one matrix
         return BatchedTensor(m.mm(v._value.movedim(v._bdim, 1)), 1, level)
-    return _FALLBACK
+    # both: a matmul of the batches with the vectors as columns (torch's permute included)
+    out = m._value.movedim(m._bdim, 0).matmul(_front(v).unsqueeze(-1))
+    return BatchedTensor(out.squeeze(-1), 0, level)
 
 
 def _mm(fn, level, args, kwargs):
@@ -703,3 +705,34 @@ def refuse_batched(*trees) -> None:
     for tree in trees:
         if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(tree)[0]):
             raise Unbatchable
+
+
+def transform_per_sample(fn, args, kwargs=None):
+    """A transform (grad, jvp, jacrev, jacfwd...) given batched tensors inside vmap, as an op
+    without a batching rule: once per sample, the results stacked (torch's fallback). ``PASS``
+    when nothing is batched."""
+    kwargs = kwargs or {}
+    if not _vmap_hook.active:
+        return _vmap_hook.PASS
+    leaves, spec = tree_flatten((args, kwargs))
+    level = max((leaf._level for leaf in leaves if isinstance(leaf, BatchedTensor)), default=0)
+    if not level:
+        return _vmap_hook.PASS
+    size = next(leaf._value.shape[leaf._bdim] for leaf in leaves if _is_batched(leaf, level))
+    outs = []
+    for i in range(max(size, 1)):
+        sample_args, sample_kwargs = tree_unflatten(
+            [_sample(leaf, level, i, size) for leaf in leaves], spec)
+        outs.append(fn(*sample_args, **sample_kwargs))
+    flat, out_spec = tree_flatten(outs[0])
+    per_sample = [tree_flatten(o)[0] for o in outs]
+    result = []
+    for k, leaf in enumerate(flat):
+        if not isinstance(leaf, Tensor):
+            if all(p[k] == leaf for p in per_sample):
+                result.append(leaf)
+                continue
+            raise Unbatchable
+        stacked = stack([p[k] for p in per_sample])
+        result.append(BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level))
+    return tree_unflatten(result, out_spec)

@@ -180,3 +180,56 @@ def test_pointwise_and_reductions_any_dims(data):
     for u, v in zip((m[0], m[2], m[3]), (t[0], t[2], t[3])):
         assert u.shape == v.shape
         np.testing.assert_allclose(u, v, rtol=1e-10, atol=1e-12)
+
+
+def test_transform_inside_vmap_runs_per_sample_and_the_function_once():
+    """grad inside vmap is an op without a rule (per sample), the function itself runs once."""
+    results = {}
+    for L in (minigrad, torch):
+        calls = []
+
+        def f(r, calls=calls, L=L):
+            calls.append(1)
+            return L.func.grad(lambda q: (q.sin() * q).sum())(r) * 2
+
+        x = L.tensor(np.linspace(-1, 1, 12).reshape(3, 4), requires_grad=True)
+        out = L.func.vmap(f)(x)
+        out.sum().backward()
+        results[L] = (len(calls), out.detach().numpy(), x.grad.numpy())
+    assert results[minigrad][0] == results[torch][0] == 1
+    for u, v in zip(results[minigrad][1:], results[torch][1:]):
+        np.testing.assert_allclose(u, v, rtol=1e-6)
+
+
+_MATMUL_SHAPES = {1: (4,), 2: (2, 4), 3: (2, 2, 4)}
+
+
+@pytest.mark.parametrize("da", [1, 2, 3])
+@pytest.mark.parametrize("db", [1, 2, 3])
+@pytest.mark.parametrize("batched", ["a", "b", "both"])
+@pytest.mark.parametrize("in_dim", [0, 1])
+def test_matmul_graphs(da, db, batched, in_dim):
+    """matmul of samples of up to 2 dims records torch's graph; with 3 (torch decomposes the
+    sample's matmul into folds, expands and bmm) the values and gradients are torch's."""
+    rng = np.random.default_rng(da * 10 + db)
+    a = rng.standard_normal(_MATMUL_SHAPES[da])
+    b = rng.standard_normal(_MATMUL_SHAPES[db][:-1][::-1] + (4,))
+    b = np.swapaxes(b, -1, -2) if db > 1 else b
+    results = {}
+    for L in (minigrad, torch):
+        la, lb = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+        ta, tb = la, lb
+        dims = [None, None]
+        if batched in ("a", "both"):
+            ta = L.stack([ta, ta * 2, ta * 3], dim=min(in_dim, da))
+            dims[0] = min(in_dim, da)
+        if batched in ("b", "both"):
+            tb = L.stack([tb, tb - 1, tb + 1], dim=min(in_dim, db))
+            dims[1] = min(in_dim, db)
+        out = L.func.vmap(L.matmul, in_dims=tuple(dims))(ta, tb)
+        out.sum().backward()
+        results[L] = (_graph(out, 8), out.detach().numpy(), la.grad.numpy(), lb.grad.numpy())
+    if max(da, db) < 3:
+        assert results[minigrad][0] == results[torch][0]
+    for u, v in zip(results[minigrad][1:], results[torch][1:]):
+        np.testing.assert_allclose(u, v, rtol=1e-12)
