@@ -100,6 +100,9 @@ class BatchedTensor(Tensor):
 
     @property
     def mT(self):  # noqa: N802
+        if self.dim() < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self.dim()}-D tensor.")
         return self.transpose(-2, -1)
 
     def detach(self):
@@ -209,7 +212,6 @@ def _sample(x, level, i, size):
 
 def _fallback(name, fn, level, args, kwargs):
     """torch's batched fallback: the op once per sample, the results stacked (at dim 0)."""
-
     size = _batch_size(level, args, kwargs)
     inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
     if inplace and not _is_batched(args[0] if args else None, level):
@@ -225,18 +227,33 @@ def _fallback(name, fn, level, args, kwargs):
         return args[0] if name != "__setitem__" else None
     if any(o is NotImplemented for o in outs):
         return NotImplemented
-    flat, spec = tree_flatten(outs[0])
-    per_sample = [tree_flatten(o)[0] for o in outs]
-    result = []
-    for k, leaf in enumerate(flat):
-        if not isinstance(leaf, Tensor):
-            if all(p[k] == leaf for p in per_sample):
-                result.append(leaf)
-                continue
+    return _stack_results(outs, level, size)
+
+
+def _stack_results(outs, level, size):
+    """The per-sample results of one op as one batched result: tensors stacked (at dim 0),
+    containers rebuilt around their stacked items (tuples as torch's return types too);
+    anything else must be the same for every sample."""
+    first = outs[0]
+    if isinstance(first, Tensor):
+        if not all(isinstance(o, Tensor) for o in outs):
             raise Unbatchable
-        stacked = stack([p[k] for p in per_sample])
-        result.append(BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level))
-    return tree_unflatten(result, spec)
+        stacked = stack(list(outs))
+        return BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level)
+    if isinstance(first, tuple | list):
+        if any(type(o) is not type(first) or len(o) != len(first) for o in outs):
+            raise Unbatchable
+        items = [_stack_results([o[k] for o in outs], level, size) for k in range(len(first))]
+        if hasattr(type(first), "_fields"):  # a namedtuple
+            return type(first)(*items)
+        return type(first)(items)
+    if isinstance(first, dict):
+        return type(first)((k, _stack_results([o[k] for o in outs], level, size))
+                           for k in first)
+    for o in outs[1:]:
+        if isinstance(o, Tensor) or not (o is first or o == first):
+            raise Unbatchable
+    return first
 
 
 _INPLACE_OPERATORS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
@@ -415,9 +432,15 @@ def _select_args(x, rest):
 
 def _permute_args(x, rest):
     dims = _shape_arg(rest)
-    if dims is None or len(dims) != x.dim():
+    if dims is None:
         return None
-    return (0, *(_wrap(d, x.dim()) + 1 for d in dims))
+    wrapped = [_wrap(d, x.dim()) + 1 for d in dims]
+    if len(dims) != x.dim():  # torch's rule counts the batch dim in its message
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {x.dim() + 1} is not equal to len(dims) = "
+                           f"{len(dims) + 1}")
+    return (0, *wrapped)
 
 
 def _flatten_args(x, rest):
@@ -433,9 +456,10 @@ def _squeeze(fn, level, args, kwargs):
         return _FALLBACK
     x = args[0]
     shape = x.shape
-    if len(args) == 1:
-        dims = [d for d in range(len(shape)) if shape[d] == 1]
-    elif isinstance(args[1], int):
+    if len(args) == 1:  # every dim of size 1: torch views the batch without them
+        v = _front(x)
+        return BatchedTensor(v.view(v.shape[0], *(n for n in shape if n != 1)), 0, level)
+    if isinstance(args[1], int):
         dims = [_wrap(args[1], x.dim())] if x.dim() else []
     elif type(args[1]) in (tuple, list) and _ints(args[1]):
         dims = [_wrap(d, x.dim()) for d in args[1]]
@@ -454,19 +478,11 @@ def _squeeze_dims(fn, level, args, kwargs):
 
 
 def _transpose_2d(fn, level, args, kwargs):
-    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() != 2:
+    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample."""
+    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() == 0:
         return _FALLBACK
-    return BatchedTensor(_front(args[0]).transpose(1, 2), 0, level)
-
-
-def _getitem(fn, level, args, kwargs):
-    """``x[i]`` for an int ``i``: a select (SelectBackward0); other indexing falls back."""
-    if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
-        return _FALLBACK
-    index = args[1]
-    if not isinstance(index, int) or isinstance(index, bool) or args[0].dim() == 0:
-        return _FALLBACK
-    return BatchedTensor(_front(args[0]).select(1, index), 0, level)
+    last = 2 if args[0].dim() == 2 else 1
+    return BatchedTensor(_front(args[0]).transpose(1, last), 0, level)
 
 
 def _movedim(fn, level, args, kwargs):
@@ -475,6 +491,164 @@ def _movedim(fn, level, args, kwargs):
     x = args[0]
     return BatchedTensor(_front(x).movedim(_wrap(args[1], x.dim()) + 1,
                                            _wrap(args[2], x.dim()) + 1), 0, level)
+
+
+def _index_rule(fn, level, args, kwargs):
+    """``x[i]``, ``x[1:]``, ``x[:, 0]``: ints and slices apply to the batch with a full slice
+    in front (torch skips it: SelectBackward0, SliceBackward0 only); other indexing falls
+    back."""
+    if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
+        return _FALLBACK
+    index = args[1] if isinstance(args[1], tuple) else (args[1],)
+    if not index or len(index) > args[0].dim() or not all(
+            isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
+            for i in index):
+        return _FALLBACK
+    if len(index) == 1 and isinstance(index[0], int):
+        return BatchedTensor(_front(args[0]).select(1, index[0]), 0, level)
+    return BatchedTensor(_front(args[0])[(slice(None), *index)], 0, level)
+
+
+def _narrow_args(x, rest):
+    if len(rest) != 3 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim()) + 1, rest[1], rest[2])
+
+
+def _expand(fn, level, args, kwargs):
+    """expand: torch views the batch to the new rank first (a ViewBackward0, padded with
+    ones), then expands it."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    sizes = _shape_arg(args[1:])
+    x = args[0]
+    if sizes is None:
+        return _FALLBACK
+    if len(sizes) < x.dim():
+        raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be greater "
+                           f"or equal to the number of dimensions in the tensor ({x.dim()})")
+    v = _front(x)
+    shape = tuple(v.shape)
+    padded = v.view(shape[:1] + (1,) * (len(sizes) - x.dim()) + shape[1:])
+    return BatchedTensor(padded.expand(shape[0], *sizes), 0, level)
+
+
+def _repeat(fn, level, args, kwargs):
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    sizes = _shape_arg(args[1:])
+    if sizes is None or len(sizes) != args[0].dim():
+        return _FALLBACK
+    return BatchedTensor(_front(args[0]).repeat(1, *sizes), 0, level)
+
+
+def _pieces(method):
+    """unbind, chunk, split: the batch dim first, the pieces batched alike."""
+    def rule(fn, level, args, kwargs):
+        if not _only_self(args, kwargs, level) or set(kwargs) - {"dim"}:
+            return _FALLBACK
+        x = args[0]
+        rest = list(args[1:])
+        nargs = 0 if method == "unbind" else 1
+        if len(rest) > nargs + 1 or len(rest) < nargs or x.dim() == 0:
+            return _FALLBACK
+        dim = rest[nargs] if len(rest) > nargs else kwargs.get("dim", 0)
+        if not _ints(rest[:nargs]) or not isinstance(dim, int):
+            return _FALLBACK
+        parts = getattr(_front(x), method)(*rest[:nargs], _wrap(dim, x.dim()) + 1)
+        return tuple(BatchedTensor(p, 0, level) for p in parts)
+    return rule
+
+
+def _contiguous(fn, level, args, kwargs):
+    """contiguous: the batched tensor itself when its samples are laid out contiguously (what
+    torch checks), else a contiguous copy with the batch dim first (CloneBackward0)."""
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level):
+        return _FALLBACK
+    x = args[0]
+    strides = list(x._value.stride())
+    del strides[x._bdim]
+    expected = 1
+    for size, stride in reversed(list(zip(x.shape, strides))):
+        if size != 1 and stride != expected:
+            return BatchedTensor(_front(x).contiguous(), 0, level)
+        expected *= size
+    return x
+
+
+def _unflatten(fn, level, args, kwargs):
+    if kwargs or not _only_self(args, kwargs, level) or len(args) != 3:
+        return _FALLBACK
+    x, dim, sizes = args
+    if not isinstance(dim, int) or _shape_arg((sizes,)) is None or x.dim() == 0:
+        return _FALLBACK
+    return BatchedTensor(_front(x).unflatten(_wrap(dim, x.dim()) + 1, sizes), 0, level)
+
+
+def _extreme(name):
+    """max/min: of everything, torch's max.dim of the batch viewed as (batch, -1); along a
+    dim, the batch dim first (values and indices batched)."""
+    return lambda fn, level, args, kwargs: _extreme_rule(name, level, args, kwargs)
+
+
+def _extreme_rule(name, level, args, kwargs):
+    if not _only_self(args, kwargs, level) or kwargs:
+        return _FALLBACK
+    x = args[0]
+    if len(args) == 1:
+        if x.dim() == 0:
+            return _FALLBACK
+        v = _front(x)
+        if x.dim() != 1:
+            v = v.view(v.shape[0], -1)
+        return BatchedTensor(getattr(v, name)(1)[0], 0, level)
+    if not isinstance(args[1], int) or len(args) > 3 or x.dim() == 0:
+        return _FALLBACK
+    out = getattr(_front(x), name)(_wrap(args[1], x.dim()) + 1, *args[2:])
+    return type(out)([BatchedTensor(t, 0, level) for t in out])
+
+
+def _prod(fn, level, args, kwargs):
+    """prod of everything: torch's prod.dim_int of the batch viewed as (batch, -1)."""
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
+        return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
+    v = _front(args[0])
+    if args[0].dim() != 1:
+        v = v.view(v.shape[0], -1)
+    return BatchedTensor(v.prod(1), 0, level)
+
+
+def _stack(fn, level, args, kwargs):
+    """stack: every batched tensor moved to the front (a permute, always), every unbatched
+    one expanded to the batch; then one stack a dim further."""
+    if kwargs or not args or type(args[0]) not in (list, tuple) or len(args) > 2:
+        return _FALLBACK
+    tensors, dim = args[0], (args[1] if len(args) > 1 else 0)
+    if not tensors or not isinstance(dim, int) or not all(isinstance(t, Tensor)
+                                                         for t in tensors):
+        return _FALLBACK
+    size = _batch_size(level, args, kwargs)
+    n = tensors[0].dim() + 1
+    moved = [t._value.movedim(t._bdim, 0) if _is_batched(t, level)
+             else t.unsqueeze(0).expand(size, *t.shape) for t in tensors]
+    return BatchedTensor(fn(moved, _wrap(dim, n) + 1), 0, level)
+
+
+def _cat(fn, level, args, kwargs):
+    """cat: batched tensors with the batch dim first, unbatched ones expanded to the batch;
+    then one cat a dim further."""
+    if kwargs or not args or type(args[0]) not in (list, tuple) or len(args) > 2:
+        return _FALLBACK
+    tensors, dim = args[0], (args[1] if len(args) > 1 else 0)
+    if not tensors or not isinstance(dim, int) or not all(isinstance(t, Tensor)
+                                                         for t in tensors):
+        return _FALLBACK
+    if any(t.dim() == 0 for t in tensors):
+        return _FALLBACK
+    size = _batch_size(level, args, kwargs)
+    moved = [_front(t) if _is_batched(t, level) else t.expand(size, *t.shape)
+             for t in tensors]
+    return BatchedTensor(fn(moved, _wrap(dim, tensors[0].dim()) + 1), 0, level)
 
 
 # --- products: torch's rules, case by case ----------------------------------------------------
@@ -623,7 +797,7 @@ UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p
          "atan arctan asin arcsin acos arccos sign sgn floor ceil round trunc frac fix rsqrt "
          "log10 log2 erf erfc erfinv lgamma digamma i0 sinc logit deg2rad rad2deg isnan isinf "
          "isfinite logical_not bitwise_not negative clamp clip clamp_min clamp_max nan_to_num "
-         "contiguous clone float double half long int bool to signbit "
+         "clone float double half long int bool to signbit "
          "__neg__ __abs__ __invert__ sinh cosh tan asinh acosh atanh softplus gelu silu elu "
          "mish hardtanh leaky_relu relu6 selu celu softsign tanhshrink hardsigmoid hardswish "
          "logsigmoid").split()
@@ -664,7 +838,13 @@ RULES.update({
     "swapdims": _dims_rule(_shifted(2)), "swapaxes": _dims_rule(_shifted(2)),
     "select": _dims_rule(_select_args), "permute": _dims_rule(_permute_args),
     "flatten": _dims_rule(_flatten_args), "squeeze": _squeeze,
-    "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _getitem,
+    "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,
+    "narrow": _dims_rule(_narrow_args), "expand": _expand, "repeat": _repeat,
+    "unbind": _pieces("unbind"), "chunk": _pieces("chunk"), "split": _pieces("split"),
+    "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
+    "min": _extreme("min"),
+    "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
+    "masked_fill": _n_ary,
     "movedim": _movedim, "moveaxis": _movedim,
     "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,
     "__matmul__": _matmul,
@@ -724,15 +904,4 @@ def transform_per_sample(fn, args, kwargs=None):
         sample_args, sample_kwargs = tree_unflatten(
             [_sample(leaf, level, i, size) for leaf in leaves], spec)
         outs.append(fn(*sample_args, **sample_kwargs))
-    flat, out_spec = tree_flatten(outs[0])
-    per_sample = [tree_flatten(o)[0] for o in outs]
-    result = []
-    for k, leaf in enumerate(flat):
-        if not isinstance(leaf, Tensor):
-            if all(p[k] == leaf for p in per_sample):
-                result.append(leaf)
-                continue
-            raise Unbatchable
-        stacked = stack([p[k] for p in per_sample])
-        result.append(BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level))
-    return tree_unflatten(result, out_spec)
+    return _stack_results(outs, level, size)

@@ -233,3 +233,84 @@ def test_matmul_graphs(da, db, batched, in_dim):
         assert results[minigrad][0] == results[torch][0]
     for u, v in zip(results[minigrad][1:], results[torch][1:]):
         np.testing.assert_allclose(u, v, rtol=1e-12)
+
+
+# Ops on one sample, run under vmap on a batch of vectors, of matrices, and along dim 1.
+# ``L`` is the library; every case's graph is torch's, except the ops in PER_SAMPLE, which
+# have no batching rule in minigrad and run per sample (values and gradients still torch's).
+OPS = {
+    "stack": lambda L, r, w: L.stack([r, r * 2]),
+    "stack d1": lambda L, r, w: L.stack([r, w], 1),
+    "cat": lambda L, r, w: L.cat([r, w]),
+    "cat both": lambda L, r, w: L.cat([r, r]),
+    "slice": lambda L, r, w: r[1:],
+    "slice2": lambda L, r, w: r[:, 0],
+    "narrow": lambda L, r, w: r.narrow(0, 1, 2),
+    "expand": lambda L, r, w: r.expand(2, *r.shape),
+    "repeat": lambda L, r, w: r.repeat(*([2] * r.dim())),
+    "flatten": lambda L, r, w: r.flatten(),
+    "movedim": lambda L, r, w: r.movedim(0, -1),
+    "unbind": lambda L, r, w: r.unbind(0)[1],
+    "chunk": lambda L, r, w: r.chunk(2)[0],
+    "split": lambda L, r, w: r.split(1)[1],
+    "clamp": lambda L, r, w: r.clamp(-0.5, 0.5),
+    "max": lambda L, r, w: r.max(),
+    "max dim": lambda L, r, w: r.max(0)[0],
+    "min dim": lambda L, r, w: r.min(-1).values,
+    "amax": lambda L, r, w: r.amax(0),
+    "prod": lambda L, r, w: r.prod(),
+    "logsumexp": lambda L, r, w: r.logsumexp(0),
+    "cumsum": lambda L, r, w: r.cumsum(0),
+    "log_softmax": lambda L, r, w: L.nn.functional.log_softmax(r, -1),
+    "gelu": lambda L, r, w: L.nn.functional.gelu(r),
+    "t": lambda L, r, w: r.t(),
+    "T": lambda L, r, w: r.T,
+    "transpose": lambda L, r, w: r.transpose(0, -1),
+    "reshape": lambda L, r, w: r.reshape(-1),
+    "contiguous": lambda L, r, w: r.t().contiguous(),
+    "where": lambda L, r, w: L.where(r > 0, r, w[:r.shape[-1]]),
+    "masked_fill": lambda L, r, w: r.masked_fill(r > 0, 0.0),
+    "squeeze": lambda L, r, w: r.unsqueeze(0).squeeze(),
+    "unflatten": lambda L, r, w: r.unflatten(-1, (2, 2)),
+    "addcmul": lambda L, r, w: L.addcmul(r, r, r),
+    "sum dtype": lambda L, r, w: r.sum(dtype=L.float64),
+    "var": lambda L, r, w: r.var(0),
+    "norm": lambda L, r, w: r.norm(),
+    "layer_norm": lambda L, r, w: L.nn.functional.layer_norm(r, r.shape[-1:]),
+    "sort": lambda L, r, w: r.sort()[0],
+    "topk": lambda L, r, w: r.topk(2)[0],
+    "index": lambda L, r, w: r[L.tensor([0, 1])],
+}
+PER_SAMPLE = {"var", "norm", "layer_norm", "sort", "topk", "index"}
+
+
+@pytest.mark.parametrize("layout", ["vectors", "matrices", "dim 1"])
+@pytest.mark.parametrize("name", list(OPS))
+def test_ops_as_torch(name, layout):
+    rng = np.random.default_rng(len(name))
+    data = rng.standard_normal((3, 2, 4) if layout == "matrices" else (3, 4))
+    results = {}
+    for L in (minigrad, torch):
+        x = L.tensor(data, requires_grad=True)
+        w = L.tensor(rng.standard_normal(4) if L is minigrad else results[minigrad][3],
+                     requires_grad=True)
+        try:
+            out = L.func.vmap(lambda r, L=L, w=w: OPS[name](L, r, w),
+                              in_dims=1 if layout == "dim 1" else 0)(
+                x.t() if layout == "dim 1" else x)
+        except (RuntimeError, IndexError) as e:
+            results[L] = (type(e), str(e).replace("torch.Size(", "").replace(")", ""), None,
+                          w.detach().numpy())
+            continue
+        (out.double() ** 2).sum().backward()
+        results[L] = (_graph(out), out.detach().numpy(), (x.grad.numpy(), w.grad),
+                      w.detach().numpy())
+    m, t = results[minigrad], results[torch]
+    if m[2] is None or t[2] is None:  # both refuse, with torch's message
+        assert m[:2] == t[:2]
+        return
+    if name not in PER_SAMPLE:
+        assert m[0] == t[0]
+    np.testing.assert_allclose(m[1], t[1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(m[2][0], t[2][0], rtol=1e-8, atol=1e-10)
+    assert (m[2][1] is None) == (t[2][1] is None)
