@@ -4,16 +4,18 @@ As torch does, vmap calls the function once, on batched tensors (``_batched.py``
 input becomes a ``BatchedTensor`` holding the whole batch, and every op on one goes to its
 batching rule, which computes all samples at once with ordinary ops on the batch, so the
 graph holds torch's ops (``vmap(torch.sin)(x).grad_fn`` is SinBackward0). Ops without a rule
-run per sample and are stacked (torch's fallback). Each output's batch dim then moves to its
-``out_dims`` (a ``movedim``); an output that does not depend on the batch is expanded;
-``chunk_size`` splits the batch (``tensor_split``) and joins the chunks' outputs (``cat``).
-Nested vmaps nest batched tensors (one level each).
+run per sample and are stacked (torch's fallback), and so does a transform (``grad``,
+``jvp``...) given a batched tensor: ``vmap(grad(f))`` stacks per-sample gradients. Each
+output's batch dim then moves to its ``out_dims`` (a ``movedim``); an output that does not
+depend on the batch is expanded; ``chunk_size`` splits the batch (``tensor_split``) and joins
+the chunks' outputs (``cat``). Nested vmaps nest batched tensors (one level each).
 
 What batched tensors cannot run, vmap runs once per sample on ``x.select(in_dim, i)``,
 stacking the results along ``out_dims`` (as it once always did): a function that reads a
-sample's values directly (``tolist()``, NumPy), calls a transform (``grad``, ``jvp``...) on a
-batched tensor, or draws random numbers with ``randomness`` 'same' or 'different'. There, an
-output with ``out_dims=None`` must be the same for every sample (torch's error otherwise).
+sample's values directly (``tolist()``, NumPy, an op minigrad reaches without its argument
+parser), differentiates through a batched tensor (``backward``, ``vjp``), or draws random
+numbers with ``randomness`` 'same' or 'different'. There, an output with ``out_dims=None``
+must be the same for every sample (torch's error otherwise).
 
 Randomness (``randomness=``) is watched through ``minigrad._random.draw_hook``: 'error'
 refuses any random number drawn inside vmap (torch's error); 'same' replays, for every
