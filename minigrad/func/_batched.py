@@ -347,6 +347,8 @@ def _reduction(fn, level, args, kwargs):
         if rest_args or "keepdim" in kw:
             return _FALLBACK
         dims = list(range(1, n + 1))
+    elif isinstance(dim, bool):
+        return _FALLBACK
     elif isinstance(dim, int):
         dims = [_wrap(dim, n) + 1]
     elif type(dim) in (list, tuple) and all(isinstance(d, int) for d in dim):
@@ -651,6 +653,40 @@ def _cat(fn, level, args, kwargs):
     return BatchedTensor(fn(moved, _wrap(dim, tensors[0].dim()) + 1), 0, level)
 
 
+def _sorting(method, nargs):
+    """sort and topk: the batch dim first, the dim shifted; values and indices batched."""
+    def rule(fn, level, args, kwargs):
+        if not _only_self(args, kwargs, level) or args[0].dim() == 0:
+            return _FALLBACK
+        x, rest, kw = args[0], list(args[1:]), dict(kwargs)
+        if len(rest) > nargs:
+            dim = rest.pop(nargs)
+        else:
+            dim = kw.pop("dim", -1)
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            return _FALLBACK
+        out = getattr(_front(x), method)(*rest[:nargs], dim=_wrap(dim, x.dim()) + 1,
+                                         **dict(zip(_SORT_FLAGS[method], rest[nargs:])), **kw)
+        return type(out)([BatchedTensor(t, 0, level) for t in out])
+    return rule
+
+
+_SORT_FLAGS = {"sort": ("descending",), "topk": ("largest", "sorted")}
+
+
+def _layer_norm(fn, level, args, kwargs):
+    """layer_norm over the last dims: the batch dim first, the rest as it is (one
+    NativeLayerNormBackward0), when the weight and bias are not batched."""
+    if kwargs or len(args) < 2 or not _is_batched(args[0], level):
+        return _FALLBACK
+    x, shape, rest = args[0], args[1], args[2:]
+    if any(isinstance(a, BatchedTensor) for a in rest) or _shape_arg((shape,)) is None:
+        return _FALLBACK
+    if len(shape) > x.dim():
+        return _FALLBACK
+    return BatchedTensor(fn(_front(x), shape, *rest), 0, level)
+
+
 # --- products: torch's rules, case by case ----------------------------------------------------
 
 def _two(args, kwargs):
@@ -844,7 +880,8 @@ RULES.update({
     "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
     "min": _extreme("min"),
     "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
-    "masked_fill": _n_ary,
+    "masked_fill": _n_ary, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
+    "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,
     "movedim": _movedim, "moveaxis": _movedim,
     "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,
     "__matmul__": _matmul,

@@ -279,9 +279,14 @@ OPS = {
     "layer_norm": lambda L, r, w: L.nn.functional.layer_norm(r, r.shape[-1:]),
     "sort": lambda L, r, w: r.sort()[0],
     "topk": lambda L, r, w: r.topk(2)[0],
+    "sort descending": lambda L, r, w: L.sort(r, 0, True).values,
+    "topk smallest": lambda L, r, w: r.topk(1, 0, False).values,
+    "std": lambda L, r, w: r.std(),
+    "var keepdim": lambda L, r, w: r.var(-1, keepdim=True),
+    "var correction": lambda L, r, w: r.var(0, correction=0),
     "index": lambda L, r, w: r[L.tensor([0, 1])],
 }
-PER_SAMPLE = {"var", "norm", "layer_norm", "sort", "topk", "index"}
+PER_SAMPLE = {"norm", "index"}
 
 
 @pytest.mark.parametrize("layout", ["vectors", "matrices", "dim 1"])
