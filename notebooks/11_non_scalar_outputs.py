@@ -488,7 +488,8 @@ print(inspect.getsource(api._seed_grads))
 #
 # * `vectorize=True` is accepted by minigrad's `jacobian`, with the same results, but it does
 #   not batch anything: minigrad's `jacobian` runs the same loop either way. (minigrad does
-#   have `vmap`, as `minigrad.func.vmap`, but that too runs the function once per sample.)
+#   have `vmap`, as `minigrad.func.vmap`, which batches as torch's does, but its `jacobian`
+#   does not use it.)
 # * Everything printed in this lesson, errors included, is the same in both engines (apart
 #   from the `minigrad.` prefix); the `%%both` cells check it.
 #

@@ -322,8 +322,8 @@ print("shapes:", tuple(tall_rev.shape), tuple(wide_rev.shape),
 # `vmap` (section 6) over the $m$ one-hot vectors, so torch pushes all $m$ of them through
 # *one* batched backward pass (and `jacfwd` all $n$ tangents through one batched forward
 # pass). The arithmetic is the same $m$ or $n$ products, done as matrix operations instead
-# of a Python loop. minigrad's `vmap` *is* a Python loop, so there the count of Python
-# calls shows the passes; torch's shows one batched call:
+# of a Python loop. minigrad's `vmap` runs a transform such as `jvp` once per sample, so
+# there the count of Python calls shows the passes; torch's shows one batched call:
 
 # %%
 for library in (torch, minigrad):
@@ -629,15 +629,16 @@ print("mean of per-sample == grad of mean loss:", torch.allclose(gw_vmap.mean(0)
 # sample. And the last line shows `grad(vmap(...))` works too: transforms compose in either
 # order.
 #
-# ## 7. Look inside: minigrad's `vmap` is a loop
+# ## 7. Look inside: minigrad's `vmap` runs on batched tensors
 #
 # torch implements `vmap` with *batched tensors*: the function is called **once**, on tensors
 # that look like one sample but carry a hidden batch dimension, and each operation has a
-# batching rule (a `sin` of a batch is a `sin`; a `dot` of a batch is a batched matrix
-# product). minigrad runs your function once per sample, on `x.select(in_dim, i)`, and
-# stacks the results with `stack`. Both are differentiable, which is why `vmap(grad(...))`
-# and `grad(vmap(...))` work in minigrad too. The same values and shapes, at the speed of a
-# Python loop:
+# batching rule (a `sin` of a batch is a `sin`; a `dot` of a batch is a matrix-vector
+# product). minigrad does the same, with the same rules for the common operations, so the
+# graph holds torch's nodes; an operation without a rule, or a transform such as `grad` given
+# a batched tensor, runs once per sample and the results are stacked. When the function reads
+# a sample's values or draws random numbers, minigrad falls back to calling the whole
+# function once per sample, on `x.select(in_dim, i)`, and stacks the results:
 
 # %%
 import inspect
@@ -672,12 +673,13 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 #
 # ## Where minigrad differs from torch
 #
-# * **`vmap` is a Python loop.** torch calls the function once, on batched tensors; minigrad
-#   calls it once per sample. So a counter, a `print` or any side effect inside a vmapped
-#   function runs once in torch and $B$ times in minigrad; inside `jacfwd` (and so `hessian`)
-#   `f` itself runs once per input element, inside `jacrev` `f` runs once but its backward
-#   pass once per output element (the counting cell of section 3 shows both), and minigrad is
-#   much slower for big batches. Values, shapes and errors are the same.
+# * **`vmap` sometimes loops.** Both call the function once, on batched tensors, but minigrad
+#   calls it once per sample when it reads a sample's values or draws random numbers (then a
+#   counter or a `print` inside runs $B$ times), and runs a transform (`grad`, `jvp`...) given
+#   a batched tensor once per sample. So inside `jacfwd` (and so `hessian`) `f` itself runs
+#   once per input element, inside `jacrev` `f` runs once but its backward pass once per
+#   output element (the counting cell of section 3 shows both). Values, shapes and errors are
+#   the same; graphs are torch's where minigrad has torch's batching rule.
 # * **Randomness with `randomness="different"`**: same shapes, every sample different, but
 #   not always torch's numbers (float32 uniforms are; see the docstring of minigrad's `vmap`
 #   module). `"error"` and `"same"` behave as torch's.
@@ -719,7 +721,8 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 #    first.
 # 5. `f(a, B[i])` for every `i`, stacked along dimension 0: `a` is shared, `B` is batched
 #    along its first dimension.
-# 6. torch: 1 (one call on batched tensors). minigrad: 8 (a loop).
+# 6. torch: 1 (one call on batched tensors). minigrad: 1 as well, or 8 when it falls back
+#    to a loop (a function that reads its samples' values, for instance).
 #
 # </details>
 #

@@ -35,6 +35,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout
+from minigrad._ops import _vmap_hook
 from minigrad._tensor import _CPP_TYPE_NAMES, Size, Tensor, device
 from minigrad.autograd import grad_mode
 
@@ -680,6 +681,10 @@ def _wrapper(fn, name, sigs):
         sig = sigs[0]
 
         def function(*args, **kwargs):
+            if _vmap_hook.active:  # a batched tensor inside vmap: its batching rule
+                out = _vmap_hook.call(name, function, args, kwargs)
+                if out is not _vmap_hook.PASS:
+                    return out
             how = sig.fast_match(args, kwargs)
             if how == 1:
                 return fn(*args, **kwargs)
@@ -688,6 +693,10 @@ def _wrapper(fn, name, sigs):
             return _call(fn, *parse(name, sigs, args, kwargs))
     else:
         def function(*args, **kwargs):
+            if _vmap_hook.active:  # a batched tensor inside vmap: its batching rule
+                out = _vmap_hook.call(name, function, args, kwargs)
+                if out is not _vmap_hook.PASS:
+                    return out
             for sig in sigs:
                 if sig.fast_match(args, kwargs) == 1:
                     if sig.left_out:
@@ -720,6 +729,10 @@ def _method_wrapper(fn, name, sigs):
             return fn(self)
     else:
         def method(self, *args, **kwargs):
+            if _vmap_hook.active:  # a batched argument inside vmap: its batching rule
+                out = _vmap_hook.call(name, method, (self, *args), kwargs)
+                if out is not _vmap_hook.PASS:
+                    return out
             for sig in sigs:
                 how = sig.fast_match(args, kwargs)
                 if how:

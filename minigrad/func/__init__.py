@@ -2,9 +2,9 @@
 
 ``grad``, ``grad_and_value``, ``vjp`` and ``jacrev`` (reverse mode, ``eager_transforms.py``);
 ``jvp``, ``jacfwd``, ``hessian`` and ``linearize`` (forward mode, ``forward_transforms.py``);
-``vmap`` (a loop over the batch, ``vmap.py``); ``functional_call`` (a module as a function of
-its parameters) and ``stack_module_state`` (an ensemble's parameters stacked for vmap), in
-``functional_call.py``. Transforms compose: ``grad(grad(f))``,
+``vmap`` (batched tensors and batching rules, ``vmap.py``); ``functional_call`` (a module
+as a function of its parameters) and ``stack_module_state`` (an ensemble's parameters
+stacked for vmap), in ``functional_call.py``. Transforms compose: ``grad(grad(f))``,
 ``jacrev(jacfwd(f))``, ``vmap(grad(f))`` for per-sample gradients.
 """
 

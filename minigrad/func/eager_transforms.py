@@ -25,11 +25,13 @@ from __future__ import annotations
 from functools import wraps
 
 from minigrad._creation import zeros_like
+from minigrad._ops import _vmap_hook
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from minigrad.func._batched import refuse_batched, transform_per_sample
 from minigrad.func._pytree import (
     tree_flatten,
     tree_leaves,
@@ -198,6 +200,9 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
+        batched = transform_per_sample(wrapper, args, kwargs)
+        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
+            return batched
         with Level() as level, enable_grad():  # differentiates even under an outer no_grad
             diff_args = slice_argnums(args, argnums, as_tuple=False)
             diff_args = tree_map(level.wrap, diff_args)
@@ -231,6 +236,9 @@ def grad(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
+        batched = transform_per_sample(wrapper, args, kwargs)
+        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
+            return batched
         gradient, value = inner(*args, **kwargs)
         return (gradient, value[1]) if has_aux else gradient
 
@@ -248,6 +256,7 @@ def vjp(func, *primals, has_aux: bool = False):
 def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
     """vjp differentiating only the primals ``argnums`` names (jacrev's use); error messages
     say ``vjp``, as torch's do."""
+    refuse_batched(primals)
     with Level() as level, enable_grad():
         if argnums is None:
             diff_primals = tree_map(level.wrap, primals)
@@ -324,6 +333,9 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
 
     @wraps(func)
     def wrapper(*args):
+        batched = transform_per_sample(wrapper, args)
+        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
+            return batched
         out = vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
         output, vjp_fn = out[0], out[1]
         flat_output, output_spec = tree_flatten(output)

@@ -17,10 +17,12 @@ from __future__ import annotations
 from functools import wraps
 
 from minigrad._creation import zeros_like
+from minigrad._ops import _vmap_hook
 from minigrad._tensor import Tensor
 from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 from minigrad.autograd.forward_grad import _state
 from minigrad.autograd.grad_mode import enable_grad
+from minigrad.func._batched import transform_per_sample
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     Level,
@@ -47,6 +49,10 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
     """jvp along the primals ``argnums`` names only (jacfwd's use); messages say ``jvp``."""
+    batched = transform_per_sample(jvp_with_argnums, (func, primals, tangents, argnums),
+                                   {"strict": strict, "has_aux": has_aux})
+    if batched is not _vmap_hook.PASS:  # inside vmap: per sample
+        return batched
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")
@@ -151,6 +157,9 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
 
     @wraps(func)
     def wrapper(*args):
+        batched = transform_per_sample(wrapper, args)
+        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
+            return batched
         primals = args if argnums is None else slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]

@@ -1,18 +1,21 @@
 """``vmap``: a function of one sample made a function of a batch, as ``torch.func.vmap``.
 
-torch pushes the batch dimension into every operation (batched tensors and batching rules).
-minigrad runs the function once per sample instead, on ``x.select(in_dim, i)``, and stacks
-the results along ``out_dims``: the same values and shapes, one Python call per sample. Since
-``select`` and ``stack`` are differentiable, vmap composes with the other transforms
-(``vmap(grad(f))`` gives per-sample gradients, ``grad(vmap(f))``, nested vmaps).
+As torch does, vmap calls the function once, on batched tensors (``_batched.py``): each
+input becomes a ``BatchedTensor`` holding the whole batch, and every op on one goes to its
+batching rule, which computes all samples at once with ordinary ops on the batch, so the
+graph holds torch's ops (``vmap(torch.sin)(x).grad_fn`` is SinBackward0). Ops without a rule
+run per sample and are stacked (torch's fallback), and so does a transform (``grad``,
+``jvp``...) given a batched tensor: ``vmap(grad(f))`` stacks per-sample gradients. Each
+output's batch dim then moves to its ``out_dims`` (a ``movedim``); an output that does not
+depend on the batch is expanded; ``chunk_size`` splits the batch (``tensor_split``) and joins
+the chunks' outputs (``cat``). Nested vmaps nest batched tensors (one level each).
 
-What the loop cannot see, it infers:
-
-- an output with ``out_dims=None`` must not depend on the batch: torch knows from its batched
-  tensors; here the output must be the same for every sample, else it is refused with torch's
-  error (so an output that is batched but happens to be equal everywhere is accepted);
-- ``chunk_size`` only changes how torch groups the work, not the results; it is checked and
-  otherwise has nothing to do in a loop.
+What batched tensors cannot run, vmap runs once per sample on ``x.select(in_dim, i)``,
+stacking the results along ``out_dims`` (as it once always did): a function that reads a
+sample's values directly (``tolist()``, NumPy, an op minigrad reaches without its argument
+parser), differentiates through a batched tensor (``backward``, ``vjp``), or draws random
+numbers with ``randomness`` 'same' or 'different'. There, an output with ``out_dims=None``
+must be the same for every sample (torch's error otherwise).
 
 Randomness (``randomness=``) is watched through ``minigrad._random.draw_hook``: 'error'
 refuses any random number drawn inside vmap (torch's error); 'same' replays, for every
@@ -24,17 +27,20 @@ while the whole batch draws fewer than 16, which torch also draws one at a time;
 normal draws and float64 uniforms do not). Only the shapes and that samples differ hold.
 
 One more difference, in minigrad's favour: torch fails to expand an output that does not
-depend on the batch to ``out_dims`` other than 0 (and, with ``chunk_size``, to take
-``out_dims=(0,)`` for a single tensor); the loop stacks such outputs like any other.
+depend on the batch to ``out_dims`` other than 0; minigrad expands it there.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 
 from minigrad import _random
-from minigrad._ops.join import stack
+from minigrad._ops import _vmap_hook
+from minigrad._ops.join import cat, stack
 from minigrad._tensor import Tensor
+from minigrad.func import _batched
+from minigrad.func._batched import BatchedTensor, Unbatchable
 from minigrad.func._pytree import broadcast_to_and_flatten, tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -54,16 +60,130 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
     def wrapped(*args, **kwargs):
         _check_out_dims(out_dims, func)
         batch_size, flat_in_dims, flat_args, args_spec = _process_inputs(in_dims, args, func)
-        outputs = []
-        with _Randomness(randomness) as watch:
-            for i in range(max(batch_size, 1)):
-                watch.next_sample()
-                sample = [a if d is None else _sample(a, d, i, batch_size)
-                          for a, d in zip(flat_args, flat_in_dims)]
-                outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
-        return _stack_outputs(outputs, out_dims, func, batch_size)
+        try:
+            return _batched_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs,
+                                 out_dims, randomness, chunk_size)
+        except Unbatchable:  # the function reads a sample's values: run it per sample
+            pass
+        return _loop(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims,
+                     randomness)
 
     return wrapped
+
+
+_levels = []  # the levels of the vmaps running on batched tensors now, innermost last
+
+
+def _batched_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims,
+                  randomness, chunk_size):
+    """The function called once on batched tensors; with ``chunk_size``, once per chunk of
+    the batch (``tensor_split``), the chunks' outputs joined by ``cat``, as torch does."""
+    if chunk_size is None:
+        return _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs,
+                          out_dims, randomness)
+    sizes = [chunk_size] * (batch_size // chunk_size) + (
+        [batch_size % chunk_size] if batch_size % chunk_size else [])
+    split_idxs = tuple(itertools.accumulate(sizes)) or (batch_size,)
+    pieces = [a.tensor_split(split_idxs, dim=d) if d is not None else [a] * len(split_idxs)
+              for a, d in zip(flat_args, flat_in_dims)]
+    outputs = []
+    for chunk in zip(*pieces):
+        size = next(a.size(d) for a, d in zip(chunk, flat_in_dims) if d is not None)
+        if size == 0:
+            continue
+        outputs.append(_flat_call(func, size, flat_in_dims, list(chunk), args_spec, kwargs,
+                                  out_dims, randomness))
+    if not outputs:
+        return _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs,
+                          out_dims, randomness)
+    flat_chunks = [tree_flatten(out)[0] for out in outputs]
+    flat_out_dims = _flat_out_dims(outputs[0], out_dims, func)
+    joined = [cat([c[k] for c in flat_chunks], dim=od) if od is not None else flat_chunks[0][k]
+              for k, od in enumerate(flat_out_dims)]
+    return tree_unflatten(joined, tree_flatten(outputs[0])[1])
+
+
+def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims,
+               randomness):
+    level = len(_levels) + 1
+    batched = [a if d is None else BatchedTensor(a, d, level)
+               for a, d in zip(flat_args, flat_in_dims)]
+    _levels.append(level)
+    _vmap_hook.call = _batched.call
+    _vmap_hook.active += 1
+    try:
+        with _Randomness(randomness, batched=True):
+            output = func(*tree_unflatten(batched, args_spec), **kwargs)
+    finally:
+        _vmap_hook.active -= 1
+        _levels.pop()
+    return _unwrap_outputs(output, out_dims, func, batch_size, level)
+
+
+def _flat_out_dims(output, out_dims, func):
+    """One out_dim per leaf of the output (torch's checks and message)."""
+    spec = tree_flatten(output)[1]
+    if isinstance(output, Tensor):
+        if isinstance(out_dims, int) or out_dims is None:
+            return [out_dims]
+        if isinstance(out_dims, tuple) and len(out_dims) == 1:
+            return list(out_dims)
+    else:
+        flat = broadcast_to_and_flatten(out_dims, spec)
+        if flat is not None:
+            return flat
+    raise ValueError(f"vmap({_get_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims "
+                     "is not compatible with the structure of `outputs`. out_dims has "
+                     f"structure {tree_flatten(out_dims)[1]} but outputs has structure {spec}.")
+
+
+def _unwrap_outputs(output, out_dims, func, batch_size, level):
+    """Each output's batch dim moved to its out_dim (a PermuteBackward0 when it moves); an
+    output that does not depend on the batch is expanded to it (ExpandBackward0)."""
+    name = _get_name(func)
+    flat_out_dims = _flat_out_dims(output, out_dims, func)
+    leaves, spec = tree_flatten(output)
+    result = []
+    for leaf, out_dim in zip(leaves, flat_out_dims):
+        is_batched = isinstance(leaf, BatchedTensor) and leaf._level == level
+        if out_dim is None:
+            if is_batched:
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
+                                 "when out_dim is None")
+            result.append(leaf)
+            continue
+        if not isinstance(leaf, Tensor):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                             f"{type(leaf)}. Did you mean to set out_dims= to None for "
+                             "output?")
+        n = leaf.dim() + 1
+        if not -n <= out_dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, "
+                             f"{n - 1}], but got {out_dim})")
+        out_dim %= n
+        if is_batched:
+            value, bdim = leaf._value, leaf._bdim
+            result.append(value if bdim == out_dim else value.movedim(bdim, out_dim))
+        elif out_dim == 0:
+            result.append(leaf.expand(batch_size, *leaf.shape))
+        else:  # (torch fails here; minigrad expands at out_dim)
+            shape = list(leaf.shape)
+            shape.insert(out_dim, batch_size)
+            result.append(leaf.unsqueeze(out_dim).expand(*shape))
+    return tree_unflatten(result, spec)
+
+
+def _loop(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims, randomness):
+    """The function once per sample, the results stacked: for a function that reads its
+    samples' values (or draws random numbers), which batched tensors cannot run."""
+    outputs = []
+    with _Randomness(randomness) as watch:
+        for i in range(max(batch_size, 1)):
+            watch.next_sample()
+            sample = [a if d is None else _sample(a, d, i, batch_size)
+                      for a, d in zip(flat_args, flat_in_dims)]
+            outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+    return _stack_outputs(outputs, out_dims, func, batch_size)
 
 
 def _sample(x, dim: int, i: int, batch_size: int):
@@ -193,6 +313,8 @@ def _on_draw(engine) -> None:
         raise RuntimeError("vmap: called random operation while in randomness error mode. "
                            "Please either use the 'same' or 'different' randomness flags on "
                            "vmap or perform the randomness operation out of vmap")
+    if any(watch.batched for watch in _active):  # one draw for a batch: per sample instead
+        raise Unbatchable
     for watch in _active:
         watch.before_draw(engine)
 
@@ -200,8 +322,9 @@ def _on_draw(engine) -> None:
 class _Randomness:
     """One vmap's randomness mode, installed as the generator's draw hook while it runs."""
 
-    def __init__(self, randomness: str):
+    def __init__(self, randomness: str, batched: bool = False):
         self.randomness = randomness
+        self.batched = batched
         self.start = {}      # id(engine) -> (engine, its state before the first sample drew)
         self.touched = set()  # engines the current sample has drawn from
 

@@ -1,0 +1,12 @@
+"""The one switch vmap's batched tensors need in the ops' argument parsers (``_args.py``).
+
+While a ``minigrad.func.vmap`` runs a function on batched tensors, ``active`` counts it and
+``call`` is its dispatcher: an op given a batched tensor (``minigrad.sin(x)``, ``w.dot(x)``)
+goes to its batching rule (``minigrad/func/_batched.py``). ``call`` answers ``PASS`` when no
+argument is batched, and the op runs as usual. Outside vmap, the parsers read ``active`` and
+go on: one attribute read per op.
+"""
+
+active = 0
+call = None
+PASS = object()

@@ -1,0 +1,944 @@
+"""Batched tensors and batching rules: how ``vmap`` runs a function once on the whole batch.
+
+Inside ``vmap(f)(x)``, ``f`` gets a ``BatchedTensor``: a physical tensor (``x`` itself) with
+one dimension, ``bdim``, that holds the batch, at a vmap ``level`` (nested vmaps nest them).
+What ``f`` sees is the *logical* tensor, one sample: ``shape``, ``dim()``, ``size()`` leave
+the batch dimension out. Every op given a batched tensor goes to its *batching rule*, which
+computes the op for all samples at once with ordinary ops on the physical tensor, as torch's
+functorch rules do (``aten/src/ATen/functorch/BatchRules*.cpp``), so autograd records
+torch's physical ops: ``vmap(torch.sin)(x)`` is one ``sin`` of ``x`` (SinBackward0), a
+per-sample ``.sum()`` is ``x.sum(dim=[1])`` (SumBackward1), ``r @ w`` an ``mm`` of ``x``.
+
+- pointwise ops on one tensor and numbers keep the batch dimension where it is;
+- pointwise ops on several tensors move the batch dimension to the front (``movedim``, a
+  PermuteBackward0), pad a batched operand with fewer logical dims by a ``view``, and
+  broadcast unbatched operands as they are;
+- reductions, softmax, views and shape ops move it to the front and shift their dims by one;
+- ``dot``, ``mv``, ``mm`` and ``matmul`` follow torch's rules case by case.
+
+An op with no rule falls back as torch's fallback does: it runs once per sample on
+``select``ed samples and ``stack``s the results. Code that reads a batched tensor's values
+directly (``.tolist()``, ``numpy``, a minigrad op not reached through an argument parser)
+raises ``Unbatchable``, and vmap then runs the whole function once per sample instead, as
+it once always did (``vmap.py``).
+"""
+
+from __future__ import annotations
+
+from minigrad._ops import METHODS, _vmap_hook
+from minigrad._ops.inplace import SqueezeBackward5
+from minigrad._ops.join import stack
+from minigrad._ops.pointwise import mul_scalar
+from minigrad._tensor import _CPU, Size, Tensor
+from minigrad.func._pytree import tree_flatten, tree_unflatten
+
+__all__ = ["BatchedTensor", "Unbatchable", "add_batch_dim"]
+
+
+class Unbatchable(BaseException):  # noqa: N818 - a signal, not an error
+    """A batched tensor's values were read directly: vmap runs the function per sample.
+    A BaseException, so that no ``except Exception`` on the way swallows it."""
+
+
+def _unbatchable(*_args, **_kwargs):
+    raise Unbatchable
+
+
+class BatchedTensor(Tensor):
+    """One sample's view (the logical tensor) of a batch (the physical tensor ``_value``)."""
+
+    def __init__(self, value, bdim: int, level: int):
+        self._requires_grad = False
+        self._grad_fn = None
+        self._output_nr = 0
+        self._grad = None
+        self._counter = None
+        self._is_inference = False
+        self._value, self._bdim, self._level = value, bdim, level
+
+    # its values exist only per sample: code reading them directly runs per sample
+    _data = property(_unbatchable, _unbatchable)
+
+    @property
+    def shape(self) -> Size:
+        s = tuple(self._value.shape)
+        return Size(s[:self._bdim] + s[self._bdim + 1:])
+
+    def size(self, dim=None):
+        shape = self.shape
+        if dim is None:
+            return shape
+        return shape[_wrap(dim, len(shape))]
+
+    def dim(self) -> int:
+        return self._value.dim() - 1
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return Size(self.shape).numel()
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    @property
+    def device(self):
+        return _CPU
+
+    def is_floating_point(self) -> bool:
+        return self._value.dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self._value.element_size()
+
+    @property
+    def T(self):  # noqa: N802
+        return self.permute(*reversed(range(self.dim())))
+
+    @property
+    def mT(self):  # noqa: N802
+        if self.dim() < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
+    def detach(self):
+        return BatchedTensor(self._value.detach(), self._bdim, self._level)
+
+    def __len__(self) -> int:
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        return iter([self.select(0, i) for i in range(len(self))])
+
+    def __bool__(self):
+        raise RuntimeError("vmap: It looks like you're attempting to use a Tensor in some "
+                           "data-dependent control flow. We don't support that yet, please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues .")
+
+    __float__ = __int__ = __index__ = __bool__
+
+    def item(self):
+        raise RuntimeError("vmap: It looks like you're calling .item() on a Tensor. We don't "
+                           "support vmap over calling .item() on a Tensor, please try to "
+                           "rewrite what you're doing with other operations. If error is "
+                           "occurring somewhere inside PyTorch internals, please file a bug "
+                           "report.")
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        inner = "\n".join("    " + line if line else line
+                          for line in repr(self._value).split("\n"))
+        return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{inner}\n)"
+
+    __str__ = __repr__
+    __hash__ = Tensor.__hash__
+
+    # autograd of a sample (a transform such as grad inside vmap): per sample
+    requires_grad = property(lambda self: False, _unbatchable)
+    requires_grad_ = backward = register_hook = retain_grad = _unbatchable
+
+
+def add_batch_dim(x, in_dim: int, level: int) -> BatchedTensor:
+    return BatchedTensor(x, in_dim, level)
+
+
+def _wrap(dim: int, n: int) -> int:
+    """A logical dim in range (torch's message when it is not)."""
+    lo, hi = (-n, n - 1) if n else (-1, 0)
+    if not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {dim})")
+    return dim % n if n else 0
+
+
+# --- dispatch ---------------------------------------------------------------------------------
+
+def _level_of(args, kwargs) -> int:
+    level = 0
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, BatchedTensor):
+            level = max(level, a._level)
+        elif type(a) in (list, tuple):
+            for b in a:
+                if isinstance(b, BatchedTensor):
+                    level = max(level, b._level)
+    return level
+
+
+def call(name, fn, args, kwargs):
+    """``fn(*args, **kwargs)`` (an op named ``name``) with some batched argument: its rule, or
+    the per-sample fallback. ``PASS`` when nothing is batched."""
+    level = _level_of(args, kwargs)
+    if not level:
+        return _vmap_hook.PASS
+    rule = RULES.get(name)
+    if rule is not None:
+        out = rule(fn, level, args, kwargs)
+        if out is not _FALLBACK:
+            return out
+    return _fallback(name, fn, level, args, kwargs)
+
+
+_FALLBACK = object()
+
+
+def _is_batched(x, level) -> bool:
+    return isinstance(x, BatchedTensor) and x._level == level
+
+
+def _batch_size(level, args, kwargs) -> int:
+    for a in (*args, *kwargs.values()):
+        for b in (a if type(a) in (list, tuple) else (a,)):
+            if _is_batched(b, level):
+                return b._value.shape[b._bdim]
+    raise AssertionError("no batched argument")
+
+
+def _sample(x, level, i, size):
+    if type(x) in (list, tuple):
+        return type(x)(_sample(b, level, i, size) for b in x)
+    if not _is_batched(x, level):
+        return x
+    if size == 0:
+        shape = tuple(x._value.shape)
+        return x._value.new_zeros(shape[:x._bdim] + shape[x._bdim + 1:])
+    return x._value.select(x._bdim, i)
+
+
+def _fallback(name, fn, level, args, kwargs):
+    """torch's batched fallback: the op once per sample, the results stacked (at dim 0)."""
+    size = _batch_size(level, args, kwargs)
+    inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
+    if inplace and not _is_batched(args[0] if args else None, level):
+        raise Unbatchable  # torch refuses writing a batch into an unbatched tensor
+    outs = []
+    for i in range(max(size, 1)):
+        sample_args = [_sample(a, level, i, size) for a in args]
+        sample_kwargs = {k: _sample(v, level, i, size) for k, v in kwargs.items()}
+        outs.append(fn(*sample_args, **sample_kwargs))
+    if inplace:
+        if size == 0:
+            return args[0]
+        return args[0] if name != "__setitem__" else None
+    if any(o is NotImplemented for o in outs):
+        return NotImplemented
+    return _stack_results(outs, level, size)
+
+
+def _stack_results(outs, level, size):
+    """The per-sample results of one op as one batched result: tensors stacked (at dim 0),
+    containers rebuilt around their stacked items (tuples as torch's return types too);
+    anything else must be the same for every sample."""
+    first = outs[0]
+    if isinstance(first, Tensor):
+        if not all(isinstance(o, Tensor) for o in outs):
+            raise Unbatchable
+        stacked = stack(list(outs))
+        return BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level)
+    if isinstance(first, tuple | list):
+        if any(type(o) is not type(first) or len(o) != len(first) for o in outs):
+            raise Unbatchable
+        items = [_stack_results([o[k] for o in outs], level, size) for k in range(len(first))]
+        if hasattr(type(first), "_fields"):  # a namedtuple
+            return type(first)(*items)
+        return type(first)(items)
+    if isinstance(first, dict):
+        return type(first)((k, _stack_results([o[k] for o in outs], level, size))
+                           for k in first)
+    for o in outs[1:]:
+        if isinstance(o, Tensor) or not (o is first or o == first):
+            raise Unbatchable
+    return first
+
+
+_INPLACE_OPERATORS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                      "__ipow__", "__ifloordiv__", "__imod__"}
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def _front(x: BatchedTensor):
+    """The physical tensor with the batch dim first (torch's moveBatchDimToFront)."""
+    return x._value if x._bdim == 0 else x._value.movedim(x._bdim, 0)
+
+
+def _only_self(args, kwargs, level) -> bool:
+    """Is ``args[0]`` the only tensor argument, batched at ``level``?"""
+    if not args or not _is_batched(args[0], level):
+        return False
+    rest = (*args[1:], *kwargs.values())
+    return not any(isinstance(a, Tensor) or (type(a) in (list, tuple)
+                                              and any(isinstance(b, Tensor) for b in a))
+                   for a in rest)
+
+
+def _unary(fn, level, args, kwargs):
+    """A pointwise op of one tensor (and numbers): on the physical tensor, bdim kept."""
+    if not _only_self(args, kwargs, level):
+        return _n_ary(fn, level, args, kwargs)
+    x = args[0]
+    out = fn(x._value, *args[1:], **kwargs)
+    if out is NotImplemented:
+        return out
+    return BatchedTensor(out, x._bdim, level)
+
+
+def _n_ary(fn, level, args, kwargs):
+    """A pointwise op of several tensors (torch's binary_pointwise_batch_rule): batched
+    operands with the batch dim first, padded to the largest logical rank (a view); unbatched
+    ones as they are."""
+    if not args or any(isinstance(v, Tensor) for v in kwargs.values()):
+        return _FALLBACK
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if any(type(a) in (list, tuple) for a in args):
+        return _FALLBACK
+    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1:  # promotion: per sample
+        return _FALLBACK
+    rank = max(t.dim() for t in tensors)
+    physical = []
+    for a in args:
+        if _is_batched(a, level):
+            v = _front(a)
+            if a.dim() < rank:
+                shape = tuple(v.shape)
+                v = v.view(shape[:1] + (1,) * (rank - a.dim()) + shape[1:])
+            physical.append(v)
+        else:
+            physical.append(a)
+    out = fn(*physical, **kwargs)
+    if out is NotImplemented:
+        return out
+    return BatchedTensor(out, 0, level)
+
+
+def _dims_arg(args, kwargs, position=1, key="dim"):
+    if len(args) > position:
+        return args[position], True
+    if key in kwargs:
+        return kwargs[key], True
+    return None, False
+
+
+def _reduction(fn, level, args, kwargs):
+    """sum, mean...: the batch dim first, the logical dims shifted by one; a full reduction
+    reduces every logical dim (torch's SumBackward1, dims (1, ...))."""
+    if not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    n = x.dim()
+    dim, given = _dims_arg(args, kwargs)
+    rest_args = list(args[2:])
+    kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    if n == 0:  # samples are numbers: torch reduces a dim of size 1 it adds (and drops)
+        if given and dim is not None and not (isinstance(dim, int) and dim in (-1, 0) or (
+                type(dim) in (list, tuple) and len(dim) == 1 and dim[0] in (-1, 0))):
+            return _FALLBACK
+        if (not given or dim is None) and (rest_args or "keepdim" in kw):
+            return _FALLBACK
+        out = fn(x._value.unsqueeze(-1), [1], *rest_args, **kw)
+        keepdim = rest_args[0] if rest_args else kw.get("keepdim", False)
+        return BatchedTensor(out.squeeze(-1) if keepdim else out, 0, level)
+    if not given or dim is None:
+        if rest_args or "keepdim" in kw:
+            return _FALLBACK
+        dims = list(range(1, n + 1))
+    elif isinstance(dim, bool):
+        return _FALLBACK
+    elif isinstance(dim, int):
+        dims = [_wrap(dim, n) + 1]
+    elif type(dim) in (list, tuple) and all(isinstance(d, int) for d in dim):
+        if not dim:
+            return _FALLBACK
+        dims = [_wrap(d, n) + 1 for d in dim]
+    else:
+        return _FALLBACK
+    return BatchedTensor(fn(_front(x), dims, *rest_args, **kw), 0, level)
+
+
+def _along_dim(fn, level, args, kwargs):
+    """An op along one dim (softmax, cumsum...): the batch dim first, the dim shifted."""
+    if not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    dim, given = _dims_arg(args, kwargs)
+    if not given or not isinstance(dim, int):
+        return _FALLBACK
+    d = _wrap(dim, x.dim()) + 1
+    rest = list(args[2:])
+    kw = {k: v for k, v in kwargs.items() if k != "dim"}
+    if x.dim() == 0:  # samples are numbers: along a dim of size 1 torch adds and drops
+        return BatchedTensor(fn(x._value.unsqueeze(-1), 1, *rest, **kw).squeeze(-1), 0, level)
+    return BatchedTensor(fn(_front(x), d, *rest, **kw), 0, level)
+
+
+def _shape_arg(args):
+    if len(args) == 1 and type(args[0]) in (tuple, list, Size):
+        args = tuple(args[0])
+    if all(isinstance(s, int) and not isinstance(s, bool) for s in args):
+        return tuple(args)
+    return None
+
+
+def _view(fn, level, args, kwargs):
+    """view/reshape: the batch dim first, the batch size before the new shape."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    shape = _shape_arg(args[1:])
+    if shape is None:
+        return _FALLBACK
+    v = _front(args[0])
+    return BatchedTensor(fn(v, (v.shape[0], *shape)), 0, level)
+
+
+def _dims_rule(transform):
+    """A shape op whose int arguments are logical dims: the batch dim first, each shifted."""
+    def rule(fn, level, args, kwargs):
+        if kwargs or not _only_self(args, kwargs, level):
+            return _FALLBACK
+        x = args[0]
+        new = transform(x, args[1:])
+        if new is None:
+            return _FALLBACK
+        return BatchedTensor(fn(_front(x), *new), 0, level)
+    return rule
+
+
+def _ints(values) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _unsqueeze_args(x, rest):
+    if len(rest) != 1 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim() + 1) + 1,)
+
+
+def _shifted(count):
+    def transform(x, rest):
+        if len(rest) != count or not _ints(rest):
+            return None
+        return tuple(_wrap(d, x.dim()) + 1 for d in rest)
+    return transform
+
+
+def _select_args(x, rest):
+    if len(rest) != 2 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim()) + 1, rest[1])
+
+
+def _permute_args(x, rest):
+    dims = _shape_arg(rest)
+    if dims is None:
+        return None
+    wrapped = [_wrap(d, x.dim()) + 1 for d in dims]
+    if len(dims) != x.dim():  # torch's rule counts the batch dim in its message
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {x.dim() + 1} is not equal to len(dims) = "
+                           f"{len(dims) + 1}")
+    return (0, *wrapped)
+
+
+def _flatten_args(x, rest):
+    if not _ints(rest) or len(rest) > 2 or x.dim() == 0:
+        return None
+    start, end = (list(rest) + [0, -1][len(rest):])[:2]
+    return (_wrap(start, x.dim()) + 1, _wrap(end, x.dim()) + 1)
+
+
+def _squeeze(fn, level, args, kwargs):
+    """squeeze: torch's rule squeezes the dims as a list (SqueezeBackward2)."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    x = args[0]
+    shape = x.shape
+    if len(args) == 1:  # every dim of size 1: torch views the batch without them
+        v = _front(x)
+        return BatchedTensor(v.view(v.shape[0], *(n for n in shape if n != 1)), 0, level)
+    if isinstance(args[1], int):
+        dims = [_wrap(args[1], x.dim())] if x.dim() else []
+    elif type(args[1]) in (tuple, list) and _ints(args[1]):
+        dims = [_wrap(d, x.dim()) for d in args[1]]
+    else:
+        return _FALLBACK
+    return BatchedTensor(_front(x).squeeze(tuple(d + 1 for d in dims)), 0, level)
+
+
+def _squeeze_dims(fn, level, args, kwargs):
+    """matmul's own in-place ``squeeze_(dims)`` of its fresh result (SqueezeBackward5)."""
+    if not _only_self(args, kwargs, level) or len(args) != 2:
+        return _FALLBACK
+    x = args[0]
+    dims = tuple(_wrap(d, x.dim()) + 1 for d in args[1])
+    return BatchedTensor(_front(x)._squeeze_dims(dims, SqueezeBackward5, dims), 0, level)
+
+
+def _transpose_2d(fn, level, args, kwargs):
+    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample."""
+    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() == 0:
+        return _FALLBACK
+    last = 2 if args[0].dim() == 2 else 1
+    return BatchedTensor(_front(args[0]).transpose(1, last), 0, level)
+
+
+def _movedim(fn, level, args, kwargs):
+    if kwargs or len(args) != 3 or not _ints(args[1:]) or not _is_batched(args[0], level):
+        return _FALLBACK
+    x = args[0]
+    return BatchedTensor(_front(x).movedim(_wrap(args[1], x.dim()) + 1,
+                                           _wrap(args[2], x.dim()) + 1), 0, level)
+
+
+def _index_rule(fn, level, args, kwargs):
+    """``x[i]``, ``x[1:]``, ``x[:, 0]``: ints and slices apply to the batch with a full slice
+    in front (torch skips it: SelectBackward0, SliceBackward0 only); other indexing falls
+    back."""
+    if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
+        return _FALLBACK
+    index = args[1] if isinstance(args[1], tuple) else (args[1],)
+    if not index or len(index) > args[0].dim() or not all(
+            isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
+            for i in index):
+        return _FALLBACK
+    if len(index) == 1 and isinstance(index[0], int):
+        return BatchedTensor(_front(args[0]).select(1, index[0]), 0, level)
+    return BatchedTensor(_front(args[0])[(slice(None), *index)], 0, level)
+
+
+def _narrow_args(x, rest):
+    if len(rest) != 3 or not _ints(rest):
+        return None
+    return (_wrap(rest[0], x.dim()) + 1, rest[1], rest[2])
+
+
+def _expand(fn, level, args, kwargs):
+    """expand: torch views the batch to the new rank first (a ViewBackward0, padded with
+    ones), then expands it."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    sizes = _shape_arg(args[1:])
+    x = args[0]
+    if sizes is None:
+        return _FALLBACK
+    if len(sizes) < x.dim():
+        raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be greater "
+                           f"or equal to the number of dimensions in the tensor ({x.dim()})")
+    v = _front(x)
+    shape = tuple(v.shape)
+    padded = v.view(shape[:1] + (1,) * (len(sizes) - x.dim()) + shape[1:])
+    return BatchedTensor(padded.expand(shape[0], *sizes), 0, level)
+
+
+def _repeat(fn, level, args, kwargs):
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    sizes = _shape_arg(args[1:])
+    if sizes is None or len(sizes) != args[0].dim():
+        return _FALLBACK
+    return BatchedTensor(_front(args[0]).repeat(1, *sizes), 0, level)
+
+
+def _pieces(method):
+    """unbind, chunk, split: the batch dim first, the pieces batched alike."""
+    def rule(fn, level, args, kwargs):
+        if not _only_self(args, kwargs, level) or set(kwargs) - {"dim"}:
+            return _FALLBACK
+        x = args[0]
+        rest = list(args[1:])
+        nargs = 0 if method == "unbind" else 1
+        if len(rest) > nargs + 1 or len(rest) < nargs or x.dim() == 0:
+            return _FALLBACK
+        dim = rest[nargs] if len(rest) > nargs else kwargs.get("dim", 0)
+        if not _ints(rest[:nargs]) or not isinstance(dim, int):
+            return _FALLBACK
+        parts = getattr(_front(x), method)(*rest[:nargs], _wrap(dim, x.dim()) + 1)
+        return tuple(BatchedTensor(p, 0, level) for p in parts)
+    return rule
+
+
+def _contiguous(fn, level, args, kwargs):
+    """contiguous: the batched tensor itself when its samples are laid out contiguously (what
+    torch checks), else a contiguous copy with the batch dim first (CloneBackward0)."""
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level):
+        return _FALLBACK
+    x = args[0]
+    strides = list(x._value.stride())
+    del strides[x._bdim]
+    expected = 1
+    for size, stride in reversed(list(zip(x.shape, strides))):
+        if size != 1 and stride != expected:
+            return BatchedTensor(_front(x).contiguous(), 0, level)
+        expected *= size
+    return x
+
+
+def _unflatten(fn, level, args, kwargs):
+    if kwargs or not _only_self(args, kwargs, level) or len(args) != 3:
+        return _FALLBACK
+    x, dim, sizes = args
+    if not isinstance(dim, int) or _shape_arg((sizes,)) is None or x.dim() == 0:
+        return _FALLBACK
+    return BatchedTensor(_front(x).unflatten(_wrap(dim, x.dim()) + 1, sizes), 0, level)
+
+
+def _extreme(name):
+    """max/min: of everything, torch's max.dim of the batch viewed as (batch, -1); along a
+    dim, the batch dim first (values and indices batched)."""
+    return lambda fn, level, args, kwargs: _extreme_rule(name, level, args, kwargs)
+
+
+def _extreme_rule(name, level, args, kwargs):
+    if not _only_self(args, kwargs, level) or kwargs:
+        return _FALLBACK
+    x = args[0]
+    if len(args) == 1:
+        if x.dim() == 0:
+            return _FALLBACK
+        v = _front(x)
+        if x.dim() != 1:
+            v = v.view(v.shape[0], -1)
+        return BatchedTensor(getattr(v, name)(1)[0], 0, level)
+    if not isinstance(args[1], int) or len(args) > 3 or x.dim() == 0:
+        return _FALLBACK
+    out = getattr(_front(x), name)(_wrap(args[1], x.dim()) + 1, *args[2:])
+    return type(out)([BatchedTensor(t, 0, level) for t in out])
+
+
+def _prod(fn, level, args, kwargs):
+    """prod of everything: torch's prod.dim_int of the batch viewed as (batch, -1)."""
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
+        return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
+    v = _front(args[0])
+    if args[0].dim() != 1:
+        v = v.view(v.shape[0], -1)
+    return BatchedTensor(v.prod(1), 0, level)
+
+
+def _stack(fn, level, args, kwargs):
+    """stack: every batched tensor moved to the front (a permute, always), every unbatched
+    one expanded to the batch; then one stack a dim further."""
+    if kwargs or not args or type(args[0]) not in (list, tuple) or len(args) > 2:
+        return _FALLBACK
+    tensors, dim = args[0], (args[1] if len(args) > 1 else 0)
+    if not tensors or not isinstance(dim, int) or not all(isinstance(t, Tensor)
+                                                         for t in tensors):
+        return _FALLBACK
+    size = _batch_size(level, args, kwargs)
+    n = tensors[0].dim() + 1
+    moved = [t._value.movedim(t._bdim, 0) if _is_batched(t, level)
+             else t.unsqueeze(0).expand(size, *t.shape) for t in tensors]
+    return BatchedTensor(fn(moved, _wrap(dim, n) + 1), 0, level)
+
+
+def _cat(fn, level, args, kwargs):
+    """cat: batched tensors with the batch dim first, unbatched ones expanded to the batch;
+    then one cat a dim further."""
+    if kwargs or not args or type(args[0]) not in (list, tuple) or len(args) > 2:
+        return _FALLBACK
+    tensors, dim = args[0], (args[1] if len(args) > 1 else 0)
+    if not tensors or not isinstance(dim, int) or not all(isinstance(t, Tensor)
+                                                         for t in tensors):
+        return _FALLBACK
+    if any(t.dim() == 0 for t in tensors):
+        return _FALLBACK
+    size = _batch_size(level, args, kwargs)
+    moved = [_front(t) if _is_batched(t, level) else t.expand(size, *t.shape)
+             for t in tensors]
+    return BatchedTensor(fn(moved, _wrap(dim, tensors[0].dim()) + 1), 0, level)
+
+
+def _sorting(method, nargs):
+    """sort and topk: the batch dim first, the dim shifted; values and indices batched."""
+    def rule(fn, level, args, kwargs):
+        if not _only_self(args, kwargs, level) or args[0].dim() == 0:
+            return _FALLBACK
+        x, rest, kw = args[0], list(args[1:]), dict(kwargs)
+        if len(rest) > nargs:
+            dim = rest.pop(nargs)
+        else:
+            dim = kw.pop("dim", -1)
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            return _FALLBACK
+        out = getattr(_front(x), method)(*rest[:nargs], dim=_wrap(dim, x.dim()) + 1,
+                                         **dict(zip(_SORT_FLAGS[method], rest[nargs:])), **kw)
+        return type(out)([BatchedTensor(t, 0, level) for t in out])
+    return rule
+
+
+_SORT_FLAGS = {"sort": ("descending",), "topk": ("largest", "sorted")}
+
+
+def _layer_norm(fn, level, args, kwargs):
+    """layer_norm over the last dims: the batch dim first, the rest as it is (one
+    NativeLayerNormBackward0), when the weight and bias are not batched."""
+    if kwargs or len(args) < 2 or not _is_batched(args[0], level):
+        return _FALLBACK
+    x, shape, rest = args[0], args[1], args[2:]
+    if any(isinstance(a, BatchedTensor) for a in rest) or _shape_arg((shape,)) is None:
+        return _FALLBACK
+    if len(shape) > x.dim():
+        return _FALLBACK
+    return BatchedTensor(fn(_front(x), shape, *rest), 0, level)
+
+
+# --- products: torch's rules, case by case ----------------------------------------------------
+
+def _two(args, kwargs):
+    if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) for a in args):
+        return None
+    return args
+
+
+def _dot(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 1 or pair[1].dim() != 1:
+        return _FALLBACK
+    a, b = pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    ba, bb = _is_batched(a, level), _is_batched(b, level)
+    if ba and bb:  # a batch of 1x1 products: bmm
+        out = _front(a).unsqueeze(-2).matmul(_front(b).unsqueeze(-1))
+        return BatchedTensor(out.squeeze(-1).squeeze(-1), 0, level)
+    if ba:
+        return BatchedTensor(_front(a).mv(b.t()), 0, level)
+    return BatchedTensor(a.unsqueeze(0).mm(_front(b).t()).squeeze_(0), 0, level)
+
+
+def _mv(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 2 or pair[1].dim() != 1:
+        return _FALLBACK
+    m, v = pair
+    if m.dtype is not v.dtype:
+        return _FALLBACK
+    bm, bv = _is_batched(m, level), _is_batched(v, level)
+    if bm and not bv:
+        return BatchedTensor(_front(m).matmul(v), 0, level)
+    if bv and not bm:  # the samples as the columns of one matrix
+        return BatchedTensor(m.mm(v._value.movedim(v._bdim, 1)), 1, level)
+    # both: a matmul of the batches with the vectors as columns (torch's permute included)
+    out = m._value.movedim(m._bdim, 0).matmul(_front(v).unsqueeze(-1))
+    return BatchedTensor(out.squeeze(-1), 0, level)
+
+
+def _mm(fn, level, args, kwargs):
+    pair = _two(args, kwargs)
+    if pair is None or pair[0].dim() != 2 or pair[1].dim() != 2:
+        return _FALLBACK
+    a, b = pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    ba, bb = _is_batched(a, level), _is_batched(b, level)
+    if ba and bb:  # torch's rule: a matmul of the batches (expand, view, bmm)
+        return BatchedTensor(_front(a).matmul(_front(b)), 0, level)
+    if ba:
+        return BatchedTensor(_front(a).matmul(b), 0, level)
+    return BatchedTensor(a.matmul(_front(b)), 0, level)
+
+
+def _matmul(fn, level, args, kwargs, reflected=False):
+    """torch's matmul, decomposed as torch decomposes it into dot, mv, mm and folded
+    products; each piece then goes to its own rule."""
+    pair = _two(args, kwargs)
+    if pair is None:
+        return _FALLBACK
+    a, b = (pair[1], pair[0]) if reflected else pair
+    if a.dtype is not b.dtype:
+        return _FALLBACK
+    da, db = a.dim(), b.dim()
+    if da == 0 or db == 0:
+        return _FALLBACK
+    if da == 1 and db == 1:
+        return _dot(None, level, (a, b), {})
+    if da == 2 and db == 1:
+        return _mv(None, level, (a, b), {})
+    if da == 1 and db == 2:
+        first = a.unsqueeze(0)
+        out = _mm(None, level, (first, b), {})
+        return _FALLBACK if out is _FALLBACK else out._squeeze_dims((0,))
+    if da == 2 and db == 2:
+        return _mm(None, level, (a, b), {})
+    if da == 1 or db == 1:
+        return _FALLBACK
+    rank = max(da, db)
+    physical = []
+    for t in (a, b):
+        if _is_batched(t, level):
+            v = _front(t)
+            if t.dim() < rank:
+                shape = tuple(v.shape)
+                v = v.view(shape[:1] + (1,) * (rank - t.dim()) + shape[1:])
+            physical.append(v)
+        else:
+            physical.append(t)
+    return BatchedTensor(physical[0].matmul(physical[1]), 0, level)
+
+
+def _op(name, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` as an op named ``name``: its rule if an argument is batched."""
+    out = call(name, fn, args, kwargs)
+    return fn(*args, **kwargs) if out is _vmap_hook.PASS else out
+
+
+def _mul_scalar(t, number):
+    """torch's ``mul.Scalar`` (MulBackward1): a unary rule, the batch dim kept."""
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(_mul_scalar(t._value, number), t._bdim, t._level)
+    return mul_scalar(t, number)
+
+
+def _addmm(fn, level, args, kwargs):
+    """torch's decomposition of addmm under vmap: ``add(self * beta, mm(mat1, mat2), alpha)``."""
+    if len(args) != 3 or set(kwargs) - {"beta", "alpha"}:
+        return _FALLBACK
+    bias, mat1, mat2 = args
+    if not all(isinstance(t, Tensor) for t in args) or mat1.dim() != 2 or mat2.dim() != 2:
+        return _FALLBACK
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    product = _op("mm", Tensor.mm, mat1, mat2)
+    extra = {} if alpha == 1 else {"alpha": alpha}
+    return _op("add", Tensor.add, _mul_scalar(bias, beta), product, **extra)
+
+
+def _linear(fn, level, args, kwargs):
+    """``F.linear`` as torch decomposes it under vmap: a 2-D input with a bias is an
+    ``addmm`` (decomposed as above); a 1-D one a ``matmul`` and an ``add``."""
+    names = ("input", "weight", "bias")
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    if len(args) > 3 or set(given) - set(names):
+        return _FALLBACK
+    x, weight, bias = given.get("input"), given.get("weight"), given.get("bias")
+    if not isinstance(x, Tensor) or not isinstance(weight, Tensor) or weight.dim() != 2:
+        return _FALLBACK
+    if bias is not None and not isinstance(bias, Tensor):
+        return _FALLBACK
+    wt = _op("t", Tensor.t, weight)
+    if bias is not None and x.dim() == 2:
+        return _addmm(None, level, (bias, x, wt), {})
+    if x.dim() != 1 and not (x.dim() == 2 and bias is None):
+        return _FALLBACK  # torch's fused paths for larger inputs: per sample
+    out = _op("matmul", Tensor.matmul, x, wt)
+    return out if bias is None else _op("add", Tensor.add, out, bias)
+
+
+UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p expm1 exp2 "
+         "atan arctan asin arcsin acos arccos sign sgn floor ceil round trunc frac fix rsqrt "
+         "log10 log2 erf erfc erfinv lgamma digamma i0 sinc logit deg2rad rad2deg isnan isinf "
+         "isfinite logical_not bitwise_not negative clamp clip clamp_min clamp_max nan_to_num "
+         "clone float double half long int bool to signbit "
+         "__neg__ __abs__ __invert__ sinh cosh tan asinh acosh atanh softplus gelu silu elu "
+         "mish hardtanh leaky_relu relu6 selu celu softsign tanhshrink hardsigmoid hardswish "
+         "logsigmoid").split()
+BINARY = ("add sub mul div pow maximum minimum fmax fmin atan2 arctan2 hypot eq ne lt le gt ge "
+          "logical_and logical_or logical_xor remainder fmod floor_divide copysign xlogy "
+          "logaddexp logaddexp2 true_divide multiply subtract divide rsub where lerp "
+          "addcmul addcdiv float_power nextafter heaviside bitwise_and bitwise_or bitwise_xor "
+          "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ "
+          "__pow__ __rpow__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __floordiv__ "
+          "__rfloordiv__ __mod__ __rmod__ __and__ __or__ __xor__ __rand__ __ror__ "
+          "__rxor__").split()
+
+# torch's Tensor overloads, which read a number as a (wrapped) tensor: the batch dim moves to
+# the front even beside a number; the other binary ops have Scalar overloads, unary rules
+FRONT_WITH_NUMBERS = ("add sub mul div multiply subtract divide true_divide where maximum "
+                      "minimum __add__ __radd__ __sub__ __mul__ __rmul__ __truediv__ "
+                      "__rpow__").split()
+
+
+def _rtruediv(fn, level, args, kwargs):
+    """``2 / x``: torch's reciprocal, then a mul by the number."""
+    if kwargs or len(args) != 2 or isinstance(args[1], Tensor):
+        return _n_ary(fn, level, args, kwargs)
+    return args[0].reciprocal() * args[1]
+
+
+RULES = {name: _unary for name in UNARY}
+RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
+RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
+RULES["__rtruediv__"] = _rtruediv
+RULES.update({"addmm": _addmm, "linear": _linear})
+RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
+                                            "amax", "amin")})
+RULES.update({name: _along_dim for name in ("softmax", "log_softmax", "cumsum", "cumprod")})
+RULES.update({
+    "view": _view, "reshape": _view, "_unsafe_view": _view,
+    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_shifted(2)),
+    "swapdims": _dims_rule(_shifted(2)), "swapaxes": _dims_rule(_shifted(2)),
+    "select": _dims_rule(_select_args), "permute": _dims_rule(_permute_args),
+    "flatten": _dims_rule(_flatten_args), "squeeze": _squeeze,
+    "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,
+    "narrow": _dims_rule(_narrow_args), "expand": _expand, "repeat": _repeat,
+    "unbind": _pieces("unbind"), "chunk": _pieces("chunk"), "split": _pieces("split"),
+    "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
+    "min": _extreme("min"),
+    "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
+    "masked_fill": _n_ary, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
+    "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,
+    "movedim": _movedim, "moveaxis": _movedim,
+    "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,
+    "__matmul__": _matmul,
+    "__rmatmul__": lambda fn, level, args, kwargs: _matmul(fn, level, args, kwargs, True),
+})
+
+
+# --- Tensor methods on a batched tensor go to the dispatcher ----------------------------------
+
+def _method(name):
+    plain = getattr(Tensor, name)
+
+    def method(self, *args, **kwargs):
+        out = call(name, plain, (self, *args), kwargs)
+        if out is _vmap_hook.PASS:  # (not reached: self is batched)
+            return plain(self, *args, **kwargs)
+        return out
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name, _fn in METHODS.items():
+    if isinstance(_fn, property) or _name in ("backward", "__eq__", "__ne__", "__hash__"):
+        continue
+    setattr(BatchedTensor, _name, _method(_name))
+BatchedTensor.__eq__ = _method("__eq__")
+BatchedTensor.__ne__ = _method("__ne__")
+BatchedTensor.__hash__ = Tensor.__hash__
+del _name, _fn
+
+
+def refuse_batched(*trees) -> None:
+    """A transform (grad, vjp, jvp, jacrev, jacfwd...) given a batched tensor inside vmap
+    runs per sample: vmap then calls the whole function once per sample."""
+    if not _vmap_hook.active:
+        return
+    for tree in trees:
+        if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(tree)[0]):
+            raise Unbatchable
+
+
+def transform_per_sample(fn, args, kwargs=None):
+    """A transform (grad, jvp, jacrev, jacfwd...) given batched tensors inside vmap, as an op
+    without a batching rule: once per sample, the results stacked (torch's fallback). ``PASS``
+    when nothing is batched."""
+    kwargs = kwargs or {}
+    if not _vmap_hook.active:
+        return _vmap_hook.PASS
+    leaves, spec = tree_flatten((args, kwargs))
+    level = max((leaf._level for leaf in leaves if isinstance(leaf, BatchedTensor)), default=0)
+    if not level:
+        return _vmap_hook.PASS
+    size = next(leaf._value.shape[leaf._bdim] for leaf in leaves if _is_batched(leaf, level))
+    outs = []
+    for i in range(max(size, 1)):
+        sample_args, sample_kwargs = tree_unflatten(
+            [_sample(leaf, level, i, size) for leaf in leaves], spec)
+        outs.append(fn(*sample_args, **sample_kwargs))
+    return _stack_results(outs, level, size)
