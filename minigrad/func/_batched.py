@@ -834,7 +834,8 @@ UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p
          "log10 log2 erf erfc erfinv lgamma digamma i0 sinc logit deg2rad rad2deg isnan isinf "
          "isfinite logical_not bitwise_not negative clamp clip clamp_min clamp_max nan_to_num "
          "clone float double half long int bool to signbit "
-         "__neg__ __abs__ __invert__ sinh cosh tan asinh acosh atanh softplus gelu silu elu "
+         "__neg__ __abs__ __invert__ sinh cosh tan asinh acosh atanh arcsinh arccosh arctanh "
+         "absolute softplus gelu silu elu "
          "mish hardtanh leaky_relu relu6 selu celu softsign tanhshrink hardsigmoid hardswish "
          "logsigmoid").split()
 BINARY = ("add sub mul div pow maximum minimum fmax fmin atan2 arctan2 hypot eq ne lt le gt ge "
@@ -853,6 +854,13 @@ FRONT_WITH_NUMBERS = ("add sub mul div multiply subtract divide true_divide wher
                       "__rpow__").split()
 
 
+def _ravel(fn, level, args, kwargs):
+    """``ravel``: torch's composite ``contiguous().view(-1)``, each through its own rule."""
+    if kwargs or len(args) != 1:
+        return _FALLBACK
+    return args[0].contiguous().view(-1)
+
+
 def _rtruediv(fn, level, args, kwargs):
     """``2 / x``: torch's reciprocal, then a mul by the number."""
     if kwargs or len(args) != 2 or isinstance(args[1], Tensor):
@@ -864,6 +872,7 @@ RULES = {name: _unary for name in UNARY}
 RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
 RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
 RULES["__rtruediv__"] = _rtruediv
+RULES["ravel"] = _ravel
 RULES.update({"addmm": _addmm, "linear": _linear})
 RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
                                             "amax", "amin")})
@@ -905,7 +914,8 @@ def _method(name):
 
 
 for _name, _fn in METHODS.items():
-    if isinstance(_fn, property) or _name in ("backward", "__eq__", "__ne__", "__hash__"):
+    if isinstance(_fn, property) or _name in ("backward", "__eq__", "__ne__", "__hash__",
+                                              "__getattr__"):
         continue
     setattr(BatchedTensor, _name, _method(_name))
 BatchedTensor.__eq__ = _method("__eq__")
