@@ -4,9 +4,12 @@ While a ``minigrad.func.vmap`` runs a function on batched tensors, ``active`` co
 ``call`` is its dispatcher: an op given a batched tensor (``minigrad.sin(x)``, ``w.dot(x)``)
 goes to its batching rule (``minigrad/func/_batched.py``). ``call`` answers ``PASS`` when no
 argument is batched, and the op runs as usual. Outside vmap, the parsers read ``active`` and
-go on: one attribute read per op.
+go on: one attribute read per op. ``grad`` is how ``torch.autograd.grad`` given batched
+``grad_outputs`` (``vmap(lambda v: grad(y, x, v))(torch.eye(n))``, rows of a Jacobian) runs
+one batched pass, as torch does, rather than a function per sample.
 """
 
 active = 0
 call = None
 PASS = object()
+grad = None

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad._creation import ones_like, tensor, zeros_like
+from minigrad._ops import _vmap_hook
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
@@ -228,6 +229,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if _vmap_hook.active and not is_grads_batched:  # batched grad_outputs inside vmap
+        out = _vmap_hook.grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
+                              allow_unused, materialize_grads)
+        if out is not _vmap_hook.PASS:
+            return dict(zip(names, out)) if names is not None else out
     grad_outputs = _one_per_output(grad_outputs, outputs)
     grads = (_batched_seeds if is_grads_batched else _seeds)(outputs, grad_outputs)
     if retain_graph is None:

@@ -924,6 +924,31 @@ BatchedTensor.__hash__ = Tensor.__hash__
 del _name, _fn
 
 
+def batched_grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
+                 allow_unused, materialize_grads):
+    """``torch.autograd.grad(y, x, v)`` inside vmap, ``v`` batched (rows of a Jacobian): one
+    pass with ``is_grads_batched``, as torch's vmap of the engine computes it, each gradient a
+    batched tensor. ``PASS`` when only plain tensors are involved; when ``outputs`` or
+    ``inputs`` are batched too, the function runs per sample (``Unbatchable``)."""
+    if grad_outputs is None:
+        return _vmap_hook.PASS
+    seeds = list(grad_outputs) if type(grad_outputs) in (list, tuple) else [grad_outputs]
+    batched = [g for g in seeds if isinstance(g, BatchedTensor)]
+    if not batched:
+        return _vmap_hook.PASS
+    level = max(g._level for g in batched)
+    if any(isinstance(t, BatchedTensor) for t in (*outputs, *inputs)) or any(
+            isinstance(g, BatchedTensor) and g._level != level for g in seeds):
+        raise Unbatchable
+    size = batched[0]._value.shape[batched[0]._bdim]
+    rows = [_front(g) if isinstance(g, BatchedTensor)
+            else None if g is None else g.expand(size, *g.shape) for g in seeds]
+    result = grad(outputs, inputs, rows, retain_graph=retain_graph, create_graph=create_graph,
+                  allow_unused=allow_unused, is_grads_batched=True,
+                  materialize_grads=materialize_grads)
+    return tuple(None if r is None else BatchedTensor(r, 0, level) for r in result)
+
+
 def refuse_batched(*trees) -> None:
     """A transform (grad, vjp, jvp, jacrev, jacfwd...) given a batched tensor inside vmap
     runs per sample: vmap then calls the whole function once per sample."""

@@ -110,6 +110,7 @@ def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out
                for a, d in zip(flat_args, flat_in_dims)]
     _levels.append(level)
     _vmap_hook.call = _batched.call
+    _vmap_hook.grad = _batched.batched_grad
     _vmap_hook.active += 1
     try:
         with _Randomness(randomness, batched=True):

@@ -5,6 +5,17 @@ sweep (issue s39): each snippet here is one that minigrad once got wrong, or a v
 of one that shows the rule behind it."""
 
 PROBES = [
+    # torch.autograd.grad inside vmap with batched grad_outputs: one batched pass (the rows of
+    # a Jacobian), then the graph is freed as after any grad()
+    """x = torch.randn(5, requires_grad=True, generator=torch.Generator().manual_seed(0))
+y = x ** 2
+print(torch.vmap(lambda v: torch.autograd.grad(y, x, v))(torch.eye(5)))
+torch.vmap(lambda v: torch.autograd.grad(y, x, v))(torch.eye(5))""",
+    """x = torch.randn(3, requires_grad=True, generator=torch.Generator().manual_seed(1))
+y, z = x.sin(), x.exp()
+print(torch.vmap(lambda v: torch.autograd.grad([y, z], [x], [v, torch.ones(3)], retain_graph=True))(torch.eye(3)))
+print(torch.vmap(lambda v: torch.autograd.grad(y, {'x': x}, v, retain_graph=True))(torch.eye(3)) if False else '')
+print(torch.vmap(lambda v: torch.autograd.grad(y, x, v, retain_graph=True)[0] * 2, in_dims=1)(torch.eye(3) * 3))""",
     # Tensor.register_post_accumulate_grad_hook's example: a hook may hand back the tensor it
     # got (add_ returns it); another tensor is checked like a tensor hook's result, then refused
     "v = torch.tensor([0., 0., 0.], requires_grad=True); lr = 0.01\nh = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad, alpha=-lr))\nv.backward(torch.tensor([1., 2., 3.])); print(v); h.remove()",
