@@ -13,3 +13,6 @@ active = 0
 call = None
 PASS = object()
 grad = None
+# torch.func's other transforms running now (grad, vjp, jvp...: with ``active``, torch's
+# "functorch transforms are active", which a custom Function checks)
+transforms = 0

@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops import _vmap_hook
 from minigrad._ops._core import needs_grad
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode
@@ -76,6 +77,8 @@ class BackwardCFunction(FunctionCtx, Node):
     non_differentiable = ()
 
     def __init__(self, args):
+        if _vmap_hook.active or _vmap_hook.transforms:
+            _check_under_transforms(self._forward_cls)
         self._is_tensor_arg = tuple(isinstance(a, Tensor) for a in args)
         super().__init__([a for a in args if isinstance(a, Tensor)])
         needs = iter(self.needs_input_grad)
@@ -133,8 +136,28 @@ class BackwardCFunction(FunctionCtx, Node):
         return tuple(g for g, is_tensor in zip(result, self._is_tensor_arg) if is_tensor)
 
 
+def _check_under_transforms(cls) -> None:
+    """torch's rules for a Function under torch.func's transforms (vmap, grad, jvp...): it
+    must have the newer form (``setup_context``), and under vmap a batching rule (its
+    ``vmap`` or ``generate_vmap_rule``, even for unbatched inputs), else torch's errors."""
+    if cls.setup_context is Function.setup_context:
+        raise RuntimeError(
+            "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            "jacrev, ...), it must override the setup_context staticmethod. For more details, "
+            "please see https://pytorch.org/docs/main/notes/extending.func.html")
+    if _vmap_hook.active and not cls.generate_vmap_rule and cls.vmap is Function.vmap:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True. For "
+            "more details, please see https://pytorch.org/docs/main/notes/extending.func.html")
+
+
 class Function:
     """Base class of custom operations. Call them with ``MyFn.apply(*args)``."""
+
+    # under vmap, a Function needs a batching rule: its own ``vmap``, or this flag, with which
+    # vmap runs it per sample (torch generates the rule from forward and setup_context)
+    generate_vmap_rule = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -175,6 +198,13 @@ class Function:
     @staticmethod
     def setup_context(ctx, inputs, output):
         """Override to fill ``ctx`` separately; ``forward`` then takes no ``ctx``."""
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """A batching rule of the Function's own (under vmap, minigrad runs it per sample)."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either "
+                                  "override the vmap staticmethod or set "
+                                  "generate_vmap_rule=True.")
 
     @classmethod
     def apply(cls, *args, **kwargs):

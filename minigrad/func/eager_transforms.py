@@ -99,10 +99,12 @@ class Level:
 
     def __enter__(self):
         _active_levels.append(self)
+        _vmap_hook.transforms += 1
         return self
 
     def __exit__(self, *exc):
         _active_levels.remove(self)
+        _vmap_hook.transforms -= 1
         return False
 
     def wrap(self, x):

@@ -118,7 +118,11 @@ def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
     """The jvp by forward mode: dual tensors through the function."""
     with dual_level():
         duals = [make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
-        output, aux = call(tree_unflatten(duals, primals_spec))
+        _vmap_hook.transforms += 1  # (a custom Function inside checks it)
+        try:
+            output, aux = call(tree_unflatten(duals, primals_spec))
+        finally:
+            _vmap_hook.transforms -= 1
         flat, spec = tree_flatten(output)
         _check_non_empty_tensor_output(flat, _JVP)
         outs, tangents = [], []

@@ -5,6 +5,15 @@ sweep (issue s39): each snippet here is one that minigrad once got wrong, or a v
 of one that shows the rule behind it."""
 
 PROBES = [
+    "# a custom Function under torch.func's transforms: torch's rules (extending.func.rst)\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.vmap(F.apply)(torch.ones(3, 2))",
+    'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nprint(torch.vmap(lambda r: F.apply(torch.ones(2)) + r)(torch.ones(3, 2)))',
+    'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nF.generate_vmap_rule = True\nprint(torch.vmap(F.apply)(torch.ones(3, 2)), torch.func.grad(lambda x: F.apply(x).sum())(torch.ones(3)))',
+    'class G(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.vmap(G.apply)(torch.ones(3, 2))',
+    'class G(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.func.grad(lambda x: G.apply(x).sum())(torch.ones(3))',
+    'class G(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.func.vjp(G.apply, torch.ones(3))',
+    'class G(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.func.jacrev(G.apply)(torch.ones(3))',
+    'class G(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nprint(G.apply(torch.ones(2)), torch.vmap(lambda r: r * 2)(torch.ones(2)))',
+    'print(torch.autograd.Function.generate_vmap_rule)\ntorch.autograd.Function.vmap(None, None)',
     # torch.autograd.grad inside vmap with batched grad_outputs: one batched pass (the rows of
     # a Jacobian), then the graph is freed as after any grad()
     """x = torch.randn(5, requires_grad=True, generator=torch.Generator().manual_seed(0))
