@@ -267,6 +267,19 @@ def _front(x: BatchedTensor):
     return x._value if x._bdim == 0 else x._value.movedim(x._bdim, 0)
 
 
+def _front_padded(x, level, rank):
+    """An operand at ``level`` with its batch dim first and, when it has fewer logical dims
+    than ``rank``, dims of size 1 after it (a ``view``), as torch pads before broadcasting;
+    anything else as it is."""
+    if not _is_batched(x, level):
+        return x
+    v = _front(x)
+    if x.dim() < rank:
+        shape = tuple(v.shape)
+        v = v.view(shape[:1] + (1,) * (rank - x.dim()) + shape[1:])
+    return v
+
+
 def _only_self(args, kwargs, level) -> bool:
     """Is ``args[0]`` the only tensor argument, batched at ``level``?"""
     if not args or not _is_batched(args[0], level):
@@ -300,16 +313,7 @@ def _n_ary(fn, level, args, kwargs):
     if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1:  # promotion: per sample
         return _FALLBACK
     rank = max(t.dim() for t in tensors)
-    physical = []
-    for a in args:
-        if _is_batched(a, level):
-            v = _front(a)
-            if a.dim() < rank:
-                shape = tuple(v.shape)
-                v = v.view(shape[:1] + (1,) * (rank - a.dim()) + shape[1:])
-            physical.append(v)
-        else:
-            physical.append(a)
+    physical = [_front_padded(a, level, rank) for a in args]
     out = fn(*physical, **kwargs)
     if out is NotImplemented:
         return out
@@ -768,16 +772,7 @@ def _matmul(fn, level, args, kwargs, reflected=False):
     if da == 1 or db == 1:
         return _FALLBACK
     rank = max(da, db)
-    physical = []
-    for t in (a, b):
-        if _is_batched(t, level):
-            v = _front(t)
-            if t.dim() < rank:
-                shape = tuple(v.shape)
-                v = v.view(shape[:1] + (1,) * (rank - t.dim()) + shape[1:])
-            physical.append(v)
-        else:
-            physical.append(t)
+    physical = [_front_padded(t, level, rank) for t in (a, b)]
     return BatchedTensor(physical[0].matmul(physical[1]), 0, level)
 
 
