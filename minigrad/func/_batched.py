@@ -17,14 +17,16 @@ per-sample ``.sum()`` is ``x.sum(dim=[1])`` (SumBackward1), ``r @ w`` an ``mm`` 
 - ``dot``, ``mv``, ``mm`` and ``matmul`` follow torch's rules case by case.
 
 An op with no rule falls back as torch's fallback does: it runs once per sample on
-``select``ed samples and ``stack``s the results. Code that reads a batched tensor's values
-directly (``.tolist()``, ``numpy``, a minigrad op not reached through an argument parser)
-raises ``Unbatchable``, and vmap then runs the whole function once per sample instead, as
-it once always did (``vmap.py``).
+``select``ed samples and ``stack``s the results. A learner's read of a batched tensor's
+values (``.tolist()``, ``.numpy()``, ``.item()``, ``float(x)``, ``if x:``) gets torch's error;
+minigrad's own code that reads them (an op not reached through an argument parser) raises
+``Unbatchable``, and vmap then runs the whole function once per sample instead, as it once
+always did (``vmap.py``).
 """
 
 from __future__ import annotations
 
+from minigrad import storage as _storage
 from minigrad._ops import METHODS, _vmap_hook
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
@@ -121,14 +123,38 @@ class BatchedTensor(Tensor):
                            "data-dependent control flow. We don't support that yet, please "
                            "file an issue at https://github.com/pytorch/pytorch/issues .")
 
-    __float__ = __int__ = __index__ = __bool__
-
     def item(self):
         raise RuntimeError("vmap: It looks like you're calling .item() on a Tensor. We don't "
                            "support vmap over calling .item() on a Tensor, please try to "
                            "rewrite what you're doing with other operations. If error is "
                            "occurring somewhere inside PyTorch internals, please file a bug "
                            "report.")
+
+    def __float__(self):  # float(x) and int(x) are .item() in torch
+        return self.item()
+
+    __int__ = __float__
+
+    def __index__(self):
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+
+    # A learner's read of a sample's values (x.tolist(), x.numpy(), np.asarray(x)) is torch's
+    # error too: a batched tensor has no storage of its own. (minigrad's own code that reads
+    # ``_data`` raises Unbatchable instead, and vmap then runs the function per sample.)
+    def _no_storage(self, *args, **kwargs):
+        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+
+    tolist = numpy = data_ptr = _no_storage
+
+    def __array__(self, dtype=None, copy=None):
+        self._no_storage()
+
+    def untyped_storage(self):
+        raise NotImplementedError("Cannot access storage of BatchedTensorImpl")
+
+    def storage(self):
+        _storage.warn_typed_storage_removal()  # torch's TypedStorage warns first
+        return self.untyped_storage()
 
     def __repr__(self, *, tensor_contents=None) -> str:
         inner = "\n".join("    " + line if line else line

@@ -11,10 +11,11 @@ depend on the batch is expanded; ``chunk_size`` splits the batch (``tensor_split
 the chunks' outputs (``cat``). Nested vmaps nest batched tensors (one level each).
 
 What batched tensors cannot run, vmap runs once per sample on ``x.select(in_dim, i)``,
-stacking the results along ``out_dims`` (as it once always did): a function that reads a
-sample's values directly (``tolist()``, NumPy, an op minigrad reaches without its argument
-parser), differentiates through a batched tensor (``backward``, ``vjp``), or draws random
-numbers with ``randomness`` 'same' or 'different'. There, an output with ``out_dims=None``
+stacking the results along ``out_dims`` (as it once always did): a function whose ops reach
+minigrad code that reads a sample's values directly (an op minigrad reaches without its
+argument parser), differentiates through a batched tensor (``backward``, ``vjp``), or draws
+random numbers with ``randomness`` 'same' or 'different'. (The learner's own reads,
+``tolist()``, ``numpy()``, ``item()``, get torch's errors, as in torch.) There, an output with ``out_dims=None``
 must be the same for every sample (torch's error otherwise).
 
 Randomness (``randomness=``) is watched through ``minigrad._random.draw_hook``: 'error'

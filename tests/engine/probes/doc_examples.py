@@ -5,6 +5,16 @@ sweep (issue s39): each snippet here is one that minigrad once got wrong, or a v
 of one that shows the rule behind it."""
 
 PROBES = [
+    # reading a sample's values inside vmap: torch's errors (a batched tensor has no storage)
+    "torch.vmap(lambda r: torch.tensor(r.tolist()))(torch.ones(2, 3))",
+    "torch.vmap(lambda r: torch.from_numpy(r.numpy()))(torch.ones(2, 3))",
+    "torch.vmap(lambda r: r * float(r.sum()))(torch.ones(2, 3))",
+    "torch.vmap(lambda r: r * int(r.sum()))(torch.ones(2, 3))",
+    "torch.vmap(lambda r: r.data_ptr() and r)(torch.ones(2, 3))",
+    "torch.vmap(lambda r: r.untyped_storage() and r)(torch.ones(2, 3))",
+    "torch.vmap(lambda r: len(r.storage()) and r)(torch.ones(2, 3))",
+    "torch.vmap(lambda r: r.sum().__index__() and r)(torch.ones(2, 3))",
+    "torch.vmap(lambda r: torch.tensor(np.asarray(r)))(torch.ones(2, 3))",
     "# a custom Function under torch.func's transforms: torch's rules (extending.func.rst)\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\ntorch.vmap(F.apply)(torch.ones(3, 2))",
     'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nprint(torch.vmap(lambda r: F.apply(torch.ones(2)) + r)(torch.ones(3, 2)))',
     'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nF.generate_vmap_rule = True\nprint(torch.vmap(F.apply)(torch.ones(3, 2)), torch.func.grad(lambda x: F.apply(x).sum())(torch.ones(3)))',
