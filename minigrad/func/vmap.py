@@ -15,8 +15,8 @@ stacking the results along ``out_dims`` (as it once always did): a function whos
 minigrad code that reads a sample's values directly (an op minigrad reaches without its
 argument parser), differentiates through a batched tensor (``backward``, ``vjp``), or draws
 random numbers with ``randomness`` 'same' or 'different'. (The learner's own reads,
-``tolist()``, ``numpy()``, ``item()``, get torch's errors, as in torch.) There, an output with ``out_dims=None``
-must be the same for every sample (torch's error otherwise).
+``tolist()``, ``numpy()``, ``item()``, get torch's errors, as in torch.) There, an output
+with ``out_dims=None`` must be the same for every sample (torch's error otherwise).
 
 Randomness (``randomness=``) is watched through ``minigrad._random.draw_hook``: 'error'
 refuses any random number drawn inside vmap (torch's error); 'same' replays, for every
