@@ -636,9 +636,11 @@ print("mean of per-sample == grad of mean loss:", torch.allclose(gw_vmap.mean(0)
 # batching rule (a `sin` of a batch is a `sin`; a `dot` of a batch is a matrix-vector
 # product). minigrad does the same, with the same rules for the common operations, so the
 # graph holds torch's nodes; an operation without a rule, or a transform such as `grad` given
-# a batched tensor, runs once per sample and the results are stacked. When the function reads
-# a sample's values or draws random numbers, minigrad falls back to calling the whole
-# function once per sample, on `x.select(in_dim, i)`, and stacks the results:
+# a batched tensor, runs once per sample and the results are stacked. When the function draws
+# random numbers, or reaches a part of minigrad that reads a sample's values directly,
+# minigrad falls back to calling the whole function once per sample, on `x.select(in_dim, i)`,
+# and stacks the results (reading the values yourself, with `.item()` or `.tolist()`, is an
+# error in both engines):
 
 # %%
 import inspect
@@ -674,12 +676,13 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 # ## Where minigrad differs from torch
 #
 # * **`vmap` sometimes loops.** Both call the function once, on batched tensors, but minigrad
-#   calls it once per sample when it reads a sample's values or draws random numbers (then a
-#   counter or a `print` inside runs $B$ times), and runs a transform (`grad`, `jvp`...) given
-#   a batched tensor once per sample. So inside `jacfwd` (and so `hessian`) `f` itself runs
-#   once per input element, inside `jacrev` `f` runs once but its backward pass once per
-#   output element (the counting cell of section 3 shows both). Values, shapes and errors are
-#   the same; graphs are torch's where minigrad has torch's batching rule.
+#   calls it once per sample when it draws random numbers or reaches minigrad code that reads
+#   a sample's values (then a counter or a `print` inside runs $B$ times), and runs a
+#   transform (`grad`, `jvp`...) given a batched tensor once per sample. So inside `jacfwd`
+#   (and so `hessian`) `f` itself runs once per input element, inside `jacrev` `f` runs once
+#   but its backward pass once per output element (the counting cell of section 3 shows
+#   both). Values, shapes and errors are the same; graphs are torch's where minigrad has
+#   torch's batching rule.
 # * **Randomness with `randomness="different"`**: same shapes, every sample different, but
 #   not always torch's numbers (float32 uniforms are; see the docstring of minigrad's `vmap`
 #   module). `"error"` and `"same"` behave as torch's.
@@ -722,7 +725,7 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 # 5. `f(a, B[i])` for every `i`, stacked along dimension 0: `a` is shared, `B` is batched
 #    along its first dimension.
 # 6. torch: 1 (one call on batched tensors). minigrad: 1 as well, or 8 when it falls back
-#    to a loop (a function that reads its samples' values, for instance).
+#    to a loop (a function that draws random numbers, for instance).
 #
 # </details>
 #
