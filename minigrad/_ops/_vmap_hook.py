@@ -16,3 +16,4 @@ grad = None
 # torch.func's other transforms running now (grad, vjp, jvp...: with ``active``, torch's
 # "functorch transforms are active", which a custom Function checks)
 transforms = 0
+Unbatchable = None  # vmap's signal to run the function per sample (set by func/_batched.py)

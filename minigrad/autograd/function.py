@@ -145,7 +145,11 @@ def _check_under_transforms(cls) -> None:
             "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
             "jacrev, ...), it must override the setup_context staticmethod. For more details, "
             "please see https://pytorch.org/docs/main/notes/extending.func.html")
-    if _vmap_hook.active and not cls.generate_vmap_rule and cls.vmap is Function.vmap:
+    if _vmap_hook.active and cls.vmap is not Function.vmap:
+        # a batching rule of its own (often around NumPy code): minigrad does not call it, but
+        # runs the whole vmapped function once per sample, which gives the rule's results
+        raise _vmap_hook.Unbatchable
+    if _vmap_hook.active and not cls.generate_vmap_rule:
         raise RuntimeError(
             f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
             "override and implement the vmap staticmethod or set generate_vmap_rule=True. For "

@@ -42,6 +42,9 @@ class Unbatchable(BaseException):  # noqa: N818 - a signal, not an error
     A BaseException, so that no ``except Exception`` on the way swallows it."""
 
 
+_vmap_hook.Unbatchable = Unbatchable  # (a custom Function with a vmap rule raises it)
+
+
 def _unbatchable(*_args, **_kwargs):
     raise Unbatchable
 

@@ -5,6 +5,8 @@ sweep (issue s39): each snippet here is one that minigrad once got wrong, or a v
 of one that shows the rule behind it."""
 
 PROBES = [
+    # a Function with its own vmap rule around NumPy code (extending.func.rst's NumpySort)
+    'class NpSin(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return torch.tensor(np.sin(x.detach().numpy()))\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.save_for_backward(inputs[0])\n    @staticmethod\n    def backward(ctx, g):\n        x, = ctx.saved_tensors\n        return g * x.cos()\n    @staticmethod\n    def vmap(info, in_dims, x):\n        return NpSin.apply(x), in_dims[0]\nx = torch.arange(6.).view(2, 3)\nprint(torch.vmap(NpSin.apply)(x), torch.vmap(lambda r: NpSin.apply(r).sum())(x))',
     # reading a sample's values inside vmap: torch's errors (a batched tensor has no storage)
     "torch.vmap(lambda r: torch.tensor(r.tolist()))(torch.ones(2, 3))",
     "torch.vmap(lambda r: torch.from_numpy(r.numpy()))(torch.ones(2, 3))",
