@@ -254,7 +254,7 @@ METHODS = {
     "divide_": aliases.divide_, "multiply_": aliases.multiply_,
     "subtract_": aliases.subtract_, "clip_": aliases.clip_, "fix_": aliases.fix_,
     "tril_": aliases.tril_, "triu_": aliases.triu_,
-    "output_nr": property(aliases.output_nr), "is_shared": aliases.is_shared,
+    "output_nr": property(aliases.output_nr), "is_shared": aliases._false,
     "share_memory_": aliases.share_memory_, "name": property(aliases.name),
     **{flag: property(aliases._false) for flag in aliases.FALSE_FLAGS},
     # the methods of torch's Tensor that minigrad leaves out say so (_left_out.py)

@@ -160,10 +160,6 @@ def _false(self) -> bool:
     return False
 
 
-def is_shared(self) -> bool:
-    return False
-
-
 def share_memory_(self):
     return self
 

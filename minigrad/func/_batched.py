@@ -228,15 +228,20 @@ def _batch_size(level, args, kwargs) -> int:
     raise AssertionError("no batched argument")
 
 
+def sample_of(x, dim: int, i: int, size: int):
+    """Sample ``i`` of ``x`` along ``dim``; for an empty batch, zeros shaped like a sample: the
+    function runs on them once so that the empty results get their shapes."""
+    if size == 0:
+        return x.new_zeros(x.shape[:dim] + x.shape[dim + 1:])
+    return x.select(dim, i)
+
+
 def _sample(x, level, i, size):
     if type(x) in (list, tuple):
         return type(x)(_sample(b, level, i, size) for b in x)
     if not _is_batched(x, level):
         return x
-    if size == 0:
-        shape = tuple(x._value.shape)
-        return x._value.new_zeros(shape[:x._bdim] + shape[x._bdim + 1:])
-    return x._value.select(x._bdim, i)
+    return sample_of(x._value, x._bdim, i, size)
 
 
 def _fallback(name, fn, level, args, kwargs):

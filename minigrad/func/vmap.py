@@ -182,18 +182,10 @@ def _loop(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims
     with _Randomness(randomness) as watch:
         for i in range(max(batch_size, 1)):
             watch.next_sample()
-            sample = [a if d is None else _sample(a, d, i, batch_size)
+            sample = [a if d is None else _batched.sample_of(a, d, i, batch_size)
                       for a, d in zip(flat_args, flat_in_dims)]
             outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
     return _stack_outputs(outputs, out_dims, func, batch_size)
-
-
-def _sample(x, dim: int, i: int, batch_size: int):
-    """Sample ``i`` of ``x``; for an empty batch, zeros shaped like a sample: the function
-    runs on them once so that the empty results get their shapes."""
-    if batch_size == 0:
-        return x.new_zeros(x.shape[:dim] + x.shape[dim + 1:])
-    return x.select(dim, i)
 
 
 def _get_name(func) -> str:
