@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout, _random
-from minigrad._numeric import fma, quietly
+from minigrad._numeric import cast, fma, for_dtype, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _warn_once, check_device
@@ -274,7 +274,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         if dtype is not None:
             _check_fits(array, dtype, dtype.name)
         dtype = dtype or inferred
-    array = quietly(np.array, array, dtype.numpy)
+    array = quietly(np.array, for_dtype(array, dtype.numpy), dtype.numpy)
     return _finish(Tensor._make(array), requires_grad, device)
 
 
@@ -388,7 +388,8 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None) -> T
     else:
         _dtype.check_number_fits(fill_value, dtype)  # 1e39 into float32 is refused
     shape = _size((size,) if isinstance(size, int) else tuple(size), "full")
-    return _finish(Tensor._make(quietly(np.full, shape, fill_value, dtype.numpy)), requires_grad,
+    value = for_dtype(fill_value, dtype.numpy)
+    return _finish(Tensor._make(quietly(np.full, shape, value, dtype.numpy)), requires_grad,
                    device)
 
 
@@ -473,7 +474,10 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype.is_floating_point:
         size = int(np.ceil((float(end) - float(start)) / float(step)))
-        data = _torch_ramp(float(start), float(step), size, dtype.numpy, np.float64)
+        # accumulated in torch's acc_type: double, but float for a half tensor
+        acc = np.float32 if dtype is _dtype.float16 else np.float64
+        data = _torch_ramp(for_dtype(float(start), acc), for_dtype(float(step), acc), size,
+                           dtype.numpy, acc)
     else:  # integers: the bounds and the step truncated to int64 first
         first, last, by = int(start), int(end), int(step)
         if dtype is _dtype.int64:
@@ -555,10 +559,10 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None)
     floating = dtype.is_floating_point  # integers: the bounds truncated, the step in double
     acc = np.dtype(dtype.numpy if floating else np.float64)
     if steps == 1:
-        data = np.full(1, start).astype(dtype.numpy)
+        data = cast(np.full(1, start), dtype.numpy)
     else:
-        lo = acc.type(start if floating else int(start))
-        hi = acc.type(end if floating else int(end))
+        lo = acc.type(for_dtype(start, acc) if floating else int(start))
+        hi = acc.type(for_dtype(end, acc) if floating else int(end))
         with np.errstate(all="ignore"):
             step = (hi - lo) / acc.type(steps - 1)
         data = _torch_ramp(lo, step, steps, dtype.numpy, acc, end=hi, steps=steps)

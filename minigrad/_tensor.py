@@ -24,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype, _layout, cuda, storage
+from minigrad import _dtype, _layout, _numeric, cuda, storage
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
@@ -702,7 +702,7 @@ class _TensorType(type):
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.array(args[0])
             _dtype.check_fits(data, cls.dtype)  # nan, inf or too large: torch's error
-            return Tensor._make(data.astype(cls.dtype.numpy))
+            return Tensor._make(_numeric.cast(data, cls.dtype.numpy))
         return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
 
     def __instancecheck__(cls, obj) -> bool:

@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._numeric import quietly
+from minigrad._numeric import cast
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph, profiler
 from minigrad.autograd.views import make_view
@@ -74,7 +74,7 @@ def as_tensor_like(x, dtype) -> Tensor:
         return x
     if type(x) is int and dtype.numpy.kind in "iu":  # wraps around, as torch's C++ cast
         return Tensor._make(np.asarray(x).astype(dtype.numpy))
-    return Tensor._make(quietly(np.asarray, x, dtype.numpy))
+    return Tensor._make(cast(x, dtype.numpy))
 
 
 def wrapped(x) -> Tensor:
@@ -93,7 +93,7 @@ def operands(a, b):
             return a, b, a.dtype
         if type(b) in (float, int) and a._data.dtype.kind == "f":
             d = a.dtype  # a number never changes a float tensor's dtype
-            return a, Tensor._make(quietly(np.asarray, b, d.numpy)), d
+            return a, Tensor._make(cast(b, d.numpy)), d
     if not isinstance(a, Tensor | NUMBER) or not isinstance(b, Tensor | NUMBER):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"unsupported operand type: '{type(bad).__name__}'")
@@ -109,7 +109,7 @@ def common_data(a, b, d):
     then multiplies in float32. NumPy would multiply in float64 and round the product, which
     gives another last digit for about half of the elements."""
     x, y, dn = a._data, b._data, d.numpy
-    return (x if x.dtype == dn else x.astype(dn)), (y if y.dtype == dn else y.astype(dn))
+    return (x if x.dtype == dn else cast(x, dn)), (y if y.dtype == dn else cast(y, dn))
 
 
 class ReducedScalar:

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from minigrad import _layout
-from minigrad._numeric import quietly
+from minigrad._numeric import cast, number, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record
 from minigrad._ops.elementary import cosh
@@ -99,7 +99,7 @@ _LEAKY_INPLACE_ERROR = (
 
 
 def _np_leaky(x, slope):
-    return np.where(x > 0, x, x * x.dtype.type(slope)).astype(x.dtype, copy=False)
+    return np.where(x > 0, x, x * number(slope, x.dtype)).astype(x.dtype, copy=False)
 
 
 @parses('leaky_relu(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)')
@@ -148,7 +148,7 @@ class LeakyReluBackward1(Node):
 def leaky_relu_backward(grad_output, input, negative_slope):
     """``grad_output`` where ``input > 0``, else ``grad_output * negative_slope``."""
     g = grad_output._data
-    data = quietly(lambda: np.where(input._data > 0, g, g * g.dtype.type(negative_slope)))
+    data = quietly(lambda: np.where(input._data > 0, g, g * number(negative_slope, g.dtype)))
     if fused():
         return _result(data, grad_output)
     return record(data.astype(g.dtype, copy=False), LeakyReluBackwardBackward0,
@@ -500,7 +500,7 @@ def _hardtanh_data(input, min_val, max_val, name):
         raise RuntimeError(f"Bool inputs not supported for {name}")
     x = input._data
     # clip keeps x on a tie and nan as nan; a float bound of an integer tensor is truncated
-    return clip(x, np.asarray(min_val).astype(x.dtype), np.asarray(max_val).astype(x.dtype))
+    return clip(x, cast(min_val, x.dtype), cast(max_val, x.dtype))
 
 
 @parses('hardtanh(Tensor input, Number min_val = -1, Number max_val = 1, *, '
@@ -877,7 +877,7 @@ def _threshold_data(input, threshold, value):
     x = input._data
     if x.dtype.kind == "b":
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
-    return np.where(x <= threshold, np.asarray(value).astype(x.dtype), x).astype(x.dtype)
+    return np.where(x <= threshold, cast(value, x.dtype), x).astype(x.dtype)
 
 
 @parses('threshold(Tensor input, Number threshold, Number value, *, Tensor out = None)')

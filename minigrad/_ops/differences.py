@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._layout import elementwise_result
-from minigrad._numeric import fma, quietly, torch_fuses
+from minigrad._numeric import fma, for_dtype, quietly, torch_fuses
 from minigrad._ops._args import parses
 from minigrad._ops._core import as_tensor_like, record, result_type
 from minigrad._ops.index_add import index_fill
@@ -279,7 +279,7 @@ def _pointwise3(input, tensor1, tensor2, value, combine):
     d = result_type(input, tensor1, tensor2)
     broadcast_shape((input, tensor1, tensor2))
     a, b, c = (t._data.astype(d.numpy, copy=False) for t in (input, tensor1, tensor2))
-    v = d.numpy.type(value)
+    v = d.numpy.type(for_dtype(value, d.numpy))
     if combine is np.multiply and d.is_floating_point and d.numpy in (np.float32, np.float64) \
             and torch_fuses():  # torch's vectorised kernel: one fused multiply-add
         a, b, c = np.broadcast_arrays(a, b, c)

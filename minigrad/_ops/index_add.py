@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import _layout
-from minigrad._numeric import quietly
+from minigrad._numeric import cast, number, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import record
 from minigrad._ops.indexing import IndexAddBackward0
@@ -67,7 +67,7 @@ def _added(input, d, index, source, alpha):
     data = np.array(input._data, order="C")
     src = source._data
     if alpha != 1:  # alpha in the tensor's dtype first, as torch's kernel
-        src = quietly(np.multiply, src, data.dtype.type(alpha)).astype(data.dtype, copy=False)
+        src = quietly(np.multiply, src, number(alpha, data.dtype)).astype(data.dtype, copy=False)
     idx = index._data.reshape(-1).astype(np.int64)
     if data.ndim == 0:
         np.add.at(data.reshape(1), idx, src.reshape(1))
@@ -127,7 +127,7 @@ def _filled(input, d, index, value):
     data = np.array(input._data, order="C")
     v = value._data if isinstance(value, Tensor) else value
     view = data.reshape(1) if data.ndim == 0 else np.moveaxis(data, d, 0)
-    view[index._data.reshape(-1)] = quietly(np.asarray(v).astype, data.dtype)
+    view[index._data.reshape(-1)] = cast(v, data.dtype)
     return data
 
 

@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout
+from minigrad._numeric import cast
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast, record, record_view
 from minigrad._ops.pointwise import mul_scalar
@@ -569,7 +570,7 @@ def setitem(input, index, value):
         target = _basic(input, items)
     if not isinstance(value, Tensor):
         _dtype.check_number_fits(value, input.dtype)
-        value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
+        value = Tensor._make(cast(value, input._data.dtype))
     if value.shape == target.shape:
         target.copy_(value)
     elif value.dim() == 0:
@@ -773,7 +774,7 @@ def scatter_value(input, dim, index, value):
     d = _wrap_dim(dim, input.dim())
     _check_index("scatter", input, d, index)
     data = _at_least_1d(input._data).copy()
-    data[_grids(index, d, 1)] = value
+    data[_grids(index, d, 1)] = cast(value, data.dtype)
     return record(data.reshape(input._data.shape), ScatterBackward1, (input,),
                   save={"index": index}, dim=d, dim_arg=dim, value=value)
 
@@ -864,7 +865,7 @@ def masked_fill(input, mask, value):
     if not isinstance(value, Tensor):
         _dtype.check_number_fits(value, input.dtype)
     fill = value._data if isinstance(value, Tensor) else value
-    data = _layout.row_major(np.where(mask._data, np.asarray(fill).astype(input._data.dtype),
+    data = _layout.row_major(np.where(mask._data, cast(fill, input._data.dtype),
                                       np.broadcast_to(input._data, shape)))  # (as torch's)
     if isinstance(value, Tensor):
         return record(data, MaskedFillBackward1, (input, value), save={"mask": mask})

@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 
 from minigrad import _creation, _dtype, _layout, _random
-from minigrad._numeric import quietly
+from minigrad._numeric import cast, for_dtype, quietly
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
@@ -239,8 +239,10 @@ def _binary_inplace(self, other, np_fn, node_cls, save_self=False, save_other=Fa
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
                                f"broadcast shape {list(shape)}")
     check_no_partial_overlap(self._data, other_t._data)
-    if isinstance(np_fn, np.ufunc):
-        data = _writer(np_fn, y)  # (NumPy computes in the common dtype, then casts)
+    if x.dtype != self._data.dtype:  # computed in a wider dtype, then converted as torch does
+        data = cast(quietly(np_fn, x, y), self._data.dtype)
+    elif isinstance(np_fn, np.ufunc):
+        data = _writer(np_fn, y)
     elif (np_fn.__class__ is P.Scaled and type(np_fn.alpha) in (int, float)
           and x.dtype.kind == "f" and y.dtype == x.dtype and x is self._data
           and not np_fn.fuses(x, y)):
@@ -492,7 +494,8 @@ def _clamp_bound_(self, bound, np_fn, scalar_node, tensor_node, key):
         check_same_shape_broadcast(self._data, bound._data)
         return apply_inplace(self, np_fn(self._data, bound._data), tensor_node, (self, bound),
                              save={"self": old, key: bound})
-    return apply_inplace(self, np_fn(self._data, bound), scalar_node, (self,),
+    return apply_inplace(self, np_fn(self._data, cast(bound, self._data.dtype)), scalar_node,
+                         (self,),
                          save={"self": old}, **{key: bound})
 
 
@@ -863,10 +866,10 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
-        data = quietly(value._data.astype, self._data.dtype)  # 1e10 into float16: inf, silently
+        data = cast(value._data, self._data.dtype)  # 1e10 into float16: inf, silently
         return apply_inplace(self, data, FillBackward3, (self, value))
     _dtype.check_number_fits(value, self.dtype)
-    return apply_inplace(self, value, FillBackward2, (self,))
+    return apply_inplace(self, for_dtype(value, self._data.dtype), FillBackward2, (self,))
 
 
 class FillBackward2(ZeroBackward0):
@@ -894,7 +897,7 @@ def copy_(self, src, non_blocking=False):
     except ValueError:
         raise RuntimeError(_copy_shape_error(self._data.shape, src_t._data.shape)) from None
     if data.dtype != self._data.dtype:  # cast here: nan into an integer is a value, no warning
-        data = quietly(data.astype, self._data.dtype)
+        data = cast(data, self._data.dtype)
     return apply_inplace(self, data, CopyBackwards, (self, src_t))
 
 
@@ -1020,7 +1023,7 @@ def masked_fill_(self, mask, value):
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
     fill = value._data if isinstance(value, Tensor) else value
-    data = np.where(mask._data, np.asarray(fill).astype(self._data.dtype), self._data)
+    data = np.where(mask._data, cast(fill, self._data.dtype), self._data)
     if isinstance(value, Tensor):
         return apply_inplace(self, data, I.MaskedFillBackward1, (self, value),
                              save={"mask": mask})

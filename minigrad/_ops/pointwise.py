@@ -20,7 +20,16 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._layout import elementwise_result
-from minigrad._numeric import fma, half_vector_tail, quietly, torch_fuses, vectorized_loop
+from minigrad._numeric import (
+    cast,
+    fma,
+    for_dtype,
+    half_vector_tail,
+    number,
+    quietly,
+    torch_fuses,
+    vectorized_loop,
+)
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
     ReducedScalar,
@@ -157,18 +166,19 @@ class Scaled:
 
     def __call__(self, x, y):
         if self.fuses(x, y):
-            factor = x.dtype.type(self.alpha)  # (float16: alpha is rounded to it first)
-            factor = factor if self.ufunc is np.add else -factor
+            alpha = x.dtype.type(for_dtype(self.alpha, x.dtype))  # (float16: rounded to it)
+            factor = alpha if self.ufunc is np.add else -alpha
             if x.dtype == np.float16:
                 out = fma(np.float32(factor), y.astype(np.float32), x.astype(np.float32),
                           np.float32).astype(np.float16)
                 tail = half_vector_tail(out.shape, x, y)
                 if tail is not None:  # the element-by-element code: the product rounded first
-                    unfused = self.ufunc(x, self.alpha * y)
+                    unfused = self.ufunc(x, alpha * y)
                     out[tail] = np.broadcast_to(unfused, out.shape)[tail]
                 return out
             return fma(factor, y, x, x.dtype)
-        return self.ufunc(x, self.alpha * y)
+        alpha = number(self.alpha, y.dtype) if y.dtype == np.float16 else self.alpha
+        return self.ufunc(x, alpha * y)
 
 
 class AddBackward0(Node):
@@ -240,7 +250,7 @@ def rsub(input, other, alpha=1):
         return _binary(input, other, fn, RsubBackward0, alpha=alpha)
     d = result_type(input, other)
     x = input._data if alpha == 1 else alpha * input._data
-    data = (np.asarray(other, dtype=d.numpy) - x).astype(d.numpy, copy=False)
+    data = (cast(other, d.numpy) - x).astype(d.numpy, copy=False)
     return record(data, RsubBackward1, (input,), alpha=alpha)
 
 
@@ -865,6 +875,7 @@ def clip(data: np.ndarray, lo, hi) -> np.ndarray:
     out = data
     for bound, beyond in ((lo, np.less), (hi, np.greater)):
         if bound is not None:
+            bound = cast(bound, data.dtype)  # (a Python float as torch converts it)
             out = np.where(beyond(out, bound), bound, out)
             if data.dtype.kind == "f":
                 out = np.where(np.isnan(bound), bound, out)
@@ -1322,9 +1333,9 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
 
 def np_nan_to_num(x, nan, posinf, neginf):
     info = np.finfo(x.dtype)
-    return np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
-                         posinf=info.max if posinf is None else posinf,
-                         neginf=info.min if neginf is None else neginf)
+    return np.nan_to_num(x, copy=True, nan=0.0 if nan is None else for_dtype(nan, x.dtype),
+                         posinf=info.max if posinf is None else for_dtype(posinf, x.dtype),
+                         neginf=info.min if neginf is None else for_dtype(neginf, x.dtype))
 
 
 class NanToNumBackward0(Node):
@@ -1589,7 +1600,7 @@ def clamp_min(input, min):
     if isinstance(min, Tensor):
         return _binary(input, min, torch_max, ClampMinBackward1, save=_save_bound("min"))
     d = result_type(input, min)
-    data = torch_max(input._data.astype(d.numpy, copy=False), d.numpy.type(min))
+    data = torch_max(input._data.astype(d.numpy, copy=False), number(min, d.numpy))
     return record(data, ClampMinBackward0, (input,), save={"self": input}, min=min)
 
 
@@ -1601,7 +1612,7 @@ def clamp_max(input, max):
     if isinstance(max, Tensor):
         return _binary(input, max, torch_min, ClampMaxBackward1, save=_save_bound("max"))
     d = result_type(input, max)
-    data = torch_min(input._data.astype(d.numpy, copy=False), d.numpy.type(max))
+    data = torch_min(input._data.astype(d.numpy, copy=False), number(max, d.numpy))
     return record(data, ClampMaxBackward0, (input,), save={"self": input}, max=max)
 
 
@@ -1694,7 +1705,7 @@ def lerp_data(input, end, weight):
     out_dtype = a.dtype
     if a.dtype == np.float16:  # torch computes float16 in float32 and rounds once
         a, b = a.astype(np.float32), b.astype(np.float32)
-    w = weight._data.astype(a.dtype) if isinstance(weight, Tensor) else a.dtype.type(weight)
+    w = weight._data.astype(a.dtype) if isinstance(weight, Tensor) else number(weight, a.dtype)
     with np.errstate(all="ignore"):  # torch's lerp_vec: one fused multiply-add
         diff = b - a
         small = np.abs(w) < 0.5

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout, return_types
-from minigrad._numeric import cascade_sum, cascade_sum_dims, norm_sum, quietly
+from minigrad._numeric import cascade_sum, cascade_sum_dims, cast, norm_sum, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -51,7 +51,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 def _sum(input, dim, keepdim, dtype):
     x = input  # with dtype=, torch casts inside the reduction: still one node, on the input
-    data = x._data if dtype is None else x._data.astype(dtype.numpy)
+    data = x._data if dtype is None else cast(x._data, dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     dim_arg = dim  # as given, for the node's saved field
@@ -102,7 +102,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 def _mean(input, dim, keepdim, dtype):
     x = input  # with dtype=, torch casts inside the reduction: still one node, on the input
-    data = x._data
+    data = source = x._data
     if dtype is not None or data.dtype.kind != "f":  # a float input needs no check
         d = x.dtype if dtype is None else dtype
         if not d.is_floating_point:
@@ -110,9 +110,10 @@ def _mean(input, dim, keepdim, dtype):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {d.scalar_name}")
         if dtype is not None:
-            data = data.astype(dtype.numpy)
-    # float16: as torch, the sum and the division in float32, rounded once at the end
-    wide = data.astype(np.float32) if data.dtype == np.float16 else data
+            data = cast(data, dtype.numpy)
+    # float16: as torch, the sum and the division in float32, rounded once at the end (with
+    # dtype=float16, the input itself is cast to float32 for the sum, not to float16 first)
+    wide = source.astype(np.float32) if data.dtype == np.float16 else data
     if dim is None:
         if data.size:
             # as torch: the sum (in torch's order), then divided by the count; the division
@@ -274,7 +275,7 @@ def argmax(input, dim=None, keepdim=False):
     'Tensor out = None)',
 )
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    data = input._data if dtype is None else cast(input._data, dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if dim is None:
@@ -648,7 +649,7 @@ def norm(input, p, dim=None, keepdim=False, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype.scalar_name}")
-    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    data = input._data if dtype is None else cast(input._data, dtype.numpy)
     dims = _all_dims(dim, data.ndim)
     out = vector_norm_data(data, p, dims, keepdim)
     return record(_layout.row_major(out), LinalgVectorNormBackward0, (input,),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import return_types
+from minigrad._numeric import cast
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
@@ -23,7 +24,7 @@ from minigrad.autograd.graph import Node
 
 
 def _scan_input(input, dim, dtype):
-    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    data = input._data if dtype is None else cast(input._data, dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)  # integers add up in int64, as in torch
     return data, _wrap_dim(dim, data.ndim)
@@ -37,7 +38,7 @@ def scan(np_fn, data, dim):
         return data.copy()
     acc = np.float64 if data.dtype.kind == "f" else data.dtype
     with np.errstate(all="ignore"):  # overflow to inf is a value, as in torch
-        out = np_fn(data, dim, acc).astype(data.dtype, copy=False)
+        out = cast(np_fn(data, dim, acc), data.dtype)  # (float16 from double as torch)
     return np.ascontiguousarray(out)  # row-major whatever the input's layout, as torch's
 
 

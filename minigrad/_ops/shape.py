@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from minigrad import _dtype, _layout
-from minigrad._numeric import cascade_sum_dims, quietly
+from minigrad._numeric import cascade_sum_dims, for_dtype, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, needs_grad, record, record_view
 from minigrad._ops.indexing import SelectBackwardBackward0, view_backward
@@ -210,7 +210,7 @@ def to(input, *args, dtype=None, copy=False, device=None, tensor=None, non_block
     # laid out as torch's empty_like lays it out; nan or an out-of-range float cast to an
     # integer is a value (whatever the CPU gives), as in torch, not NumPy's warning
     out = _layout.empty_like_array(input._data, (dtype or input.dtype).numpy, fmt)
-    quietly(np.copyto, out, input._data, "unsafe")
+    quietly(np.copyto, out, for_dtype(input._data, out.dtype), "unsafe")
     return record(out, ToCopyBackward0, (input,))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad import return_types
-from minigrad._numeric import cascade_sum, cascade_sum_dims, quietly
+from minigrad._numeric import cascade_sum, cascade_sum_dims, cast, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import needs_grad, record
 from minigrad._ops.linalg import _short
@@ -218,7 +218,7 @@ class AminmaxBackward0(Node):
         'torch.dtype? dtype = None, Tensor out = None)')
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN read as 0."""
-    data = input._data if dtype is None else input._data.astype(dtype.numpy)
+    data = input._data if dtype is None else cast(input._data, dtype.numpy)
     if data.dtype == np.bool_ or (data.dtype.kind in "iu" and data.dtype != np.int64):
         data = data.astype(np.int64)
     if data.dtype.kind == "f":
