@@ -25,6 +25,7 @@ from minigrad._ops import (
     index_reduce,
     indexing,
     inplace,
+    inplace_compare,
     inverse,
     join,
     linalg,
@@ -254,6 +255,11 @@ METHODS = {
     "divide_": aliases.divide_, "multiply_": aliases.multiply_,
     "subtract_": aliases.subtract_, "clip_": aliases.clip_, "fix_": aliases.fix_,
     "tril_": aliases.tril_, "triu_": aliases.triu_,
+    # comparisons, logical ops, hypot and atan2 in place (inplace_compare.py)
+    **{name: getattr(inplace_compare, name) for name in (
+        "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_", "less_equal_",
+        "greater_", "greater_equal_", "logical_and_", "logical_or_", "logical_xor_",
+        "logical_not_", "hypot_", "atan2_", "arctan2_")},
     "output_nr": property(aliases.output_nr), "is_shared": aliases._false,
     "share_memory_": aliases.share_memory_, "name": property(aliases.name),
     **{flag: property(aliases._false) for flag in aliases.FALSE_FLAGS},

@@ -1113,6 +1113,24 @@ OPS: list[OpInfo] = [
         lib.arctanh_(x.clone())), few(unary(unit), 2),
            supports_fwad=False, supports_backward=False, supports_gradgrad=False,
            no_gradcheck=NO_DERIVATIVE),
+    # comparisons written in place: zero gradients and tangents (derivatives.yaml), a node
+    # per comparison and kind of ``other``; logical ops in place record nothing (the clone's
+    # node stays); hypot_ and atan2_ record hypot's and atan2's nodes
+    OpInfo("comparisons_", lambda lib, x, y: tuple(
+        getattr(x.clone(), name)(other) for name in (
+            "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_", "less_equal_",
+            "greater_", "greater_equal_") for other in (y, 0.25, y.detach())),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(randn(r, (3,)), randn(r, ()))]),
+    OpInfo("logical_", lambda lib, x, y: (
+        x.clone().logical_and_(y), x.clone().logical_or_(y), x.clone().logical_xor_(y),
+        x.clone().logical_not_(), x.clone().logical_and_(y > 0)),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,)))],
+           no_gradcheck="not differentiable: torch records nothing, so the gradient passes "
+                        "through the clone's node as if the values had not changed, which is "
+                        "not their derivative (torch's gradcheck fails alike)"),
+    OpInfo("hypot_atan2_", lambda lib, x, y: (
+        x.clone().hypot_(y), x.clone().atan2_(y), x.clone().arctan2_(y)),
+           lambda r: [S(randn(r, (2, 3)), randn(r, (3,))), S(randn(r, (3,)), randn(r, ()))]),
     # torch's in-place ops as functions (torch.sin_(x) is x.sin_())
     OpInfo("inplace_functions", lambda lib, x: (
         lib.abs_(x.clone()), lib.ceil_(x.clone()), lib.clamp_(x.clone(), -0.5, 0.5),

@@ -400,6 +400,8 @@ NOT_PRODUCED_BY_OPS = {
     "_ViewNode": "the base class of the view nodes (its jvp is theirs); never recorded itself",
     "_ZeroGradient": "the base class of the rounding nodes (floor, ceil, round, trunc); never "
                      "recorded itself",
+    "_ZeroComparison": "the base class of the in-place comparisons' nodes (EqBackward0...); "
+                       "never recorded itself",
     **dict.fromkeys(["ThresholdBackwardBackward0", "TanhBackwardBackward0",
                      "SigmoidBackwardBackward0"],
                     "recorded by relu/tanh/sigmoid's backward under create_graph, not by an "

@@ -493,6 +493,60 @@ v = b.t()
 b.add_(1)
 g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
 print(g, g.grad_fn.next_functions[0][0]._saved_size)""",
+    # comparisons, logical ops, hypot and atan2 in place
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+o = torch.tensor([2., 0., 6.], requires_grad=True)
+print(y.lt_(o), y.grad_fn, y.grad_fn.next_functions, y._version)
+y.sum().backward()
+print(x.grad, o.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+print(y.eq_(4.), y.grad_fn.next_functions, y.ne_(torch.tensor(0.)).grad_fn)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+print(x.logical_and_(torch.tensor([1., 0., 1.])), x._version, x.grad_fn)
+y = x * 2
+y.logical_xor_(torch.tensor([1., 0., 0.]))
+print(y, y.grad_fn, y._version)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+x.eq_(2.)""",
+    """x = torch.tensor([1., 2., 3.]) * 1
+x.eq_(torch.ones(2, 3))""",
+    """b = torch.tensor([True, False])
+print(b.lt_(0.5), b.logical_not_(), b.logical_or_(torch.tensor([0, 1])))
+i = torch.tensor([1, 2, 3])
+print(i.ge_(2.5), i.dtype, i.greater_equal_(1), i.less_(torch.tensor([1, 1, 1])))""",
+    """i = torch.tensor([1, 2, 3])
+i.hypot_(torch.tensor([1, 2, 3]))""",
+    """i = torch.tensor([1, 2, 3])
+i.atan2_(torch.tensor([1., 2, 3]))""",
+    """x = torch.tensor([1., 2.]) * 1
+x.logical_and_(1)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+a = x * 1
+print(a.atan2_(torch.tensor([4., 5., 6.])), a.grad_fn._saved_self, a.grad_fn._saved_other)
+a.sum().backward()
+h = torch.tensor([3., 4.], requires_grad=True) * 1
+print(h.hypot_(torch.tensor([4., 3.])), h.grad_fn._saved_result)
+h.sum().backward()
+print(x.grad)""",
+    """import warnings
+fwAD = torch.autograd.forward_ad
+with warnings.catch_warnings(), fwAD.dual_level():  # torch's first dual tensor: jit warnings of its own
+    warnings.simplefilter('ignore')
+    fwAD.make_dual(torch.ones(1), torch.ones(1))
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.tensor([1., 2.]), torch.tensor([1., 1.])) * 1
+    d.eq_(1.)
+    print(fwAD.unpack_dual(d).tangent)
+    d2 = fwAD.make_dual(torch.tensor([3., 4.]), torch.tensor([1., 1.])) * 1
+    d2.hypot_(torch.tensor([4., 3.]))
+    print(fwAD.unpack_dual(d2).tangent)
+    d3 = fwAD.make_dual(torch.tensor([3., 4.]), torch.tensor([1., 1.])) * 1
+    d3.logical_and_(torch.tensor([4., 0.]))
+    print(fwAD.unpack_dual(d3))""",
 ]
 
 KNOWN = {
