@@ -17,3 +17,6 @@ grad = None
 # "functorch transforms are active", which a custom Function checks)
 transforms = 0
 Unbatchable = None  # vmap's signal to run the function per sample (set by func/_batched.py)
+# a function once per sample of its batched arguments, the results stacked (an op's forward
+# rule given batched tangents it cannot compute at once; set by func/_batched.py)
+per_sample = None

@@ -290,6 +290,14 @@ def _stack_results(outs, level, size):
     return first
 
 
+def per_sample(fn, args):
+    """``fn(*args)`` once per sample of its batched arguments, the results stacked (the
+    fallback of a forward-mode rule given batched tangents)."""
+    return _fallback("per_sample", fn, _level_of(args, {}), args, {})
+
+
+_vmap_hook.per_sample = per_sample
+
 _INPLACE_OPERATORS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
                       "__ipow__", "__ifloordiv__", "__imod__"}
 
@@ -986,6 +994,12 @@ def refuse_batched(*trees) -> None:
     for tree in trees:
         if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(tree)[0]):
             raise Unbatchable
+
+
+def holds_batched(tree) -> bool:
+    """Whether a tree of arguments holds a batched tensor (inside vmap)."""
+    return bool(_vmap_hook.active) and any(isinstance(leaf, BatchedTensor)
+                                           for leaf in tree_flatten(tree)[0])
 
 
 def transform_per_sample(fn, args, kwargs=None):
