@@ -926,6 +926,15 @@ FRONT_WITH_NUMBERS = ("add sub mul div multiply subtract divide true_divide wher
                       "__rpow__").split()
 
 
+def _masked_fill(fn, level, args, kwargs):
+    """masked_fill: a pointwise op of self and mask; a batched value (a 0-d sample, which
+    the pointwise rule would pad to self's rank) per sample."""
+    value = args[2] if len(args) > 2 else kwargs.get("value")
+    if _is_batched(value, level):
+        return _FALLBACK
+    return _n_ary(fn, level, args, kwargs)
+
+
 def _ravel(fn, level, args, kwargs):
     """``ravel``: torch's composite ``contiguous().view(-1)``, each through its own rule."""
     if kwargs or len(args) != 1:
@@ -964,7 +973,7 @@ RULES.update({
     "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
     "min": _extreme("min"),
     "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
-    "masked_fill": _n_ary, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
+    "masked_fill": _masked_fill, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
     "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,
     "movedim": _movedim, "moveaxis": _movedim,
     "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,

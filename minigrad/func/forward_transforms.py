@@ -7,8 +7,11 @@ computes its product with reverse mode instead: with ``g(u) = J^T u`` (a vjp rec
 ``create_graph``, linear in ``u``), the vjp of ``g`` in direction ``v`` is ``J v``. The numbers
 are the same Jacobian-vector product, summed in another order.
 
-``jacfwd`` pushes one basis direction per input element through ``jvp`` under ``vmap``, as
-torch does, so its ``randomness`` argument means what vmap's does. ``hessian`` is
+``jacfwd`` pushes the standard basis (one direction per input element) through ``jvp`` under
+``vmap``, as torch does: the function runs once, its inputs' tangents batched tensors, and each
+op's forward rule computes every direction at once through the batching rules (a rule that
+cannot runs once per direction, torch's fallback). Its ``randomness`` argument means what
+vmap's does. ``hessian`` is
 ``jacfwd(jacrev(f))``: forward over reverse, torch's choice.
 """
 
@@ -157,7 +160,8 @@ def _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict):
 
 def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by forward
-    mode: one jvp per input element. Same shapes and nesting as ``jacrev``."""
+    mode: one jvp whose tangents are the standard basis, batched by ``vmap`` (one direction
+    per input element). Same shapes and nesting as ``jacrev``."""
 
     @wraps(func)
     def wrapper(*args):
