@@ -30,6 +30,7 @@ from minigrad._numeric import (
     torch_fuses,
     vectorized_loop,
 )
+from minigrad._ops import _vmap_hook
 from minigrad._ops._args import parses
 from minigrad._ops._core import (
     ReducedScalar,
@@ -799,6 +800,10 @@ class TanhBackward0(Node):
 
 def tanh_backward(grad_output, output):
     """``grad_output * (1 - output^2)``: tanh's backward as the single op torch uses."""
+    if _vmap_hook.active:  # batched gradients or tangents (jacrev, jacfwd): its batching rule
+        out = _vmap_hook.call("tanh_backward", tanh_backward, (grad_output, output), {})
+        if out is not _vmap_hook.PASS:
+            return out
     g, y = grad_output._data, output._data
     if fused():  # tanh's backward without create_graph: nothing to record
         return Tensor._make(np.asarray(g * _one_minus_square(y)))
@@ -847,6 +852,10 @@ class SigmoidBackward0(Node):
 
 def sigmoid_backward(grad_output, output):
     """``grad_output * (1 - output) * output``: sigmoid's backward as torch's single op."""
+    if _vmap_hook.active:  # batched gradients or tangents (jacrev, jacfwd): its batching rule
+        out = _vmap_hook.call("sigmoid_backward", sigmoid_backward, (grad_output, output), {})
+        if out is not _vmap_hook.PASS:
+            return out
     g, y = grad_output._data, output._data
     return record(g * (1 - y) * y, SigmoidBackwardBackward0, (grad_output, output),
                   save={"grad_output": grad_output, "output": output})
@@ -930,6 +939,11 @@ class ReluBackward0(Node):
 def threshold_backward(grad_output, input, threshold):
     """``grad_output`` where ``input > threshold``, else +0: relu's backward, an op of its own
     in torch, so under create_graph the gradient has a ThresholdBackwardBackward0 node."""
+    if _vmap_hook.active:  # batched gradients or tangents (jacrev, jacfwd): its batching rule
+        out = _vmap_hook.call("threshold_backward", threshold_backward,
+                              (grad_output, input, threshold), {})
+        if out is not _vmap_hook.PASS:
+            return out
     g = grad_output._data
     blocked = np.asarray(input._data <= threshold)  # an array for a 0-d input too (see below)
     if g.dtype.kind == "f" and g.shape == blocked.shape:

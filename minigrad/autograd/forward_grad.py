@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 
+from minigrad._ops import _vmap_hook
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import OpContext
 
@@ -76,7 +77,7 @@ def propagate(outputs, node_cls, inputs, save, attrs) -> None:
     tangents = [tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
-    if None in tangents and grad_mode.is_recording() and any(
+    if any(t is None for t in tangents) and grad_mode.is_recording() and any(
             getattr(t, "requires_grad", False) for t in inputs):
         tangents = _zeros_for_missing(inputs, tangents)
     result = _compute(outputs, node_cls, inputs, tangents, save, attrs)
@@ -148,7 +149,14 @@ def _compute(outputs, node_cls, inputs, tangents, save, attrs):
     tangents), then shape and cast each tangent like its output."""
     ctx = OpContext(node_cls, inputs, outputs[0] if len(outputs) == 1 else outputs, save, attrs)
     with _Off():
-        result = node_cls.jvp(ctx, *tangents)
+        try:
+            result = node_cls.jvp(ctx, *tangents)
+        except BaseException as e:
+            if not _vmap_hook.active or not isinstance(e, _vmap_hook.Unbatchable):
+                raise
+            # batched tangents (jacfwd's basis) the rule cannot compute at once: torch's
+            # fallback, the rule once per sample, the results stacked
+            result = _vmap_hook.per_sample(lambda *ts: node_cls.jvp(ctx, *ts), tangents)
         result = result if isinstance(result, tuple | list) else (result,)
         fixed = []
         for out, tangent in zip(outputs, result):

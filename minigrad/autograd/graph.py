@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._ops import _vmap_hook
 from minigrad.autograd import anomaly_mode, grad_mode
 from minigrad.autograd.saved_fields import (
     NOT_KEPT,
@@ -606,7 +607,14 @@ class Node(metaclass=_NodeType):
             "derivatives.yaml")
 
     def apply(self, *grads):
-        out = self.backward(*grads)
+        try:
+            out = self.backward(*grads)
+        except BaseException as e:
+            if not _vmap_hook.active or not isinstance(e, _vmap_hook.Unbatchable):
+                raise
+            # batched gradients (vmap of a vjp) this backward cannot take at once: torch's
+            # fallback, once per sample, the results stacked
+            out = _vmap_hook.per_sample(self.backward, grads)
         return out if isinstance(out, tuple) else (out,)
 
     def __call__(self, *grads):

@@ -49,6 +49,36 @@ def _unbatchable(*_args, **_kwargs):
     raise Unbatchable
 
 
+class NoValues:
+    """A batched tensor's ``_data``: a sample's shape and dtype (what the autograd engine
+    checks a gradient by, ``validate_outputs``), and no values: reading them, or any NumPy
+    operation on it, raises ``Unbatchable`` (the op or function then runs per sample). What
+    is computed from the shape and dtype alone is the same for every sample."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return Size(self.shape).numel()
+
+    def __getattr__(self, name):
+        raise Unbatchable
+
+    __array__ = __array_ufunc__ = __array_function__ = __getitem__ = __setitem__ = \
+        __len__ = __iter__ = __bool__ = __float__ = __int__ = __index__ = _unbatchable
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = \
+        __rtruediv__ = __pow__ = __rpow__ = __neg__ = __abs__ = __eq__ = __ne__ = __lt__ = \
+        __le__ = __gt__ = __ge__ = __matmul__ = __rmatmul__ = _unbatchable
+    __hash__ = None
+
+
 class BatchedTensor(Tensor):
     """One sample's view (the logical tensor) of a batch (the physical tensor ``_value``)."""
 
@@ -61,8 +91,9 @@ class BatchedTensor(Tensor):
         self._is_inference = False
         self._value, self._bdim, self._level = value, bdim, level
 
-    # its values exist only per sample: code reading them directly runs per sample
-    _data = property(_unbatchable, _unbatchable)
+    # its values exist only per sample: code reading them directly runs per sample; what
+    # a sample's array would say of itself (shape, dtype) it answers
+    _data = property(lambda self: NoValues(self.shape, self._value._data.dtype), _unbatchable)
 
     @property
     def shape(self) -> Size:
@@ -289,6 +320,18 @@ def _stack_results(outs, level, size):
             raise Unbatchable
     return first
 
+
+def per_sample(fn, args):
+    """``fn(*args)`` once per sample of its batched arguments, the results stacked (the
+    fallback of a forward-mode rule given batched tangents, of a backward given batched
+    gradients)."""
+    level = _level_of(args, {})
+    if not level:  # what cannot run batched is not in the arguments
+        raise Unbatchable
+    return _fallback("per_sample", fn, level, args, {})
+
+
+_vmap_hook.per_sample = per_sample
 
 _INPLACE_OPERATORS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
                       "__ipow__", "__ifloordiv__", "__imod__"}
@@ -883,6 +926,15 @@ FRONT_WITH_NUMBERS = ("add sub mul div multiply subtract divide true_divide wher
                       "__rpow__").split()
 
 
+def _masked_fill(fn, level, args, kwargs):
+    """masked_fill: a pointwise op of self and mask; a batched value (a 0-d sample, which
+    the pointwise rule would pad to self's rank) per sample."""
+    value = args[2] if len(args) > 2 else kwargs.get("value")
+    if _is_batched(value, level):
+        return _FALLBACK
+    return _n_ary(fn, level, args, kwargs)
+
+
 def _ravel(fn, level, args, kwargs):
     """``ravel``: torch's composite ``contiguous().view(-1)``, each through its own rule."""
     if kwargs or len(args) != 1:
@@ -901,6 +953,9 @@ RULES = {name: _unary for name in UNARY}
 RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
 RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
 RULES["__rtruediv__"] = _rtruediv
+# element-wise backward ops (gradients or tangents batched), as torch's rules for them
+RULES.update({name: _n_ary for name in ("tanh_backward", "sigmoid_backward",
+                                        "threshold_backward")})
 RULES["ravel"] = _ravel
 RULES.update({"addmm": _addmm, "linear": _linear})
 RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
@@ -918,7 +973,7 @@ RULES.update({
     "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
     "min": _extreme("min"),
     "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
-    "masked_fill": _n_ary, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
+    "masked_fill": _masked_fill, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
     "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,
     "movedim": _movedim, "moveaxis": _movedim,
     "dot": _dot, "mv": _mv, "mm": _mm, "matmul": _matmul,
@@ -955,10 +1010,13 @@ del _name, _fn
 
 def batched_grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
                  allow_unused, materialize_grads):
-    """``torch.autograd.grad(y, x, v)`` inside vmap, ``v`` batched (rows of a Jacobian): one
-    pass with ``is_grads_batched``, as torch's vmap of the engine computes it, each gradient a
-    batched tensor. ``PASS`` when only plain tensors are involved; when ``outputs`` or
-    ``inputs`` are batched too, the function runs per sample (``Unbatchable``)."""
+    """``torch.autograd.grad(y, x, v)`` inside vmap, ``v`` batched (rows of a Jacobian): as
+    torch's vmap of the engine, one backward pass with batched gradients (each node's
+    backward through the batching rules; a node whose backward cannot, per sample:
+    ``Node.apply``), each gradient a batched tensor. ``PASS`` when only plain tensors are
+    involved; when ``outputs`` or ``inputs`` are batched too, the function runs per sample
+    (``Unbatchable``). A pass that frees the graph as it goes (``retain_graph`` false) runs
+    once per row instead (``is_grads_batched``), so that a fallback finds the graph whole."""
     if grad_outputs is None:
         return _vmap_hook.PASS
     seeds = list(grad_outputs) if type(grad_outputs) in (list, tuple) else [grad_outputs]
@@ -969,13 +1027,25 @@ def batched_grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph
     if any(isinstance(t, BatchedTensor) for t in (*outputs, *inputs)) or any(
             isinstance(g, BatchedTensor) and g._level != level for g in seeds):
         raise Unbatchable
+    kwargs = {"retain_graph": retain_graph, "create_graph": create_graph,
+              "allow_unused": allow_unused, "materialize_grads": materialize_grads}
+    keeps_graph = retain_graph if retain_graph is not None else create_graph
+    if keeps_graph:
+        hook, _vmap_hook.grad = _vmap_hook.grad, _no_hook
+        try:
+            return grad(outputs, inputs, grad_outputs, **kwargs)
+        finally:
+            _vmap_hook.grad = hook
     size = batched[0]._value.shape[batched[0]._bdim]
     rows = [_front(g) if isinstance(g, BatchedTensor)
             else None if g is None else g.expand(size, *g.shape) for g in seeds]
-    result = grad(outputs, inputs, rows, retain_graph=retain_graph, create_graph=create_graph,
-                  allow_unused=allow_unused, is_grads_batched=True,
-                  materialize_grads=materialize_grads)
+    result = grad(outputs, inputs, rows, is_grads_batched=True, **kwargs)
     return tuple(None if r is None else BatchedTensor(r, 0, level) for r in result)
+
+
+def _no_hook(*args):
+    """``_vmap_hook.grad`` while a batched pass runs: the engine's own ``grad`` calls are plain."""
+    return _vmap_hook.PASS
 
 
 def refuse_batched(*trees) -> None:
@@ -986,6 +1056,12 @@ def refuse_batched(*trees) -> None:
     for tree in trees:
         if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(tree)[0]):
             raise Unbatchable
+
+
+def holds_batched(tree) -> bool:
+    """Whether a tree of arguments holds a batched tensor (inside vmap)."""
+    return bool(_vmap_hook.active) and any(isinstance(leaf, BatchedTensor)
+                                           for leaf in tree_flatten(tree)[0])
 
 
 def transform_per_sample(fn, args, kwargs=None):

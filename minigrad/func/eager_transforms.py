@@ -26,12 +26,12 @@ from functools import wraps
 
 from minigrad._creation import zeros_like
 from minigrad._ops import _vmap_hook
-from minigrad._ops.join import stack
+from minigrad._ops.join import cat
 from minigrad._tensor import Tensor
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
-from minigrad.func._batched import refuse_batched, transform_per_sample
+from minigrad.func._batched import BatchedTensor, refuse_batched, transform_per_sample
 from minigrad.func._pytree import (
     tree_flatten,
     tree_leaves,
@@ -39,6 +39,7 @@ from minigrad.func._pytree import (
     tree_unflatten,
     treespec_pprint,
 )
+from minigrad.func.vmap import vmap
 
 __all__ = ["grad", "grad_and_value", "vjp", "jacrev"]
 
@@ -123,9 +124,11 @@ class Level:
         """``t`` without this level's graph (see the module's docstring)."""
         if not isinstance(t, Tensor):
             return t
+        if isinstance(t, BatchedTensor):  # (vmap(vjp_fn)'s rows) the batch's own graph
+            return BatchedTensor(self.unwrap(t._value), t._bdim, t._level)
         tangent = tangent_of(t)  # an enclosing jvp's tangent, itself unwrapped
         keep = not t.requires_grad or (self.outer_grad_enabled and self._reaches_outside(t))
-        if tangent is None or not tangent.requires_grad:
+        if tangent is None or not _records(tangent):
             if keep:
                 return t
             out = t.detach()
@@ -160,6 +163,13 @@ class Level:
                     seen.add(id(nxt))
                     todo.append(nxt)
         return False
+
+
+def _records(t) -> bool:
+    """Whether ``t`` has a graph: a batched tensor (jacfwd's tangents) by its batch's."""
+    while isinstance(t, BatchedTensor):
+        t = t._value
+    return t.requires_grad
 
 
 def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=True, create_graph=True):
@@ -309,27 +319,35 @@ def _check_non_empty_tensor_output(output, api_name: str) -> None:
 
 # --- jacrev ---------------------------------------------------------------------------------
 
-def standard_basis(tensors):
-    """One row of the identity per element of ``tensors``, split between them: for each
-    tensor, a ``(N, *tensor.shape)`` tensor, where N counts the elements of all of them."""
+def standard_basis(tensors, chunk_size=None):
+    """The rows of the identity over all the elements of ``tensors``, split between them, in
+    chunks of at most ``chunk_size`` rows (one chunk without it): each chunk is a tuple with,
+    for each tensor, an ``(n, *tensor.shape)`` tensor, ``n`` the chunk's rows."""
     numels = [t.numel() for t in tensors]
-    total, start, basis = sum(numels), 0, []
-    for t, n in zip(tensors, numels):
-        chunk = t.new_zeros(total, n)
-        if n:
-            chunk[start:start + n].diagonal().fill_(1)
-        basis.append(chunk.view(total, *t.shape))
-        start += n
-    return basis
+    total = sum(numels)
+    if chunk_size is None or chunk_size >= total:
+        chunk_size = total
+    sizes = [total] if not total else [chunk_size] * (total // chunk_size) + (
+        [total % chunk_size] if total % chunk_size else [])
+    starts = [sum(numels[:i]) for i in range(len(numels))]
+    for k, rows in enumerate(sizes):
+        chunk = []
+        for t, n, start in zip(tensors, numels, starts):
+            block = t.new_zeros(rows, n)
+            block.diagonal(k * chunk_size - start).fill_(1)
+            chunk.append(block.view(rows, *t.shape))
+        yield tuple(chunk)
 
 
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
            _preallocate_and_copy: bool = False):
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by reverse
-    mode: one vector-Jacobian product per element of the output (torch runs them under vmap;
-    here they run one after the other, with the same results). For an output of shape ``O``
-    and an input of shape ``I`` the Jacobian has shape ``O + I``; several outputs or inputs
-    give nested tuples (outputs outside, inputs inside)."""
+    mode: ``func`` runs once, then the vector-Jacobian products of all the rows of the
+    identity (one per element of the output) run at once, as ``vmap(vjp_fn)`` over them, as
+    torch does; ``chunk_size`` rows at a time if given (the chunks joined by ``cat``; with 1,
+    one plain ``vjp_fn`` call per row). For an output of shape ``O`` and an input of shape
+    ``I`` the Jacobian has shape ``O + I``; several outputs or inputs give nested tuples
+    (outputs outside, inputs inside)."""
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
@@ -342,12 +360,18 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
         output, vjp_fn = out[0], out[1]
         flat_output, output_spec = tree_flatten(output)
         flat_primals, primals_spec = tree_flatten(slice_argnums(args, argnums))
-        basis = standard_basis(flat_output)
-        rows = [tree_leaves(vjp_fn(tree_unflatten([b[j] for b in basis], output_spec)))
-                for j in range(basis[0].shape[0])]
+        chunks = []
+        for basis in standard_basis(flat_output, chunk_size):
+            if chunk_size == 1:  # a plain loop, free of vmap's limits (as torch's)
+                row = vjp_fn(tree_unflatten([b.squeeze(0) for b in basis], output_spec))
+                chunks.append([g.unsqueeze(0) for g in tree_leaves(row)])
+            else:
+                chunks.append(tree_leaves(vmap(vjp_fn)(tree_unflatten(list(basis),
+                                                                      output_spec))))
+        per_input = chunks[0] if len(chunks) == 1 else [
+            cat([c[i] for c in chunks]) for i in range(len(flat_primals))]
         numels = [o.numel() for o in flat_output]
-        per_input = [stack([row[i] for row in rows]).split(numels, dim=0)
-                     for i in range(len(flat_primals))]
+        per_input = [jac.split(numels, dim=0) for jac in per_input]
         jac = tuple(
             tree_unflatten([per_input[i][k].view(*o.shape, *p.shape)
                             for i, p in enumerate(flat_primals)], primals_spec)

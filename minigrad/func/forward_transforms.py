@@ -7,8 +7,11 @@ computes its product with reverse mode instead: with ``g(u) = J^T u`` (a vjp rec
 ``create_graph``, linear in ``u``), the vjp of ``g`` in direction ``v`` is ``J v``. The numbers
 are the same Jacobian-vector product, summed in another order.
 
-``jacfwd`` pushes one basis direction per input element through ``jvp`` under ``vmap``, as
-torch does, so its ``randomness`` argument means what vmap's does. ``hessian`` is
+``jacfwd`` pushes the standard basis (one direction per input element) through ``jvp`` under
+``vmap``, as torch does: the function runs once, its inputs' tangents batched tensors, and each
+op's forward rule computes every direction at once through the batching rules (a rule that
+cannot runs once per direction, torch's fallback). Its ``randomness`` argument means what
+vmap's does. ``hessian`` is
 ``jacfwd(jacrev(f))``: forward over reverse, torch's choice.
 """
 
@@ -22,7 +25,7 @@ from minigrad._tensor import Tensor
 from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 from minigrad.autograd.forward_grad import _state
 from minigrad.autograd.grad_mode import enable_grad
-from minigrad.func._batched import transform_per_sample
+from minigrad.func._batched import holds_batched, transform_per_sample
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     Level,
@@ -49,10 +52,10 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
     """jvp along the primals ``argnums`` names only (jacfwd's use); messages say ``jvp``."""
-    batched = transform_per_sample(jvp_with_argnums, (func, primals, tangents, argnums),
-                                   {"strict": strict, "has_aux": has_aux})
-    if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-        return batched
+    if holds_batched(primals):  # inside vmap, batched primals: per sample
+        return transform_per_sample(jvp_with_argnums, (func, primals, tangents, argnums),
+                                    {"strict": strict, "has_aux": has_aux})
+    # batched tangents alone (jacfwd's basis) go through the ops' forward rules batched
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")
@@ -157,7 +160,8 @@ def _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict):
 
 def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by forward
-    mode: one jvp per input element. Same shapes and nesting as ``jacrev``."""
+    mode: one jvp whose tangents are the standard basis, batched by ``vmap`` (one direction
+    per input element). Same shapes and nesting as ``jacrev``."""
 
     @wraps(func)
     def wrapper(*args):
@@ -167,7 +171,7 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
         primals = args if argnums is None else slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]
-        basis = tree_unflatten(standard_basis(flat_primals), primals_spec)
+        basis = tree_unflatten(list(next(standard_basis(flat_primals))), primals_spec)
 
         def push_jvp(direction):
             output = jvp_with_argnums(func, args, direction, argnums=argnums, has_aux=has_aux)
@@ -181,9 +185,8 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
         jac_outs, spec = tree_flatten(results)
         jac = []
         for jac_out in jac_outs:
-            last = jac_out.permute(*range(1, jac_out.dim()), 0)
-            pieces = last.split(numels, dim=-1)
-            per_input = [piece.reshape(*piece.shape[:-1], *p.shape)
+            pieces = jac_out.movedim(0, -1).split(numels, dim=-1)
+            per_input = [piece.squeeze(-1) if p.dim() == 0 else piece.unflatten(-1, p.shape)
                          for piece, p in zip(pieces, flat_primals)]
             jac.append(tree_unflatten(per_input, primals_spec))
         if isinstance(argnums, int):
