@@ -77,7 +77,7 @@ def propagate(outputs, node_cls, inputs, save, attrs) -> None:
     tangents = [tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
-    if any(t is None for t in tangents) and grad_mode.is_recording() and any(
+    if None in tangents and grad_mode.is_recording() and any(
             getattr(t, "requires_grad", False) for t in inputs):
         tangents = _zeros_for_missing(inputs, tangents)
     result = _compute(outputs, node_cls, inputs, tangents, save, attrs)

@@ -373,7 +373,7 @@ def _unary(fn, level, args, kwargs):
         return _n_ary(fn, level, args, kwargs)
     x = args[0]
     out = fn(x._value, *args[1:], **kwargs)
-    if out is NotImplemented:
+    if not isinstance(out, Tensor):  # NotImplemented, or ``x == None``'s False
         return out
     return BatchedTensor(out, x._bdim, level)
 

@@ -227,6 +227,9 @@ y.backward(torch.ones(2, dtype=torch.int64))""",
     "x = torch.ones(3); v = x[1:]; x.add_(1); print(x._version, v._version, type(x._version))",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); z = y * 1; y.mul_(2); z.backward(torch.ones(2)); print(x.grad)",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()",
+    # a sample compared with None inside vmap: False and True, as outside
+    "print(torch.func.vmap(lambda x: (print(x == None, x != None), x.sin())[1])(torch.ones(2, 3)))",
+    "print(torch.func.jacfwd(lambda x: x.sin() * (x != None))(torch.ones(2)))",
 ]
 
 KNOWN = {}
