@@ -322,8 +322,9 @@ print("shapes:", tuple(tall_rev.shape), tuple(wide_rev.shape),
 # `vmap` (section 6) over the $m$ one-hot vectors, so torch pushes all $m$ of them through
 # *one* batched backward pass (and `jacfwd` all $n$ tangents through one batched forward
 # pass). The arithmetic is the same $m$ or $n$ products, done as matrix operations instead
-# of a Python loop. minigrad's `vmap` runs a transform such as `jvp` once per sample, so
-# there the count of Python calls shows the passes; torch's shows one batched call:
+# of a Python loop. minigrad does the same, so counting Python calls gives one of each in
+# both engines: `f` runs once, and `jacrev`'s backward pass reaches `x` once, for all 12
+# rows at a time:
 
 # %%
 for library in (torch, minigrad):
@@ -635,8 +636,9 @@ print("mean of per-sample == grad of mean loss:", torch.allclose(gw_vmap.mean(0)
 # that look like one sample but carry a hidden batch dimension, and each operation has a
 # batching rule (a `sin` of a batch is a `sin`; a `dot` of a batch is a matrix-vector
 # product). minigrad does the same, with the same rules for the common operations, so the
-# graph holds torch's nodes; an operation without a rule, or a transform such as `grad` given
-# a batched tensor, runs once per sample and the results are stacked. When the function draws
+# graph holds torch's nodes; an operation without a rule, a transform such as `grad` given
+# a batched tensor, or a custom `autograd.Function` that brings its own `vmap` rule runs once
+# per sample and the results are stacked (the values its rule would give). When the function draws
 # random numbers, or reaches a part of minigrad that reads a sample's values directly,
 # minigrad falls back to calling the whole function once per sample, on `x.select(in_dim, i)`,
 # and stacks the results (reading the values yourself, with `.item()` or `.tolist()`, is an
@@ -678,11 +680,11 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 # * **`vmap` sometimes loops.** Both call the function once, on batched tensors, but minigrad
 #   calls it once per sample when it draws random numbers or reaches minigrad code that reads
 #   a sample's values (then a counter or a `print` inside runs $B$ times), and runs a
-#   transform (`grad`, `jvp`...) given a batched tensor once per sample. So inside `jacfwd`
-#   (and so `hessian`) `f` itself runs once per input element, inside `jacrev` `f` runs once
-#   but its backward pass once per output element (the counting cell of section 3 shows
-#   both). Values, shapes and errors are the same; graphs are torch's where minigrad has
-#   torch's batching rule.
+#   transform (`grad`, `jvp`...) given a batched tensor, or a custom `Function` with its own
+#   `vmap` rule, once per sample. `jacrev`, `jacfwd` and `hessian` run batched, as torch's
+#   (the counting cell of section 3), except that a node whose backward or forward rule has
+#   no batching rule in minigrad runs once per row there. Values, shapes and errors are the
+#   same; graphs are torch's where minigrad has torch's batching rule.
 # * **Randomness with `randomness="different"`**: same shapes, every sample different, but
 #   not always torch's numbers (float32 uniforms are; see the docstring of minigrad's `vmap`
 #   module). `"error"` and `"same"` behave as torch's.
