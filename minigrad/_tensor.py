@@ -191,6 +191,7 @@ class Tensor:
     _retains_grad = False
     _accumulator = None  # a leaf's AccumulateGrad node, see _grad_accumulator
     _post_accumulate_hooks = None
+    _grad_dtype = _OWN_DTYPE = object()  # a leaf's grad_dtype: its own dtype until set
 
     def __init__(self, *args):
         """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
@@ -294,11 +295,12 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
-            if value.dtype is not self.dtype:  # torch checks the dtype first
+            allowed = self.dtype if self._grad_dtype is Tensor._OWN_DTYPE else self._grad_dtype
+            if allowed is not None and value.dtype is not allowed:  # checked first, as torch
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype "
                     f"'{_CPP_TYPE_NAMES[value.dtype.name]}' to a tensor with grad_dtype "
-                    f"'{self.dtype.scalar_name}'. The gradient must match "
+                    f"'{allowed.scalar_name}'. The gradient must match "
                     "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
@@ -313,6 +315,31 @@ class Tensor:
     @grad.deleter
     def grad(self) -> None:
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's ``.grad`` must have (torch 2.13): the leaf's own dtype unless
+        set; ``None`` allows any. The engine casts the gradients it accumulates to it."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.dtype if self._grad_dtype is Tensor._OWN_DTYPE else self._grad_dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, value) -> None:
+        if not self.is_leaf:
+            if self._grad is None and not self._retains_grad:  # torch reads .grad first
+                warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError("grad_dtype must be a minigrad.dtype or None, but got "
+                               f"{type(value).__name__}")
+        if self._grad is not None and value is not None and self._grad.dtype is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{value.scalar_name}' because there is already a "
+                f"gradient with dtype '{_CPP_TYPE_NAMES[self._grad.dtype.name]}'. Please clear "
+                "the gradient (.grad = None) before changing grad_dtype, or ensure the new "
+                "grad_dtype matches the existing gradient's dtype.")
+        self._grad_dtype = value
 
     @property
     def retains_grad(self) -> bool:

@@ -59,7 +59,11 @@ def accumulate_into(variable, grad, unshared: bool = False) -> None:
     in place, so ``x.grad`` stays the same object, as in torch. Under ``create_graph`` the sum
     is a graph of its own, so nothing is done in place, and the first copy is torch's
     ``new_empty_strided(...).copy_(grad)``: ``x.grad.grad_fn`` is then ``CopyBackwards``.
+    A ``grad_dtype`` set on the leaf (torch 2.13) is the dtype the gradient is cast to.
     """
+    wanted = variable._grad_dtype
+    if wanted is not variable._OWN_DTYPE and wanted is not None and grad.dtype is not wanted:
+        grad, unshared = grad.to(wanted), True
     if variable._grad is None:
         if grad_mode._state.enabled:  # torch's clone_obey_contract: a CopyBackwards node
             memory = _contract_layout(variable._data, grad._data.dtype)

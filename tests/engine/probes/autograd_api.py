@@ -227,9 +227,51 @@ y.backward(torch.ones(2, dtype=torch.int64))""",
     "x = torch.ones(3); v = x[1:]; x.add_(1); print(x._version, v._version, type(x._version))",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); z = y * 1; y.mul_(2); z.backward(torch.ones(2)); print(x.grad)",
     "x = torch.ones(2, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()",
+    # grad_dtype (torch 2.13): a leaf's allowed gradient dtype, the engine casting to it
+    """x = torch.ones(2, requires_grad=True)
+z = torch.ones(2); print(z.grad_dtype)
+i = torch.ones(2, dtype=torch.long); print(i.grad_dtype)
+x.grad_dtype = torch.float64
+print(x.grad_dtype)
+(x*2).sum().backward(); print(x.grad, x.grad.dtype)
+(x*3).sum().backward(); print(x.grad, x.grad.dtype)
+y = x*2
+for f in (lambda: y.grad_dtype, lambda: setattr(y, 'grad_dtype', torch.float64)):
+    try:
+        f()
+    except Exception as e: print(type(e).__name__, e)
+x.grad = None
+x.grad_dtype = None; print(x.grad_dtype)
+(x*2).sum().backward(); print(x.grad.dtype)
+x.grad = torch.ones(2, dtype=torch.float64)
+print(x.grad.dtype)
+(x*2).sum().backward(); print(x.grad, x.grad.dtype)
+w = torch.ones(2, requires_grad=True)
+for v in (torch.ones(2, dtype=torch.float64), 'a'):
+    try:
+        w.grad = v
+    except Exception as e: print(type(e).__name__, e)
+try:
+    w.grad_dtype = 'a'
+except Exception as e: print(type(e).__name__, e)
+w2 = torch.ones(2, requires_grad=True); w2.grad = torch.ones(2)
+try:
+    w2.grad_dtype = torch.float64
+except Exception as e: print(type(e).__name__, e)
+w2.grad_dtype = torch.float32; print(w2.grad_dtype)
+h = torch.tensor([1.0, 2.0], requires_grad=True)
+h.grad_dtype = torch.float16
+(h * 0.1).sum().backward(); print(h.grad, h.grad.dtype)
+g = torch.tensor([1.0, 2.0], requires_grad=True)
+g.grad_dtype = torch.float64
+(g * 3).sum().backward(create_graph=True); print(g.grad, g.grad.dtype, g.grad.grad_fn)""",
     # a sample compared with None inside vmap: False and True, as outside
     "print(torch.func.vmap(lambda x: (print(x == None, x != None), x.sin())[1])(torch.ones(2, 3)))",
-    "print(torch.func.jacfwd(lambda x: x.sin() * (x != None))(torch.ones(2)))",
+    """import warnings
+with warnings.catch_warnings():  # torch's first dual tensor: jit warnings of its own
+    warnings.simplefilter('ignore')
+    torch.func.jacfwd(torch.sin)(torch.ones(1))
+print(torch.func.jacfwd(lambda x: x.sin() * (x != None))(torch.ones(2)))""",
 ]
 
 KNOWN = {}
