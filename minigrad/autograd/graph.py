@@ -332,7 +332,8 @@ def _version_error(saved: SavedTensor, node, current: int) -> str:
 
 class _NodeType(type):
     """Node classes print as torch's: its nodes are C++ classes, ``<class 'MulBackward0'>``;
-    a custom Function's node lives in ``torch.autograd.function``."""
+    a custom Function's node lives in ``torch.autograd.function``, and the base class itself
+    is ``torch.autograd.graph.Node``."""
 
     def __init__(cls, name, bases, namespace):
         """Give the class torch's generated ``_saved_<field>`` (and, for a tensor,
@@ -356,6 +357,8 @@ class _NodeType(type):
     def __repr__(cls) -> str:
         if "_forward_cls" in cls.__dict__:
             return f"<class 'minigrad.autograd.function.{cls.__name__}'>"
+        if cls.__name__ == "Node" and cls.__module__ == __name__:
+            return "<class 'minigrad.autograd.graph.Node'>"
         return f"<class '{cls.__name__}'>"
 
 

@@ -265,6 +265,7 @@ h.grad_dtype = torch.float16
 g = torch.tensor([1.0, 2.0], requires_grad=True)
 g.grad_dtype = torch.float64
 (g * 3).sum().backward(create_graph=True); print(g.grad, g.grad.dtype, g.grad.grad_fn)""",
+    "print(torch.autograd.graph.Node, isinstance(torch.ones(1, requires_grad=True).exp().grad_fn, torch.autograd.graph.Node))",
     # a sample compared with None inside vmap: False and True, as outside
     "print(torch.func.vmap(lambda x: (print(x == None, x != None), x.sin())[1])(torch.ones(2, 3)))",
     """import warnings
