@@ -10,8 +10,11 @@ Distributions.h, cpu/DistributionTemplates.h, DistributionKernels.cpp, Randperm)
 - normal floats, 16 or more: all the uniforms first, then Box-Muller on blocks of 16 (the
   first 8 give the radii, the last 8 the angles; a remainder redoes the last 16 with fresh
   uniforms). float32 uses the AVX2 kernel's ``log256_ps``/``sincos256_ps`` (Cephes
-  polynomials, with the compiler's fused multiply-adds), ported below; float64 uses the C
-  library's ``log``, ``cos``, ``sin``, which Python's ``math`` module calls too;
+  polynomials, with the compiler's fused multiply-adds), ported below, or, where torch runs
+  its kernels without AVX2 (``ATEN_CPU_CAPABILITY=default``, an old processor), the scalar
+  ``normal_fill_16`` with the C library's ``logf``, ``cosf``, ``sinf`` (called through
+  ctypes: NumPy's float32 functions round differently); float64 uses the C library's
+  ``log``, ``cos``, ``sin``, which Python's ``math`` module calls too;
 - normal floats, fewer than 16: one at a time in float64, Box-Muller with ``log1p``, the sine
   half cached in the generator for the next draw;
 - integers in [low, high): ``draw % (high - low) + low`` (a 64-bit draw for ranges of 2**28
@@ -30,11 +33,14 @@ float32 samples, with their own remainder rule (``_normal_half``).
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import math
 
 import numpy as np
 
-from minigrad._numeric import fma32, fma64, torch_fuses
+from minigrad._numeric import aten_capability, fma32, fma64, torch_fuses
 
 DEFAULT_SEED = 67280421310721  # torch's seed before any manual_seed
 _F = np.float32
@@ -153,7 +159,7 @@ def normal(engine: Engine, n: int, dtype, mean=0.0, std=1.0) -> np.ndarray:
     if n < 16:
         return normal_serial(engine, n, dtype, mean, std)
     data = uniform(engine, n, dtype)
-    fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
+    fill = _float32_fill() if dtype == np.float32 else _normal_fill_float64
     blocks = n // 16
     data[:16 * blocks] = fill(data[:16 * blocks].reshape(blocks, 16), mean, std).reshape(-1)
     if n % 16:  # torch redoes the last 16 with fresh uniforms
@@ -203,6 +209,40 @@ def _normal_fill_float64(blocks, mean, std):
     cos = fma64(radius * _cos(theta).astype(np.float64), std, mean)
     sin = fma64(radius * _sin(theta).astype(np.float64), std, mean)
     return np.concatenate([cos, sin], axis=1)
+
+
+def _float32_fill():
+    """The float32 kernel torch runs on this processor: without AVX2, the scalar one."""
+    return _normal_fill_scalar32 if aten_capability() == "default" else _normal_fill_float32
+
+
+@functools.cache
+def _c_float_functions():
+    """The C library's ``logf``, ``cosf``, ``sinf`` as NumPy functions of float32 arrays, or
+    correctly rounded stand-ins where no C library can be loaded (almost always the same)."""
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        functions = []
+        for name in ("logf", "cosf", "sinf"):
+            fn = getattr(libm, name)
+            fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+            functions.append(np.frompyfunc(fn, 1, 1))
+    except (OSError, AttributeError):
+        return tuple(lambda x, f=f: f(x.astype(np.float64)) for f in (np.log, np.cos, np.sin))
+    return tuple(lambda x, f=f: f(x) for f in functions)
+
+
+def _normal_fill_scalar32(blocks, mean, std):
+    """torch's scalar normal_fill_16 (float) on each row of 16 uniforms: ``theta`` computed
+    in double and rounded, the radius and ``radius * cos`` in float, then ``* std + mean``
+    rounded once (measured: as a fused multiply-add, or in double)."""
+    logf, cosf, sinf = _c_float_functions()
+    u1, u2 = _F(1) - blocks[:, :8], blocks[:, 8:]
+    theta = (2.0 * math.pi * u2.astype(np.float64)).astype(_F)
+    radius = np.sqrt(_F(-2) * np.asarray(logf(u1), _F))
+    m, s = _F(mean), _F(std)
+    return np.concatenate([fma32(radius * np.asarray(cosf(theta), _F), s, m),
+                           fma32(radius * np.asarray(sinf(theta), _F), s, m)], axis=1)
 
 
 def _normal_fill_float32(blocks, mean, std):
