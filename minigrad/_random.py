@@ -34,7 +34,6 @@ float32 samples, with their own remainder rule (``_normal_half``).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import functools
 import math
 
@@ -219,15 +218,16 @@ def _float32_fill():
 @functools.cache
 def _c_float_functions():
     """The C library's ``logf``, ``cosf``, ``sinf`` as NumPy functions of float32 arrays, or
-    correctly rounded stand-ins where no C library can be loaded (almost always the same)."""
+    correctly rounded stand-ins where the process has no C library's ``logf`` (almost always
+    the same numbers)."""
     try:
-        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        libm = ctypes.CDLL(None)  # the process's own symbols: Python itself links libm
         functions = []
         for name in ("logf", "cosf", "sinf"):
             fn = getattr(libm, name)
             fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
             functions.append(np.frompyfunc(fn, 1, 1))
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # (Windows: no CDLL(None))
         return tuple(lambda x, f=f: f(x.astype(np.float64)) for f in (np.log, np.cos, np.sin))
     return tuple(lambda x, f=f: f(x) for f in functions)
 
