@@ -147,6 +147,96 @@ def dropout(input, p=0.5, training=True, inplace=False):
         input, p, training)
 
 
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace):
+    op = _dropout.feature_dropout_ if inplace else _dropout.feature_dropout
+    return op.as_function(input, p, training)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels (``input[i, j]``, a 1-D feature map) with probability ``p``; an
+    unbatched ``(C, L)`` input is treated as one sample, as torch does."""
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. "
+            "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+            "spatial dimension, a channel dimension, and an optional batch dimension "
+            "(i.e. 2D or 3D inputs).")
+    batched = input.dim() == 3
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole 2-D channels. torch warns about inputs that are not 3-D or 4-D, and reads a
+    3-D input as ``(N, C, L)`` (1-D channel dropout), with a warning saying so."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {dim}-D input to dropout2d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior "
+            "and silence this warning, please use dropout instead. Note that dropout2d "
+            "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
+            "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2)
+    if dim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+            "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+            "is the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zero whole 3-D channels; an unbatched 4-D input is one sample (others warn)."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {dim}-D input to dropout3d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior "
+            "and silence this warning, please use dropout instead. Note that dropout3d "
+            "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
+            "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2)
+    batched = dim == 5
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout for SELU networks: a dropped element goes to SELU's negative saturation, and
+    the result is rescaled and shifted to keep zero mean and unit variance. Note torch's
+    default ``training=False`` here: the function does nothing unless told to."""
+    _check_p(p)
+    op = _dropout.alpha_dropout_ if inplace else _dropout.alpha_dropout
+    return op.as_function(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """``alpha_dropout`` of whole channels (``training=False`` by default, as torch's)."""
+    _check_p(p)
+    op = _dropout.feature_alpha_dropout_ if inplace else _dropout.feature_alpha_dropout
+    return op.as_function(input, p, training)
+
+
 def one_hot(*args, **kwargs):  # torch's F.one_hot is the compiled op
     return _embedding.one_hot.as_function(*args, **kwargs)
 

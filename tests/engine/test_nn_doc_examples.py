@@ -4,7 +4,10 @@
 
 * ``copy.deepcopy`` of a Parameter is a new Parameter around a copy of the data and nothing
   else: ``AveragedModel(model)`` (torch.optim.swa_utils' example), which deep-copies a trained
-  model, starts with no gradients (a plain tensor's deepcopy keeps its gradient).
+  model, starts with no gradients (a plain tensor's deepcopy keeps its gradient);
+* the dropout variants torch's dropout docstrings use (``Dropout1d/2d/3d``, ``AlphaDropout``,
+  ``FeatureAlphaDropout``, their functions) and ``Softmax2d``: torch's numbers after the same
+  seed, its graphs, warnings and errors.
 """
 
 from __future__ import annotations
@@ -34,6 +37,49 @@ SNIPPETS = [
     "get_ema_multi_avg_fn(0.9), use_buffers=True)\n"
     "print([p.grad for p in swa.parameters()], [p.grad for p in ema.parameters()])\n"
     "print(swa.n_averaged, list(swa.parameters())[0])",
+    # the dropout variants: modules, their reprs, numbers, graphs and eval mode
+    """torch.manual_seed(0)
+x = torch.randn(2, 3, 4, 5, requires_grad=True)
+for m in [torch.nn.Dropout1d(0.3), torch.nn.Dropout2d(0.5), torch.nn.Dropout3d(0.2),
+          torch.nn.AlphaDropout(0.2), torch.nn.FeatureAlphaDropout(0.4), torch.nn.Softmax2d()]:
+    inp = x[0] if isinstance(m, torch.nn.Dropout1d) else x
+    y = m(inp)
+    y.sum().backward()
+    print(m, y, type(y.grad_fn).__name__, x.grad.sum())
+    x.grad = None
+    m.eval()
+    print(m(inp) is inp)""",
+    # functions: training's default (False for the alpha ones), unbatched inputs, in place
+    """torch.manual_seed(1)
+F = torch.nn.functional
+x = torch.randn(2, 3, 4, dtype=torch.float64, requires_grad=True)
+print(F.alpha_dropout(x, 0.5) is x, F.feature_alpha_dropout(x, 0.5) is x)
+print(F.alpha_dropout(x, 0.5, True), F.feature_alpha_dropout(x, 0.3, True))
+print(F.dropout1d(torch.randn(3, 4), 0.5), F.dropout3d(torch.randn(2, 3, 2, 2), 0.5))
+print(F.feature_alpha_dropout(x, 1.0, True), F.dropout2d(x, 0.0) is x)
+z = torch.randn(3, 4)
+print(F.dropout1d(z, 0.5, inplace=True) is z, z)
+z = torch.randn(2, 3, 4, 5)
+print(F.dropout2d(z, 0.5, inplace=True) is z, z)
+z = torch.randn(3, 4)
+print(F.alpha_dropout(z, 0.5, True, inplace=True) is z, z)
+y = F.feature_alpha_dropout(x.clone(), 0.3, True, inplace=True)
+print(y.grad_fn, y.grad_fn.next_functions)""",
+    # torch's warnings: dropout2d/3d on inputs of other ranks
+    "print(torch.nn.functional.dropout2d(torch.ones(3, 4, 2), 0.5).shape)",
+    "print(torch.nn.functional.dropout2d(torch.ones(3, 4), 0.5).shape)",
+    "print(torch.nn.functional.dropout3d(torch.ones(3, 4, 2), 0.5).shape)",
+    # and errors
+    "torch.nn.functional.dropout1d(torch.randn(3), 0.5)",
+    "torch.nn.functional.dropout1d(torch.randn(2, 3, 4, 5), 0.5)",
+    "torch.nn.Softmax2d()(torch.randn(2, 3))",
+    "torch.nn.functional.feature_alpha_dropout(torch.randn(3), 0.5, True)",
+    "torch.nn.functional.dropout2d(torch.randn(3), 0.5)",
+    "print(torch.nn.functional.feature_alpha_dropout(torch.randn(3), 0.0, True))",
+    "torch.nn.functional.alpha_dropout(torch.randn(3), 1.5, True)",
+    "torch.nn.Dropout2d(-1)",
+    "torch.nn.functional.alpha_dropout(torch.randn(3), 'a', True)",
+    "torch.nn.functional.alpha_dropout(torch.randn(3), 0.5, 'yes')",
 ]
 
 
