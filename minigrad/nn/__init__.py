@@ -88,6 +88,7 @@ from minigrad.nn.modules import (
     Dropout2d,
     Dropout3d,
     FeatureAlphaDropout,
+    RMSNorm,
     Softmax2d,
 )
 
@@ -110,7 +111,7 @@ __all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
             "Softsign", "Tanhshrink", "Softmin",
             "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
 __all__ += ["Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-            "Softmax2d"]  # dropout group
+            "Softmax2d", "RMSNorm"]  # dropout group
 
 
 def __getattr__(name):

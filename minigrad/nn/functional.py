@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _creation, _left_out
+from minigrad import _creation, _dtype, _left_out
 from minigrad._ops import activation, bce, nn_ops
 from minigrad._ops import composite_loss as _composite
 from minigrad._ops import distance as _distance
@@ -427,6 +427,44 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         'Tensor? bias = None, float eps = 1e-05, bool cudnn_enable = True)')
 def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
     return _normalization.native_layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """Divide by the root mean square over the last dims, then scale: composed from basic
+    ops, as torch's ``rms_norm`` composes them on the CPU (``MulBackward0`` over
+    ``RsqrtBackward0``, ``AddBackward1``, ``MeanBackward1``, ``PowBackward0``). float16 is
+    computed in float32, scaled, and cast back to the input's dtype (a weight of another dtype
+    too); ``eps`` defaults to that dtype's machine epsilon."""
+    return _rms_norm.as_function(input, normalized_shape, weight, eps)
+
+
+@parses('rms_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
+        'float? eps = None)')
+def _rms_norm(input, normalized_shape, weight=None, eps=None):
+    normalized_shape = tuple(normalized_shape)
+    _normalization.check_shapes(input, normalized_shape, weight, None, sep="")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"rms_norm" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    if weight is not None and weight.dtype != input.dtype and not _rms_norm_warned:
+        _rms_norm_warned.append(True)  # torch's TORCH_WARN_ONCE: once per process
+        c_name = _dtype._C_FLOAT_NAMES.get
+        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
+                      f"{c_name(input.dtype.name)}, weight dtype = {c_name(weight.dtype.name)}, "
+                      f"Cannot dispatch to fused implementation.", stacklevel=3)
+    opmath = _dtype.float32 if input.dtype == _dtype.float16 else input.dtype
+    upcast = input.to(opmath)
+    if eps is None:
+        eps = float(np.finfo(opmath.numpy).eps)
+    dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]  # torch's order
+    # torch adds eps in place to the mean (AddBackward1, the number overload)
+    result = upcast.mul(add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt())
+    if weight is not None:
+        result = result.mul(weight)
+    return result.type_as(input)
+
+
+_rms_norm_warned = []
 
 
 # --- binary_cross_entropy (one fused node, _ops/loss.py), l1_loss (composite, as torch's)

@@ -7,7 +7,10 @@
   model, starts with no gradients (a plain tensor's deepcopy keeps its gradient);
 * the dropout variants torch's dropout docstrings use (``Dropout1d/2d/3d``, ``AlphaDropout``,
   ``FeatureAlphaDropout``, their functions) and ``Softmax2d``: torch's numbers after the same
-  seed, its graphs, warnings and errors.
+  seed, its graphs, warnings and errors;
+* ``RMSNorm`` and ``F.rms_norm`` (normalization.py's example): torch's composite graph (the
+  mean over the dims in torch's reversed order, ``AddBackward1``), float16 computed in
+  float32, a weight of another dtype, eps's default, the once-per-process warning, errors.
 """
 
 from __future__ import annotations
@@ -80,6 +83,40 @@ print(y.grad_fn, y.grad_fn.next_functions)""",
     "torch.nn.Dropout2d(-1)",
     "torch.nn.functional.alpha_dropout(torch.randn(3), 'a', True)",
     "torch.nn.functional.alpha_dropout(torch.randn(3), 0.5, 'yes')",
+    # RMSNorm: module, graph, gradients, values
+    """def walk(f, d=0):
+    if f is not None:
+        print(' ' * d + type(f).__name__, getattr(f, '_saved_dim', ''))
+        for g, _ in f.next_functions:
+            walk(g, d + 1)
+torch.manual_seed(0)
+x = torch.randn(2, 3, 4, requires_grad=True)
+m = torch.nn.RMSNorm([3, 4])
+y = m(x)
+print(m, y)
+walk(y.grad_fn)
+y.sum().backward()
+print(x.grad, m.weight.grad)
+m2 = torch.nn.RMSNorm(4, eps=1e-3, elementwise_affine=False)
+print(m2, m2(x), list(m2.parameters()), m2.state_dict())
+print(torch.nn.functional.rms_norm(torch.randn(5, 7, dtype=torch.float64), (7,), eps=0.1))
+with torch.no_grad():
+    big = torch.randn(4, 300) * 10
+    print(torch.nn.functional.rms_norm(big, (300,), torch.randn(300)).sum(),
+          torch.nn.RMSNorm(300)(big)[:, :5])
+print(torch.nn.functional.rms_norm(torch.randn(3, 300).requires_grad_(), [300],
+                                   torch.randn(300)).abs().sum())
+print(torch.nn.RMSNorm(4)(x.half()), torch.nn.RMSNorm(4, dtype=torch.float64)(x))
+print(torch.nn.functional.rms_norm(x, [4], torch.ones(4, dtype=torch.float64)).dtype)
+print(torch.nn.functional.rms_norm(x.double(), [4], torch.ones(4)).dtype)
+print(torch.nn.functional.rms_norm(torch.zeros(2, 3), (3,)),
+      torch.nn.functional.rms_norm(torch.zeros(2, 3), (3,), eps=0.0))""",
+    "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), (3,))",
+    "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), (4,), torch.ones(3))",
+    "torch.nn.functional.rms_norm(torch.ones(2, 4).long(), (4,))",
+    "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), ())",
+    "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), 4)",
+    "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), (4,), eps='a')",
 ]
 
 

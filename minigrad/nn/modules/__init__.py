@@ -86,6 +86,7 @@ from minigrad.nn.modules.dropout import (
     Dropout3d,
     FeatureAlphaDropout,
 )
+from minigrad.nn.modules.normalization import RMSNorm
 
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
            "ParameterDict", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
@@ -106,4 +107,4 @@ __all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
             "Softsign", "Tanhshrink", "Softmin",
             "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
 __all__ += ["Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-            "Softmax2d"]  # dropout group
+            "Softmax2d", "RMSNorm"]  # dropout group
