@@ -432,7 +432,8 @@ def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """Divide by the root mean square over the last dims, then scale: composed from basic
     ops, as torch's ``rms_norm`` composes them on the CPU (``MulBackward0`` over
-    ``RsqrtBackward0``, ``AddBackward1``, ``MeanBackward1``, ``PowBackward0``). float16 is
+    ``RsqrtBackward0``, ``AddBackward1``, ``MeanBackward1``, ``PowBackward0``; a
+    ``CloneBackward0`` on top when the result is not contiguous). float16 is
     computed in float32, scaled, and cast back to the input's dtype (a weight of another dtype
     too); ``eps`` defaults to that dtype's machine epsilon."""
     return _rms_norm.as_function(input, normalized_shape, weight, eps)
@@ -461,7 +462,7 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
     result = upcast.mul(add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt())
     if weight is not None:
         result = result.mul(weight)
-    return result.type_as(input)
+    return result.contiguous().type_as(input)  # a strided input's result: a CloneBackward0
 
 
 _rms_norm_warned = []

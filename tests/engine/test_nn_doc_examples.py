@@ -111,6 +111,11 @@ print(torch.nn.functional.rms_norm(x, [4], torch.ones(4, dtype=torch.float64)).d
 print(torch.nn.functional.rms_norm(x.double(), [4], torch.ones(4)).dtype)
 print(torch.nn.functional.rms_norm(torch.zeros(2, 3), (3,)),
       torch.nn.functional.rms_norm(torch.zeros(2, 3), (3,), eps=0.0))""",
+    # a strided input: torch makes the result contiguous (CloneBackward0) before the cast
+    "torch.manual_seed(0)\nx = torch.randn(3, 4).half().t().requires_grad_()\n"
+    "for w in (None, torch.ones(3, dtype=torch.float64)):\n"
+    "    y = torch.nn.functional.rms_norm(x if w is None else x.float(), [3], w)\n"
+    "    print(y, y.stride(), y.grad_fn, y.grad_fn.next_functions)",
     "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), (3,))",
     "torch.nn.functional.rms_norm(torch.randn(2, 3, 4), (4,), torch.ones(3))",
     "torch.nn.functional.rms_norm(torch.ones(2, 4).long(), (4,))",
