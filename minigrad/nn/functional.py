@@ -8,11 +8,12 @@ operations with one backward node each (``AddmmBackward0``, ``MseLossBackward0``
 fused node too (``BinaryCrossEntropyWithLogitsBackward0``; see ``minigrad/_ops/bce.py``).
 The activations ``leaky_relu``, ``gelu``, ``silu``, ``softplus`` and ``elu`` are one node each
 (``minigrad/_ops/activation.py``), ``embedding`` too (``minigrad/_ops/embedding.py``);
-``dropout`` multiplies by torch's noise (``minigrad/_ops/dropout.py``). ``layer_norm``
+``dropout`` multiplies by torch's noise (``minigrad/_ops/dropout.py``), and so do its variants
+(``dropout1d/2d/3d`` per channel, ``alpha_dropout``, ``feature_alpha_dropout``). ``layer_norm``
 (``NativeLayerNormBackward0``, ``minigrad/_ops/normalization.py``), ``binary_cross_entropy``
 (``minigrad/_ops/loss.py``), ``huber_loss`` and ``smooth_l1_loss``
-(``minigrad/_ops/robust_loss.py``) are fused nodes too; ``l1_loss`` is composed from basic ops,
-as torch 2.13 composes it.
+(``minigrad/_ops/robust_loss.py``) are fused nodes too; ``l1_loss`` and ``rms_norm`` are
+composed from basic ops, as torch 2.13 composes them on the CPU.
 """
 
 from __future__ import annotations
