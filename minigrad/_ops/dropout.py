@@ -7,9 +7,19 @@ noise. minigrad composes the same ops, so the same ``manual_seed`` gives the sam
 
 The noise is laid out in memory like the input (``empty_like``) and drawn in memory order, as
 torch's kernel fills it: a transposed input gets its numbers in the order of its storage.
+
+The same ``_dropout_impl`` gives torch's three variants. Feature dropout (``dropout1d/2d/3d``,
+``Dropout2d``...) draws one number per sample and channel, a noise of shape ``(N, C, 1, ...)``
+that broadcasts over the rest, so a whole channel is kept or zeroed. Alpha dropout (for SELU
+networks) sets a dropped element to SELU's negative saturation instead of zero and then rescales
+and shifts so the mean and variance stay: the noise becomes ``a`` or 0 and the result is
+``input * noise + b``, ``b = (noise - 1) * alpha * a + alpha * a * p`` before the noise is
+scaled (``AddBackward0`` on top of the ``MulBackward0``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -54,17 +64,38 @@ def _dense_strides(data) -> list:
     return dense
 
 
-def dropout(input, p=0.5, train=True, inplace=False):
-    """torch's ``dropout``/``dropout_``: the input itself when nothing is dropped (``p == 0``,
-    eval mode, or no elements); times a zero for ``p == 1``; else times the scaled noise."""
+def feature_noise(input, p) -> Tensor:
+    """``input.new_empty(N, C, 1, ..., 1).bernoulli_(p)``: one draw per sample and channel."""
+    data = input._data
+    if data.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = data.shape[:2] + (1,) * (data.ndim - 2)
+    engine = _creation._generator(None)._engine
+    draws = _random.bernoulli(engine, int(np.prod(shape)), p).astype(data.dtype)
+    return Tensor._make(draws.reshape(shape))
+
+
+_SELU_ALPHA = 1.7580993408473766  # SELU's -scale * alpha: where a dropped element goes
+
+
+def dropout(input, p=0.5, train=True, inplace=False, *, feature=False, alpha=False):
+    """torch's ``_dropout_impl``: the input itself when nothing is dropped (``p == 0``, eval
+    mode, or no elements); times a zero for ``p == 1``; else times the noise (per channel for
+    ``feature``), scaled by ``1 / (1 - p)``, or for ``alpha`` made ``a`` or 0, plus ``b``."""
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:
         zero = Tensor._make(np.zeros((), dtype=input._data.dtype))
         return input.mul_(zero) if inplace else mul(input, zero)
-    noise = bernoulli_like(input, 1 - p)
-    noise.div_(1 - p)
-    return input.mul_(noise) if inplace else mul(input, noise)
+    noise = feature_noise(input, 1 - p) if feature else bernoulli_like(input, 1 - p)
+    if alpha:
+        a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+        b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+        noise.mul_(a)
+    else:
+        noise.div_(1 - p)
+    out = input.mul_(noise) if inplace else mul(input, noise)
+    return out.add_(b) if alpha else out
 
 
 # F.dropout hands its arguments to torch's compiled dropout/dropout_, whose parser checks them
@@ -76,3 +107,22 @@ def dropout_checked(input, p, train):
 @parses('dropout_(Tensor input, float p, bool train)')
 def dropout_checked_(input, p, train):
     return dropout(input, p, train, inplace=True)
+
+
+# torch's compiled feature_dropout, alpha_dropout and feature_alpha_dropout (and their in-place
+# forms), which F's functions call after their own checks
+def _variant(name, feature, alpha):
+    @parses(f'{name}(Tensor input, float p, bool train)')
+    def op(input, p, train):
+        return dropout(input, p, train, feature=feature, alpha=alpha)
+
+    @parses(f'{name}_(Tensor input, float p, bool train)')
+    def op_(input, p, train):
+        return dropout(input, p, train, inplace=True, feature=feature, alpha=alpha)
+
+    return op, op_
+
+
+feature_dropout, feature_dropout_ = _variant('feature_dropout', True, False)
+alpha_dropout, alpha_dropout_ = _variant('alpha_dropout', False, True)
+feature_alpha_dropout, feature_alpha_dropout_ = _variant('feature_alpha_dropout', True, True)

@@ -45,7 +45,9 @@ def _shape_list(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def _check(input, normalized_shape, weight, bias):
+def check_shapes(input, normalized_shape, weight, bias, sep=", "):
+    """torch's checks of the shapes for layer_norm (and rms_norm, whose message has no comma
+    in ``[*3]``, ``sep=""``)."""
     k = len(normalized_shape)
     if k < 1:
         raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -58,7 +60,7 @@ def _check(input, normalized_shape, weight, bias):
                                f" = {_shape_list(normalized_shape)}")
     shape = tuple(input.shape)
     if len(shape) < k or shape[len(shape) - k:] != normalized_shape:
-        expected = "[*, " + ", ".join(str(s) for s in normalized_shape) + "]"
+        expected = "[*" + sep + ", ".join(str(s) for s in normalized_shape) + "]"
         raise RuntimeError(f"Given normalized_shape={_shape_list(normalized_shape)}, expected "
                            f"input with shape {expected}, but got input of size"
                            f"{_shape_list(shape)}")
@@ -68,7 +70,7 @@ def native_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)
     """``(x - mean) * rstd * weight + bias`` over the last ``len(normalized_shape)`` dims;
     returns the output (the mean and rstd are kept by the node, as torch's results 1 and 2)."""
     normalized_shape = tuple(int(s) for s in normalized_shape)
-    _check(input, normalized_shape, weight, bias)
+    check_shapes(input, normalized_shape, weight, bias)
     x = input._data
     out_dtype = x.dtype
     w = None if weight is None else weight._data

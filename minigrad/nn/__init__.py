@@ -80,6 +80,18 @@ from minigrad.nn.modules import (
     Threshold,
 )
 
+# isort: split
+# the dropout group's block
+from minigrad.nn.modules import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+    RMSNorm,
+    Softmax2d,
+)
+
 __all__ = ["functional", "init", "parameter", "utils", "Parameter", "Module", "Linear",
            "Sequential",
            "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
@@ -98,6 +110,8 @@ __all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
             "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
+__all__ += ["Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+            "Softmax2d", "RMSNorm"]  # dropout group
 
 
 def __getattr__(name):

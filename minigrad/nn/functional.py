@@ -8,11 +8,12 @@ operations with one backward node each (``AddmmBackward0``, ``MseLossBackward0``
 fused node too (``BinaryCrossEntropyWithLogitsBackward0``; see ``minigrad/_ops/bce.py``).
 The activations ``leaky_relu``, ``gelu``, ``silu``, ``softplus`` and ``elu`` are one node each
 (``minigrad/_ops/activation.py``), ``embedding`` too (``minigrad/_ops/embedding.py``);
-``dropout`` multiplies by torch's noise (``minigrad/_ops/dropout.py``). ``layer_norm``
+``dropout`` multiplies by torch's noise (``minigrad/_ops/dropout.py``), and so do its variants
+(``dropout1d/2d/3d`` per channel, ``alpha_dropout``, ``feature_alpha_dropout``). ``layer_norm``
 (``NativeLayerNormBackward0``, ``minigrad/_ops/normalization.py``), ``binary_cross_entropy``
 (``minigrad/_ops/loss.py``), ``huber_loss`` and ``smooth_l1_loss``
-(``minigrad/_ops/robust_loss.py``) are fused nodes too; ``l1_loss`` is composed from basic ops,
-as torch 2.13 composes it.
+(``minigrad/_ops/robust_loss.py``) are fused nodes too; ``l1_loss`` and ``rms_norm`` are
+composed from basic ops, as torch 2.13 composes them on the CPU.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _creation, _left_out
+from minigrad import _creation, _dtype, _left_out
 from minigrad._ops import activation, bce, nn_ops
 from minigrad._ops import composite_loss as _composite
 from minigrad._ops import distance as _distance
@@ -145,6 +146,96 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     return (_dropout.dropout_checked_ if inplace else _dropout.dropout_checked).as_function(
         input, p, training)
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace):
+    op = _dropout.feature_dropout_ if inplace else _dropout.feature_dropout
+    return op.as_function(input, p, training)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels (``input[i, j]``, a 1-D feature map) with probability ``p``; an
+    unbatched ``(C, L)`` input is treated as one sample, as torch does."""
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. "
+            "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+            "spatial dimension, a channel dimension, and an optional batch dimension "
+            "(i.e. 2D or 3D inputs).")
+    batched = input.dim() == 3
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole 2-D channels. torch warns about inputs that are not 3-D or 4-D, and reads a
+    3-D input as ``(N, C, L)`` (1-D channel dropout), with a warning saying so."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {dim}-D input to dropout2d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior "
+            "and silence this warning, please use dropout instead. Note that dropout2d "
+            "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
+            "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2)
+    if dim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+            "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+            "is the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zero whole 3-D channels; an unbatched 4-D input is one sample (others warn)."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {dim}-D input to dropout3d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior "
+            "and silence this warning, please use dropout instead. Note that dropout3d "
+            "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
+            "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2)
+    batched = dim == 5
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout for SELU networks: a dropped element goes to SELU's negative saturation, and
+    the result is rescaled and shifted to keep zero mean and unit variance. Note torch's
+    default ``training=False`` here: the function does nothing unless told to."""
+    _check_p(p)
+    op = _dropout.alpha_dropout_ if inplace else _dropout.alpha_dropout
+    return op.as_function(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """``alpha_dropout`` of whole channels (``training=False`` by default, as torch's)."""
+    _check_p(p)
+    op = _dropout.feature_alpha_dropout_ if inplace else _dropout.feature_alpha_dropout
+    return op.as_function(input, p, training)
 
 
 def one_hot(*args, **kwargs):  # torch's F.one_hot is the compiled op
@@ -337,6 +428,45 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         'Tensor? bias = None, float eps = 1e-05, bool cudnn_enable = True)')
 def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
     return _normalization.native_layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """Divide by the root mean square over the last dims, then scale: composed from basic
+    ops, as torch's ``rms_norm`` composes them on the CPU (``MulBackward0`` over
+    ``RsqrtBackward0``, ``AddBackward1``, ``MeanBackward1``, ``PowBackward0``; a
+    ``CloneBackward0`` on top when the result is not contiguous). float16 is
+    computed in float32, scaled, and cast back to the input's dtype (a weight of another dtype
+    too); ``eps`` defaults to that dtype's machine epsilon."""
+    return _rms_norm.as_function(input, normalized_shape, weight, eps)
+
+
+@parses('rms_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
+        'float? eps = None)')
+def _rms_norm(input, normalized_shape, weight=None, eps=None):
+    normalized_shape = tuple(normalized_shape)
+    _normalization.check_shapes(input, normalized_shape, weight, None, sep="")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"rms_norm" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    if weight is not None and weight.dtype != input.dtype and not _rms_norm_warned:
+        _rms_norm_warned.append(True)  # torch's TORCH_WARN_ONCE: once per process
+        c_name = _dtype._C_FLOAT_NAMES.get
+        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
+                      f"{c_name(input.dtype.name)}, weight dtype = {c_name(weight.dtype.name)}, "
+                      f"Cannot dispatch to fused implementation.", stacklevel=3)
+    opmath = _dtype.float32 if input.dtype == _dtype.float16 else input.dtype
+    upcast = input.to(opmath)
+    if eps is None:
+        eps = float(np.finfo(opmath.numpy).eps)
+    dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]  # torch's order
+    # torch adds eps in place to the mean (AddBackward1, the number overload)
+    result = upcast.mul(add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt())
+    if weight is not None:
+        result = result.mul(weight)
+    return result.contiguous().type_as(input)  # a strided input's result: a CloneBackward0
+
+
+_rms_norm_warned = []
 
 
 # --- binary_cross_entropy (one fused node, _ops/loss.py), l1_loss (composite, as torch's)

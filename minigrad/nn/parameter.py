@@ -38,6 +38,17 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        """torch's: a new Parameter around a copy of the data, and nothing else. The gradient
+        and any attribute a learner set stay with the original (a plain tensor's deepcopy
+        takes its gradient along), so ``copy.deepcopy(model)``, as ``AveragedModel`` does,
+        starts with no gradients."""
+        if id(self) in memo:
+            return memo[id(self)]
+        out = type(self)(Tensor._make(self._data.copy()), self.requires_grad)
+        memo[id(self)] = out
+        return out
+
     def __reduce_ex__(self, proto):
         return (Parameter, (Tensor._make(self._data.copy()), self.requires_grad))
 

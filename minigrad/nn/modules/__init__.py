@@ -76,6 +76,18 @@ from minigrad.nn.modules.activation import (
     Threshold,
 )
 
+# isort: split
+# the dropout group's block
+from minigrad.nn.modules.activation import Softmax2d
+from minigrad.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
+from minigrad.nn.modules.normalization import RMSNorm
+
 __all__ = ["Module", "Linear", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
            "ParameterDict", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "MSELoss", "CrossEntropyLoss",
@@ -94,3 +106,5 @@ __all__ += ["Hardtanh", "ReLU6", "SELU", "CELU",
             "Mish", "Hardsigmoid", "Hardswish",
             "Softsign", "Tanhshrink", "Softmin",
             "Threshold", "Softshrink", "Hardshrink", "GLU", "PReLU"]  # activations group
+__all__ += ["Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+            "Softmax2d", "RMSNorm"]  # dropout group

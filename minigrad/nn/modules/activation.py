@@ -45,6 +45,17 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmax2d(Module):
+    """Softmax over the channels at each location of an image batch (dim -3 of a 3-D or 4-D
+    input)."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
+                             f"instead")
+        return F.softmax(input, -3)
+
+
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim)
