@@ -29,6 +29,9 @@ class Generator:
     def __init__(self, device="cpu"):
         self._engine = _random.Engine(_random.DEFAULT_SEED)
 
+    def __repr__(self) -> str:  # torch's is a C++ class: what ``torch.manual_seed(0)`` shows
+        return f"<minigrad._C.Generator object at {hex(id(self))}>"
+
     def manual_seed(self, seed: int) -> Generator:
         seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF  # a negative seed as torch reads it
         self._engine = _random.Engine(seed)

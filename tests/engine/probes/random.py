@@ -4,6 +4,8 @@ bernoulli, normal, random_, exponential_, geometric_, in float16/32/64, with gen
 state (get_rng_state, set_rng_state), multinomial, and their errors."""
 
 PROBES = [
+    # the generator manual_seed returns, as a notebook shows it
+    "print(torch.manual_seed(0), torch.Generator())",
     # held-out style probes (issue 13 audit)
     "torch.manual_seed(0); print(torch.rand(3), torch.randn(2, 2), torch.randint(0, 10, (5,)), torch.randperm(6))",
     "torch.manual_seed(42); print(torch.randn(3, dtype=torch.float64), torch.rand(2, dtype=torch.float64), torch.randint(-5, 5, (2, 3)), torch.randint(3, (4,), dtype=torch.int32))",
