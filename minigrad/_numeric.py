@@ -319,7 +319,7 @@ def cascade_sum(data: np.ndarray) -> np.ndarray:
     elements torch sums on one thread; beyond, it splits the work between its threads, and
     this is its one-thread sum."""
     if data.itemsize < 4:  # float16: torch adds it up in float32 and rounds once
-        return cascade_sum(data.astype(np.float32)).astype(data.dtype)
+        return quietly(cascade_sum(data.astype(np.float32)).astype, data.dtype)  # inf: a value
     if data.flags.c_contiguous and data.size:  # the usual case, first
         flat, vectors = data.reshape(-1), True
     elif data.ndim <= 1 and data.size:

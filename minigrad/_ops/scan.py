@@ -31,12 +31,13 @@ def _scan_input(input, dim, dtype):
 
 
 def scan(np_fn, data, dim):
-    """A running sum or product along ``dim``. torch's CPU kernel accumulates floats in
-    double and rounds each result once: a float32 cumsum of many terms is then exact to the
-    last digit, where NumPy's float32 running sum drifts."""
+    """A running sum or product along ``dim``. torch's CPU kernel accumulates floats in its
+    acc_type, double (float for float16), and rounds each result once: a float32 cumsum of
+    many terms is then exact to the last digit, where NumPy's float32 running sum drifts."""
     if not data.ndim:
         return data.copy()
-    acc = np.float64 if data.dtype.kind == "f" else data.dtype
+    acc = (np.float32 if data.dtype == np.float16 else np.float64) if data.dtype.kind == "f" \
+        else data.dtype
     with np.errstate(all="ignore"):  # overflow to inf is a value, as in torch
         out = cast(np_fn(data, dim, acc), data.dtype)  # (float16 from double as torch)
     return np.ascontiguousarray(out)  # row-major whatever the input's layout, as torch's

@@ -13,6 +13,8 @@ float16 tensor (creation, conversion, in-place writes, numbers in ops, reduction
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -166,6 +168,17 @@ ENTRY_POINTS = {
     "item round trip": lambda lib, vs, v:
         lib.tensor([lib.tensor(v, dtype=lib.float64).item()], dtype=_h(lib)),
 }
+
+
+def test_a_float16_sum_that_overflows_is_inf_without_numpys_warning():
+    """The float32 sum rounded to float16 overflows to inf: a value, silently, in torch."""
+    for lib in (torch, minigrad):
+        x = lib.tensor([60000.0, 60000.0], dtype=lib.float16)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            results = [x.sum(), x.nansum(), x.cumsum(0)[-1],
+                       lib.tensor([6e4, 6e4], dtype=lib.float64).nansum(dtype=lib.float16)]
+        assert all(r.item() == float("inf") for r in results), lib.__name__
 
 
 def _loaded(lib, vs):
