@@ -28,7 +28,7 @@ def _node_classes():
 
 
 # Node classes of minigrad's own that torch has no generated class for.
-NOT_TORCH_NODES = {"BackwardCFunction", "_ViewNode", "_ZeroGradient"}
+NOT_TORCH_NODES = {"BackwardCFunction", "_ViewNode", "_ZeroGradient", "_ZeroComparison"}
 
 
 def _saved_names(obj):
