@@ -168,13 +168,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
             "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
             "spatial dimension, a channel dimension, and an optional batch dimension "
             "(i.e. 2D or 3D inputs).")
-    batched = input.dim() == 3
-    if not batched:
-        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(input, p, training, inplace)
-    if not batched:
-        result = result.squeeze_(0) if inplace else result.squeeze(0)
-    return result
+    return _channel_dropout(input, input.dim() == 3, p, training, inplace)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -213,7 +207,11 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
             "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
             "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
             stacklevel=2)
-    batched = dim == 5
+    return _channel_dropout(input, dim == 5, p, training, inplace)
+
+
+def _channel_dropout(input, batched, p, training, inplace):
+    """``_feature_dropout`` of a batch; an unbatched input as a batch of one, as torch."""
     if not batched:
         input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     result = _feature_dropout(input, p, training, inplace)
