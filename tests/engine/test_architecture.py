@@ -128,6 +128,7 @@ _API_NAME = re.compile(r"(?<![/\w.])(torch|minigrad)((?:\.[A-Za-z_]\w*)+)")
 # Names in messages that are not meant to be looked up, each with the reason.
 _NOT_AN_API = {
     "minigrad._C._autograd.SavedTensor": "SavedTensor's repr, spelled as torch's class path",
+    "minigrad._C.Generator": "a Generator's repr, spelled as torch's class path",
 }
 
 
