@@ -19,15 +19,16 @@ import sys
 from minigrad._torch_names import NAMES
 
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
-# (no list of what minigrad.nn has: dir() gives it, and a list written here goes stale)
-_LAYER = ("minigrad.nn has the layers PyTorch's autograd tutorials and docs use (Linear, the "
-          "activations, the dropouts, Embedding, LayerNorm, RMSNorm, the losses, the containers: "
-          "see dir(minigrad.nn)) and leaves out convolution, pooling, recurrent and batch-norm "
-          "layers; build others from tensor operations, or run this code with torch")
-_FUNCTION = ("minigrad.nn.functional has the functions of minigrad.nn's layers (linear, the "
-             "activations, dropout, embedding, one_hot, layer_norm, rms_norm, the losses: see "
-             "dir(minigrad.nn.functional)) and leaves out convolution, pooling and batch norm; "
-             "build others from tensor operations, or run this code with torch")
+_LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
+          "LogSoftmax, LeakyReLU, GELU, SiLU, Softplus, ELU, Dropout, Embedding, "
+          "Flatten, Unflatten, Identity, LayerNorm, Sequential, MSELoss, CrossEntropyLoss, "
+          "NLLLoss, L1Loss, HuberLoss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss); build others "
+          "from tensor operations, or run this code with torch")
+_FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "
+             "leaky_relu, gelu, silu, softplus, elu, dropout, one_hot, embedding, "
+             "layer_norm, mse_loss, l1_loss, huber_loss, smooth_l1_loss, nll_loss, "
+             "cross_entropy, binary_cross_entropy and binary_cross_entropy_with_logits; build "
+             "others from tensor operations, or run this code with torch")
 
 # package -> {name: what to use instead}
 LEFT_OUT = {
