@@ -18,17 +18,17 @@ in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, 
 from __future__ import annotations
 
 import numbers
-import operator
 import warnings
 import weakref
 
 import numpy as np
 
 from minigrad import _dtype, _layout, _numeric, cuda, storage
+from minigrad._size import Size, device
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import grad_mode
 from minigrad.autograd.forward_grad import tangent_of
-from minigrad.autograd.graph import _HookDict, add_hook
+from minigrad.autograd.graph import _HookDict, add_hook, output_meta
 from minigrad.autograd.special_nodes import AccumulateGrad
 from minigrad.autograd.views import refresh_grad_fn
 
@@ -74,88 +74,6 @@ def new_version_counter() -> np.ndarray:
     Python's garbage collector scans every object of a Python class (and every ``array``) at
     each full collection; it never scans a NumPy array."""
     return np.zeros(1, np.int64)
-
-
-class Size(tuple):
-    """A tensor's shape: a tuple that prints like torch's ``Size``."""
-
-    def __new__(cls, sizes=()):
-        """``Size([2, 3])``: ints only (anything with ``__index__`` becomes one), as torch."""
-        items = list(sizes)
-        for i, n in enumerate(items):
-            if type(n) is not int:
-                try:
-                    items[i] = operator.index(n)
-                except TypeError:
-                    raise TypeError(f"minigrad.Size() takes an iterable of 'int' (item {i} is "
-                                    f"'{type(n).__name__}')") from None
-        return tuple.__new__(cls, items)
-
-    def __repr__(self) -> str:
-        return f"minigrad.Size({list(self)})"
-
-    # slicing, concatenating and repeating a Size give a Size, as in torch
-    def __getitem__(self, index):
-        out = tuple.__getitem__(self, index)
-        return tuple.__new__(Size, out) if isinstance(index, slice) else out
-
-    def __add__(self, other):
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
-                            "minigrad.Size")
-        return Size(tuple.__add__(self, other))
-
-    def __radd__(self, other):
-        return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
-
-    def __mul__(self, n):
-        return Size(tuple.__mul__(self, n))
-
-    __rmul__ = __mul__
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
-
-
-_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
-                 "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
-
-
-class device:  # noqa: N801 - torch's spelling
-    """A device as torch names one: ``device("cpu")``, ``device("cuda:1")``,
-    ``device("cuda", 0)``. Making one is fine; minigrad only computes on the CPU, and putting
-    a tensor anywhere else raises a CPU-only torch's error (see ``minigrad/cuda.py``)."""
-
-    def __init__(self, type, index=None):  # noqa: A002
-        if isinstance(type, device):
-            type, index = type.type, type.index  # noqa: A001
-        if not isinstance(type, str):
-            raise RuntimeError("Cannot access accelerator device when none is available.")
-        name, _, number = type.partition(":")
-        if name not in _DEVICE_TYPES.split(", "):
-            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
-                               f"string: {type}")
-        if _:
-            if not number.isdigit() or index is not None:
-                raise RuntimeError(f"Invalid device string: '{type}'")
-            index = int(number)
-        self.type = name
-        self.index = index
-
-    def __repr__(self) -> str:
-        if self.index is None:
-            return f"device(type='{self.type}')"
-        return f"device(type='{self.type}', index={self.index})"
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, device) and other.type == self.type
-                and other.index == self.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
 
 
 def check_device(d) -> None:
@@ -230,6 +148,8 @@ class Tensor:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn = node
         self._output_nr = output_nr
+        if output_nr == 0:  # (a node of several outputs lists them all: _output_meta)
+            node._output0 = output_meta(self._data)
         if self._retains_grad and old is not None and old._retain_grad_hooks:
             ref = old._retain_grad_hooks.pop(old_nr, None)
             if ref is not None:
@@ -711,7 +631,7 @@ class Tensor:
 
 
 # type(x) prints <class 'minigrad.Tensor'>, as torch's classes print under their public name
-Tensor.__module__ = Size.__module__ = device.__module__ = "minigrad"
+Tensor.__module__ = "minigrad"
 
 
 class _TensorType(type):

@@ -98,7 +98,7 @@ class _Ready:
 
     def __init__(self, node):
         self.node = node
-        self.priority = node._sequence_nr
+        self.priority = node._sequence_nr()
 
     def __lt__(self, other) -> bool:
         return self.priority > other.priority

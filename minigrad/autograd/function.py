@@ -76,6 +76,12 @@ class BackwardCFunction(FunctionCtx, Node):
     dirty_tensors = ()
     non_differentiable = ()
 
+    def __dir__(self):
+        """Everything the node has, as dir() of torch's Python node of a custom Function shows
+        its class's methods and the context's fields, less minigrad's own views (``_saved``,
+        ``_metadata``)."""
+        return sorted(set(object.__dir__(self)) - {"_saved", "_metadata"})
+
     def __init__(self, args):
         if _vmap_hook.active or _vmap_hook.transforms:
             _check_under_transforms(self._forward_cls)

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _dtype, _size
 from minigrad._ops import _vmap_hook
 from minigrad.autograd import anomaly_mode, grad_mode
 from minigrad.autograd.saved_fields import (
@@ -429,6 +429,30 @@ class _read_only:  # noqa: N801 - used as a decorator, like property
         return f"<attribute '{self.name}' of 'Node' objects>"
 
 
+# What dir() lists on every node of a built-in op besides object's methods (torch's C++ nodes).
+_NODE_DIR = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr",
+             "_set_sequence_nr", "metadata", "name", "next_functions", "register_hook",
+             "register_prehook", "requires_grad")
+
+
+class InputMetadata:
+    """What a node knows of one gradient it takes in: torch's ``_InputMetadata`` (its
+    ``Node._input_metadata``), the shape (a list, as torch's) and dtype of that output of the
+    forward op."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = list(shape)
+        self.dtype = dtype if isinstance(dtype, _dtype.dtype) else _dtype.from_numpy_dtype(dtype)
+
+    device = property(lambda self: _size.device("cpu"))
+    is_nested_tensor = is_cpp_nested_tensor = property(lambda self: False)
+
+    def __repr__(self) -> str:
+        return f"<minigrad._C._autograd._InputMetadata object at {id(self):#x}>"
+
+
 class Node(metaclass=_NodeType):
     """A backward function: the graph's real vertex. Subclasses define ``backward`` (reverse
     mode) and ``jvp`` (forward mode) side by side."""
@@ -443,7 +467,7 @@ class Node(metaclass=_NodeType):
     # -> ... (``_saved`` shows them as a dict). What an op adds (``alpha``, ``dim``, ...) goes
     # in the ``__dict__``.
     __slots__ = ("_next_nodes", "_next_nrs", "needs_input_grad", "_input_meta",
-                 "_first_saved", "_sequence_nr", "__dict__", "__weakref__")
+                 "_first_saved", "_seq_nr", "_output0", "__dict__", "__weakref__")
     # Hooks, made on first use: most nodes never get one, so until then the class's None
     # stands in, and a node need not set these at all.
     _pre_hooks = None  # hook(grad_outputs) -> new grad_outputs or None
@@ -476,7 +500,7 @@ class Node(metaclass=_NodeType):
             shared = _shared(*key)
         self._next_nrs, self.needs_input_grad, self._input_meta = shared
         self._first_saved = None  # the first SavedTensor, if the node saves any
-        self._sequence_nr = next(_sequence)
+        self._seq_nr = next(_sequence)
         if anomaly_mode._state.enabled:  # remember who made this node, for the error message
             self._anomaly_trace = anomaly_mode.forward_trace()
 
@@ -489,6 +513,58 @@ class Node(metaclass=_NodeType):
     # --- what torch shows of a node -------------------------------------------------------
     def name(self) -> str:
         return type(self).__name__
+
+    @_read_only
+    def requires_grad(self) -> bool:
+        """Always True: a node exists only where a gradient is wanted (torch's C++ getter)."""
+        return True
+
+    def _sequence_nr(self) -> int:
+        """The node's number, counted up as nodes are made: the engine runs the ready node with
+        the largest first (the one made last)."""
+        return self._seq_nr
+
+    def _set_sequence_nr(self, sequence_nr: int) -> None:
+        """Give the node another place in the engine's order (torch's own, for nodes it makes
+        later in Python but wants run as if made earlier)."""
+        if not isinstance(sequence_nr, int) or isinstance(sequence_nr, bool):
+            raise TypeError(f"_set_sequence_nr(): argument 'sequence_nr' (position 1) must be "
+                            f"int, not {type(sequence_nr).__name__}")
+        self._seq_nr = sequence_nr
+
+    def _register_hook_dict(self, tensor):
+        """torch's Tensor.register_hook (Python) hands its dict of hooks to the node here;
+        minigrad's register_hook keeps hooks on the node itself, so this is not needed."""
+        raise NotImplementedError(
+            "minigrad does not implement torch's internal Node._register_hook_dict: register a "
+            "hook on the tensor with Tensor.register_hook")
+
+    @_read_only
+    def _input_metadata(self) -> tuple:
+        """Shape and dtype of each gradient this node takes in, one per output of its forward
+        op (torch's InputMetadata: the engine checks incoming gradients against them)."""
+        return tuple(InputMetadata(shape, dtype) for shape, dtype in self._outputs_meta())
+
+    def _outputs_meta(self):
+        several = self.__dict__.get("_output_meta")  # several outputs (a custom Function's)
+        if several is not None:
+            return several
+        try:
+            return (self._output0,)
+        except AttributeError:  # (a node nothing was attached to)
+            return ()
+
+    def __dir__(self):
+        """What dir() shows of a node of a built-in op, as of torch's (C++) nodes: object's
+        methods, ``__call__``, what every node has, and the node's own saved fields; not
+        minigrad's machinery (``apply``, ``saved``, slots), which a learner reading torch's
+        docs would not find there."""
+        fields = [name for name in super().__dir__()
+                  if name.startswith(("_saved_", "_raw_saved_"))
+                  and not isinstance(_class_attribute(type(self), name), _Absent)]
+        return sorted(set(dir(object)).union(_NODE_DIR, fields, self._more_dir))
+
+    _more_dir = ()  # a node's own public attributes (AccumulateGrad's ``variable``)
 
     @property
     def metadata(self) -> dict:
@@ -586,13 +662,6 @@ class Node(metaclass=_NodeType):
         self._released = True
 
     # --- torch's _saved_<field> and _raw_saved_<field>: properties made by _NodeType ------
-    def __dir__(self):
-        absent = {name for name in super().__dir__()
-                  if isinstance(_class_attribute(type(self), name), _Absent)}
-        absent.add("_saved")  # minigrad's own view of what was saved, not one of torch's fields
-        absent.add("_metadata")  # the dict behind ``metadata``
-        return sorted(set(super().__dir__()) - absent)
-
     # --- running -----------------------------------------------------------------------------
     def backward(self, *grads):
         raise NotImplementedError(f"{self.name()} has no backward formula")
@@ -676,6 +745,18 @@ def _shared(nrs: tuple, metas: tuple) -> tuple:
     return shared
 
 
+def output_meta(data) -> tuple:
+    """``(shape, dtype)`` of an op's output array, the tuple shared with every output like it
+    (a node keeps one for ``_input_metadata``; a tuple per node would tick the collector)."""
+    key = (data.shape, data.dtype)
+    meta = _SHARED.get(key)
+    if meta is None:
+        meta = key
+        if len(_SHARED) < _MAX_SHARED:
+            _SHARED[key] = meta
+    return meta
+
+
 def edge_of(t):
     """The ``(node, output_nr)`` pair through which gradient flows back into ``t``: its
     ``grad_fn``, its ``AccumulateGrad`` for a leaf that requires grad, or ``(None, 0)``."""
@@ -709,6 +790,7 @@ def record_with(node_cls, inputs, outputs, save, output_name, attrs: dict):
     for i, out in enumerate(outputs):
         if out._grad_fn is None and not out._retains_grad:  # a new result: nothing to move
             out._grad_fn, out._output_nr = node, i
+            node._output0 = output_meta(out._data)  # (for _input_metadata)
         else:  # an existing tensor (a CopySlices base) keeps its retain_grad
             out._attach(node, i)
     if output_name is not None:

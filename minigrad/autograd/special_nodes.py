@@ -23,6 +23,9 @@ from minigrad._layout import contiguous_format
 from minigrad.autograd import grad_mode, views
 from minigrad.autograd.graph import SECOND_BACKWARD, Node, _tensor_class, record
 
+# torch numbers an AccumulateGrad node with the largest sequence_nr there is (UINT64_MAX).
+_UINT64_MAX = 2**64 - 1
+
 
 class AccumulateGrad(Node):
     """The sink of a leaf that requires grad: adds the incoming gradient into ``leaf.grad``.
@@ -33,10 +36,16 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__()
         self.variable = variable
-        self._sequence_nr = float("inf")  # torch runs these as soon as they are ready
+        self._seq_nr = _UINT64_MAX  # torch runs these as soon as they are ready
 
     def name(self) -> str:
         return "minigrad::autograd::AccumulateGrad"
+
+    _more_dir = ("variable",)
+
+    def _outputs_meta(self):
+        """The leaf's own shape and dtype: what it accepts as a gradient."""
+        return ((self.variable._data.shape, self.variable._data.dtype),)
 
     def apply(self, grad):
         # Who else references ``grad``? When the engine runs this node, only the engine's list

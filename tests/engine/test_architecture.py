@@ -129,6 +129,8 @@ _API_NAME = re.compile(r"(?<![/\w.])(torch|minigrad)((?:\.[A-Za-z_]\w*)+)")
 _NOT_AN_API = {
     "minigrad._C._autograd.SavedTensor": "SavedTensor's repr, spelled as torch's class path",
     "minigrad._C.Generator": "a Generator's repr, spelled as torch's class path",
+    "minigrad._C._autograd._InputMetadata": "a node's _input_metadata entries' repr, spelled as "
+                                             "torch's class path",
 }
 
 

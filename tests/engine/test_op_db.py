@@ -206,8 +206,19 @@ def test_grad_fn(entry, dtype):
             assert m_graph == t_graph, f"output {k}: graph\n {m_graph}\nvs torch\n {t_graph}"
             m_saved, t_saved = saved_signature(m.grad_fn), saved_signature(t.grad_fn)
             assert m_saved == t_saved, f"output {k}: saved\n {m_saved}\nvs torch\n {t_saved}"
+            m_face, t_face = node_face(m.grad_fn), node_face(t.grad_fn)
+            assert m_face == t_face, f"output {k}: node\n {m_face}\nvs torch\n {t_face}"
 
     for_each_sample(entry, dtype, check)
+
+
+def node_face(fn) -> tuple:
+    """What a learner sees of a node beyond its graph: dir() past object's own names, and
+    the shape and dtype of each gradient it takes in (``_input_metadata``)."""
+    names = sorted(set(dir(fn)) - set(dir(object)))
+    metas = [(tuple(m.shape), str(m.dtype).split(".")[-1], str(m.device))
+             for m in fn._input_metadata]
+    return names, metas, fn.requires_grad
 
 
 @pytest.mark.parametrize("entry,dtype", params("backward"))

@@ -184,11 +184,31 @@ print(torch.tensor([1.25, 2.75]))""",
     "torch.where(torch.tensor([True, False]), torch.tensor([1., 2.]))",
     "x = torch.ones(2, 3); print(x.new_ones(2), x.new_ones((1, 2), dtype=torch.int64), x.new_full((2,), 3), x.new_tensor([1, 2]), x.new_empty(2).shape, x.long().new_full((1,), 2.7), x.new_ones(2, requires_grad=True))",
     "x = torch.ones(2, 3); print(x.new_tensor(torch.tensor([1, 2])), x.new_tensor(x, requires_grad=True).requires_grad)",
+    'x = torch.ones(2, requires_grad=True); print(dir((x * 2).grad_fn))',
+    # what dir() shows of a node, and the gradient shapes it takes in (_input_metadata)
+    """x = torch.ones(2, 3, requires_grad=True); y = x.exp() * torch.ones(4, 1, 3)
+for t in (y, y.sum(), x[0], x.t(), y.max(0)[0], x.split(2, 1)[1], x.half()):
+    fn = t.grad_fn
+    print(fn.name(), fn.requires_grad, [a for a in dir(fn) if not a.startswith('__')],
+          [(m.shape, m.dtype, m.device, m.is_nested_tensor, m.is_cpp_nested_tensor) for m in fn._input_metadata])
+acc = y.grad_fn.next_functions[0][0].next_functions[0][0]
+print(acc.name(), [a for a in dir(acc) if not a.startswith('__')], acc._input_metadata[0].shape, acc.requires_grad)
+z = x.clone(); z.mul_(2); print(z.grad_fn._input_metadata[0].shape)
+v = x.clone()[0]; v.add_(1); print(v.grad_fn.name(), v.grad_fn._input_metadata[0].shape)""",
+    """x = torch.ones(2, requires_grad=True); fn = (x * 2).grad_fn
+n = fn._sequence_nr(); fn._set_sequence_nr(n + 5); print(fn._sequence_nr() - n)
+print((x * 2).grad_fn.next_functions[0][0]._sequence_nr())
+try:
+    fn._set_sequence_nr(1.5)
+except TypeError as e:
+    print(type(e).__name__)
+try:
+    fn.requires_grad = False
+except AttributeError as e:
+    print(e)""",
 ]
 
 KNOWN = {
     'x = torch.ones(2, requires_grad=True); print(type(x.exp().grad_fn).__module__)':
         "node classes keep their Python module (inspect.getsource prints them in lessons); torch's are C++ classes, so their __module__ is builtins",
-    'x = torch.ones(2, requires_grad=True); print(dir((x * 2).grad_fn))':
-        "dir() of a node lists minigrad's own methods (apply, backward, jvp, saved: what the lessons read) and lacks torch's _input_metadata, _register_hook_dict, _set_sequence_nr and requires_grad (a node keeps no record of its outputs' shapes, which _input_metadata would need)",
 }
