@@ -17,6 +17,7 @@ in ``minigrad/_ops/__init__.py`` makes them methods of ``Tensor`` (``x.exp()``, 
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 import weakref
@@ -601,11 +602,20 @@ class Tensor:
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
         out = type(self).__new__(type(self))
-        Tensor._init(out, self._data.copy())
+        # torch copies the storage and points the new tensor at it with set_, which keeps the
+        # layout (a transposed tensor stays transposed) and counts as one change: version 1
+        Tensor._init(out, self._data.copy(order="K"))
+        out._bump_version()
         out._requires_grad = self._requires_grad
         if self._grad is not None:
             out._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = out
+        # the user's own attributes (``x.note = ...``) are deep-copied, as torch copies a
+        # tensor's __dict__; not minigrad's bookkeeping, which shares that dict (a class
+        # attribute shadowed there, or a forward-mode tangent)
+        own = {k: v for k, v in self.__dict__.items() if k not in _BOOKKEEPING}
+        if own:
+            out.__dict__.update(copy.deepcopy(own, memo))
         return out
 
     # --- printing ----------------------------------------------------------------------------
@@ -632,6 +642,9 @@ class Tensor:
 
 # type(x) prints <class 'minigrad.Tensor'>, as torch's classes print under their public name
 Tensor.__module__ = "minigrad"
+
+# What minigrad keeps in a tensor's __dict__ (see Tensor's slots): never copied as the user's.
+_BOOKKEEPING = frozenset(vars(Tensor)) | {"_fw_grad"}
 
 
 class _TensorType(type):

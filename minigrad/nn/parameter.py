@@ -45,7 +45,7 @@ class Parameter(Tensor):
         starts with no gradients."""
         if id(self) in memo:
             return memo[id(self)]
-        out = type(self)(Tensor._make(self._data.copy()), self.requires_grad)
+        out = type(self)(Tensor._make(self._data.copy(order="K")), self.requires_grad)
         memo[id(self)] = out
         return out
 

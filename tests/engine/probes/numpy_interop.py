@@ -140,6 +140,20 @@ print(np.maximum(x, 1.5), np.dot(x, x), np.stack([x, x]).shape)""",
     "import pickle; x = torch.tensor([1., 2.]); print(pickle.loads(pickle.dumps(x)))",
     "import copy; x = torch.tensor([1., 2.], requires_grad=True); y = copy.deepcopy(x); print(y, y.requires_grad, y is x)",
     "import copy; x = torch.tensor([1., 2.], requires_grad=True); y = copy.deepcopy(x * 2)",
+    # deepcopy takes the user's attributes along (not a Parameter's), keeps the layout, and
+    # the copy's version is 1 (torch points it at the copied storage with set_)
+    """import copy
+x = torch.ones(2, requires_grad=True); x.note = "hello"; x.meta = {"a": [1]}
+x.retain_grad(); x.register_hook(lambda g: g * 2)
+y = copy.deepcopy(x); print(y.note, y.meta, y.meta is x.meta, y.requires_grad, y.is_leaf, y.grad, y._version)
+(y * 3).sum().backward(); print(y.grad, x.grad)
+with torch.no_grad():
+    v = x[:1]
+v.tag = 1; w = copy.deepcopy(v); print(w.tag, w._base is None, w.is_leaf, w._version)
+b = torch.ones(2, 3).t(); c = copy.deepcopy(b); print(c._version, c.stride(), c.is_contiguous())
+p = torch.nn.Parameter(torch.ones(3, 2).t()); p.extra = 5; q = copy.deepcopy(p)
+print(hasattr(q, 'extra'), q.stride(), q._version)
+m = torch.nn.Linear(2, 1); m.weight.extra = 5; print(hasattr(copy.deepcopy(m).weight, 'extra'))""",
     "x = torch.tensor([1., 2.]); print(hash(x) == hash(x), x in [x], {x: 1}[x])",
     "a = np.arange(4.)[::-1]; torch.tensor(a)",
     "a = np.arange(4.)[::-1]; torch.as_tensor(a, dtype=torch.float32)",
