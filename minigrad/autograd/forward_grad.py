@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from minigrad._ops import _vmap_hook
 from minigrad.autograd import grad_mode
 from minigrad.autograd.graph import OpContext
@@ -93,8 +95,17 @@ def _zeros_for_missing(inputs, tangents) -> list:
     grad: the tangent then has a graph back to the primal, and differentiating it gives zeros
     where minigrad, dropping the term, would say the tangent does not require grad."""
     with _Off():
-        return [tangent if tangent is not None or not _floating(t) else t.new_zeros(t.shape)
-                for t, tangent in zip(inputs, tangents)]
+        filled = [tangent if tangent is not None or not _floating(t) else t.new_zeros(t.shape)
+                  for t, tangent in zip(inputs, tangents)]
+    _made_zeros[:] = [z for z, tangent in zip(filled, tangents) if tangent is None]
+    return filled
+
+
+# The zeros ``_zeros_for_missing`` just made, for the ``_compute`` that follows it: torch's are
+# ZeroTensors, which a term multiplies into nothing and a sum leaves out, so their tangent's
+# values are those of the rule without them. Real zeros would give the same numbers but for
+# signed zeros: ``-0.0 + 0 * x`` is +0.0 where torch keeps -0.0 (a Hessian's off-diagonal).
+_made_zeros: list = []
 
 
 def _floating(t) -> bool:
@@ -148,22 +159,66 @@ def _compute(outputs, node_cls, inputs, tangents, save, attrs):
     """Apply the op's ``jvp`` with forward AD switched off (the rule's own ops carry no
     tangents), then shape and cast each tangent like its output."""
     ctx = OpContext(node_cls, inputs, outputs[0] if len(outputs) == 1 else outputs, save, attrs)
+    zeros, _made_zeros[:] = list(_made_zeros), []
     with _Off():
-        try:
-            result = node_cls.jvp(ctx, *tangents)
-        except BaseException as e:
-            if not _vmap_hook.active or not isinstance(e, _vmap_hook.Unbatchable):
-                raise
-            # batched tangents (jacfwd's basis) the rule cannot compute at once: torch's
-            # fallback, the rule once per sample, the results stacked
-            result = _vmap_hook.per_sample(lambda *ts: node_cls.jvp(ctx, *ts), tangents)
-        result = result if isinstance(result, tuple | list) else (result,)
-        fixed = []
-        for out, tangent in zip(outputs, result):
-            if tangent is not None:
-                if tangent.shape != out.shape:
-                    tangent = tangent.expand(*out.shape).clone()
-                if tangent.dtype is not out.dtype:
-                    tangent = tangent.to(out.dtype)
-            fixed.append(tangent)
+        fixed = _apply_rule(ctx, node_cls, outputs, tangents)
+        if zeros:  # recorded with zeros (see _zeros_for_missing); the values without them
+            with grad_mode.no_grad():
+                values = _apply_rule(ctx, node_cls, outputs, [
+                    None if any(t is z for z in zeros) else t for t in tangents])
+            for tangent, value in zip(fixed, values):
+                if tangent is not None:
+                    _copy_values(tangent, value)
+    return fixed
+
+
+def _copy_values(dst, src) -> None:
+    """Write ``src``'s numbers (zeros for None) into ``dst``, a tangent just computed: in
+    place, so the tangent keeps its graph. Through vmap's batched tensors (jacfwd's basis) to
+    their batch of numbers when both are batched alike; another layout is left as it is."""
+    if _plain(dst):
+        if src is None or _plain(src):
+            _write(dst, 0 if src is None else src._data)
+        return
+    inner = getattr(dst, "_value", None)  # a batched tensor's batch
+    if inner is None:
+        return
+    if src is None:
+        _copy_values(inner, None)
+    elif getattr(src, "_level", None) == dst._level and src._bdim == dst._bdim:
+        _copy_values(inner, src._value)
+    elif _plain(src) and _plain(inner):  # the same numbers for every sample
+        _write(inner, np.expand_dims(src._data, dst._bdim))
+
+
+def _write(t, values) -> None:
+    if not t._data.flags.writeable:  # (a broadcast view)
+        t._data = t._data.copy()
+    t._data[...] = values
+
+
+def _plain(t) -> bool:
+    """A tensor with its numbers at hand (not one of vmap's batched tensors)."""
+    return isinstance(getattr(t, "_data", None), np.ndarray)
+
+
+def _apply_rule(ctx, node_cls, outputs, tangents) -> list:
+    """The op's ``jvp`` on these tangents, each result shaped and cast like its output."""
+    try:
+        result = node_cls.jvp(ctx, *tangents)
+    except BaseException as e:
+        if not _vmap_hook.active or not isinstance(e, _vmap_hook.Unbatchable):
+            raise
+        # batched tangents (jacfwd's basis) the rule cannot compute at once: torch's
+        # fallback, the rule once per sample, the results stacked
+        result = _vmap_hook.per_sample(lambda *ts: node_cls.jvp(ctx, *ts), tangents)
+    result = result if isinstance(result, tuple | list) else (result,)
+    fixed = []
+    for out, tangent in zip(outputs, result):
+        if tangent is not None:
+            if tangent.shape != out.shape:
+                tangent = tangent.expand(*out.shape).clone()
+            if tangent.dtype is not out.dtype:
+                tangent = tangent.to(out.dtype)
+        fixed.append(tangent)
     return fixed

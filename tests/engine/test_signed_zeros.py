@@ -8,6 +8,8 @@ gradient is ``+0``) or with products (``0 * -1`` is ``-0``). Each case compares 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -64,4 +66,50 @@ def test_value_and_gradient_signs_match_torch(op, a, g):
             continue  # equal as numbers (checked above); the sign of a tie is torch's accident
         np.testing.assert_array_equal(np.signbit(m), np.signbit(e),
                                       err_msg=f"signs of zero in the {what} of {op} at "
+                                              f"{a.tolist()}")
+
+
+# Second derivatives by forward-over-reverse: a tangent through a gradient computed with
+# create_graph. Inputs without a tangent count as torch's ZeroTensor (a term with one adds
+# nothing), not as +0.0, which would turn a -0.0 off the Hessian's diagonal into +0.0.
+SCALAR_FUNCTIONS = {
+    "sin": lambda t, x: x.sin().sum(),
+    "cos_times_x": lambda t, x: (x.cos() * x).sum(),
+    "cube": lambda t, x: (x ** 3).sum(),
+    "tanh": lambda t, x: x.tanh().sum(),
+    "exp_sin": lambda t, x: (x.exp() * x.sin()).sum(),
+    "square_mean": lambda t, x: (x * x).mean(),
+    "sigmoid": lambda t, x: x.sigmoid().sum(),
+}
+
+
+def hessians_of(lib, name, a):
+    f = lambda x: SCALAR_FUNCTIONS[name](lib, x)  # noqa: E731
+    x = lib.tensor(a)
+    by_func = lib.func.hessian(f)(x)
+    rows = []
+    with lib.autograd.forward_ad.dual_level():
+        for k in range(len(a)):
+            direction = lib.zeros(len(a))
+            direction[k] = 1.0
+            dual = lib.autograd.forward_ad.make_dual(x.clone().requires_grad_(), direction)
+            g, = lib.autograd.grad(f(dual), dual, create_graph=True)
+            rows.append(lib.autograd.forward_ad.unpack_dual(g).tangent)
+    by_dual = lib.stack(rows)
+    return [np.array(h.detach().tolist(), np.float32) for h in (by_func, by_dual)]
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_FUNCTIONS))
+@settings(deadline=None, max_examples=10)
+@given(a=hnp.arrays(np.float32, st.integers(1, 4),
+                    elements=st.sampled_from([-2.0, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0])))
+def test_second_derivative_signs_match_torch(name, a):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # torch's first forward-AD use
+        expected = hessians_of(torch, name, a)
+    got = hessians_of(minigrad, name, a)
+    for what, e, m in zip(("torch.func.hessian", "forward-over-reverse"), expected, got):
+        np.testing.assert_array_equal(m, e, err_msg=f"{what} of {name} at {a.tolist()}")
+        np.testing.assert_array_equal(np.signbit(m), np.signbit(e),
+                                      err_msg=f"signs of zero in {what} of {name} at "
                                               f"{a.tolist()}")
