@@ -149,7 +149,7 @@ class Tensor:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn = node
         self._output_nr = output_nr
-        if output_nr == 0:  # (a node of several outputs lists them all: _output_meta)
+        if output_nr == 0 and old is not node:  # (several outputs: _output_meta lists them)
             node._output0 = output_meta(self._data)
         if self._retains_grad and old is not None and old._retain_grad_hooks:
             ref = old._retain_grad_hooks.pop(old_nr, None)
