@@ -4,33 +4,68 @@ minigrad covers what the course teaches. A learner who reaches for something bey
 (``minigrad.nn.Conv2d``, ``minigrad.fft``, ``minigrad.jit``) gets an
 AttributeError that names the torch feature, says minigrad does not implement it, and says
 what to use instead, not Python's bare "has no attribute" or a failure deep inside. ``LEFT_OUT``
-holds the names with advice of their own; every other name torch has and minigrad does not
-(``_torch_names.NAMES``, generated from torch) gets the same error with a general hint, and
-``import minigrad.fx`` too (``TorchNameFinder``). Any other unknown name, one torch does not
-have either, gets the wording torch uses for a missing attribute of a module.
+holds the names with advice of their own (for ``minigrad.nn``'s and ``minigrad.nn.functional``'s,
+the list of what the package has, read from it when the error is raised); every other name
+torch has and minigrad does not (``_torch_names.NAMES``, generated from torch) gets the same
+error with a general hint, and ``import minigrad.fx`` too (``TorchNameFinder``). Any other
+unknown name, one torch does not have either, gets the wording torch uses for a missing
+attribute of a module.
 
 Each package of minigrad hands its unknown names here from its module ``__getattr__`` (PEP 562),
 which Python calls only for names the package does not define.
 """
 
 import dis
+import importlib
 import sys
+import textwrap
 
 from minigrad._torch_names import NAMES
 
 _EAGER = "minigrad only runs eagerly; call the function or module directly"
-_LAYER = ("minigrad.nn has the layers the course uses (Linear, ReLU, Tanh, Sigmoid, Softmax, "
-          "LogSoftmax, LeakyReLU, GELU, SiLU, Softplus, ELU, Dropout, Embedding, "
-          "Flatten, Unflatten, Identity, LayerNorm, Sequential, MSELoss, CrossEntropyLoss, "
-          "NLLLoss, L1Loss, HuberLoss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss); build others "
-          "from tensor operations, or run this code with torch")
-_FUNCTION = ("minigrad.nn.functional has linear, relu, tanh, sigmoid, softmax, log_softmax, "
-             "leaky_relu, gelu, silu, softplus, elu, dropout, one_hot, embedding, "
-             "layer_norm, mse_loss, l1_loss, huber_loss, smooth_l1_loss, nll_loss, "
-             "cross_entropy, binary_cross_entropy and binary_cross_entropy_with_logits; build "
-             "others from tensor operations, or run this code with torch")
 
-# package -> {name: what to use instead}
+
+# the files of minigrad/nn/modules/ (torch's names), in the order the list names their kinds
+_KINDS = {"linear": "linear", "activation": "activations", "loss": "losses",
+          "distance": "distances", "normalization": "normalization", "dropout": "dropout",
+          "sparse": "embedding", "flatten": "shape", "padding": "padding",
+          "container": "containers"}
+
+
+def _layers() -> str:
+    """The advice for a layer minigrad.nn leaves out: the layers it has (every public ``Module``
+    subclass but ``Module`` itself), read from the package when the error is raised, so the list
+    cannot fall behind it, grouped by the file that defines them."""
+    nn = importlib.import_module("minigrad.nn")
+    groups: dict[str, list[str]] = {}
+    for name, obj in sorted(vars(nn).items(), key=lambda item: item[0].lower()):
+        if (not name.startswith("_") and isinstance(obj, type) and issubclass(obj, nn.Module)
+                and obj is not nn.Module):
+            groups.setdefault(obj.__module__.rpartition(".")[2], []).append(name)
+    files = [*(file for file in _KINDS if file in groups), *sorted(groups.keys() - _KINDS.keys())]
+    return ("minigrad.nn has these layers (build others from tensor operations, or run this "
+            "code with torch):\n" + "\n".join(
+                _wrap(f"{_KINDS.get(file, file)}: {', '.join(groups[file])}") for file in files))
+
+
+def _functions() -> str:
+    """The advice for a function minigrad.nn.functional leaves out: the functions it has (every
+    public name but its modules), read from the module when the error is raised, as
+    ``_layers``."""
+    functional = importlib.import_module("minigrad.nn.functional")
+    names = sorted((name for name, obj in vars(functional).items()
+                    if not name.startswith("_") and callable(obj)), key=str.lower)
+    return ("minigrad.nn.functional has these functions (build others from tensor operations, "
+            "or run this code with torch):\n" + _wrap(", ".join(names)))
+
+
+def _wrap(text: str) -> str:
+    """``text`` as indented lines short enough to read in a notebook's output."""
+    return textwrap.fill(text, width=92, initial_indent="  ", subsequent_indent="    ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
+# package -> {name: what to use instead, or a function that writes it when the error is raised}
 LEFT_OUT = {
     "minigrad": {
         "compile": _EAGER,
@@ -61,7 +96,7 @@ LEFT_OUT = {
         "or run this code with torch"),
     "minigrad.nn": dict.fromkeys(
         ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
-         "RNN", "LSTM", "GRU"], _LAYER),
+         "RNN", "LSTM", "GRU"], _layers),
     "minigrad.nn.utils": dict.fromkeys(
         ["rnn", "weight_norm", "spectral_norm", "parametrize", "parametrizations",
          "fusion", "stateless"],
@@ -104,7 +139,7 @@ LEFT_OUT = {
         "minigrad.utils.benchmark.utils has common, timer and compare (no fuzzers, Callgrind "
         "or C++ timing); run this code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
-        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _FUNCTION),
+        ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _functions),
 }
 
 
@@ -115,6 +150,8 @@ _ELSEWHERE = ("minigrad implements what PyTorch's autograd tutorials and documen
 def _hint(package: str, name: str) -> str | None:
     """What to say about ``package.name`` if torch has it: its own advice, or the general one."""
     hint = LEFT_OUT.get(package, {}).get(name)
+    if callable(hint):
+        hint = hint()
     if hint is None and name in NAMES.get(package, ()):
         hint = _ELSEWHERE
     return hint

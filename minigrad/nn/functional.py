@@ -36,16 +36,17 @@ from minigrad._ops import normalization as _normalization
 from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
-from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops._args import parses as _parses
+from minigrad._ops._core import check_same_shape_broadcast as _check_same_shape_broadcast
 from minigrad._ops.inplace import relu_ as _relu_
-from minigrad._ops.pointwise import add_scalar, mul_scalar
+from minigrad._ops.pointwise import add_scalar as _add_scalar
 from minigrad._ops.pointwise import div as _div
+from minigrad._ops.pointwise import mul_scalar as _mul_scalar
 from minigrad._ops.pointwise import relu as _relu
 from minigrad.autograd import forward_grad, grad_mode
 
 
-@parses('linear(Tensor input, Tensor weight, Tensor? bias = None)')
+@_parses('linear(Tensor input, Tensor weight, Tensor? bias = None)')
 def _linear(input, weight, bias=None):
     """input @ weight.T + bias, recorded the way torch's ``linear`` records it:
 
@@ -276,7 +277,7 @@ def _broadcast(a, b):
     already has that shape is returned as it is)."""
     if a.shape == b.shape:
         return a, b
-    check_same_shape_broadcast(a._data, b._data)
+    _check_same_shape_broadcast(a._data, b._data)
     shape = tuple(np.broadcast_shapes(a.shape, b.shape))
     return (a if a.shape == shape else a.expand(*shape),
             b if b.shape == shape else b.expand(*shape))
@@ -317,13 +318,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 # F.nll_loss and F.cross_entropy hand their arguments to torch's compiled nll_loss_nd and
 # cross_entropy_loss: their parsers' checks (the ops' own checks are in _ops/nll.py).
-@parses('nll_loss_nd(Tensor input, Tensor target, Tensor? weight = None, int reduction = 1, '
+@_parses('nll_loss_nd(Tensor input, Tensor target, Tensor? weight = None, int reduction = 1, '
         'int ignore_index = -100)')
 def _nll_loss_nd_args(input, target, weight=None, reduction=1, ignore_index=-100):
     """Nothing beyond the parser."""
 
 
-@parses('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight = None, '
+@_parses('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight = None, '
         'int reduction = 1, int ignore_index = -100, float label_smoothing = 0.0)')
 def _cross_entropy_args(input, target, weight=None, reduction=1, ignore_index=-100,
                         label_smoothing=0.0):
@@ -357,7 +358,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                            f"got {nn_ops._short(target.dtype)}")
     nn_ops._check_reduction(reduction)
     if label_smoothing > 0.0:
-        target = add_scalar(mul_scalar(target, 1 - label_smoothing),
+        target = _add_scalar(_mul_scalar(target, 1 - label_smoothing),
                             label_smoothing / input.shape[class_dim])
     loss = log_softmax(input, class_dim) * target  # torch's order: log-probabilities first
     if reduction == "none":
@@ -391,7 +392,7 @@ def _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothi
     elif reduction == "sum":
         smooth = smooth.sum()
     n_classes = log_p.shape[class_dim]
-    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(smooth, label_smoothing / n_classes)
+    return _mul_scalar(nll, 1 - label_smoothing) + _mul_scalar(smooth, label_smoothing / n_classes)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -407,7 +408,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
-@parses('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight = None, '
+@_parses('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight = None, '
         'Tensor? pos_weight = None, int reduction = 1)')
 def _bce_with_logits_args(input, target, weight=None, pos_weight=None, reduction=1):
     """The parser of the compiled op F.binary_cross_entropy_with_logits hands its arguments to."""
@@ -422,7 +423,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _layer_norm.as_function(input, normalized_shape, weight, bias, eps, True)
 
 
-@parses('layer_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
+@_parses('layer_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
         'Tensor? bias = None, float eps = 1e-05, bool cudnn_enable = True)')
 def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
     return _normalization.native_layer_norm(input, normalized_shape, weight, bias, eps)
@@ -438,7 +439,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return _rms_norm.as_function(input, normalized_shape, weight, eps)
 
 
-@parses('rms_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
+@_parses('rms_norm(Tensor input, tuple of ints normalized_shape, Tensor? weight = None, '
         'float? eps = None)')
 def _rms_norm(input, normalized_shape, weight=None, eps=None):
     normalized_shape = tuple(normalized_shape)
@@ -458,7 +459,7 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
         eps = float(np.finfo(opmath.numpy).eps)
     dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]  # torch's order
     # torch adds eps in place to the mean (AddBackward1, the number overload)
-    result = upcast.mul(add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt())
+    result = upcast.mul(_add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt())
     if weight is not None:
         result = result.mul(weight)
     return result.contiguous().type_as(input)  # a strided input's result: a CloneBackward0
@@ -521,7 +522,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     return _l1_loss.as_function(input, target, _reduction_enum(None, None, reduction))
 
 
-@parses('l1_loss(Tensor input, Tensor target, int reduction = 1)')
+@_parses('l1_loss(Tensor input, Tensor target, int reduction = 1)')
 def _l1_loss(input, target, reduction=1):
     """``torch._C._nn.l1_loss`` (F.l1_loss's, and F.smooth_l1_loss's for ``beta=0``): a
     composite in torch 2.13, ``|input - target|`` then its mean or sum (``reduction``: torch's
@@ -599,7 +600,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-@parses('pad(Tensor input, tuple of ints pad, str mode = "constant", float? value = None)')
+@_parses('pad(Tensor input, tuple of ints pad, str mode = "constant", float? value = None)')
 def _pad(input, pad, mode="constant", value=None):
     """A border around the last ``len(pad) // 2`` dims: ``pad`` is (left, right) for the last
     dim, then for the one before... Constant mode (``value``, 0 by default) is torch's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minigrad
+from minigrad import _left_out
 from minigrad.autograd import forward_ad as mfw
 from tests.torch_compare import (
     assert_close,
@@ -266,6 +268,35 @@ def test_functions_are_no_longer_left_out(name):
     assert callable(getattr(minigrad.nn.functional, name))
     text = str(pytest.raises(AttributeError, lambda: minigrad.nn.functional.conv2d).value)
     assert name in text
+
+
+def _listed(message: str) -> list[str]:
+    """The names a left-out hint lists: its lines after the first, each kind's label dropped."""
+    lines = message.split("\n")[1:]
+    return [name for line in lines for name in re.findall(r"\w+", re.sub(r"^ +[a-z]+: ", "", line))]
+
+
+def test_the_left_out_hints_list_every_layer_and_every_function():
+    """The hint of ``minigrad.nn.Conv2d`` names every layer minigrad.nn has (its public
+    ``Module`` subclasses but ``Module``), that of ``minigrad.nn.functional.conv2d`` every
+    public function of minigrad.nn.functional, once each and nothing else: names torch has
+    too (a helper imported under a public name would be listed, and fail here)."""
+    nn, functional = minigrad.nn, minigrad.nn.functional
+    layers = {name for name, obj in vars(nn).items()
+              if not name.startswith("_") and isinstance(obj, type)
+              and issubclass(obj, nn.Module) and obj is not nn.Module}
+    functions = {name for name, obj in vars(functional).items()
+                 if not name.startswith("_") and callable(obj)}
+    assert {"Linear", "ReLU", "MSELoss", "Sequential", "RMSNorm"} <= layers  # found any at all
+    assert {"linear", "relu", "mse_loss", "rms_norm", "pad"} <= functions
+    for lazy, names, torch_module in ((lambda: nn.Conv2d, layers, torch.nn),
+                                      (lambda: functional.conv2d, functions, torch.nn.functional)):
+        listed = _listed(str(pytest.raises(AttributeError, lazy).value))
+        assert sorted(listed) == sorted(names)
+        assert all(hasattr(torch_module, name) for name in listed)
+    # each file of layers has a kind of its own in the list, not the file's bare name
+    assert {getattr(nn, name).__module__.rpartition(".")[2] for name in layers} <= set(
+        _left_out._KINDS)
 
 
 def test_activation_modules_compute_what_torch_computes():
