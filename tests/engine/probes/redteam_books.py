@@ -125,6 +125,89 @@ x = torch.ones(1, 2, requires_grad=True)
 y = lin(x)
 print(y)
 print(y._version, y.is_leaf)""",
+    # module backward hooks, more: keyword arguments, dict outputs, double backward, prepend, deepcopy, views of the hooked output
+    """import torch.nn as nn
+class D(nn.Module):
+    def forward(self, x):
+        return {'out': x * 2}
+m = D()
+m.register_full_backward_hook(lambda mod, gi, go: print(gi, go))
+x = torch.ones(2, requires_grad=True)
+y = m(x)
+y['out'].sum().backward()
+print(x.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 1)
+lin.register_full_backward_hook(lambda m, gi, go: print('bw', gi[0].shape))
+x = torch.ones(3, 2, requires_grad=True)
+y = lin(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g)
+g.sum().backward()
+print(lin.weight.grad)""",
+    """import torch.nn as nn
+class Add(nn.Module):
+    def forward(self, x, y=None):
+        return x + (0 if y is None else y)
+m = Add()
+m.register_full_backward_hook(lambda mod, gi, go: print(len(gi), gi, go))
+a = torch.ones(2, requires_grad=True)
+b = torch.ones(2, requires_grad=True)
+m(a, y=b).sum().backward()
+print(a.grad, b.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+lin.register_full_backward_hook(lambda m, gi, go: print('first'))
+lin.register_full_backward_hook(lambda m, gi, go: print('prepended'), prepend=True)
+lin.register_full_backward_pre_hook(lambda m, go: print('pre'))
+lin(torch.ones(1, 2, requires_grad=True)).sum().backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+lin.register_full_backward_pre_hook(lambda m, go: print('pre only', go))
+x = torch.ones(1, 2)
+y = lin(x)
+print(y.grad_fn)
+y.sum().backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+relu = nn.ReLU()
+relu.register_full_backward_hook(lambda m, gi, go: print(gi, go))
+x = torch.tensor([-1., 2.], requires_grad=True)
+y = relu(x)
+print(y, y.grad_fn, y.grad_fn.next_functions)
+y.sum().backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+relu = nn.ReLU()
+relu.register_full_backward_hook(lambda m, gi, go: None)
+x = torch.tensor([-1., 2.], requires_grad=True)
+y = relu(x)
+print(x._version, y._base is None, y.is_leaf)
+z = y.view(2)
+print(z._base is y)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+lin.register_backward_hook(lambda m, gi, go: print('old', [None if g is None else g.shape for g in gi]))
+lin(torch.ones(2, requires_grad=True)).sum().backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 2), nn.Tanh())
+grads = []
+model[0].register_full_backward_hook(lambda m, gi, go: grads.append(go[0].clone()))
+for _ in range(2):
+    model(torch.ones(1, 2)).sum().backward()
+print(grads)""",
+    """import torch.nn as nn
+import copy
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+lin.register_full_backward_hook(lambda m, gi, go: print('hook'))
+lin2 = copy.deepcopy(lin)
+lin2(torch.ones(1, 2, requires_grad=True)).sum().backward()""",
     # printing, backward on non-scalars (gradient=), accumulation and zero_(), retain_graph, in-place and version errors, leaf and .grad rules, detach
     """x = torch.arange(4.0)
 print(x)
@@ -1584,6 +1667,624 @@ y.mul_(2)""",
 x = torch.tensor([1.], requires_grad=True)
 F.apply(x.clone())
 F.apply(x)""",
+    # forum errors: a hidden state carried across steps, a GAN step between forward and backward, non-leaf .grad after .to()/*2, views of leaves, shapes and dtypes in matmul
+    """h = torch.zeros(2)
+w = torch.tensor([0.5, 0.5], requires_grad=True)
+for step in range(3):
+    h = torch.tanh(h * w + 1)
+    loss = h.sum()
+    loss.backward()
+    print(step, w.grad)""",
+    """h = torch.zeros(2)
+w = torch.tensor([0.5, 0.5], requires_grad=True)
+for step in range(3):
+    h = torch.tanh(h.detach() * w + 1)
+    h.sum().backward()
+print(w.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+G = nn.Linear(2, 2); D = nn.Linear(2, 1)
+optG = torch.optim.SGD(G.parameters(), lr=0.1)
+optD = torch.optim.SGD(D.parameters(), lr=0.1)
+fake = G(torch.randn(4, 2))
+d_loss = D(fake).mean()
+g_loss = -D(fake).mean()
+d_loss.backward(retain_graph=True)
+optD.step()
+g_loss.backward()""",
+    """x = torch.randn(2, requires_grad=True).to('cpu')
+print(x.is_leaf)
+y = torch.randn(2, requires_grad=True).double()
+print(y.is_leaf)
+y.sum().backward()
+print(y.grad)""",
+    """x = torch.ones(2, requires_grad=True) * 2
+(x ** 2).sum().backward()
+print(x.grad)""",
+    """x = torch.ones(2, requires_grad=True)
+x = x.view(2, 1)
+x.sum().backward()
+print(x.grad)""",
+    """x = torch.ones(3, requires_grad=True)
+v = x[:2]
+v.mul_(2)""",
+    """x = torch.ones(3, requires_grad=True)
+v = x.view(3)
+v += 1""",
+    """a = torch.ones(2, 3)
+b = torch.ones(2, 3)
+a @ b""",
+    """a = torch.ones(2, 3)
+b = torch.ones(3, 2, dtype=torch.float64)
+a @ b""",
+    """a = torch.ones(2, 3)
+torch.mm(a, torch.ones(3))""",
+    """a = torch.ones(2, 3)
+print(torch.matmul(a, torch.ones(3)), (a @ torch.ones(3, 1)).shape)""",
+    """x = torch.tensor([1., 2.])
+if x:
+    print('yes')""",
+    """with torch.no_grad:
+    pass""",
+    """x = torch.ones(2, requires_grad=True)
+y = x * 2
+z = y.sum()
+print(z.grad_fn)
+z.grad_fn(torch.tensor(1.))""",
+    """x = torch.ones(2, requires_grad=True)
+y = x.sum()
+del x
+y.backward()
+print('ok')""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.register_post_accumulate_grad_hook(lambda p: print('accumulated', p.grad))
+(x * 3).sum().backward()
+(x * 3).sum().backward()""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 3
+y.grad_fn.register_hook(lambda gi, go: print('node', gi, go))
+y.grad_fn.register_prehook(lambda go: print('pre', go))
+y.sum().backward()""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 3
+h = y.register_hook(lambda g: print('y', g))
+print(type(h).__name__)
+h.remove(); h.remove()
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor(1.0, requires_grad=True)
+y = 2 * x
+y.retain_grad()
+z = y ** 2
+z.backward()
+print(y.grad, x.grad)
+print(z.grad)""",
+    """x = torch.tensor(1.0, requires_grad=True)
+print(x.grad_fn, (x + 0).grad_fn, x.clone().grad_fn, x.detach().clone().grad_fn)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.data
+y.mul_(10)
+print(x, x._version, y._version)
+(x * x).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.exp()
+x.data.mul_(0)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.exp()
+x.detach().mul_(0)
+y.sum().backward()""",
+    """x = torch.randn(3, requires_grad=True)
+print(x.requires_grad, x.detach().requires_grad, x.clone().requires_grad, x.data.requires_grad, torch.tensor(x.tolist()).requires_grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor(x)
+print(y, y.requires_grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.as_tensor(x)
+print(y is x)
+z = x.clone().detach()
+print(z)""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+out = x.pow(2).sum(dim=1)
+out.backward(torch.ones_like(out))
+print(x.grad)
+out2 = x.pow(2).sum(dim=1)
+out2.backward(torch.ones(2, 1))""",
+    """w = torch.randn(2, 2, requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+loss = (w ** 2).sum()
+opt.zero_grad()
+loss.backward()
+print(w.grad.shape)
+opt.step()
+loss.backward()""",
+    """x = torch.tensor([2.], requires_grad=True)
+y = x ** 2
+z = y ** 2
+dz_dx, = torch.autograd.grad(z, x, create_graph=True)
+d2z, = torch.autograd.grad(dz_dx, x, create_graph=True)
+d3z, = torch.autograd.grad(d2z, x, create_graph=True)
+d4z, = torch.autograd.grad(d3z, x, create_graph=True)
+print(dz_dx, d2z, d3z, d4z)
+torch.autograd.grad(d4z, x)""",
+    """x = torch.tensor([2.], requires_grad=True)
+y = x.exp()
+g1, = torch.autograd.grad(y, x, create_graph=True)
+g1.backward(retain_graph=True)
+print(x.grad)
+g1.backward()
+print(x.grad)""",
+    """x = torch.linspace(-3, 3, 7, requires_grad=True)
+y = torch.sigmoid(x)
+y.sum().backward()
+print(x.grad)
+print(y * (1 - y))""",
+    """x = torch.linspace(-3, 3, 7, requires_grad=True)
+y = torch.tanh(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+gg, = torch.autograd.grad(g.sum(), x)
+print(g, gg)""",
+    """import torch.nn.functional as F
+x = torch.linspace(-2, 2, 5, requires_grad=True)
+for f in (F.relu, F.leaky_relu, F.gelu, F.silu, F.softplus, F.elu, torch.sigmoid):
+    g, = torch.autograd.grad(f(x).sum(), x)
+    print(f.__name__, g)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+for act in (nn.ReLU(), nn.LeakyReLU(0.1), nn.GELU(), nn.Tanh(), nn.Softmax(dim=1), nn.LogSoftmax(dim=-1)):
+    print(act)""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = torch.linalg.norm(x)
+print(y)
+y.backward()
+print(x.grad)
+print(torch.det(x.detach()), torch.inverse(x.detach()), torch.trace(x))""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = torch.cumsum(x, 0)
+y.backward(torch.tensor([1., 0., 0.]))
+print(y, x.grad)
+print(torch.prod(x), torch.cumprod(x, 0))""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+p = x.prod()
+p.backward()
+print(x.grad)
+z = torch.tensor([0., 2., 3.], requires_grad=True)
+z.prod().backward()
+print(z.grad)""",
+    """x = torch.tensor([1., 2., 3., 4.], requires_grad=True)
+print(x.var(), x.std(), x.var(unbiased=False), x.std(correction=0))
+x.std().backward()
+print(x.grad)""",
+    """x = torch.tensor([1.], requires_grad=True)
+x.std().backward()
+print(x.grad)""",
+    """x = torch.ones(2, 2, requires_grad=True)
+y = x.mean()
+y.backward()
+print(x.grad)
+print(x.grad.data, x.grad.requires_grad, x.grad.grad_fn)""",
+    """torch.manual_seed(0)
+x = torch.randn(4, 3)
+w = torch.randn(3, 1, requires_grad=True)
+b = torch.randn(1, requires_grad=True)
+y = torch.sigmoid(x @ w + b)
+t = torch.tensor([[0.], [1.], [1.], [0.]])
+loss = -(t * torch.log(y) + (1 - t) * torch.log(1 - y)).mean()
+loss.backward()
+print(loss, w.grad, b.grad)
+print(torch.nn.functional.binary_cross_entropy(y, t))""",
+    """torch.manual_seed(0)
+X = torch.randn(6, 4)
+y = torch.tensor([0, 1, 2, 0, 1, 2])
+W = torch.zeros(4, 3, requires_grad=True)
+for epoch in range(3):
+    logits = X @ W
+    loss = torch.nn.functional.cross_entropy(logits, y)
+    loss.backward()
+    with torch.no_grad():
+        W -= 0.5 * W.grad
+        W.grad.zero_()
+    print(epoch, loss.item())""",
+    """x = torch.tensor(2., requires_grad=True)
+y = torch.tensor(3., requires_grad=True)
+z = x * y
+z.backward()
+print(x.grad, y.grad)
+z = x * y
+z.backward(inputs=[x])
+print(x.grad, y.grad)""",
+    """x = torch.tensor(2., requires_grad=True)
+print(x, x.grad, x.data, x.shape, x.ndim, x.numel(), x.element_size(), x.stride(), x.is_contiguous())""",
+    """x = torch.ones(2, 3, requires_grad=True)
+print(x.size(0), x.size(-1), x.shape[1], len(x), x.T.shape, x.mT.shape)""",
+    """print(torch.zeros(2, 3), torch.ones(2), torch.eye(2), torch.full((2,), 7.), torch.empty(0), torch.zeros_like(torch.ones(2, dtype=torch.int64)))""",
+    """print(torch.tensor([[1e-10, 1.0], [1e10, -3.5]]))
+print(torch.tensor([0.1, 0.25, 100.0]))
+print(torch.tensor([1e-5, 1e5]))
+print(torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True))""",
+    """print(torch.arange(0, 2, 0.5), torch.arange(5, dtype=torch.float32), torch.linspace(0, 1, steps=3), torch.arange(12).reshape(3, 4))""",
+    """x = torch.arange(1000.)
+print(x)
+print(torch.arange(10000).reshape(100, 100))""",
+    """torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-8, 1.]))
+torch.set_printoptions(sci_mode=None)
+print(torch.tensor([1e-8, 1.]))""",
+    """x = torch.tensor([float('nan'), float('inf'), -float('inf'), 1.5], requires_grad=True)
+print(x, x * 0)
+(x * 2).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([3.], requires_grad=True)
+torch.nn.utils.clip_grad_norm_([x], 1.0)
+print(x.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+p = nn.Parameter(torch.randn(3))
+p.grad = torch.tensor([float('nan'), 1., 1.])
+nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)""",
+    # forward AD and torch.func, batched grads, saved-tensor hooks, checkpoint, module utilities, several roots
+    """from torch.func import jvp, jacfwd, jacrev
+f = lambda x: x.exp() * x
+x = torch.tensor([0.5, 1.])
+print(jvp(f, (x,), (torch.ones(2),)))
+print(jacfwd(f)(x), jacrev(f)(x))""",
+    """from torch.autograd.functional import jacobian
+print(jacobian(lambda x: x ** 3, torch.tensor([1., 2.]), strategy='forward-mode', vectorize=True))
+jacobian(lambda x: x ** 3, torch.tensor([1., 2.]), strategy='forward-mode')""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x ** 2
+I = torch.eye(3)
+J, = torch.autograd.grad(y, x, I, is_grads_batched=True)
+print(J)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x ** 3
+v = torch.ones(2, requires_grad=True)
+g, = torch.autograd.grad(y, x, v, create_graph=True)
+jvp_, = torch.autograd.grad(g, v, torch.tensor([1., 0.]))
+print(jvp_)""",
+    """import torch.nn as nn
+from torch.func import functional_call
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+params = {k: torch.zeros_like(v) for k, v in m.named_parameters()}
+print(functional_call(m, params, (torch.ones(1, 2),)))""",
+    """def pack(t):
+    print('pack', t.shape)
+    return t
+def unpack(t):
+    print('unpack', t.shape)
+    return t
+x = torch.ones(2, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    y = (x * x).sum()
+y.backward()
+print(x.grad)""",
+    """from torch.utils.checkpoint import checkpoint
+import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(2, 2), nn.Tanh())
+x = torch.ones(1, 2, requires_grad=True)
+y = checkpoint(m, x, use_reentrant=False)
+y.sum().backward()
+print(x.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+m.register_forward_hook(lambda mod, args, kwargs, out: print(kwargs), with_kwargs=True)
+m(torch.ones(1, 2))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+def init(m):
+    if isinstance(m, nn.Linear):
+        nn.init.ones_(m.weight)
+        nn.init.zeros_(m.bias)
+print(model.apply(init))
+print(model(torch.ones(1, 2)))
+print(len(list(model.modules())), [type(m).__name__ for m in model.modules()])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Flatten(), nn.Linear(4, 2))
+print(model(torch.ones(3, 2, 2)).shape)
+v = nn.utils.parameters_to_vector(model.parameters())
+print(v.shape, v.grad_fn)
+nn.utils.vector_to_parameters(torch.zeros(10), model.parameters())
+print(model[1].weight)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+print(model.weight.grad_fn, model.weight.is_leaf, type(model.weight).__name__, isinstance(model.weight, torch.Tensor))
+print(repr(model.weight.data))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+print(m.weight.dtype, m.weight.device, m.weight.requires_grad)
+print(m.weight.T, m.weight.detach().numpy().shape)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+emb = nn.Embedding(5, 2)
+print(emb)
+out = emb(torch.tensor([1, 1, 3]))
+out.sum().backward()
+print(emb.weight.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+ln = nn.LayerNorm(3)
+print(ln, ln.weight, ln.bias)
+x = torch.tensor([[1., 2., 4.]], requires_grad=True)
+ln(x).pow(2).sum().backward()
+print(x.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+d = nn.Dropout(0.5)
+x = torch.ones(8, requires_grad=True)
+y = d(x)
+print(y)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.exp()
+print(y.grad_fn._saved_result, y.grad_fn._saved_result is y)
+z = x.sin()
+print(z.grad_fn._saved_self is x)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.exp()
+y.sum().backward()
+y.grad_fn._saved_result""",
+    """x = torch.tensor(1., requires_grad=True)
+a = x * 2
+b = a * 3
+c = a * 4
+(b + c).backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor([3., 4.], requires_grad=True)
+torch.autograd.backward([(x * y).sum(), (x + y).sum()])
+print(x.grad, y.grad)""",
+    """x = torch.tensor(1., requires_grad=True)
+y = x * 2
+y.backward(torch.tensor([1.]))""",
+    """x = torch.tensor(1., requires_grad=True)
+y = x * 2
+y.backward(torch.tensor(1., dtype=torch.int64))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.sum().backward())
+print(x.grad.sum().item() == 2)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+total = 0
+for name, p in model.named_parameters():
+    print(f'{name:10s} {str(tuple(p.shape)):8s} {p.numel():4d}')
+    total += p.numel()
+print('total', total)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+x = torch.randn(5, 3)
+out = model(x)
+print(out.shape, out.grad_fn, out.grad_fn.next_functions)
+out.softmax(-1).argmax(-1)""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+print(x.argmax(), x.argmax().requires_grad, (x > 1).requires_grad, x.floor().requires_grad, x.sign().grad_fn)""",
+    """x = torch.tensor([1.5, 2.5], requires_grad=True)
+y = x.int()
+print(y, y.requires_grad)
+y.float().sum().backward()""",
+    # optimizer groups and state, extra_repr, parameter hooks as masks, Function features (mark_dirty, set_materialize_grads, non-tensor outputs), more ops
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+opt = torch.optim.SGD([{'params': model[0].parameters()}, {'params': model[1].parameters(), 'lr': 0.01}], lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4)
+print(opt)
+opt.add_param_group({'params': [nn.Parameter(torch.ones(1))]})
+print(len(opt.param_groups), opt.param_groups[2]['lr'])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.Adam(m.parameters(), lr=1e-3, betas=(0.9, 0.99), weight_decay=0.01)
+m(torch.ones(1, 2)).sum().backward()
+opt.step()
+print(opt.state_dict())""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.AdamW(m.parameters())
+print(opt)
+opt2 = torch.optim.RMSprop(m.parameters(), lr=0.01)
+print(opt2)""",
+    """import torch.nn as nn
+class Scale(nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+    def forward(self, x):
+        return x * self.k
+    def extra_repr(self):
+        return f'k={self.k}'
+model = nn.Sequential(nn.Sequential(Scale(2), nn.ReLU()), Scale(3))
+print(model)
+print(model(torch.tensor([-1., 1.])))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(3, 3)
+mask = torch.tensor([[1., 0., 0.], [0., 1., 0.], [0., 0., 1.]])
+m.weight.register_hook(lambda g: g * mask)
+m(torch.ones(1, 3)).sum().backward()
+print(m.weight.grad)""",
+    """class Inplace(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x.clone()
+z = Inplace.apply(y)
+print(z is y, z.grad_fn)
+z.sum().backward()
+print(x.grad)""",
+    """class Two(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print(g1, g2)
+        return (g1 * 2 if g1 is not None else 0) + (g2 * 3 if g2 is not None else 0)
+x = torch.tensor([1.], requires_grad=True)
+a, b = Two.apply(x)
+a.sum().backward()
+print(x.grad)""",
+    """class Two(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print(g1, g2)
+        return g1 * 2 + g2 * 3
+x = torch.tensor([1.], requires_grad=True)
+a, b = Two.apply(x)
+b.sum().backward()
+print(x.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, n):
+        ctx.n = n
+        return x * n, n
+    @staticmethod
+    def backward(ctx, g, _):
+        return g * ctx.n, None
+x = torch.tensor([1.], requires_grad=True)
+y, n = F.apply(x, 3)
+print(y, n)
+y.backward()
+print(x.grad)""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+x = torch.tensor([1.], requires_grad=True)
+y = F.apply(x)
+print(y.grad_fn.saved_tensors, y.grad_fn.needs_input_grad)""",
+    """class F(torch.autograd.Function):
+    def forward(self, x):
+        return x
+F.apply(torch.ones(1))""",
+    """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+print(F.apply(torch.ones(1)).requires_grad, F.apply(torch.ones(1, requires_grad=True)).requires_grad)
+with torch.no_grad():
+    print(F.apply(torch.ones(1, requires_grad=True)).requires_grad)""",
+    """from torch.func import vmap, grad
+f = lambda x: x.sin().sum()
+print(vmap(grad(f))(torch.tensor([[0., 1.], [2., 3.]])))
+vmap(lambda x: x.item())(torch.ones(2))""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x.unsqueeze(1) * x.unsqueeze(0)
+print(y)
+y.sum().backward()
+print(x.grad)""",
+    """a = torch.tensor([[1., 2.]], requires_grad=True)
+b = torch.tensor([[3.], [4.]], requires_grad=True)
+c = a @ b
+print(c, c.grad_fn)
+c.backward()
+print(a.grad, b.grad)
+d = torch.mm(a, b); e = torch.matmul(a.squeeze(), b.squeeze()); f = a.squeeze().dot(b.squeeze())
+print(d.grad_fn, e.grad_fn, f.grad_fn)""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = torch.einsum('ij,jk->ik', x, x)
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2., 3., 4.], requires_grad=True)
+a, b = x.chunk(2)
+(a * b).sum().backward()
+print(x.grad, a.grad_fn)
+c, d = torch.split(x, [1, 3])
+print(c, d)""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x.flip(0).roll(1, 1).repeat(1, 2)
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([3., 1., 2.], requires_grad=True)
+v, i = x.sort()
+v[0].backward()
+print(v, i, x.grad)
+print(x.topk(2))""",
+    """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = torch.nn.functional.normalize(x, dim=0)
+print(y)
+y[0].backward()
+print(x.grad)""",
+    """a = torch.tensor([1., 0.], requires_grad=True)
+b = torch.tensor([1., 1.], requires_grad=True)
+c = torch.cosine_similarity(a, b, dim=0)
+c.backward()
+print(c, a.grad, b.grad)""",
+    """x = torch.tensor([0.5, 2.0], requires_grad=True)
+y = torch.lerp(x, torch.zeros(2), 0.25) + torch.atan2(x, torch.ones(2)) + torch.hypot(x, x)
+y.sum().backward()
+print(y, x.grad)""",
+    """x = torch.tensor(1., requires_grad=True)
+y = x.clone()
+for _ in range(3):
+    y = y * 2
+    y.retain_grad()
+y.backward()
+print(y.grad, x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.expand(2, 2)
+y.add_(1)""",
+    """x = torch.zeros(2, requires_grad=True)
+with torch.no_grad():
+    x.copy_(torch.tensor([1., 2.]))
+print(x, x.grad_fn)
+x.copy_(torch.tensor([1., 2.]))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 1
+y.copy_(torch.tensor([5., 6.], requires_grad=True))
+print(y, y.grad_fn)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+print(m.weight.grad)
+x = torch.tensor([[1., 2.]])
+loss = m(x).sum()
+loss.backward()
+loss.backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+out = m(torch.ones(1, 2))
+m.weight.data.fill_(0)
+out.sum().backward()
+print(m.weight.grad, m.bias.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+out = m(torch.ones(1, 2, requires_grad=True))
+with torch.no_grad():
+    m.weight.fill_(0)
+out.sum().backward()""",
 ]
 
 KNOWN: dict[str, str] = {}
