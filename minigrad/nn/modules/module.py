@@ -57,6 +57,45 @@ def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
+# --- hooks on every module (torch.nn.modules.module.register_module_*_hook) -------------------
+# They run before each module's own hooks; a debugging and profiling tool (print every layer).
+_global_forward_pre_hooks = _HookDict()  # id -> (hook, False)
+_global_forward_hooks = _HookDict()  # id -> (hook, with_kwargs)
+_global_backward_pre_hooks = _HookDict()
+_global_backward_hooks = _HookDict()
+_global_is_full_backward_hook = None  # True (full), False (deprecated kind), None (none yet)
+
+
+def register_module_forward_pre_hook(hook):
+    return add_hook(_global_forward_pre_hooks, (hook, False))
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    return add_hook(_global_forward_hooks, (hook, with_kwargs))
+
+
+def _set_global_kind(full: bool):
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is (not full):
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
+                           "global Module hook. Please use only one of them.")
+    _global_is_full_backward_hook = full
+
+
+def register_module_full_backward_hook(hook):
+    _set_global_kind(True)
+    return add_hook(_global_backward_hooks, hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    return add_hook(_global_backward_pre_hooks, hook)
+
+
+def register_module_backward_hook(hook):
+    _set_global_kind(False)
+    return add_hook(_global_backward_hooks, hook)
+
+
 class Module:
     training: bool
 
@@ -450,9 +489,18 @@ class Module:
         d = self.__dict__
         pre, post = d.get("_forward_pre_hooks"), d.get("_forward_hooks")
         backward, backward_pre = d.get("_backward_hooks"), d.get("_backward_pre_hooks")
-        if not (pre or post or backward or backward_pre):  # the usual case: forward alone
-            return self.forward(*args, **kwargs)
-        for hook, with_kwargs in list((pre or {}).values()):
+        if not (pre or post or backward or backward_pre or _global_forward_pre_hooks
+                or _global_forward_hooks or _global_backward_hooks or _global_backward_pre_hooks):
+            return self.forward(*args, **kwargs)  # the usual case: forward alone
+        pre = [*_global_forward_pre_hooks.values(), *(pre or {}).values()]
+        post = [*_global_forward_hooks.values(), *(post or {}).values()]
+        full = [*(_global_backward_hooks.values() if _global_is_full_backward_hook else ()),
+                *((backward or {}).values() if d.get("_is_full_backward_hook") else ())]
+        old = [*(_global_backward_hooks.values() if _global_is_full_backward_hook is False
+                 else ()),
+               *((backward or {}).values() if d.get("_is_full_backward_hook") is False else ())]
+        backward_pre = [*_global_backward_pre_hooks.values(), *(backward_pre or {}).values()]
+        for hook, with_kwargs in pre:
             if with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
@@ -464,13 +512,12 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
-        full = list((backward or {}).values()) if d.get("_is_full_backward_hook") else []
         bw_hook = None
         if full or backward_pre:  # identity nodes around forward (see backward_hooks)
-            bw_hook = BackwardHook(self, full, list((backward_pre or {}).values()))
+            bw_hook = BackwardHook(self, full, backward_pre)
             args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook, with_kwargs in list((post or {}).values()):
+        for hook, with_kwargs in post:
             result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
             if result is not None:
                 output = result
@@ -480,13 +527,13 @@ class Module:
                               f"Tensor or a tuple of Tensors but received {type(output)}",
                               stacklevel=2)
             output = bw_hook.setup_output_hook(output)
-        if backward and d.get("_is_full_backward_hook") is False:
+        if old:
             var = output
             while not isinstance(var, Tensor):
                 var = (next(v for v in var.values() if isinstance(v, Tensor))
                        if isinstance(var, dict) else var[0])
             if var.grad_fn is not None:
-                for hook in backward.values():
+                for hook in old:
                     var.grad_fn.register_hook(WrappedHook(hook, self))
                 warn_non_full_backward_hook(args, output, var.grad_fn)
         return output

@@ -2,7 +2,7 @@
 """What a learner types after the autograd chapters of the usual books, courses and forum
 answers (written afresh for a red team): printing, backward with and without
 gradient=, retain_graph, in-place and leaf errors, grad modes, tensor and module hooks, higher
-derivatives, Jacobians, training loops, custom Functions. Module backward hooks were missing."""
+derivatives, Jacobians, training loops, custom Functions. Module backward hooks and global module hooks were missing."""
 
 PROBES = [
     # module backward hooks: register_full_backward_hook / _pre_hook, the deprecated register_backward_hook (once missing: AttributeError)
@@ -127,6 +127,17 @@ print(y)
 print(y._version, y.is_leaf)""",
     # module backward hooks, more: keyword arguments, dict outputs, double backward, prepend, deepcopy, views of the hooked output
     """import torch.nn as nn
+from torch.nn.modules.module import register_module_forward_hook
+torch.manual_seed(0)
+h = register_module_forward_hook(lambda m, i, o: print('global', type(m).__name__))
+nn.Sequential(nn.Linear(2, 2), nn.ReLU())(torch.ones(1, 2))
+h.remove()""",
+    """import torch.nn as nn
+h = nn.modules.module.register_module_full_backward_hook(lambda m, gi, go: print('global bw', type(m).__name__))
+torch.manual_seed(0)
+nn.Sequential(nn.Linear(2, 2), nn.ReLU())(torch.ones(1, 2, requires_grad=True)).sum().backward()
+h.remove()""",
+    """import torch.nn as nn
 class D(nn.Module):
     def forward(self, x):
         return {'out': x * 2}
@@ -208,6 +219,48 @@ lin = nn.Linear(2, 2)
 lin.register_full_backward_hook(lambda m, gi, go: print('hook'))
 lin2 = copy.deepcopy(lin)
 lin2(torch.ones(1, 2, requires_grad=True)).sum().backward()""",
+    # hooks on every module (torch.nn.modules.module.register_module_*_hook; once missing)
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_forward_pre_hook, register_module_forward_hook
+torch.manual_seed(0)
+shapes = []
+h1 = register_module_forward_pre_hook(lambda m, args: shapes.append((type(m).__name__, tuple(args[0].shape))))
+h2 = register_module_forward_hook(lambda m, args, out: print(type(m).__name__, out.shape))
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+model(torch.ones(2, 3))
+h1.remove(); h2.remove()
+model(torch.ones(2, 3))
+print(shapes)""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_forward_hook
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+lin.register_forward_hook(lambda m, a, o: print('own'))
+h = register_module_forward_hook(lambda m, a, o: print('global'))
+lin(torch.ones(1, 2))
+h.remove()""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_forward_hook
+torch.manual_seed(0)
+h = register_module_forward_hook(lambda m, a, kw, o: print(kw), with_kwargs=True)
+nn.Linear(2, 2)(input=torch.ones(1, 2))
+h.remove()""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_full_backward_pre_hook
+torch.manual_seed(0)
+h = register_module_full_backward_pre_hook(lambda m, go: print('pre', type(m).__name__, go[0].shape))
+model = nn.Sequential(nn.Linear(2, 3), nn.Tanh())
+out = model(torch.ones(1, 2))
+print(out.grad_fn)
+out.sum().backward()
+h.remove()
+model(torch.ones(1, 2)).sum().backward()""",
+    """import torch.nn as nn
+h = nn.modules.module.register_module_full_backward_hook(lambda m, gi, go: print(type(m).__name__, [None if g is None else g.shape for g in gi]))
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+m(torch.ones(1, 2)).sum().backward()
+h.remove()""",
     # printing, backward on non-scalars (gradient=), accumulation and zero_(), retain_graph, in-place and version errors, leaf and .grad rules, detach
     """x = torch.arange(4.0)
 print(x)
