@@ -63,6 +63,12 @@ def _redirecting_import(name, globals=None, locals=None, fromlist=(), level=0): 
 _NUMPY2_MIGRATION = ("__array__ implementation doesn't accept a copy keyword",
                      "__array_wrap__ must accept context and return_scalar arguments")
 
+# forward AD's first use in a process (make_dual: torch.func.jvp, jacfwd, hessian) loads
+# TorchScript decompositions, whose torch.jit deprecation warnings would land in that probe
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import torch._decomp.decompositions_for_jvp  # noqa: F401
+
 _MINIGRAD_BUILTINS = {**vars(builtins), "__import__": _redirecting_import}
 
 

@@ -2,7 +2,7 @@
 """What a learner types after the autograd chapters of the usual books, courses and forum
 answers (written afresh for a red team): printing, backward with and without
 gradient=, retain_graph, in-place and leaf errors, grad modes, tensor and module hooks, higher
-derivatives, Jacobians, training loops, custom Functions. Module backward hooks and global module hooks were missing."""
+derivatives, Jacobians, training loops, custom Functions. Module backward hooks, global module hooks and the pre-0.4 argument names were missing."""
 
 PROBES = [
     # module backward hooks: register_full_backward_hook / _pre_hook, the deprecated register_backward_hook (once missing: AttributeError)
@@ -261,6 +261,36 @@ torch.manual_seed(0)
 m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
 m(torch.ones(1, 2)).sum().backward()
 h.remove()""",
+    # pre-0.4 names old books still use: Variable(volatile=), autograd.grad(only_inputs=), autograd.backward(grad_variables=), in torch's argument order (once TypeErrors or silent)
+    """from torch.autograd import Variable
+x = Variable(torch.tensor([1., 2.]))
+print(x.requires_grad, Variable(torch.ones(1), volatile=True))""",
+    """from torch.autograd import Variable
+Variable(torch.ones(1), requires_grad=True, volatile=True)""",
+    """from torch.autograd import Variable
+v = Variable(torch.ones(1), False, True)
+print(v, Variable(torch.ones(1), volatile=False))""",
+    """x = torch.tensor(1.0, requires_grad=True)
+y = x ** 2
+print(torch.autograd.grad(y, x, only_inputs=True))""",
+    """x = torch.tensor(1.0, requires_grad=True)
+y = x ** 2
+print(torch.autograd.grad(y, x, None, False, False, False))""",
+    """x = torch.tensor(1.0, requires_grad=True)
+z = torch.tensor(1.0, requires_grad=True)
+print(torch.autograd.grad(x * 2, [x, z], None, None, False, True, True))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+torch.autograd.backward(x.sum(), grad_variables=torch.tensor(1.))
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+torch.autograd.backward(x.sum(), torch.tensor(1.), grad_variables=torch.tensor(1.))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+torch.autograd.backward([x * 2], None, None, False, [torch.ones(2)])
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor([1., 2.], requires_grad=True)
+torch.autograd.backward([(x * y).sum()], None, None, False, None, [y])
+print(x.grad, y.grad)""",
     # printing, backward on non-scalars (gradient=), accumulation and zero_(), retain_graph, in-place and version errors, leaf and .grad rules, detach
     """x = torch.arange(4.0)
 print(x)
@@ -2338,6 +2368,298 @@ out = m(torch.ones(1, 2, requires_grad=True))
 with torch.no_grad():
     m.weight.fill_(0)
 out.sum().backward()""",
+    # whole lessons in the styles of popular courses: a regression module trained with inference_mode checks, fitting a curve by hand with .data, minibatch SGD from scratch, a logistic unit by hand, a classifier
+    """import torch.nn as nn
+class LinearRegressionModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weights = nn.Parameter(torch.randn(1, requires_grad=True, dtype=torch.float))
+        self.bias = nn.Parameter(torch.randn(1, requires_grad=True, dtype=torch.float))
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.weights * x + self.bias
+torch.manual_seed(42)
+model_0 = LinearRegressionModel()
+print(list(model_0.parameters()))
+print(model_0.state_dict())
+X = torch.arange(0, 1, 0.02).unsqueeze(dim=1)
+y = 0.7 * X + 0.3
+with torch.inference_mode():
+    y_preds = model_0(X[:5])
+print(y_preds)
+loss_fn = nn.L1Loss()
+optimizer = torch.optim.SGD(params=model_0.parameters(), lr=0.01)
+for epoch in range(30):
+    model_0.train()
+    y_pred = model_0(X)
+    loss = loss_fn(y_pred, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    model_0.eval()
+    with torch.inference_mode():
+        test_loss = loss_fn(model_0(X), y)
+    if epoch % 10 == 0:
+        print(f"Epoch: {epoch} | Loss: {loss} | Test loss: {test_loss}")
+print(model_0.state_dict())""",
+    """torch.manual_seed(42)
+y_true = torch.tensor([1., 0., 1., 1.])
+logits = torch.randn(4)
+y_pred = torch.round(torch.sigmoid(logits))
+print(logits, y_pred)
+correct = torch.eq(y_true, y_pred).sum().item()
+print(correct, correct / len(y_pred) * 100)""",
+    """def f(x): return x ** 2
+xt = torch.tensor(3.).requires_grad_()
+yt = f(xt)
+print(yt)
+yt.backward()
+print(xt.grad)
+xt = torch.tensor([3., 4., 10.]).requires_grad_()
+def f(x): return (x ** 2).sum()
+yt = f(xt)
+yt.backward()
+print(yt, xt.grad)""",
+    """torch.manual_seed(0)
+time = torch.arange(0, 20).float()
+speed = torch.randn(20) * 3 + 0.75 * (time - 9.5) ** 2 + 1
+params = torch.randn(3).requires_grad_()
+orig_params = params.clone()
+def f(t, params):
+    a, b, c = params
+    return a * (t ** 2) + (b * t) + c
+def mse(preds, targets): return ((preds - targets) ** 2).mean()
+lr = 1e-5
+for i in range(5):
+    preds = f(time, params)
+    loss = mse(preds, speed)
+    loss.backward()
+    params.data -= lr * params.grad.data
+    params.grad = None
+    print(loss.item())
+print(params, orig_params)""",
+    """torch.manual_seed(0)
+def linreg(X, w, b):
+    return torch.matmul(X, w) + b
+def squared_loss(y_hat, y):
+    return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+def sgd(params, lr, batch_size):
+    with torch.no_grad():
+        for param in params:
+            param -= lr * param.grad / batch_size
+            param.grad.zero_()
+true_w = torch.tensor([2, -3.4]); true_b = 4.2
+X = torch.normal(0, 1, (100, 2))
+y = torch.matmul(X, true_w) + true_b
+y += torch.normal(0, 0.01, y.shape)
+y = y.reshape((-1, 1))
+w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+for epoch in range(3):
+    idx = torch.randperm(100)
+    for i in range(0, 100, 10):
+        j = idx[i:i + 10]
+        l = squared_loss(linreg(X[j], w, b), y[j])
+        l.sum().backward()
+        sgd([w, b], 0.03, 10)
+    with torch.no_grad():
+        train_l = squared_loss(linreg(X, w, b), y)
+        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
+print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
+print(f'error in estimating b: {true_b - b}')""",
+    """import torch.nn.functional as F
+torch.manual_seed(1)
+y = torch.tensor([1.0])
+x1 = torch.tensor([1.1])
+w1 = torch.tensor([2.2], requires_grad=True)
+b = torch.tensor([0.0], requires_grad=True)
+z = x1 * w1 + b
+a = torch.sigmoid(z)
+loss = F.binary_cross_entropy(a, y)
+print(loss)
+grad_L_w1 = torch.autograd.grad(loss, w1, retain_graph=True)
+grad_L_b = torch.autograd.grad(loss, b, retain_graph=True)
+print(grad_L_w1, grad_L_b)
+loss.backward()
+print(w1.grad, b.grad)""",
+    """import torch.nn as nn
+class NeuralNetwork(nn.Module):
+    def __init__(self, num_inputs, num_outputs):
+        super().__init__()
+        self.layers = nn.Sequential(
+            nn.Linear(num_inputs, 30), nn.ReLU(),
+            nn.Linear(30, 20), nn.ReLU(),
+            nn.Linear(20, num_outputs),
+        )
+    def forward(self, x):
+        return self.layers(x)
+torch.manual_seed(123)
+model = NeuralNetwork(50, 3)
+print(model)
+num_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+print("Total number of trainable model parameters:", num_params)
+print(model.layers[0].weight.shape, model.layers[0].bias)
+X = torch.rand((1, 50))
+out = model(X)
+print(out)
+with torch.no_grad():
+    print(torch.softmax(model(X), dim=1))""",
+    """import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(123)
+X_train = torch.tensor([[-1.2, 3.1], [-0.9, 2.9], [-0.5, 2.6], [2.3, -1.1], [2.7, -1.5]])
+y_train = torch.tensor([0, 0, 0, 1, 1])
+model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 2))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+for epoch in range(3):
+    model.train()
+    logits = model(X_train)
+    loss = F.cross_entropy(logits, y_train)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(f"Epoch: {epoch+1:03d}/{3:03d} | Train Loss: {loss:.2f}")
+model.eval()
+with torch.no_grad():
+    outputs = model(X_train)
+print(outputs)
+torch.set_printoptions(sci_mode=False)
+probas = torch.softmax(outputs, dim=1)
+print(probas)
+print(torch.argmax(probas, dim=1), torch.argmax(outputs, dim=1) == y_train)
+torch.set_printoptions(sci_mode=None)""",
+    """x = torch.tensor([[1, 2, 3], [4, 5, 6]])
+print(x.shape, x.dtype, x.T, x.matmul(x.T), x @ x.T, x.view(3, 2), x.reshape(3, 2))
+floatvec = x.to(torch.float32)
+print(floatvec.dtype)""",
+    """t = torch.tensor([1., 2., 3.])
+print(t.requires_grad)
+t.requires_grad = True
+print(t)
+u = t.detach()
+u.requires_grad = True
+print(u, t)""",
+    # printing: summarised tensors with grad_fn, extremes, empty, float64 and float16, print options, grad_fn names of everyday ops
+    """x = torch.arange(2000., requires_grad=True)
+print(x * 2)
+print(x.reshape(40, 50)[:, :3] + 1)""",
+    """x = torch.tensor([1e-12, 3e20], requires_grad=True)
+print(x * 1, (x * 1).sum(), torch.tensor(1e20), torch.tensor([123456789.]), torch.tensor([2**40]))""",
+    """x = torch.tensor([], requires_grad=True)
+print(x, x.sum(), x.mean())
+x.sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([[0.1234567, -12.5], [1000.25, 3.]], dtype=torch.float64, requires_grad=True)
+print(x, x.sum(), x.exp())""",
+    """x = torch.tensor([1., 2.], dtype=torch.float16, requires_grad=True)
+y = (x * 1000).sum()
+y.backward()
+print(y, x.grad, x.grad.dtype)""",
+    """print(torch.tensor(True), torch.tensor([True, False]), torch.tensor(3), torch.tensor([-1, 10000000000]))""",
+    """x = torch.randn(3, 4, 5)
+torch.manual_seed(0)
+x = torch.randn(2, 2, 3, requires_grad=True)
+print(x, x.sum(dim=(0, 2)))""",
+    """torch.manual_seed(0)
+x = torch.randn(100, requires_grad=True)
+print(x.mean(), x.std(), x.max(), x.argmin(), x.median())""",
+    """x = torch.tensor([0.1, 0.2, 0.3])
+print(x.sum(), x.sum().item(), x.tolist(), 0.1 + 0.2 == x[:2].sum().item())""",
+    """x = torch.tensor([1.0, 2.0], requires_grad=True)
+print(str(x), x.__repr__(), format(x.sum(), '.3e'), '%s' % x)""",
+    """x = torch.tensor(2.5, requires_grad=True)
+print(f'{x}', f'{x:.1f}', f'{x.item():.3f}', f'{x!r}', round(x.item()))
+print('{:>10}'.format(x.item()))""",
+    """torch.set_printoptions(precision=8)
+print(torch.tensor([1/3, 2/3], requires_grad=True))
+torch.set_printoptions(linewidth=40)
+print(torch.arange(20.))
+torch.set_printoptions(profile='default')
+print(torch.tensor([1/3]))""",
+    """torch.set_printoptions(threshold=5, edgeitems=2)
+print(torch.arange(10.))
+torch.set_printoptions(profile='default')""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+print(x.grad_fn, x[0].grad_fn, x[0, 0].grad_fn, x[:, None].grad_fn, x[..., 1].grad_fn, x[[0, 1]].grad_fn, x[x > 1].grad_fn)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print((x + 1).grad_fn, (x - 1).grad_fn, (1 - x).grad_fn, (x / 2).grad_fn, (2 / x).grad_fn, (x ** 2).grad_fn, (2 ** x).grad_fn, (-x).grad_fn, abs(x).grad_fn)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.sum().grad_fn, x.mean().grad_fn, x.max().grad_fn, x.norm().grad_fn, x.exp().grad_fn, x.log().grad_fn, x.sigmoid().grad_fn, x.relu().grad_fn, x.tanh().grad_fn)""",
+    # legacy constructors and Variable, tensor hooks and retain_grad order, mistakes (backward on a float, numpy on a tensor needing grad, deepcopy of a non-leaf)
+    """from torch.autograd import Variable
+x = Variable(torch.ones(2, 2), requires_grad=True)
+print(x, type(x).__name__)
+y = x + 2
+print(y.grad_fn, y.data)
+out = (y * y * 3).mean()
+out.backward()
+print(x.grad)""",
+    """x = torch.FloatTensor([1, 2])
+y = torch.LongTensor([1, 2])
+print(x, y, x.type(), y.type(), torch.Tensor([1, 2]).requires_grad_())""",
+    """x = torch.Tensor([[1, 2], [3, 4]])
+print(x.dtype, x)
+print(torch.DoubleTensor([1]).dtype)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+def hook(g):
+    g.mul_(2)
+x.register_hook(hook)
+(x * 3).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.register_hook(lambda g: g * 100)
+y.retain_grad()
+(y * 3).sum().backward()
+print(y.grad, x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: g * 100)
+(y * 3).sum().backward()
+print(y.grad, x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+calls = []
+x.register_hook(lambda g: calls.append('a'))
+x.register_hook(lambda g: calls.append('b'))
+(x * 3).sum().backward()
+print(calls)""",
+    """loss = 3.0
+loss.backward()""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+loss = (x ** 2).sum().item()
+loss.backward()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+m.to('cuda')""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1).to('cpu')
+print(m, next(m.parameters()).device, m.to(torch.float64).weight.dtype)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.numpy()""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.detach().cpu().numpy(), x.cpu().detach().numpy().tolist())
+x.numpy(force=True)""",
+    """x = torch.tensor([[1., 2.]], requires_grad=True)
+import copy
+y = copy.deepcopy(x)
+print(y, y.requires_grad, y.is_leaf)
+z = (x * 2)
+copy.deepcopy(z)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.grad = torch.tensor([5., 5.])
+(x * 1).sum().backward()
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.grad = torch.ones(2)
+print(y.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+y = x.sum()
+y.backward(retain_graph=False, create_graph=False)
+print(x.grad)
+torch.autograd.backward(x.sum(), grad_variables=torch.tensor(1.))""",
 ]
 
 KNOWN: dict[str, str] = {}
