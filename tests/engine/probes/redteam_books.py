@@ -2,7 +2,7 @@
 """What a learner types after the autograd chapters of the usual books, courses and forum
 answers (written afresh for a red team): printing, backward with and without
 gradient=, retain_graph, in-place and leaf errors, grad modes, tensor and module hooks, higher
-derivatives, Jacobians, training loops, custom Functions. Module backward hooks, global module hooks and the pre-0.4 argument names were missing."""
+derivatives, Jacobians, training loops, custom Functions. Module backward hooks, global module hooks and pre-0.4 names and arguments were missing."""
 
 PROBES = [
     # module backward hooks: register_full_backward_hook / _pre_hook, the deprecated register_backward_hook (once missing: AttributeError)
@@ -291,6 +291,64 @@ print(x.grad)""",
 y = torch.tensor([1., 2.], requires_grad=True)
 torch.autograd.backward([(x * y).sum()], None, None, False, None, [y])
 print(x.grad, y.grad)""",
+    # more pre-0.4 code: loss.data[0], F.sigmoid, size_average, nn.init.xavier_uniform and clip_grad_norm without the underscore (were left-out errors), x.data = ... (a list was an AttributeError, an int tensor under requires_grad was taken)
+    """x = torch.tensor([1., 2.], requires_grad=True)
+loss = (x ** 2).sum()
+print(loss.data[0])""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+loss = (x ** 2).sum()
+print(loss[0])""",
+    """import torch.nn.functional as F
+x = torch.tensor([0.5])
+print(F.sigmoid(x), F.tanh(x))""",
+    """import torch.nn as nn
+print(nn.MSELoss(size_average=False)(torch.ones(2), torch.zeros(2)))
+print(nn.MSELoss(reduce=False)(torch.ones(2), torch.zeros(2)))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+nn.init.xavier_uniform(m.weight)
+print(m.weight)""",
+    """import torch.nn as nn
+p = nn.Parameter(torch.tensor([3., 4.]))
+p.grad = torch.tensor([3., 4.])
+print(nn.utils.clip_grad_norm(p, 1.0), p.grad)""",
+    """x = torch.tensor([1.5, 2.5])
+print(x.type(torch.LongTensor), x.type(torch.DoubleTensor).dtype, x.type('torch.IntTensor'))""",
+    """torch.set_default_dtype(torch.float64)
+x = torch.tensor([1.], requires_grad=True)
+print(x, (x * 2).dtype, torch.ones(1).dtype)
+torch.set_default_dtype(torch.float32)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.data.numpy(), x.grad_fn is None, x.data.requires_grad)
+x.grad = None
+print(x.grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.data = torch.tensor([5., 6., 7.])
+print(x, x.shape)""",
+    """x = torch.tensor([[1., 2.]], requires_grad=True)
+print(x.size(), x.size()[1], x.nelement(), x.type(), x.is_floating_point())""",
+    """import torch.nn.functional as F
+print(F.softmax(torch.tensor([1., 2.]), 0), F.log_softmax(torch.tensor([[1., 2.]])))""",
+    """import torch.nn as nn
+print(nn.Softmax()(torch.tensor([[1., 2.]])))""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+print(torch.sum(x, 1, keepdim=True), x.sum(axis=0), torch.mean(x, dim=[0, 1]))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(torch.autograd.grad(x.sum(), x)[0].data, torch.autograd.grad((x * x).sum(), x)[0].tolist())""",
+    # x.data = ...: what torch accepts
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.data = [1, 2]""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.data = 3.0""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.data = torch.tensor([1, 2])
+print(x, x.dtype, x.requires_grad)""",
+    """x = torch.tensor([1., 2.])
+x.data = torch.tensor([1., 2.], dtype=torch.float64)
+print(x, x.dtype)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+x.data = None""",
     # printing, backward on non-scalars (gradient=), accumulation and zero_(), retain_graph, in-place and version errors, leaf and .grad rules, detach
     """x = torch.arange(4.0)
 print(x)
