@@ -405,6 +405,17 @@ class Tensor:
         self._data = value._data
 
     @property
+    def volatile(self) -> bool:
+        """Pre-0.4 inference flag (old books set it): gone, as in torch, which warns."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn("volatile was removed and now has no effect. Use `with minigrad.no_grad():` "
+                      "instead.", stacklevel=2)
+
+    @property
     def _version_counter(self) -> np.ndarray:
         """Made on first use: most tensors (intermediate results, gradients) are never
         changed in place, viewed or saved, so they never need one. A counter made late

@@ -349,6 +349,31 @@ x.data = torch.tensor([1., 2.], dtype=torch.float64)
 print(x, x.dtype)""",
     """x = torch.tensor([1., 2.], requires_grad=True)
 x.data = None""",
+    # Tensor.volatile (pre-0.4; was a left-out error, and setting it was silent), legacy helpers, .grad itself
+    """x = torch.ones(2, requires_grad=True)
+print(x.volatile)""",
+    """x = torch.ones(2)
+x.volatile = True
+print(x.requires_grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.type_as(torch.tensor([1], dtype=torch.int32)), x.new_tensor([3.]), x.new_zeros(2), x.new_ones(1).requires_grad)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+loss = (x * x).sum()
+print(loss.data.item(), loss.detach().item(), loss.cpu().item(), float(loss.data))""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.grad_fn is None, x.output_nr, x._version, (x * 2).output_nr)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+print(m.weight.requires_grad, m.weight.grad, m.weight.is_leaf, m.weight.data.is_leaf, m.weight.shape)
+print(m.training, m.in_features, m.out_features)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+print(x.grad.shape)""",
+    """x = torch.tensor([1., 2.], requires_grad=True)
+(x * 2).sum().backward()
+print(x.grad.requires_grad, x.grad.is_leaf, x.grad._version)
+x.grad += 1
+print(x.grad)""",
     # printing, backward on non-scalars (gradient=), accumulation and zero_(), retain_graph, in-place and version errors, leaf and .grad rules, detach
     """x = torch.arange(4.0)
 print(x)
