@@ -316,7 +316,25 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        """Swap the values under the same tensor (torch's ``set_data``), with torch's checks:
+        a tensor, and a floating one if this tensor requires grad."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
+
+    @property
+    def volatile(self) -> bool:
+        """Pre-0.4 inference flag (old books set it): gone, as in torch, which warns."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn("volatile was removed and now has no effect. Use `with minigrad.no_grad():` "
+                      "instead.", stacklevel=2)
 
     @property
     def _version_counter(self) -> np.ndarray:

@@ -164,8 +164,18 @@ def _roots(outputs):
     return roots
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``')."""
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``').
+    ``grad_variables`` is ``grad_tensors``' name from before PyTorch 0.4 (old books use it):
+    still taken, in torch's place among the arguments, with torch's FutureWarning."""
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                      FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                               "passed to `backward()`. Please only use `grad_tensors`.")
+        grad_tensors = grad_variables
     outputs = _as_tuple(tensors)
     grads = _seeds(outputs, _one_per_output(grad_tensors, outputs))
     if retain_graph is None:
@@ -217,9 +227,10 @@ def _target_edge(t):
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) without touching any ``.grad`` (a dict of inputs gives a
-    dict of gradients, under the same keys)."""
+    dict of gradients, under the same keys). ``only_inputs`` is ignored (torch's too: it
+    warns when it is False)."""
     names = None
     if type(inputs) is dict:
         names, inputs = list(inputs), tuple(inputs.values())
@@ -229,6 +240,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
     if _vmap_hook.active and not is_grads_batched:  # batched grad_outputs inside vmap
         out = _vmap_hook.grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
                               allow_unused, materialize_grads)

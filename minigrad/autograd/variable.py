@@ -7,6 +7,8 @@ history and the ``requires_grad`` asked for, and every tensor counts as a ``Vari
 
 from __future__ import annotations
 
+import warnings
+
 from minigrad._creation import empty
 from minigrad._tensor import Tensor
 
@@ -18,6 +20,11 @@ class _VariableMeta(type):
 
 class Variable(metaclass=_VariableMeta):
     def __new__(cls, data=None, requires_grad=False, volatile=False):
+        if volatile:  # pre-0.4 inference flag: torch warns, and refuses it with requires_grad
+            warnings.warn("volatile was removed and now has no effect. Use `with "
+                          "minigrad.no_grad():` instead.", stacklevel=2)
+            if requires_grad:
+                raise ValueError("Variable can't be volatile and require_grad at the same time!")
         if data is None:
             return empty(0, requires_grad=requires_grad)
         if not isinstance(data, Tensor):

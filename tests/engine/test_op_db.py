@@ -589,6 +589,8 @@ NOT_OPS = {
                           "(tests/engine/test_left_out_names.py)",
     # the docstring sweep (tests/engine/probes/doc_examples.py)
     "minigrad.asarray": "aliases its input (history kept) or creates a leaf: not an op",
+    # pre-0.4 flag, removed: warns (tests/engine/probes/redteam_books.py)
+    "Tensor.volatile": NOT_AN_OP,
 }
 
 

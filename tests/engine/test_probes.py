@@ -39,7 +39,8 @@ from tests.cpu_kernels import VECTOR_KERNELS
 
 CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_interop", "devices",
               "reprs", "misc", "autograd_api", "random", "everyday_ops", "red_team",
-              "manipulation", "statistics_losses", "optimizers", "activations", "doc_examples"]
+              "manipulation", "statistics_losses", "optimizers", "activations", "doc_examples",
+              "redteam_books"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
 
@@ -61,6 +62,12 @@ def _redirecting_import(name, globals=None, locals=None, fromlist=(), level=0): 
 # ``copy`` keyword): torch's own debt, not behaviour to copy. minigrad implements the protocol.
 _NUMPY2_MIGRATION = ("__array__ implementation doesn't accept a copy keyword",
                      "__array_wrap__ must accept context and return_scalar arguments")
+
+# forward AD's first use in a process (make_dual: torch.func.jvp, jacfwd, hessian) loads
+# TorchScript decompositions, whose torch.jit deprecation warnings would land in that probe
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import torch._decomp.decompositions_for_jvp  # noqa: F401
 
 _MINIGRAD_BUILTINS = {**vars(builtins), "__import__": _redirecting_import}
 

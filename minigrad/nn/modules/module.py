@@ -8,6 +8,7 @@ all an optimizer needs. Calling a module calls its ``forward``.
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 
 from minigrad._creation import empty
@@ -15,6 +16,11 @@ from minigrad._dtype import float32, float64
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.graph import _HookDict, add_hook
+from minigrad.nn.modules.backward_hooks import (
+    BackwardHook,
+    WrappedHook,
+    warn_non_full_backward_hook,
+)
 from minigrad.nn.parameter import Parameter, zero_grads
 
 
@@ -49,6 +55,45 @@ def _addindent(text: str, spaces: int) -> str:
 
 def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
+
+
+# --- hooks on every module (torch.nn.modules.module.register_module_*_hook) -------------------
+# They run before each module's own hooks; a debugging and profiling tool (print every layer).
+_global_forward_pre_hooks = _HookDict()  # id -> (hook, False)
+_global_forward_hooks = _HookDict()  # id -> (hook, with_kwargs)
+_global_backward_pre_hooks = _HookDict()
+_global_backward_hooks = _HookDict()
+_global_is_full_backward_hook = None  # True (full), False (deprecated kind), None (none yet)
+
+
+def register_module_forward_pre_hook(hook):
+    return add_hook(_global_forward_pre_hooks, (hook, False))
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    return add_hook(_global_forward_hooks, (hook, with_kwargs))
+
+
+def _set_global_kind(full: bool):
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is (not full):
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
+                           "global Module hook. Please use only one of them.")
+    _global_is_full_backward_hook = full
+
+
+def register_module_full_backward_hook(hook):
+    _set_global_kind(True)
+    return add_hook(_global_backward_hooks, hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    return add_hook(_global_backward_pre_hooks, hook)
+
+
+def register_module_backward_hook(hook):
+    _set_global_kind(False)
+    return add_hook(_global_backward_hooks, hook)
 
 
 class Module:
@@ -322,6 +367,41 @@ class Module:
                 hooks[key] = hooks.pop(key)
         return handle
 
+    # --- backward hooks: functions called with the module's gradients (backward_hooks) ---------
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` once the gradients of the positional
+        tensor arguments are known; what it returns (not None) replaces ``grad_input``."""
+        if self.__dict__.get("_is_full_backward_hook") is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", True)
+        return self._add_backward_hook("_backward_hooks", hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` when the output's gradients are known; what it
+        returns (not None) replaces ``grad_output``."""
+        return self._add_backward_hook("_backward_pre_hooks", hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """Deprecated: ``hook(module, grad_input, grad_output)`` on the output's last node."""
+        if self.__dict__.get("_is_full_backward_hook") is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return self._add_backward_hook("_backward_hooks", hook, False)
+
+    def _add_backward_hook(self, store, hook, prepend):
+        hooks = self.__dict__.get(store)
+        if hooks is None:
+            hooks = _HookDict()
+            object.__setattr__(self, store, hooks)
+        handle = add_hook(hooks, hook)
+        if prepend:
+            hooks[handle.id] = hooks.pop(handle.id)
+            for key in [k for k in hooks if k != handle.id]:
+                hooks[key] = hooks.pop(key)
+        return handle
+
     def to(self, *args, **kwargs):
         """torch's three forms: ``to(device=None, dtype=None, non_blocking=False)``,
         ``to(dtype, non_blocking=False)`` and ``to(tensor, non_blocking=False)``. Floating
@@ -406,10 +486,21 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args, **kwargs):
-        pre, post = self.__dict__.get("_forward_pre_hooks"), self.__dict__.get("_forward_hooks")
-        if not (pre or post):  # the usual case: forward alone
-            return self.forward(*args, **kwargs)
-        for hook, with_kwargs in list((pre or {}).values()):
+        d = self.__dict__
+        pre, post = d.get("_forward_pre_hooks"), d.get("_forward_hooks")
+        backward, backward_pre = d.get("_backward_hooks"), d.get("_backward_pre_hooks")
+        if not (pre or post or backward or backward_pre or _global_forward_pre_hooks
+                or _global_forward_hooks or _global_backward_hooks or _global_backward_pre_hooks):
+            return self.forward(*args, **kwargs)  # the usual case: forward alone
+        pre = [*_global_forward_pre_hooks.values(), *(pre or {}).values()]
+        post = [*_global_forward_hooks.values(), *(post or {}).values()]
+        full = [*(_global_backward_hooks.values() if _global_is_full_backward_hook else ()),
+                *((backward or {}).values() if d.get("_is_full_backward_hook") else ())]
+        old = [*(_global_backward_hooks.values() if _global_is_full_backward_hook is False
+                 else ()),
+               *((backward or {}).values() if d.get("_is_full_backward_hook") is False else ())]
+        backward_pre = [*_global_backward_pre_hooks.values(), *(backward_pre or {}).values()]
+        for hook, with_kwargs in pre:
             if with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
@@ -421,11 +512,30 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        bw_hook = None
+        if full or backward_pre:  # identity nodes around forward (see backward_hooks)
+            bw_hook = BackwardHook(self, full, backward_pre)
+            args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook, with_kwargs in list((post or {}).values()):
+        for hook, with_kwargs in post:
             result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
             if result is not None:
                 output = result
+        if bw_hook:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(output)}",
+                              stacklevel=2)
+            output = bw_hook.setup_output_hook(output)
+        if old:
+            var = output
+            while not isinstance(var, Tensor):
+                var = (next(v for v in var.values() if isinstance(v, Tensor))
+                       if isinstance(var, dict) else var[0])
+            if var.grad_fn is not None:
+                for hook in old:
+                    var.grad_fn.register_hook(WrappedHook(hook, self))
+                warn_non_full_backward_hook(args, output, var.grad_fn)
         return output
 
     def extra_repr(self) -> str:

@@ -2,11 +2,16 @@
 ``nn.utils``): gradient clipping, and a model's parameters as one vector and back."""
 
 from minigrad import _left_out
-from minigrad.nn.utils.clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm
+from minigrad.nn.utils.clip_grad import (
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    get_total_norm,
+)
 from minigrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm", "parameters_to_vector",
-           "vector_to_parameters"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "get_total_norm",
+           "parameters_to_vector", "vector_to_parameters"]
 
 
 def __getattr__(name):

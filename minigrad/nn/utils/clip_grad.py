@@ -9,6 +9,8 @@ gradients in place, under ``no_grad``.
 
 from __future__ import annotations
 
+import warnings
+
 from minigrad._creation import tensor
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
@@ -49,6 +51,14 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         for g in grads:
             g.mul_(clip_coef_clamped)
     return total
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
+                   foreach=None):
+    """The pre-0.4 name (old books use it): ``clip_grad_norm_``, with torch's FutureWarning."""
+    warnings.warn("`minigrad.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                  "`minigrad.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 @no_grad()
