@@ -175,7 +175,8 @@ def _compute(outputs, node_cls, inputs, tangents, save, attrs):
 def _copy_values(dst, src) -> None:
     """Write ``src``'s numbers (zeros for None) into ``dst``, a tangent just computed: in
     place, so the tangent keeps its graph. Through vmap's batched tensors (jacfwd's basis) to
-    their batch of numbers when both are batched alike; another layout is left as it is."""
+    their batch of numbers, the batch dim moved to ``dst``'s; a batch of batches (nested vmap)
+    batched another way is left as it is."""
     if _plain(dst):
         if src is None or _plain(src):
             _write(dst, 0 if src is None else src._data)
@@ -185,10 +186,14 @@ def _copy_values(dst, src) -> None:
         return
     if src is None:
         _copy_values(inner, None)
-    elif getattr(src, "_level", None) == dst._level and src._bdim == dst._bdim:
-        _copy_values(inner, src._value)
-    elif _plain(src) and _plain(inner):  # the same numbers for every sample
-        _write(inner, np.expand_dims(src._data, dst._bdim))
+    elif _plain(src):  # the same numbers for every sample
+        if _plain(inner):
+            _write(inner, np.expand_dims(src._data, dst._bdim))
+    elif getattr(src, "_level", None) == dst._level:
+        if src._bdim == dst._bdim:
+            _copy_values(inner, src._value)
+        elif _plain(inner) and _plain(src._value):
+            _write(inner, np.moveaxis(src._value._data, src._bdim, dst._bdim))
 
 
 def _write(t, values) -> None:

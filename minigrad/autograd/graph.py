@@ -790,8 +790,7 @@ def record_with(node_cls, inputs, outputs, save, output_name, attrs: dict):
     for i, out in enumerate(outputs):
         if out._grad_fn is None and not out._retains_grad:  # a new result: nothing to move
             out._grad_fn, out._output_nr = node, i
-            meta = (data := out._data).shape, data.dtype  # (for _input_metadata)
-            node._output0 = _SHARED.get(meta) or output_meta(data)
+            node._output0 = output_meta(out._data)  # (for _input_metadata)
         else:  # an existing tensor (a CopySlices base) keeps its retain_grad
             out._attach(node, i)
     if output_name is not None:
