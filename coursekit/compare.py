@@ -43,7 +43,7 @@ from coursekit.i18n import _
 
 ENGINES = ("torch", "minigrad")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
+_TRIGGERED = re.compile(r" ?\(Triggered internally at [^)]*\)\.?")
 
 
 def normalize(text: str) -> str:

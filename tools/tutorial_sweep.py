@@ -260,7 +260,7 @@ def out_of_scope_reason(code: str) -> str | None:
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TMP_PATH = re.compile(r"/tmp/[\w.+-]+(?:/[\w.+-]+)*")
-_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)  # where in torch's C++
+_TRIGGERED = re.compile(r" ?\(Triggered internally at [^)]*\)\.?")  # where in torch's C++
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _TIME = re.compile(r"-?\d+(?:\.\d+)?(?:us|ms|s|%)(?!\w)")
 

@@ -149,3 +149,18 @@ def test_identical_behaviour_passes(values, op):
     code = (f"x = torch.tensor({values!r}, requires_grad=True)\n"
             f"y = (x.{op}() * x).sum()\ny.backward()\nprint(y)")
     s.check(code, ["x", "y"], quiet=True)
+
+
+def test_anomaly_warning_matches_up_to_its_last_newline(session, capsys):
+    """torch's anomaly warning ends with the forward traceback's newline, then its C++ suffix
+    " (Triggered internally at ...)": only the suffix goes, so both engines' text still ends
+    with the newline minigrad's has (stripping the newline too made them differ)."""
+    session.check("x = torch.tensor([-1.0, 4.0], requires_grad=True)\n"
+                  "with torch.autograd.detect_anomaly():\n"
+                  "    y = x.sqrt()\n"
+                  "    (y * 0).sum().backward()")
+    out = capsys.readouterr().out
+    assert "UserWarning: Error detected in SqrtBackward0. Traceback of forward call" in out
+    assert ('File "<cell>", line 3, in <module>\n\nRuntimeError: Function \'SqrtBackward0\' '
+            "returned nan values in its 0th output.\n") in out
+    assert out.endswith("✓ minigrad matches torch: warnings, error (RuntimeError)\n")

@@ -42,7 +42,7 @@ CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_inte
               "manipulation", "statistics_losses", "optimizers", "activations", "doc_examples",
               "redteam_books"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?", re.S)
+_TRIGGERED = re.compile(r" ?\(Triggered internally at [^)]*\)\.?")
 
 
 def normalize(text: str) -> str:
