@@ -580,6 +580,9 @@ class PowBackward1(Node):
         return _total(g_base, g_exp)
 
 
+_FLOAT_32_64 = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _power(data, exponent):
     """``data ** exponent`` for a number exponent; like torch, ``-0.5`` is computed as
     ``1 / sqrt`` (so ``(-0.0) ** -0.5`` is ``-inf``, as in torch). In float32, torch
@@ -590,12 +593,14 @@ def _power(data, exponent):
         return data.copy()
     if exponent == -0.5:
         return np.reciprocal(np.sqrt(data))
-    if data.dtype in (np.float32, np.float64):
+    if data.dtype in _FLOAT_32_64:
+        if exponent == 2:  # NumPy's power squares too, only slower (2.4 against 1.1 us)
+            return data * data
         if exponent == 3:
             return data * data * data
         if exponent == -2:
             return 1 / (data * data)
-        if data.dtype == np.float32 and exponent not in (2, 0.5, -1):
+        if data.dtype == np.float32 and exponent not in (0.5, -1):
             return np_power(data, exponent)
     return np.power(data, exponent)
 
