@@ -2743,6 +2743,57 @@ y = x.sum()
 y.backward(retain_graph=False, create_graph=False)
 print(x.grad)
 torch.autograd.backward(x.sum(), grad_variables=torch.tensor(1.))""",
+    # a module's hook dicts under torch's names (once only made by the first registration)
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m._forward_hooks, m._forward_pre_hooks, m._backward_hooks, m._backward_pre_hooks, m._is_full_backward_hook)
+calls = []
+h1 = m.register_forward_hook(lambda mod, args, out: calls.append('forward'))
+h2 = m.register_forward_pre_hook(lambda mod, args, kwargs: calls.append('pre'), with_kwargs=True, prepend=True)
+h3 = m.register_full_backward_hook(lambda mod, gi, go: calls.append('backward'))
+h4 = m.register_full_backward_pre_hook(lambda mod, go: calls.append('backward pre'))
+print(type(m._forward_hooks).__name__, len(m._forward_hooks), len(m._forward_pre_hooks), len(m._backward_hooks), len(m._backward_pre_hooks))
+print(list(m._forward_hooks) == [h1.id], list(m._forward_pre_hooks_with_kwargs.items()) == [(h2.id, True)], m._is_full_backward_hook)
+print(m._backward_hooks[h3.id] is not None, list(m._forward_hooks_with_kwargs))
+x = torch.ones(1, 2, requires_grad=True)
+m(x).sum().backward()
+print(calls)
+m._backward_hooks.clear()
+m._forward_hooks.clear()
+calls.clear()
+m(x).sum().backward()
+print(calls, m._is_full_backward_hook)
+h2.remove()
+print(len(m._forward_pre_hooks), len(m._forward_pre_hooks_with_kwargs))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+order = []
+m.register_forward_hook(lambda mod, a, o: order.append('first'))
+m.register_forward_hook(lambda mod, a, kw, o: order.append('kwargs'), with_kwargs=True)
+m.register_forward_hook(lambda mod, a, o: order.append('prepended'), prepend=True)
+h = torch.nn.modules.module.register_module_forward_hook(lambda mod, a, kw, o: order.append('global'), with_kwargs=True)
+try:
+    m(torch.ones(1, 2))
+    print(order, len(m._forward_hooks), len(m._forward_hooks_with_kwargs))
+finally:
+    h.remove()
+m._forward_hooks_with_kwargs.clear()
+m(torch.ones(1, 2))""",
+    """import torch.nn as nn
+model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+for mod in model.modules():
+    mod.register_forward_hook(lambda m, i, o: print(type(m).__name__))
+print([len(mod._forward_hooks) for mod in model.modules()])
+model(torch.ones(1, 2))
+for mod in model.modules():
+    mod._forward_hooks.clear()
+model(torch.ones(1, 2))
+lin = nn.Linear(2, 1)
+lin.register_backward_hook(lambda m, gi, go: print('old kind'))
+print(len(lin._backward_hooks), lin._is_full_backward_hook)
+lin._backward_hooks.clear()
+lin(torch.ones(1, 2)).sum().backward()
+print('no hook ran')""",
 ]
 
 KNOWN: dict[str, str] = {}
