@@ -47,6 +47,7 @@ from minigrad._creation import (
     randperm,
     seed,
     set_default_device,
+    set_default_tensor_type,
     set_rng_state,
     tensor,
     zeros,

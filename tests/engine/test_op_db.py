@@ -591,6 +591,7 @@ NOT_OPS = {
     "minigrad.asarray": "aliases its input (history kept) or creates a leaf: not an op",
     # pre-0.4 flag, removed: warns (tests/engine/probes/redteam_books.py)
     "Tensor.volatile": NOT_AN_OP,
+    "minigrad.set_default_tensor_type": NOT_AN_OP,  # (the deprecated set_default_dtype)
 }
 
 

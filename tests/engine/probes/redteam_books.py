@@ -2743,6 +2743,28 @@ y = x.sum()
 y.backward(retain_graph=False, create_graph=False)
 print(x.grad)
 torch.autograd.backward(x.sum(), grad_variables=torch.tensor(1.))""",
+    # torch.set_default_tensor_type (deprecated since torch 2.1, once missing); its warning comes
+    # once per process, so it is silenced here and compared in test_warn_once.py
+    """import warnings
+with warnings.catch_warnings():
+    warnings.simplefilter('ignore')
+    torch.set_default_tensor_type(torch.DoubleTensor)
+    print(torch.get_default_dtype(), torch.tensor([1.5]).dtype, torch.Tensor([1]).type(), torch.zeros(2).dtype, torch.arange(2).dtype)
+    torch.set_default_tensor_type('torch.FloatTensor')
+    print(torch.get_default_dtype(), torch.tensor([1.5]).dtype)
+    torch.set_default_tensor_type('torch.DoubleTensor')
+    print(torch.get_default_dtype(), torch.ones(1).type())
+    torch.set_default_tensor_type(torch.HalfTensor)
+    print(torch.get_default_dtype())
+    for t in [torch.LongTensor, torch.float64, 'torch.cuda.FloatTensor', torch.cuda.DoubleTensor, 'float', 'torch.Foo', 3]:
+        try:
+            torch.set_default_tensor_type(t)
+        except Exception as e:
+            print(type(e).__name__, e)
+    print(torch.get_default_dtype())
+    torch.set_default_tensor_type(torch.FloatTensor)
+print(torch.get_default_dtype(), torch.cuda.FloatTensor, torch.cuda.FloatTensor.is_cuda, torch.FloatTensor.is_cuda, isinstance(torch.ones(1), torch.cuda.FloatTensor))
+torch.cuda.FloatTensor([1.])""",
     # a module's hook dicts under torch's names (once only made by the first registration)
     """import torch.nn as nn
 m = nn.Linear(2, 2)
