@@ -419,6 +419,7 @@ from minigrad._ops.assorted import (
     renorm,
 )
 from minigrad._ops.products import addr
+from minigrad._ops.resize import resize_as_  # (torch has no torch.resize_)
 
 # isort: split
 # the special functions' block (torch.special's own are in minigrad.special)
