@@ -47,6 +47,7 @@ from minigrad._creation import (
     randperm,
     seed,
     set_default_device,
+    set_default_tensor_type,
     set_rng_state,
     tensor,
     zeros,
@@ -418,6 +419,7 @@ from minigrad._ops.assorted import (
     renorm,
 )
 from minigrad._ops.products import addr
+from minigrad._ops.resize import resize_as_  # (torch has no torch.resize_)
 
 # isort: split
 # the special functions' block (torch.special's own are in minigrad.special)

@@ -7,6 +7,7 @@ float16, float32 and float64 (the algorithms are in ``_random.py``).
 
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 import os
@@ -14,11 +15,11 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype, _layout, _random
+from minigrad import _dtype, _layout, _random, cuda
 from minigrad._numeric import cast, fma, for_dtype, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
-from minigrad._tensor import Tensor, _warn_once, check_device
+from minigrad._tensor import Tensor, _TensorType, _warn_once, check_device
 from minigrad._tensor import device as _device
 from minigrad.autograd import grad_mode
 
@@ -87,6 +88,30 @@ def get_default_device() -> _device:
     if d.type == "cuda" and d.index is None:  # torch asks CUDA for the current index
         check_device(d)  # a CPU-only torch's AssertionError
     return d
+
+
+_TENSOR_TYPE_DEPRECATED = (  # torch's words, about torch's history (as asarray's below)
+    "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+    "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+
+
+def set_default_tensor_type(t, /) -> None:
+    """The pre-2.1 way to set the default dtype, still in old books:
+    ``set_default_tensor_type(torch.DoubleTensor)`` (or its dotted name) is
+    ``set_default_dtype(torch.float64)``. torch warns once per process that it is deprecated,
+    then accepts only a CPU floating type; a CUDA type gets the CPU-only torch's error."""
+    if isinstance(t, str):  # torch's _import_dotted_name, "torch." meaning minigrad
+        head, *rest = t.split(".")
+        t = importlib.import_module("minigrad" if head == "torch" else head)
+        for name in rest:
+            t = getattr(t, name)
+    _warn_once(_TENSOR_TYPE_DEPRECATED)
+    if isinstance(t, cuda._UnavailableType):
+        t()  # raises torch's TypeError: the type is not available without CUDA
+    if not isinstance(t, _TensorType):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    _dtype.set_default_dtype(t.dtype)
 
 
 def _check_device(device) -> None:

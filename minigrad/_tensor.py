@@ -694,7 +694,7 @@ def _tensor_options(d) -> str:
 
 
 def legacy_type(d) -> _TensorType:
-    return _TensorType(d.legacy_name, (), {"dtype": d, "__module__": "minigrad"})
+    return _TensorType(d.legacy_name, (), {"dtype": d, "is_cuda": False, "__module__": "minigrad"})
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

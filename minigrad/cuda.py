@@ -7,6 +7,8 @@ error a CPU-only torch raises.
 
 from __future__ import annotations
 
+from minigrad import _dtype
+
 NOT_COMPILED = "Torch not compiled with CUDA enabled"  # torch's words, kept verbatim
 
 
@@ -53,6 +55,27 @@ def get_device_name(device=None) -> str:
 
 def synchronize(device=None) -> None:
     _lazy_init()
+
+
+class _UnavailableType(type):
+    """torch.cuda's legacy tensor types (``torch.cuda.FloatTensor``): a CPU-only torch has
+    them, since old books name them (``set_default_tensor_type('torch.cuda.FloatTensor')``),
+    but no tensor is ever one of them, and making one raises torch's error."""
+
+    is_cuda = True
+
+    def __call__(cls, *args, **kwargs):
+        raise TypeError(f"type {cls.__module__}.{cls.__name__} not available. {NOT_COMPILED}.")
+
+    def __instancecheck__(cls, obj) -> bool:
+        return False
+
+
+FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, \
+    ByteTensor, BoolTensor = (
+        _UnavailableType(d.legacy_name, (), {"dtype": d, "__module__": "minigrad.cuda"})
+        for d in (_dtype.float32, _dtype.float64, _dtype.float16, _dtype.int64, _dtype.int32,
+                  _dtype.int16, _dtype.int8, _dtype.uint8, _dtype.bool))
 
 
 def __getattr__(name):

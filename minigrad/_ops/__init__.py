@@ -39,6 +39,7 @@ from minigrad._ops import (
     queries,
     rearrange,
     reduction,
+    resize,
     sampling,
     scan,
     shape,
@@ -230,6 +231,8 @@ METHODS = {
     "addr": products.addr, "addr_": products.addr_, "renorm": assorted.renorm,
     "renorm_": assorted.renorm_, "diagflat": assorted.diagflat, "cov": assorted.cov,
     "corrcoef": assorted.corrcoef,
+    # a new shape over the same memory (resize.py)
+    "resize_": resize.resize_, "resize_as_": resize.resize_as_,
     # torch's Tensor.real and Tensor.imag are properties
     "real": property(assorted.real), "imag": property(assorted.imag),
     # tan and the hyperbolic functions, more in-place forms (elementary.py)

@@ -672,3 +672,38 @@ def test_fused_ops_second_derivatives_match_torch(seed, loss):
     (mg, mh), (tg, th) = results
     for m, t in zip((*mg, *mh), (*tg, *th)):
         assert_tensor_close(m, t, rtol=1e-9, atol=1e-11)
+
+
+def _hook_dicts(lib):
+    """A module's hook stores as torch names them, before and after hooks come and go."""
+    m = lib.nn.Linear(2, 2)
+    names = [k for k in vars(m) if "hook" in k]
+    handles = [m.register_forward_hook(lambda *a: None, with_kwargs=True),
+               m.register_forward_pre_hook(lambda *a: None, with_kwargs=True),
+               m.register_forward_pre_hook(lambda *a: None, prepend=True),
+               m.register_full_backward_hook(lambda *a: None),
+               m.register_full_backward_pre_hook(lambda *a: None, prepend=True)]
+    ids = {id(h): i for i, h in enumerate(handles)}  # torch's handle ids differ from ours
+    def shown(store):
+        by_handle = {h.id: ids[id(h)] for h in handles}
+        return [(by_handle[k], v if isinstance(v, bool) else callable(v))
+                for k, v in store.items()]
+    filled = {k: shown(v) for k, v in vars(m).items() if k in names and isinstance(v, dict)}
+    for h in handles:
+        h.remove()
+    emptied = {k: len(v) for k, v in vars(m).items() if k in names and isinstance(v, dict)}
+    return names, filled, emptied, {type(getattr(m, k)) for k in filled}
+
+
+def test_module_hook_dicts_are_torch_s():
+    """Old books read and clear ``_forward_hooks`` and the rest: the same OrderedDicts, keyed
+    by handle, holding the hooks themselves (with_kwargs in a dict of its own), emptied by
+    the handles. torch has a few stores minigrad does not (state-dict hooks, always_call):
+    minigrad's are torch's, in torch's order."""
+    names, filled, emptied, types = _hook_dicts(minigrad)
+    t_names, t_filled, t_emptied, t_types = _hook_dicts(torch)
+    assert names == [n for n in t_names if n in names]
+    assert filled == {k: t_filled[k] for k in filled}
+    assert emptied == {k: t_emptied[k] for k in emptied}
+    assert types == {OrderedDict} and t_types == {OrderedDict}
+    assert len(names) >= 7

@@ -591,6 +591,11 @@ NOT_OPS = {
     "minigrad.asarray": "aliases its input (history kept) or creates a leaf: not an op",
     # pre-0.4 flag, removed: warns (tests/engine/probes/redteam_books.py)
     "Tensor.volatile": NOT_AN_OP,
+    # a new shape over the same memory, refused for a tensor that requires grad: no gradient
+    # (tests/engine/test_resize.py)
+    **dict.fromkeys(["Tensor.resize_", "Tensor.resize_as_", "minigrad.resize_as_"],
+                    "resizes memory in place; a tensor that requires grad cannot be resized"),
+    "minigrad.set_default_tensor_type": NOT_AN_OP,  # (the deprecated set_default_dtype)
 }
 
 

@@ -55,3 +55,34 @@ def test_warnings_given_once_per_process_like_torch():
     assert "reference cycle" in expected
     assert "list of numpy.ndarrays" in expected
     assert "torch.asarray: unspecified requires_grad" in expected
+
+
+DEFAULT_TYPE_SCRIPT = """
+import warnings
+import {lib} as torch
+try:
+    for t in ['float', torch.LongTensor, torch.DoubleTensor, 'torch.FloatTensor',
+              'torch.cuda.FloatTensor', torch.HalfTensor]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                torch.set_default_tensor_type(t)
+                outcome = str(torch.get_default_dtype())
+            except Exception as e:
+                outcome = f"{{type(e).__name__}}: {{e}}"
+        print(outcome.replace("minigrad", "torch"),
+              [(w.category.__name__, str(w.message).split(" (Triggered")[0]) for w in caught])
+finally:
+    torch.set_default_dtype(torch.float32)
+"""
+
+
+def test_set_default_tensor_type_warns_once_like_torch():
+    """Deprecated since torch 2.1: the first call warns (even one that then raises), after
+    the dotted name is imported (a bad name raises first, without warning)."""
+    def run_script(lib):
+        return subprocess.run([sys.executable, "-c", DEFAULT_TYPE_SCRIPT.format(lib=lib)],
+                              capture_output=True, text=True, check=True).stdout
+    expected, got = run_script("torch"), run_script("minigrad")
+    assert got == expected
+    assert expected.count("deprecated as of PyTorch 2.1") == 1

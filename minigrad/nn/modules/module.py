@@ -15,7 +15,7 @@ from minigrad._creation import empty
 from minigrad._dtype import float32, float64
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
-from minigrad.autograd.graph import _HookDict, add_hook
+from minigrad.autograd.graph import RemovableHandle, add_hook
 from minigrad.nn.modules.backward_hooks import (
     BackwardHook,
     WrappedHook,
@@ -59,19 +59,36 @@ def _quoted(keys) -> str:
 
 # --- hooks on every module (torch.nn.modules.module.register_module_*_hook) -------------------
 # They run before each module's own hooks; a debugging and profiling tool (print every layer).
-_global_forward_pre_hooks = _HookDict()  # id -> (hook, False)
-_global_forward_hooks = _HookDict()  # id -> (hook, with_kwargs)
-_global_backward_pre_hooks = _HookDict()
-_global_backward_hooks = _HookDict()
+# handle id -> hook, as torch keeps them (a hook registered with_kwargs also has its id in
+# the matching _with_kwargs dict)
+_global_forward_pre_hooks = OrderedDict()
+_global_forward_hooks = OrderedDict()
+_global_forward_hooks_with_kwargs = OrderedDict()
+_global_backward_pre_hooks = OrderedDict()
+_global_backward_hooks = OrderedDict()
 _global_is_full_backward_hook = None  # True (full), False (deprecated kind), None (none yet)
 
 
 def register_module_forward_pre_hook(hook):
-    return add_hook(_global_forward_pre_hooks, (hook, False))
+    return add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
-    return add_hook(_global_forward_hooks, (hook, with_kwargs))
+    return _add_hook(_global_forward_hooks, _global_forward_hooks_with_kwargs, hook, False,
+                     with_kwargs)
+
+
+def _add_hook(hooks, with_kwargs_ids, hook, prepend, with_kwargs) -> RemovableHandle:
+    """``hook`` into ``hooks`` under a new handle's id (first with ``prepend``), its id in
+    ``with_kwargs_ids`` too when it takes the keyword arguments: torch's two dicts, so that
+    code reading or clearing ``module._forward_hooks`` sees torch's contents."""
+    handle = RemovableHandle(hooks, extra_dict=with_kwargs_ids)
+    hooks[handle.id] = hook
+    if with_kwargs:
+        with_kwargs_ids[handle.id] = True
+    if prepend:  # first in the order the hooks run
+        hooks.move_to_end(handle.id, last=False)
+    return handle
 
 
 def _set_global_kind(full: bool):
@@ -108,6 +125,14 @@ class Module:
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
+        # the hooks, under torch's names and in torch's OrderedDicts (handle id -> hook):
+        # old books read and clear them (len(m._forward_hooks), m._backward_hooks.clear())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
+        for store in ("_forward_hooks", "_forward_hooks_with_kwargs", "_forward_pre_hooks",
+                      "_forward_pre_hooks_with_kwargs"):
+            object.__setattr__(self, store, OrderedDict())
 
     # --- registration ---------------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -356,16 +381,8 @@ class Module:
         return self._add_forward_hook("_forward_hooks", hook, prepend, with_kwargs)
 
     def _add_forward_hook(self, store, hook, prepend, with_kwargs):
-        hooks = self.__dict__.get(store)
-        if hooks is None:
-            hooks = _HookDict()
-            object.__setattr__(self, store, hooks)
-        handle = add_hook(hooks, (hook, with_kwargs))
-        if prepend:  # first in the order the hooks run
-            hooks[handle.id] = hooks.pop(handle.id)
-            for key in [k for k in hooks if k != handle.id]:
-                hooks[key] = hooks.pop(key)
-        return handle
+        return _add_hook(getattr(self, store), getattr(self, f"{store}_with_kwargs"), hook,
+                         prepend, with_kwargs)
 
     # --- backward hooks: functions called with the module's gradients (backward_hooks) ---------
     def register_full_backward_hook(self, hook, prepend=False):
@@ -391,16 +408,7 @@ class Module:
         return self._add_backward_hook("_backward_hooks", hook, False)
 
     def _add_backward_hook(self, store, hook, prepend):
-        hooks = self.__dict__.get(store)
-        if hooks is None:
-            hooks = _HookDict()
-            object.__setattr__(self, store, hooks)
-        handle = add_hook(hooks, hook)
-        if prepend:
-            hooks[handle.id] = hooks.pop(handle.id)
-            for key in [k for k in hooks if k != handle.id]:
-                hooks[key] = hooks.pop(key)
-        return handle
+        return _add_hook(getattr(self, store), None, hook, prepend, False)
 
     def to(self, *args, **kwargs):
         """torch's three forms: ``to(device=None, dtype=None, non_blocking=False)``,
@@ -492,8 +500,13 @@ class Module:
         if not (pre or post or backward or backward_pre or _global_forward_pre_hooks
                 or _global_forward_hooks or _global_backward_hooks or _global_backward_pre_hooks):
             return self.forward(*args, **kwargs)  # the usual case: forward alone
-        pre = [*_global_forward_pre_hooks.values(), *(pre or {}).values()]
-        post = [*_global_forward_hooks.values(), *(post or {}).values()]
+        pre_kwargs = d.get("_forward_pre_hooks_with_kwargs", ())
+        post_kwargs = d.get("_forward_hooks_with_kwargs", ())
+        pre = [*((hook, False) for hook in _global_forward_pre_hooks.values()),
+               *((hook, key in pre_kwargs) for key, hook in (pre or {}).items())]
+        post = [*((hook, key in _global_forward_hooks_with_kwargs)
+                  for key, hook in _global_forward_hooks.items()),
+                *((hook, key in post_kwargs) for key, hook in (post or {}).items())]
         full = [*(_global_backward_hooks.values() if _global_is_full_backward_hook else ()),
                 *((backward or {}).values() if d.get("_is_full_backward_hook") else ())]
         old = [*(_global_backward_hooks.values() if _global_is_full_backward_hook is False
