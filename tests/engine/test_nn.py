@@ -707,3 +707,27 @@ def test_module_hook_dicts_are_torch_s():
     assert emptied == {k: t_emptied[k] for k in emptied}
     assert types == {OrderedDict} and t_types == {OrderedDict}
     assert len(names) >= 7
+
+
+def _firing_warning_lines(lib):
+    """Where the 'Full backward hook is firing' warning points, through backward() and
+    autograd.grad() (each call on its own line of this function)."""
+    m = lib.nn.Linear(2, 2)
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    x = lib.ones(1, 2)
+    caught = []
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m(x).sum().backward()
+        lib.autograd.grad(m(x).sum(), m.weight)
+    caught = [(c.filename, c.lineno) for c in w if "Full backward hook" in str(c.message)]
+    return caught
+
+
+def test_full_backward_hook_warning_points_at_the_learner_s_line():
+    """torch's engine is C++, so the hook's warning lands on the line that called backward()
+    or grad(); minigrad's engine adds Python frames, which the warning skips: with Python's
+    default filter a learner sees it once per such line, as with torch."""
+    got, want = _firing_warning_lines(minigrad), _firing_warning_lines(torch)
+    assert len(want) == 2 and want[0][0] == __file__
+    assert got == want

@@ -15,9 +15,11 @@ warns (FutureWarning) whenever those differ, and so does this module.
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 from minigrad._tensor import Tensor
+from minigrad.autograd.api import tensor_backward
 from minigrad.autograd.function import Function
 from minigrad.autograd.grad_mode import is_grad_enabled
 
@@ -33,6 +35,21 @@ class BackwardHookFunction(Function):
     @staticmethod
     def backward(ctx, *args):
         return args
+
+
+def _learner_stacklevel() -> int:
+    """The ``stacklevel`` (for a warning raised by this function's caller) that points where
+    torch's points. torch's engine is C++, so the hook's fixed ``stacklevel=5`` counts only
+    torch's Python frames: ``Tensor.backward``'s three land on the learner's line, the two of
+    ``autograd.backward``/``autograd.grad`` one line further out (the caller of the function
+    that called them). minigrad's engine adds frames of its own, as many as the path takes,
+    so they are counted here instead."""
+    frame, level, entry = sys._getframe(2), 2, None
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("minigrad."):
+        entry = frame
+        frame, level = frame.f_back, level + 1
+    from_tensor = entry is not None and entry.f_code is tensor_backward.__code__
+    return level if from_tensor else level + 1
 
 
 def _pack_with_none(indices, values, size):
@@ -118,7 +135,7 @@ class BackwardHook:
                         "to module outputs since no inputs require gradients. See "
                         "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                         "#torch.nn.Module.register_full_backward_hook for more details.",
-                        stacklevel=5)
+                        stacklevel=_learner_stacklevel())
                     grad_inputs = (None,) * self.n_inputs
                     for user_hook in self.user_hooks:
                         res = user_hook(self.module, grad_inputs, self.grad_outputs)
