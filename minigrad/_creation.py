@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype, _layout, _random, cuda
+from minigrad import _dtype, _layout, _random, cuda, storage
 from minigrad._numeric import cast, fma, for_dtype, quietly
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
@@ -341,7 +341,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
         if copy is False:
             raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
                                "transform it in a ndarray. ")
-        source, force_copy = from_numpy(np.array(obj)), False
+        source, force_copy = Tensor._make(_checked_array(np.array(obj))), False  # a copy
     elif isinstance(obj, np.ndarray):
         source = from_numpy(obj)
     if source is None:
@@ -375,6 +375,12 @@ def _check_strides(array: np.ndarray) -> None:
 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``array``: changing one changes the other."""
+    storage.mark_not_resizable(_checked_array(array))  # the learner's memory: resize_ may
+    return Tensor._make(array)  # not grow it
+
+
+def _checked_array(array: np.ndarray) -> np.ndarray:
+    """``array``, which torch can read as a tensor's memory, or torch's error."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     if array.dtype not in _dtype._BY_NUMPY:
@@ -383,7 +389,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
                         "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
                         "and bool.")
     _check_strides(array)
-    return Tensor._make(array)
+    return array
 
 
 def _size(size, name: str = "zeros"):

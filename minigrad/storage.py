@@ -11,6 +11,7 @@ an element writes the tensor's memory, as in torch.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import numpy as np
 
@@ -43,6 +44,25 @@ def root_array(data: np.ndarray) -> np.ndarray:
         if not isinstance(parent, np.ndarray):
             return base
         base = parent
+
+
+_NOT_RESIZABLE = {}  # id(owner array) -> a weak reference to it
+
+
+def mark_not_resizable(data: np.ndarray) -> None:
+    """``data``'s memory is a NumPy array the learner handed over (``from_numpy``,
+    ``as_tensor``, ``asarray``): torch wraps such memory in a storage it cannot resize, so
+    ``resize_`` may not grow it, even once nothing else holds the array."""
+    root = root_array(data)
+    key = id(root)
+    _NOT_RESIZABLE[key] = weakref.ref(root, lambda _, key=key: _NOT_RESIZABLE.pop(key, None))
+
+
+def resizable(data: np.ndarray) -> bool:
+    """Whether torch could grow the storage of a tensor over ``data``."""
+    root = root_array(data)
+    ref = _NOT_RESIZABLE.get(id(root))
+    return ref is None or ref() is not root
 
 
 def _flat(root: np.ndarray, dtype) -> np.ndarray:

@@ -38,8 +38,8 @@ from minigrad.autograd.forward_grad import tangent_of
 _INT64_MAX = 2**63 - 1
 _SHARED_GROWTH = (
     "minigrad cannot resize_ this tensor beyond its memory: other tensors or NumPy arrays share "
-    "that memory (a view, its base, a detach() or from_numpy()), and NumPy cannot grow memory "
-    "in place for all of them as torch grows a storage. Resize a clone() instead.")
+    "that memory (a view, its base, a detach() or a .numpy() array), and NumPy cannot grow "
+    "memory in place for all of them as torch grows a storage. Resize a clone() instead.")
 
 
 @parses("resize_(Tensor input, tuple of ints size, *, torch.memory_format? memory_format = None)",
@@ -111,6 +111,8 @@ def _resized(t: Tensor, shape: tuple, memory_format) -> np.ndarray:
     offset = _byte_offset(t._data, root)
     memory = root
     if offset + math.prod(shape) * itemsize > root.nbytes:
+        if not storage.resizable(root):  # a NumPy array's memory (from_numpy), as torch
+            raise RuntimeError("Trying to resize storage that is not resizable")
         if sharers is None:
             raise RuntimeError(_SHARED_GROWTH)
         memory = np.empty(offset + math.prod(shape) * itemsize, np.uint8)  # uninitialised

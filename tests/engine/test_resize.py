@@ -123,12 +123,18 @@ def test_growing_memory_others_hold_is_refused_not_unshared(case):
 
 
 def test_growing_from_numpy_memory_is_refused():
-    """torch cannot resize memory it does not own; minigrad refuses too (its own words)."""
+    """torch cannot resize memory a NumPy array lent it (from_numpy, as_tensor, asarray),
+    even once nothing else holds the array; torch.tensor copies, and the copy grows."""
     array = np.arange(6.)
-    with pytest.raises(RuntimeError, match="Trying to resize storage that is not resizable"):
-        torch.from_numpy(array).resize_(10)
-    with pytest.raises(RuntimeError, match="minigrad cannot resize_"):
-        minigrad.from_numpy(array).resize_(10)
+    for lib in (torch, minigrad):
+        for make in (lib.from_numpy, lib.as_tensor, lib.asarray):
+            with pytest.raises(RuntimeError, match="^Trying to resize storage that is not "
+                                                   "resizable$"):
+                make(np.arange(6.)).resize_(10)  # (no other reference to the array)
+            with pytest.raises(RuntimeError, match="^Trying to resize storage that is not "
+                                                   "resizable$"):
+                make(array)[2:].resize_(5)
+        assert lib.tensor(np.arange(6.)).resize_(10).shape == (10,)
     t = minigrad.from_numpy(array)
     t.resize_(2)  # shrinking keeps the array's memory, as torch
     t[0] = 9.
