@@ -52,7 +52,7 @@ from minigrad._ops import (
 )
 from minigrad._ops._core import NUMBER
 from minigrad._tensor import Tensor
-from minigrad.autograd import api
+from minigrad.autograd import _functions, api
 
 P, R, L, S, I, X = pointwise, reduction, linalg, shape, indexing, inplace  # noqa: E741
 E = elementary
@@ -233,6 +233,7 @@ METHODS = {
     "corrcoef": assorted.corrcoef,
     # a new shape over the same memory (resize.py)
     "resize_": resize.resize_, "resize_as_": resize.resize_as_,
+    "resize": _functions.resize, "resize_as": _functions.resize_as,  # (deprecated)
     # torch's Tensor.real and Tensor.imag are properties
     "real": property(assorted.real), "imag": property(assorted.imag),
     # tan and the hyperbolic functions, more in-place forms (elementary.py)

@@ -2743,6 +2743,51 @@ y = x.sum()
 y.backward(retain_graph=False, create_graph=False)
 print(x.grad)
 torch.autograd.backward(x.sum(), grad_variables=torch.tensor(1.))""",
+    # t.resize(...) / resize_as(...) without the underscore (deprecated, torch warns): a
+    # custom Function (ResizeBackward) keeping the number of elements, sharing memory
+    """import warnings
+warnings.simplefilter("always")
+x = torch.arange(6., requires_grad=True)
+y = x.resize(2, 3)
+print(y, y.grad_fn, y.is_leaf, y._base is None, y.requires_grad)
+(y * torch.arange(6.).view(2, 3)).sum().backward()
+print(x.grad)""",
+    """import warnings
+warnings.simplefilter("always")
+x = torch.arange(6.)
+y = x.resize(3, 2)
+y[0, 0] = 100.
+print(x, y.data_ptr() == x.data_ptr(), y.grad_fn)""",
+    """x = torch.arange(6.)
+try:
+    x.resize(4)
+except RuntimeError as e:
+    print(e)""",
+    """x = torch.arange(6.).view(2, 3).t()
+y = x.resize(6)
+print(y, y.data_ptr() == x.data_ptr())
+z = torch.zeros(3, 2).resize_as(torch.ones(6))
+print(z.shape)""",
+    """x = torch.ones(2, 3, requires_grad=True)
+y = x.resize_as(torch.zeros(3, 2))
+print(y.grad_fn, y.shape)
+y.sum().backward(); print(x.grad)""",
+    """x = torch.arange(6., requires_grad=True)
+y = x.resize(2, 3)
+try:
+    y.add_(1)
+    print("ok", y.grad_fn, y._version)
+    y.sum().backward(); print(x.grad)
+except RuntimeError as e:
+    print(e)""",
+    """x = torch.arange(6., requires_grad=True) * 1
+y = x.resize(2, 3)
+x.mul_(2)
+print(y)
+y.sum().backward(); print("ok")""",
+    """x = torch.arange(6.)
+y = x.resize((2, 3))
+print(y.shape)""",
     # t.resize_ / resize_as_ (once missing): a buffer reused with a new shape; grown elements
     # are uninitialised, so only the kept prefix is printed
     """x = torch.arange(6.).reshape(2, 3)
