@@ -715,13 +715,11 @@ def _firing_warning_lines(lib):
     m = lib.nn.Linear(2, 2)
     m.register_full_backward_hook(lambda mod, gi, go: None)
     x = lib.ones(1, 2)
-    caught = []
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         m(x).sum().backward()
         lib.autograd.grad(m(x).sum(), m.weight)
-    caught = [(c.filename, c.lineno) for c in w if "Full backward hook" in str(c.message)]
-    return caught
+    return [(c.filename, c.lineno) for c in w if "Full backward hook" in str(c.message)]
 
 
 def test_full_backward_hook_warning_points_at_the_learner_s_line():
