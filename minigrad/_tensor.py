@@ -111,6 +111,17 @@ class Tensor:
     _accumulator = None  # a leaf's AccumulateGrad node, see _grad_accumulator
     _post_accumulate_hooks = None
     _grad_dtype = _OWN_DTYPE = object()  # a leaf's grad_dtype: its own dtype until set
+    _learner_subclass = False  # a learner's subclass of Tensor (see _ops/subclass.py)
+
+    def __init_subclass__(cls, **kwargs):
+        """A learner's subclass keeps its type through operations, as in torch
+        (``_ops/subclass.py``)."""
+        super().__init_subclass__(**kwargs)
+        Tensor._subclassed(cls)
+
+    @staticmethod
+    def _subclassed(cls) -> None:
+        """Replaced by ``_ops/subclass.register`` once the ops are loaded."""
 
     def __init__(self, *args):
         """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
@@ -644,13 +655,16 @@ class Tensor:
         except RuntimeError:  # a no_grad view whose base changed: torch prints it as Invalid
             fn_name = "Invalid"
         d = self.dtype
-        return tensor_str(self._data, dtype_name=d.name,
+        # a learner's subclass prints its own name (``MyTensor([1., 2.])``), as in torch
+        prefix = f"{type(self).__name__}(" if self._learner_subclass else "tensor("
+        return tensor_str(self._data, dtype_name=d.name, prefix=prefix,
                           is_default_dtype=d is _dtype.get_default_dtype(),
                           requires_grad=self.requires_grad,
                           grad_fn_name=fn_name,
                           tangent=tangent_of(self))
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.__repr__()  # (a subclass's own __repr__ too, as in torch)
 
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:

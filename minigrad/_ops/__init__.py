@@ -47,6 +47,7 @@ from minigrad._ops import (
     special_functions,
     stacking,
     statistics,
+    subclass,
     unique,
     view_scatter,
 )
@@ -167,7 +168,7 @@ METHODS = {
     # torch's abs backward uses sgn (the autograd API helper's block)
     "sgn": P.sgn,
     # torch.FloatTensor(t) of a float32 t: an alias (AliasBackward0)
-    "_alias": I.alias,
+    "_alias": I.alias, "as_subclass": subclass.as_subclass,
     # questions about a tensor (queries.py)
     "is_complex": queries.is_complex, "is_nonzero": queries.is_nonzero,
     # manipulation: moving dims, tiling, broadcasting, differences (rearrange, differences)
@@ -281,11 +282,15 @@ _ARITHMETIC_OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__"
 _PLAIN = (Tensor, float, int)  # checked first: isinstance against numbers.Number is slow
 
 
-def _operator(fn):
-    """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does."""
+def _operator(fn, name):
+    """``x + "a"``: return NotImplemented so Python raises its own TypeError, as torch does.
+    A learner's Tensor subclass on the right dispatches (``_ops/subclass.py``)."""
     def method(self, other):
-        if type(other) not in _PLAIN and not isinstance(other, Tensor | NUMBER):
-            return NotImplemented
+        if type(other) not in _PLAIN:
+            if not isinstance(other, Tensor | NUMBER):
+                return NotImplemented
+            if subclass.active and not subclass.inside:
+                return subclass.operator(name, fn, self, other)
         return fn(self, other)
 
     return method
@@ -323,7 +328,7 @@ METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
 for _name, _fn in METHODS.items():
     if _name in _ARITHMETIC_OPERATORS:  # operators check their operand themselves
-        _fn = _operator(_fn)
+        _fn = _operator(_fn, _name)
     elif not _name.startswith("__"):  # an op with torch's signatures (_args.py): as a method
         _fn = getattr(_fn, "as_method", _fn)
     setattr(Tensor, _name, _fn)

@@ -35,7 +35,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype, _layout
-from minigrad._ops import _vmap_hook
+from minigrad._ops import _vmap_hook, subclass
 from minigrad._tensor import _CPP_TYPE_NAMES, Size, Tensor, device
 from minigrad.autograd import grad_mode
 
@@ -677,6 +677,8 @@ def parses(*specs: str, method: tuple | None = None, numbers_as_tensors: bool = 
 
 
 def _wrapper(fn, name, sigs):
+    module = "torch.nn.functional." if fn.__module__.startswith("minigrad.nn") else "torch."
+    public = module + name  # how torch names the function in its dispatch errors
     if len(sigs) == 1:
         sig = sigs[0]
 
@@ -684,6 +686,10 @@ def _wrapper(fn, name, sigs):
             if _vmap_hook.active:  # a batched tensor inside vmap: its batching rule
                 out = _vmap_hook.call(name, function, args, kwargs)
                 if out is not _vmap_hook.PASS:
+                    return out
+            if subclass.active and not subclass.inside:  # a learner's Tensor subclass
+                out = subclass.dispatch(public, function, args, kwargs)
+                if out is not subclass.PASS:
                     return out
             how = sig.fast_match(args, kwargs)
             if how == 1:
@@ -696,6 +702,10 @@ def _wrapper(fn, name, sigs):
             if _vmap_hook.active:  # a batched tensor inside vmap: its batching rule
                 out = _vmap_hook.call(name, function, args, kwargs)
                 if out is not _vmap_hook.PASS:
+                    return out
+            if subclass.active and not subclass.inside:  # a learner's Tensor subclass
+                out = subclass.dispatch(public, function, args, kwargs)
+                if out is not subclass.PASS:
                     return out
             for sig in sigs:
                 if sig.fast_match(args, kwargs) == 1:
@@ -719,6 +729,7 @@ def _from_minigrad() -> bool:
 
 def _method_wrapper(fn, name, sigs):
     varargs = any(s.varargs for s in sigs)
+    public = f"torch.Tensor.{name}"  # how torch names the method in its dispatch errors
     if not sigs or not any(s.params for s in sigs):  # x.exp(): no arguments at all
 
         def method(self, *args, **kwargs):
@@ -732,6 +743,10 @@ def _method_wrapper(fn, name, sigs):
             if _vmap_hook.active:  # a batched argument inside vmap: its batching rule
                 out = _vmap_hook.call(name, method, (self, *args), kwargs)
                 if out is not _vmap_hook.PASS:
+                    return out
+            if subclass.active and not subclass.inside:  # a learner's Tensor subclass
+                out = subclass.dispatch(public, method, (self, *args), kwargs)
+                if out is not subclass.PASS:
                     return out
             for sig in sigs:
                 how = sig.fast_match(args, kwargs)

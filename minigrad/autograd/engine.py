@@ -21,6 +21,7 @@ import heapq
 import itertools
 
 from minigrad._numeric import quiet
+from minigrad._ops import subclass
 from minigrad.autograd import anomaly_mode, grad_mode, graph, profiler
 from minigrad.autograd.graph import validate_outputs, zeros_for
 from minigrad.autograd.special_nodes import AccumulateGrad
@@ -144,14 +145,21 @@ running = graph.running
 
 
 class _Running:
+    """``task`` on the stack of running passes for the pass's length. Meanwhile a learner's
+    Tensor subclass dispatches nothing (``_ops/subclass.py``): torch's formulas are C++, so a
+    gradient computed from a saved subclass instance comes out a plain tensor."""
+
     def __init__(self, task):
         self.task = task
+        self.dispatching = None
 
     def __enter__(self):
         running.append(self.task)
+        self.dispatching, subclass.inside = subclass.inside, True
 
     def __exit__(self, *exc):
         running.pop()
+        subclass.inside = self.dispatching
 
 
 def execute(task: GraphTask) -> dict:

@@ -15,6 +15,8 @@ from minigrad._tensor_str import parameter_str
 
 
 class Parameter(Tensor):
+    _plain_results = True  # ops on a Parameter give plain tensors, as torch's (its subclasses' too)
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = Tensor._make(np.empty(0, dtype=_dtype.get_default_dtype().numpy))
