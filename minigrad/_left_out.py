@@ -73,6 +73,10 @@ LEFT_OUT = {
         "fx": "graph capture and transformation (symbolic_trace, make_fx); " + _EAGER,
         "ops": "torch's dispatcher registry of ATen operators (torch.ops.aten.mm...); call "
                "minigrad's functions (minigrad.mm...) directly",
+        "overrides": "the tools of the __torch_function__ protocol; minigrad calls no "
+                     "__torch_function__ handlers (a subclass of minigrad.Tensor keeps its type "
+                     "through operations, as torch's default handler gives); run this code with "
+                     "torch",
         "fft": "minigrad has no Fourier transforms; run this code with torch",
         "distributions": "draw numbers with minigrad.rand, randn, randint or Tensor.normal_, which "
                          "give torch's numbers after the same manual_seed",

@@ -71,7 +71,7 @@ OUT_OF_SCOPE = {
     "recurrent layers": r"\bnn\.(RNN|LSTM|GRU)\b",
     "batch norm": r"\b(BatchNorm|batch_norm)",  # LayerNorm is in (issue 22)
     "__torch_function__ / __torch_dispatch__":
-        r"__torch_(function|dispatch)__|Torch(Function|Dispatch)Mode|\btorch\.ops\b"
+        r"__torch_(function|dispatch)__|Torch(Function|Dispatch)Mode|\btorch\.(ops|overrides)\b"
         r"|create_selective_checkpoint_contexts",
     "profiler ranges for external tools (Intel ITT, NVIDIA NVTX)": r"\bemit_(itt|nvtx)\b",
     "multi-device (DataParallel, distributed)": r"\bDataParallel\b|torch\.distributed",
