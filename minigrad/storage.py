@@ -94,9 +94,10 @@ class _StorageBase:
         return self._values().tolist()
 
     def __getitem__(self, index):
-        if not isinstance(index, int):
-            raise TypeError(f"can't index a {type(self).__module__}.{type(self).__name__} "
-                            f"with {type(index).__name__}")
+        if isinstance(index, slice):
+            return self._slice(index)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise self._index_error(index)
         values = self._values()
         if not -len(values) <= index < len(values):
             raise IndexError(f"index {index} out of range for storage of size {len(values)}")
@@ -126,6 +127,17 @@ class UntypedStorage(_StorageBase):
     def _info(self) -> str:
         return f"device={self.device}"
 
+    def _slice(self, index: slice) -> UntypedStorage:
+        """``storage[a:b]``: the same bytes, a storage of its own (as torch's)."""
+        start, stop, step = index.indices(self.size())
+        if step != 1:
+            raise RuntimeError(f"Trying to slice with a step of {step}, but only a step of 1 is "
+                               "supported")
+        return UntypedStorage(self._values()[start:max(start, stop)], self.device)
+
+    def _index_error(self, index) -> Exception:
+        return TypeError(f"can't index a minigrad.UntypedStorage with {type(index).__name__}")
+
 
 class TypedStorage(_StorageBase):
     """The memory as numbers of one dtype: ``t.storage()`` (deprecated in torch, still used)."""
@@ -149,6 +161,14 @@ class TypedStorage(_StorageBase):
 
     def _info(self) -> str:
         return f"dtype={self.dtype}, device={self.device}"
+
+    def _slice(self, index: slice):
+        raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+
+    def _index_error(self, index) -> Exception:
+        """torch's: a RuntimeError naming both classes (a TypeError for a bool)."""
+        error = TypeError if isinstance(index, bool) else RuntimeError
+        return error(f"can't index a {type(self)} with {type(index)}")
 
 
 def typed_storage(data: np.ndarray, device) -> TypedStorage:

@@ -512,6 +512,23 @@ print(x.grad_fn, x[0].grad_fn, x.T.grad_fn, x.detach().requires_grad, x.detach()
     "x = torch.ones(2); torch.maximum(x, 2)",
     "x = torch.ones(2); torch.minimum(2, x)",
     "x = torch.ones(2); x.minimum(1.5)",
+    # storages indexed as makemore-style experiments do: a slice of a typed storage, odd indices
+    """import warnings
+warnings.simplefilter('ignore')
+a = torch.arange(6.)
+s = a.storage()
+for idx in [slice(0,3), 1.5, 'a', None, (1,), torch.tensor(1), True, -7, 6, 2, -1]:
+    try: print(repr(idx), s[idx])
+    except Exception as e: print(repr(idx), type(e).__name__, e)
+u = a.untyped_storage()
+for idx in [slice(0,8), slice(None,None,2), slice(-4,None), slice(0, 100), 1, 1.5]:
+    try:
+        r = u[idx]
+        print(repr(idx), type(r).__name__, len(r) if hasattr(r, '__len__') else r, list(r)[:8] if hasattr(r, '__len__') else '', r.data_ptr() - u.data_ptr() if hasattr(r, 'data_ptr') else '')
+    except Exception as e: print(repr(idx), type(e).__name__, e)
+print(u[0:4])""",
+    """a = torch.arange(6.)
+print(a.storage()[:3])""",
 ]
 
 KNOWN = {
