@@ -127,8 +127,8 @@ class Tensor:
         """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.asarray(args[0], dtype=_dtype.get_default_dtype().numpy)
-        else:
-            data = np.empty(args, dtype=_dtype.get_default_dtype().numpy)
+        else:  # (no sizes at all: torch's empty tensor, of size [0])
+            data = np.empty(args or (0,), dtype=_dtype.get_default_dtype().numpy)
         Tensor._init(self, data)
 
     # --- construction, for minigrad's own use --------------------------------------------
@@ -695,7 +695,7 @@ class _TensorType(type):
             data = np.array(args[0])
             _dtype.check_fits(data, cls.dtype)  # nan, inf or too large: torch's error
             return Tensor._make(_numeric.cast(data, cls.dtype.numpy))
-        return Tensor._make(np.empty(args, dtype=cls.dtype.numpy))
+        return Tensor._make(np.empty(args or (0,), dtype=cls.dtype.numpy))  # () is size [0]
 
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype

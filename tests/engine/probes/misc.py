@@ -529,6 +529,9 @@ for idx in [slice(0,8), slice(None,None,2), slice(-4,None), slice(0, 100), 1, 1.
 print(u[0:4])""",
     """a = torch.arange(6.)
 print(a.storage()[:3])""",
+    # micrograd-style comparisons: a torch.Tensor() with no data is empty (size [0]), not 0-d
+    "print(torch.Tensor().shape, torch.FloatTensor().shape, torch.LongTensor(), torch.DoubleTensor().dtype, torch.Tensor(), torch.Tensor([]).shape, torch.Tensor(0).shape)",
+    "print(torch.Tensor(()).shape, torch.BoolTensor(), torch.Tensor(torch.ones(2)), torch.tensor([]).shape)",
 ]
 
 KNOWN = {
