@@ -145,6 +145,8 @@ class Tensor:
     @classmethod
     def _make(cls, data: np.ndarray) -> Tensor:
         t = object.__new__(Tensor)
+        if data.__class__ is not np.ndarray:  # a ufunc's NumPy scalar for a 0-d result
+            data = np.asarray(data)  # (np.isnan(0-d) is np.bool_: in-place ops need an array)
         t._data = data  # Tensor._init, written out: this runs for every result
         t._requires_grad = False
         t._grad_fn = None

@@ -596,6 +596,9 @@ NOT_OPS = {
     **dict.fromkeys(["Tensor.resize_", "Tensor.resize_as_", "minigrad.resize_as_"],
                     "resizes memory in place; a tensor that requires grad cannot be resized"),
     "minigrad.set_default_tensor_type": NOT_AN_OP,  # (the deprecated set_default_dtype)
+    # an alias of the same tensor as another class (AliasBackward0, which _alias's entry
+    # covers): every op with a subclass in tests/engine/test_tensor_subclasses.py
+    "Tensor.as_subclass": "the same tensor as a learner's subclass (test_tensor_subclasses)",
     # deprecated, torch's own custom Function (ResizeBackward), not an op of its derivatives
     # table (tests/engine/probes/redteam_books.py)
     **dict.fromkeys(["Tensor.resize", "Tensor.resize_as"], "a custom Function of torch's"),

@@ -532,6 +532,21 @@ print(a.storage()[:3])""",
     # micrograd-style comparisons: a torch.Tensor() with no data is empty (size [0]), not 0-d
     "print(torch.Tensor().shape, torch.FloatTensor().shape, torch.LongTensor(), torch.DoubleTensor().dtype, torch.Tensor(), torch.Tensor([]).shape, torch.Tensor(0).shape)",
     "print(torch.Tensor(()).shape, torch.BoolTensor(), torch.Tensor(torch.ones(2)), torch.tensor([]).shape)",
+    # in-place ops on a 0-d bool result (isnan, ==, logical_not...: NumPy gave a scalar, not an array)
+    """t = torch.tensor(1.0)
+for f in [torch.isnan, torch.isinf, torch.isfinite, torch.logical_not, lambda x: x == 1, lambda x: x & True if x.dtype == torch.bool else (x > 0) & (x < 2), lambda x: ~(x > 0), lambda x: x.isnan().logical_or_(torch.tensor(True))]:
+    r = f(t)
+    print(r, r.dtype, r.shape)
+    r.logical_or_(torch.tensor(False))
+    r |= torch.tensor(True)
+    print(r)""",
+    """t = torch.tensor(2.0)
+m = torch.isnan(t)
+m.fill_(True)
+m.copy_(torch.tensor(False))
+print(m, m.data_ptr() == m.data_ptr(), m.numpy(), type(m.numpy()))
+v = t.isfinite(); v.zero_(); print(v)
+w = (t > 1).logical_and(torch.tensor(True)); w.logical_xor_(torch.tensor(True)); print(w)""",
 ]
 
 KNOWN = {
