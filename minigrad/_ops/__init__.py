@@ -10,6 +10,7 @@ import numpy as np
 
 from minigrad import _creation, _dtype, _left_out
 from minigrad._ops import (
+    _vmap_hook,
     activation,
     aliases,
     assorted,
@@ -318,6 +319,24 @@ def _eq_reading_arrays(method):
     return __eq__
 
 
+def _vmap_checked(name, fn):
+    """``x += y``, ``x[i] = y`` on a plain tensor (these methods skip the argument parsers) given
+    a batched operand inside vmap: its batching rule's answer, torch's error (func/_batched.py),
+    rather than minigrad reading the batch's values and vmap writing every sample into ``x``."""
+    def method(self, *args):
+        if _vmap_hook.active:
+            out = _vmap_hook.call(name, fn, (self, *args), {})
+            if out is not _vmap_hook.PASS:
+                return out
+        return fn(self, *args)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+_VMAP_CHECKED = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__ifloordiv__",
+                 "__imod__", "__setitem__"}
+
 METHODS["__eq__"] = _eq_reading_arrays(_compare_with_none(P.eq, False))
 METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
@@ -326,4 +345,6 @@ for _name, _fn in METHODS.items():
         _fn = _operator(_fn)
     elif not _name.startswith("__"):  # an op with torch's signatures (_args.py): as a method
         _fn = getattr(_fn, "as_method", _fn)
+    if _name in _VMAP_CHECKED:
+        _fn = _vmap_checked(_name, _fn)
     setattr(Tensor, _name, _fn)

@@ -26,6 +26,8 @@ always did (``vmap.py``).
 
 from __future__ import annotations
 
+import warnings
+
 from minigrad import storage as _storage
 from minigrad._ops import METHODS, _vmap_hook
 from minigrad._ops.inplace import SqueezeBackward5
@@ -203,6 +205,11 @@ class BatchedTensor(Tensor):
     requires_grad_ = backward = register_hook = retain_grad = _unbatchable
 
 
+# torch's batched tensors are plain Tensors to Python: ``type(x)`` inside vmap says so
+BatchedTensor.__name__ = BatchedTensor.__qualname__ = "Tensor"
+BatchedTensor.__module__ = Tensor.__module__
+
+
 def add_batch_dim(x, in_dim: int, level: int) -> BatchedTensor:
     return BatchedTensor(x, in_dim, level)
 
@@ -236,6 +243,11 @@ def call(name, fn, args, kwargs):
     level = _level_of(args, kwargs)
     if not level:
         return _vmap_hook.PASS
+    if kwargs.get("out") is not None:  # torch's rules and fallback both refuse out=
+        overload = _OUT_OVERLOADS.get(name, "out")
+        raise RuntimeError(f"Batching rule not implemented for aten::{name}.{overload}"
+                           + (". We could not generate a fallback." if name in ("cat", "stack")
+                              else "; the fallback path doesn't work on out= or view ops."))
     rule = RULES.get(name)
     if rule is not None:
         out = rule(fn, level, args, kwargs)
@@ -280,7 +292,7 @@ def _fallback(name, fn, level, args, kwargs):
     size = _batch_size(level, args, kwargs)
     inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
     if inplace and not _is_batched(args[0] if args else None, level):
-        raise Unbatchable  # torch refuses writing a batch into an unbatched tensor
+        return _inplace_into_unbatched(name, fn, level, args, kwargs)
     outs = []
     for i in range(max(size, 1)):
         sample_args = [_sample(a, level, i, size) for a in args]
@@ -293,6 +305,72 @@ def _fallback(name, fn, level, args, kwargs):
     if any(o is NotImplemented for o in outs):
         return NotImplemented
     return _stack_results(outs, level, size)
+
+
+_OUT_OVERLOADS = {"sum": "IntList_out", "softmax": "int_out", "log_softmax": "int_out",
+                  "where": "self_out"}
+# torch's in-place ops whose batching rule refuses a batched operand for an unbatched self
+# under the name "inplace arithmetic", those with rules of their own names, and those whose
+# rule writes the whole batch into self (a broadcasting error, self lacking the batch dim)
+_ARITHMETIC_INPLACE = {"mul_", "multiply_", "sub_", "div_", "divide_", "true_divide_",
+                       "copy_", "clamp_min_", "clamp_max_", "logical_and_", "logical_or_",
+                       "logical_xor_", "__isub__", "__imul__", "__itruediv__"}
+_OWN_RULE_INPLACE = {"fill_", "index_add_", "scatter_add_"}
+_WHOLE_BATCH_INPLACE = {"add_", "__iadd__", "atan2_", "arctan2_", "copysign_"}
+_ATEN_NAMES = {"__ipow__": "pow_", "__ifloordiv__": "floor_divide_", "__imod__": "remainder_"}
+
+
+def _inplace_into_unbatched(name, fn, level, args, kwargs):
+    """An in-place op on an unbatched tensor given a batched operand: torch's error (its rule's
+    or its fallback's), never a write of every sample into the one tensor."""
+    self = args[0] if args else None
+    if name in _WHOLE_BATCH_INPLACE and isinstance(self, Tensor):
+        rank = self.dim()
+        return fn(self, *[_front_padded(a, level, rank) for a in args[1:]], **kwargs)
+    if name == "__setitem__":
+        index = args[1] if len(args) > 1 else None
+        parts = index if isinstance(index, tuple) else (index,)
+        op = "index_put_" if any(isinstance(p, Tensor) for p in parts) else "inplace arithmetic"
+    elif name == "masked_fill_":
+        mask = args[1] if len(args) > 1 else kwargs.get("mask")
+        op = "inplace arithmetic" if _is_batched(mask, level) else None
+    elif name in _ARITHMETIC_INPLACE:
+        op = "inplace arithmetic"
+    elif name in _OWN_RULE_INPLACE:
+        op = name
+    else:
+        op = None
+    where = "in a vmap"
+    if op is None:  # torch's fallback, which warns that it is one first
+        op, where = f"aten::{_ATEN_NAMES.get(name, name)}", f"at level {level}"
+        warnings.warn("There is a performance drop because we have not yet implemented the "
+                      f"batching rule for {op}{_overload(name, args, kwargs)}. Please file us "
+                      "an issue on GitHub so that we can prioritize its implementation.",
+                      UserWarning, stacklevel=4)
+    raise RuntimeError(f"vmap: {op}(self, *extra_args) is not possible because there exists a "
+                       "Tensor `other` in extra_args that has more elements than `self`. This "
+                       "happened due to `other` being vmapped over but `self` not being vmapped "
+                       f"over {where}. Please try to use out-of-place operators instead of {op}. "
+                       "If said operator is being called inside the PyTorch framework, please "
+                       "file a bug report instead.")
+
+
+_NO_OVERLOAD = {"addcdiv_", "addcmul_", "heaviside_", "hypot_", "igamma_", "igammac_",
+                "index_copy_", "ldexp_", "masked_scatter_", "nextafter_", "resize_as_"}
+
+
+def _overload(name, args, kwargs) -> str:
+    """The overload of an in-place op torch names in its fallback's warning."""
+    if name in _NO_OVERLOAD:
+        return ""
+    if name == "scatter_":
+        return ".src" if isinstance(args[-1] if len(args) > 3 else kwargs.get("src"),
+                                    Tensor) else ".value"
+    if name == "lerp_":
+        weight = args[2] if len(args) > 2 else kwargs.get("weight")
+        return ".Tensor" if isinstance(weight, Tensor) else ".Scalar"
+    others = (*args[1:], *kwargs.values())
+    return ".Tensor" if any(isinstance(a, Tensor) for a in others) else ".Scalar"
 
 
 def _stack_results(outs, level, size):
@@ -988,7 +1066,9 @@ def _method(name):
     plain = getattr(Tensor, name)
 
     def method(self, *args, **kwargs):
-        out = call(name, plain, (self, *args), kwargs)
+        # the rule gets this method back as its op: what it calls on the physical tensors
+        # (an enclosing vmap's batched tensors, under nested vmaps) dispatches again
+        out = call(name, method, (self, *args), kwargs)
         if out is _vmap_hook.PASS:  # (not reached: self is batched)
             return plain(self, *args, **kwargs)
         return out

@@ -1,0 +1,90 @@
+"""torch.func and torch.autograd.functional as a learner tries them after PyTorch's torch.func
+tutorials (per-sample gradients, jacobians and hessians, ensembling, functional_call): each
+snippet once differed from torch and now agrees."""
+
+PROBES = [
+    # in-place into a tensor that is not batched, given a batched operand: torch's errors
+    # (never every sample written into the one tensor)
+    """from torch.func import vmap
+x = torch.ones(2)
+def f(x, y):
+    x.mul_(y)
+    return y
+try:
+    vmap(f, in_dims=(None, 0))(x, torch.ones(3, 2))
+except RuntimeError as e:
+    print(e)
+print(x)""",
+    """from torch.func import vmap
+def f(x, y):
+    x.add_(y)
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x, y):
+    x += y
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(4, 3, 2), torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x):
+    y = torch.zeros(2)
+    y[0] = x.sum()
+    return y
+vmap(f)(torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x):
+    y = torch.zeros(2)
+    y[torch.tensor([0, 1])] = x
+    return y
+vmap(f)(torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x):
+    y = torch.zeros(2)
+    y.copy_(x)
+    return y
+vmap(f)(torch.ones(3, 2))""",
+    """from torch.func import vmap
+acc = torch.zeros(2)
+def f(x):
+    acc.pow_(x)
+    return x
+vmap(f)(torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x, y):
+    x.fill_(y.sum())
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x, y):
+    x.index_add_(0, torch.tensor([0, 1]), y)
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x, y):
+    x.masked_fill_(torch.tensor([True, False]), y.sum())
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    """from torch.func import vmap
+def f(x, y):
+    x //= y
+    return x
+vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    # out= inside vmap
+    """from torch.func import vmap
+out = torch.zeros(2)
+vmap(lambda x: torch.sin(x, out=out))(torch.ones(3, 2))""",
+    """from torch.func import vmap
+vmap(lambda x: torch.add(x, 1, out=x))(torch.ones(3, 2))""",
+    """from torch.func import vmap
+vmap(lambda x: torch.sum(x, 0, out=torch.zeros(())))(torch.ones(3, 2))""",
+    """from torch.func import vmap
+vmap(lambda x: torch.softmax(x, 0, out=torch.zeros(2)))(torch.ones(3, 2))""",
+    # nested vmap runs batched at both levels (the function once)
+    """from torch.func import vmap
+def f(x):
+    print(repr(x), type(x).__name__, type(x))
+    return x * 2 + x.sin()
+print(vmap(vmap(f))(torch.ones(2, 3)))""",
+]
+
+KNOWN = {}
