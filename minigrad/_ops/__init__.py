@@ -6,6 +6,8 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from minigrad import _creation, _dtype, _left_out
@@ -333,6 +335,29 @@ def _vmap_checked(name, fn):
     method.__name__ = method.__qualname__ = name
     return method
 
+
+REQUIRES_GRAD_UNDER_TRANSFORMS = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
+def _requires_grad_checked(plain):
+    """``x.requires_grad_()`` inside torch.func's transforms (vmap, grad, jvp...) is torch's
+    error; minigrad's own calls (a transform making its leaves, ``nn.Parameter``) go on."""
+    def requires_grad_(self, requires_grad=True):
+        if ((_vmap_hook.active or _vmap_hook.transforms)
+                and not sys._getframe(1).f_globals.get("__name__", "").startswith("minigrad.")):
+            raise RuntimeError(REQUIRES_GRAD_UNDER_TRANSFORMS)
+        return plain(self, requires_grad)
+
+    requires_grad_.__doc__ = plain.__doc__
+    return requires_grad_
+
+
+Tensor.requires_grad_ = _requires_grad_checked(Tensor.requires_grad_)
 
 _VMAP_CHECKED = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__ifloordiv__",
                  "__imod__", "__setitem__"}

@@ -179,12 +179,16 @@ def _loop(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims
     """The function once per sample, the results stacked: for a function that reads its
     samples' values (or draws random numbers), which batched tensors cannot run."""
     outputs = []
-    with _Randomness(randomness) as watch:
-        for i in range(max(batch_size, 1)):
-            watch.next_sample()
-            sample = [a if d is None else _batched.sample_of(a, d, i, batch_size)
-                      for a, d in zip(flat_args, flat_in_dims)]
-            outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+    _vmap_hook.transforms += 1  # (torch's transforms are active: no backward() inside)
+    try:
+        with _Randomness(randomness) as watch:
+            for i in range(max(batch_size, 1)):
+                watch.next_sample()
+                sample = [a if d is None else _batched.sample_of(a, d, i, batch_size)
+                          for a, d in zip(flat_args, flat_in_dims)]
+                outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+    finally:
+        _vmap_hook.transforms -= 1
     return _stack_outputs(outputs, out_dims, func, batch_size)
 
 

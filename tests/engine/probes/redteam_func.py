@@ -69,6 +69,51 @@ def f(x, y):
     x //= y
     return x
 vmap(f, in_dims=(None, 0))(torch.ones(2), torch.ones(3, 2))""",
+    # backward() and requires_grad_() inside a transform: torch's errors
+    """from torch.func import grad
+def f(x):
+    y = (x * x).sum()
+    y.backward()
+    return y
+grad(f)(torch.tensor([1., 2.]))""",
+    """from torch.func import vmap
+def f(x):
+    y = (x * x).sum()
+    y.backward()
+    return y
+vmap(f)(torch.ones(2, 2))""",
+    """from torch.func import jvp
+def f(x):
+    y = (x * x).sum()
+    y.backward()
+    return y
+jvp(f, (torch.ones(2),), (torch.ones(2),))""",
+    """from torch.func import grad
+w = torch.tensor(2., requires_grad=True)
+def f(x):
+    (w * 3).backward()
+    return (x * x).sum()
+grad(f)(torch.tensor([1., 2.]))""",
+    """from torch.func import grad
+def f(x):
+    z = torch.ones(2).requires_grad_()
+    return (x * z).sum()
+grad(f)(torch.tensor([1., 2.]))""",
+    """from torch.func import vmap
+def f(x):
+    x.requires_grad_()
+    return x.sum()
+vmap(f)(torch.ones(2, 2))""",
+    """from torch.func import jvp
+def f(x):
+    x.requires_grad_(False)
+    return x.sum()
+jvp(f, (torch.ones(2),), (torch.ones(2),))""",
+    """from torch.func import grad
+def f(x):
+    w = torch.nn.Parameter(torch.ones(2))
+    return (x * w.detach()).sum()
+print(grad(f)(torch.tensor([1., 2.])))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
