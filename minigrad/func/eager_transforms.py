@@ -302,6 +302,7 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
                               create_graph=create_graph)
         return level.unwrap_tree(tree_unflatten(list(grads), diff_spec))
 
+    vjp_fn.__name__, vjp_fn.__qualname__ = "wrapper", "_vjp_with_argnums.<locals>.wrapper"
     if has_aux:
         return results, vjp_fn, aux
     return results, vjp_fn

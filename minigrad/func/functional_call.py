@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from minigrad._ops.join import stack
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = ["functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -154,3 +154,11 @@ def _stacked_leaf(tensors, name: str):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
     result = stack(tensors)
     return result.detach().requires_grad_() if all(requires) else result
+
+
+def replace_all_batch_norm_modules_(root):
+    """torch's fix for vmapping a model with batch norm layers: each stops tracking running
+    statistics (which vmap cannot update per sample). minigrad leaves batch norm out
+    (``nn.BatchNorm1d`` says so), so a minigrad model has none to patch: ``root`` itself, as
+    torch returns it."""
+    return root

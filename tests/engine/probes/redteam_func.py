@@ -114,6 +114,26 @@ def f(x):
     w = torch.nn.Parameter(torch.ones(2))
     return (x * w.detach()).sum()
 print(grad(f)(torch.tensor([1., 2.])))""",
+    # torch.autograd.functional inside a transform: torch's requires_grad_() error
+    """from torch.autograd.functional import jacobian
+from torch.func import vmap
+vmap(lambda x: jacobian(torch.sin, x))(torch.ones(2, 2))""",
+    """from torch.autograd.functional import jacobian
+from torch.func import grad
+grad(lambda x: jacobian(torch.sin, x).sum())(torch.ones(2))""",
+    """from torch.autograd.functional import hessian
+from torch.func import jvp
+jvp(lambda x: hessian(lambda y: (y ** 3).sum(), x), (torch.ones(2),), (torch.ones(2),))""",
+    # names
+    """from torch.func import vjp
+out, fn = vjp(torch.sin, torch.tensor([1., 2.]))
+print(fn.__name__, fn.__qualname__)
+print(fn)""",
+    """import torch.nn as nn
+from torch.func import replace_all_batch_norm_modules_
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+print(replace_all_batch_norm_modules_(m) is m)
+print(replace_all_batch_norm_modules_(nn.Linear(2, 2)))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
@@ -132,4 +152,30 @@ def f(x):
 print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
-KNOWN = {}
+KNOWN = {
+    """import torch.nn as nn
+from torch.func import stack_module_state, functional_call, vmap
+import copy
+torch.manual_seed(0)
+models = [nn.Linear(3, 2) for _ in range(4)]
+params, buffers = stack_module_state(models)
+base = copy.deepcopy(models[0]).to('meta')
+def fmodel(p, b, x):
+    return functional_call(base, (p, b), (x,))
+print(vmap(fmodel, in_dims=(0, 0, None))(params, buffers, torch.ones(5, 3)).shape)""":
+        "the ensembling tutorial's stateless copy on the 'meta' device: minigrad computes on "
+        "the CPU only and has no storage-less tensors (a clear error; skip the .to('meta'))",
+    """import torch.nn as nn
+from torch.func import grad, functional_call, vmap
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+params = dict(model.named_parameters())
+def loss(p, x, t):
+    out = functional_call(model, p, (x.unsqueeze(0),))
+    return nn.functional.cross_entropy(out, t.unsqueeze(0))
+x = torch.randn(5, 3); t = torch.tensor([0, 1, 1, 0, 1])
+print(vmap(grad(loss), in_dims=(None, 0, 0))(params, x, t)['2.bias'])""":
+        "vmap(grad(f)) runs grad once per sample and stacks the gradients, so with parameters "
+        "that require grad the result's grad_fn is StackBackward0 where torch's batched "
+        "gradient is a view (ViewBackward0); the values agree",
+}
