@@ -298,8 +298,9 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
                                "pytree structure of outputs to the function. cotangents: "
                                f"{treespec_pprint(cot_spec)}, primal output: "
                                f"{treespec_pprint(out_spec)}")
-        grads = autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
-                              create_graph=create_graph)
+        with level:  # back in the transform, as torch's vjp_fn (the ops' formulas see it)
+            grads = autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
+                                  create_graph=create_graph)
         return level.unwrap_tree(tree_unflatten(list(grads), diff_spec))
 
     vjp_fn.__name__, vjp_fn.__qualname__ = "wrapper", "_vjp_with_argnums.<locals>.wrapper"

@@ -134,6 +134,24 @@ from torch.func import replace_all_batch_norm_modules_
 m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
 print(replace_all_batch_norm_modules_(m) is m)
 print(replace_all_batch_norm_modules_(nn.Linear(2, 2)))""",
+    # max()/min()/median() of everything inside a transform: torch's formula for wrapped
+    # tensors (mask * grad / count), -0 beside the extreme for a negative gradient
+    """from torch.func import grad, vmap, jacrev, vjp
+x = torch.tensor([1., 3., 2.])
+print(grad(lambda x: -x.max())(x))
+print(grad(lambda x: -x.min())(x))
+print(grad(lambda x: -x.median())(x))
+print(vmap(grad(lambda x: -x.max()))(x.view(1, 3)))
+o, f = vjp(lambda x: x.max(), x)
+print(f(torch.tensor(-1.)))
+print(jacrev(lambda x: -x.max())(x))""",
+    """from torch.func import jacrev, vmap
+x0 = torch.linspace(-1.5, 2., 12).view(3, 4)
+print(jacrev(lambda x: x.max() * x)(x0[0]))
+print(vmap(jacrev(lambda x: x.max() * x), chunk_size=2)(x0)[1])""",
+    """x = torch.tensor([1., 3., 2.], requires_grad=True)
+(-x.max()).backward()
+print(x.grad)""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
