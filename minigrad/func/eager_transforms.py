@@ -25,9 +25,11 @@ from __future__ import annotations
 from functools import wraps
 
 from minigrad._creation import zeros_like
+from minigrad._dtype import get_default_dtype
 from minigrad._ops import _vmap_hook
 from minigrad._ops.join import cat
 from minigrad._tensor import Tensor
+from minigrad._tensor_str import tensor_str
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
@@ -101,6 +103,8 @@ class Level:
     def __enter__(self):
         _active_levels.append(self)
         _vmap_hook.transforms += 1
+        if not hasattr(self, "number"):  # torch's level: its depth among the transforms
+            self.number = _vmap_hook.transforms + _vmap_hook.active
         return self
 
     def __exit__(self, *exc):
@@ -112,7 +116,10 @@ class Level:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         if x.requires_grad:
-            return x.view_as(x)
+            alias = x.view_as(x)
+            alias.grad_fn._func_level = self  # (printed as x at this level: _repr_in_levels)
+            alias._func_source = x
+            return alias
         leaf = x.detach().requires_grad_()
         leaf._func_level = self
         tangent = tangent_of(x)
@@ -163,6 +170,82 @@ class Level:
                     seen.add(id(nxt))
                     todo.append(nxt)
         return False
+
+
+# --- printing inside a transform ------------------------------------------------------------
+
+class ForwardLevel:
+    """A jvp running by forward mode (dual tensors): what its tensors print as."""
+
+    def __init__(self):
+        self.number = _vmap_hook.transforms + _vmap_hook.active
+
+
+forward_levels = []  # the forward-mode jvps running now, outermost first
+
+
+def _levels_of(t):
+    """The running levels ``t`` belongs to (its graph reaches their inputs), innermost first,
+    and whether it also reaches a leaf of the learner's that requires grad."""
+    owners, outside = set(), False
+    own = t.__dict__.get("_func_level")
+    if own is not None:
+        owners.add(own)
+    elif t.grad_fn is None:
+        outside = t.requires_grad
+    todo = [t.grad_fn] if t.grad_fn is not None else []
+    seen = {id(n) for n in todo}
+    while todo:
+        node = todo.pop()
+        owner = node.__dict__.get("_func_level")
+        if owner is not None:
+            owners.add(owner)
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            owner = variable.__dict__.get("_func_level")
+            if owner is not None:
+                owners.add(owner)
+            else:
+                outside = True
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in seen:
+                seen.add(id(nxt))
+                todo.append(nxt)
+    running = sorted((lv for lv in owners if lv in _active_levels), key=lambda lv: -lv.number)
+    return running, outside
+
+
+def _repr_in_levels(plain_repr):
+    """``repr(t)`` inside grad, vjp, jvp...: torch's tensors there are wrapped, one
+    GradTrackingTensor per transform they belong to, around the value the transform outside
+    it sees (the learner's own tensor for an input that required grad; otherwise the numbers,
+    with the graph only if they reach a leaf of the learner's that requires grad)."""
+    def __repr__(self, *, tensor_contents=None):
+        if not (_active_levels or forward_levels) or isinstance(self, BatchedTensor):
+            return plain_repr(self, tensor_contents=tensor_contents)
+        levels, outside = _levels_of(self) if _active_levels else ([], False)
+        if forward_levels and tangent_of(self) is not None:  # a dual tensor of the jvp's
+            levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
+        if not levels:
+            return plain_repr(self, tensor_contents=tensor_contents)
+        source = self.__dict__.get("_func_source")
+        if source is not None:  # an input that required grad: the input, as outside sees it
+            text = repr(source)
+            levels = [self.grad_fn._func_level]
+        else:
+            fn = self.grad_fn if outside else None
+            text = tensor_str(self._data, dtype_name=self.dtype.name,
+                              is_default_dtype=self.dtype is get_default_dtype(),
+                              requires_grad=outside, grad_fn_name=fn and type(fn).__name__)
+        for level in reversed(levels):
+            inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+            text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+        return text
+
+    return __repr__
+
+
+Tensor.__repr__ = Tensor.__str__ = _repr_in_levels(Tensor.__repr__)
 
 
 def _records(t) -> bool:

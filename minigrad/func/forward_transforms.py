@@ -28,9 +28,11 @@ from minigrad.autograd.grad_mode import enable_grad
 from minigrad.func._batched import holds_batched, transform_per_sample
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
+    ForwardLevel,
     Level,
     _check_non_empty_tensor_output,
     autograd_grad,
+    forward_levels,
     jacrev,
     replace_argnums,
     slice_argnums,
@@ -122,9 +124,11 @@ def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
     with dual_level():
         duals = [make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
         _vmap_hook.transforms += 1  # (a custom Function inside checks it)
+        forward_levels.append(ForwardLevel())
         try:
             output, aux = call(tree_unflatten(duals, primals_spec))
         finally:
+            forward_levels.pop()
             _vmap_hook.transforms -= 1
         flat, spec = tree_flatten(output)
         _check_non_empty_tensor_output(flat, _JVP)

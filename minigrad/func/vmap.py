@@ -106,7 +106,8 @@ def _batched_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, 
 
 def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims,
                randomness):
-    level = len(_levels) + 1
+    # torch's level: the depth among all running transforms (grad, jvp... count too)
+    level = _vmap_hook.active + _vmap_hook.transforms + 1
     batched = [a if d is None else BatchedTensor(a, d, level)
                for a, d in zip(flat_args, flat_in_dims)]
     _levels.append(level)

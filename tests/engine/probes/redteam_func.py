@@ -152,6 +152,64 @@ print(vmap(jacrev(lambda x: x.max() * x), chunk_size=2)(x0)[1])""",
     """x = torch.tensor([1., 3., 2.], requires_grad=True)
 (-x.max()).backward()
 print(x.grad)""",
+    # printing inside grad, vjp, jvp: torch's GradTrackingTensor around the value outside sees
+    """from torch.func import grad
+def f(x):
+    print(x)
+    y = x * 2
+    print(y, y.requires_grad)
+    return y.sum()
+print(grad(f)(torch.tensor([1., 2.])))""",
+    """from torch.func import grad
+def f(x):
+    print(x)
+    return (x ** 3).sum()
+grad(lambda x: grad(f)(x).sum())(torch.tensor([1., 2.]))
+grad(grad(lambda x: f(x) * 1))(torch.tensor(2.))""",
+    """from torch.func import grad
+w = torch.tensor([1., 1.], requires_grad=True)
+def f(x):
+    y = x * w
+    print(y)
+    return y.sum()
+grad(f)(torch.tensor([1., 2.]))""",
+    """from torch.func import grad
+def f(x):
+    print(x)
+    print(x * 2)
+    return (x * 2).sum()
+grad(f)(torch.tensor([1., 2.], requires_grad=True))""",
+    """from torch.func import jvp
+def f(x):
+    y = x.sin()
+    print(x, y)
+    return y
+print(jvp(f, (torch.tensor([1., 2.]),), (torch.ones(2),)))""",
+    """from torch.func import jvp, grad
+def f(x):
+    y = x.sin()
+    print(y)
+    return y.sum()
+jvp(grad(f), (torch.tensor([1., 2.]),), (torch.ones(2),))
+grad(lambda x: jvp(f, (x,), (torch.ones(2),))[1])(torch.tensor([1., 2.]))""",
+    """from torch.func import vjp, jacrev
+def f(x):
+    print(x)
+    return x.exp()
+out, fn = vjp(f, torch.tensor([1., 2.]))
+print(out, fn(torch.ones(2)))
+jacrev(f)(torch.tensor([1., 2.]))""",
+    """from torch.func import grad, vmap
+def f(x):
+    print(x)
+    return x.sin().sum()
+grad(lambda x: vmap(f)(x).sum())(torch.ones(2, 2))""",
+    """from torch.func import grad
+def f(x):
+    print(f"{x}", str(x), [x])
+    print(x.double(), x[0], x.sum())
+    return x.sum()
+grad(f)(torch.tensor([1., 2.]))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
@@ -171,6 +229,21 @@ print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
+    """from torch.func import grad
+def f(x):
+    print(torch.ones(2), x.detach(), x > 1)
+    return x.sum()
+grad(f)(torch.tensor([1., 2.]))""":
+        "torch wraps every tensor an op makes inside grad (a fresh torch.ones, a detach, a "
+        "comparison) in a GradTrackingTensor; minigrad knows a tensor belongs to grad only "
+        "through its graph, so those print as plain tensors",
+    """from torch.func import grad, vmap
+def f(x):
+    print(x)
+    return x.sin().sum()
+vmap(grad(f))(torch.ones(2, 2))""":
+        "vmap(grad(f)) runs grad once per sample: f prints each sample's GradTrackingTensor "
+        "where torch prints one around the BatchedTensor",
     """import torch.nn as nn
 from torch.func import stack_module_state, functional_call, vmap
 import copy
