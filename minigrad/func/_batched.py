@@ -665,6 +665,11 @@ def _index_rule(fn, level, args, kwargs):
             isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
             for i in index):
         return _FALLBACK
+    shape = args[0].shape
+    for k, i in enumerate(index):  # torch checks an int against the sample's dim
+        if isinstance(i, int) and not -shape[k] <= i < shape[k]:
+            raise IndexError(f"index {i} is out of bounds for dimension {k} with size "
+                             f"{shape[k]}")
     if len(index) == 1 and isinstance(index[0], int):
         return BatchedTensor(_front(args[0]).select(1, index[0]), 0, level)
     return BatchedTensor(_front(args[0])[(slice(None), *index)], 0, level)

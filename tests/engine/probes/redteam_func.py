@@ -210,6 +210,25 @@ def f(x):
     print(x.double(), x[0], x.sum())
     return x.sum()
 grad(f)(torch.tensor([1., 2.]))""",
+    # vmap's outputs as torch's pytrees: a Size is its ints, an op's return type a container
+    """from torch.func import vmap
+x = torch.arange(6.).view(3, 2)
+print(vmap(lambda r: r.max(0))(x))
+print(vmap(torch.sort)(x.flip(1)))
+print(vmap(lambda r: r.topk(1))(x).indices)
+print(vmap(lambda r: (r.sum(), r.shape), out_dims=(0, None))(x))""",
+    """from torch.func import vmap
+vmap(lambda x: x.size())(torch.ones(2, 3, 4))""",
+    """from torch.func import vmap
+vmap(lambda x, s: x.view(s), in_dims=(0, 0))(torch.ones(2, 3, 4), torch.Size([12]))""",
+    # an int index out of a sample's range: torch's message, the sample's dims
+    """from torch.func import vmap
+for f in [lambda x: x[5], lambda x: x[:, 7], lambda x: x[-4], lambda x: x[1, -5],
+          lambda x: x[..., 9], lambda x: x[0, 0, 0]]:
+    try:
+        vmap(f)(torch.ones(2, 3, 4))
+    except IndexError as e:
+        print(e)""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
