@@ -60,6 +60,8 @@ class TreeSpec:
             return self.context(*values)
         if self.kind in (dict, OrderedDict):
             return self.kind(zip(self.context, values))
+        if self.kind is Size:  # (torch rebuilds a Size as a plain tuple)
+            return tuple(values)
         return self.kind(values)
 
     def __eq__(self, other):
