@@ -248,6 +248,10 @@ def call(name, fn, args, kwargs):
         raise RuntimeError(f"Batching rule not implemented for aten::{name}.{overload}"
                            + (". We could not generate a fallback." if name in ("cat", "stack")
                               else "; the fallback path doesn't work on out= or view ops."))
+    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same" and (
+            name != "bernoulli" or (len(args) == 1 and "p" not in kwargs)):
+        raise RuntimeError("Vmap does not currently support same randomness with a batched "
+                           "tensor input. Please file an issue with functorch")
     rule = RULES.get(name)
     if rule is not None:
         out = rule(fn, level, args, kwargs)
@@ -257,6 +261,10 @@ def call(name, fn, args, kwargs):
 
 
 _FALLBACK = object()
+# the random ops whose numbers come from a batched input's values (probabilities, means):
+# torch refuses them under randomness='same'
+_DRAWN_FROM_INPUTS = {"multinomial", "bernoulli", "normal", "poisson"}
+RANDOMNESS = {}  # a running vmap's level -> its randomness mode (set by vmap.py)
 
 
 def _is_batched(x, level) -> bool:

@@ -111,6 +111,7 @@ def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out
     batched = [a if d is None else BatchedTensor(a, d, level)
                for a, d in zip(flat_args, flat_in_dims)]
     _levels.append(level)
+    _batched.RANDOMNESS[level] = randomness
     _vmap_hook.call = _batched.call
     _vmap_hook.grad = _batched.batched_grad
     _vmap_hook.active += 1
@@ -120,6 +121,7 @@ def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out
     finally:
         _vmap_hook.active -= 1
         _levels.pop()
+        del _batched.RANDOMNESS[level]
     return _unwrap_outputs(output, out_dims, func, batch_size, level)
 
 

@@ -229,6 +229,14 @@ for f in [lambda x: x[5], lambda x: x[:, 7], lambda x: x[-4], lambda x: x[1, -5]
         vmap(f)(torch.ones(2, 3, 4))
     except IndexError as e:
         print(e)""",
+    # randomness='same' with numbers drawn from a batched input: torch's error
+    """from torch.func import vmap
+torch.manual_seed(0)
+vmap(lambda x: torch.multinomial(x, 1), randomness='same')(torch.ones(3, 4))""",
+    """from torch.func import vmap
+torch.manual_seed(0)
+print(vmap(lambda x: torch.multinomial(x, 1), randomness='different')(torch.ones(3, 4)).shape)
+print(vmap(lambda x: x.bernoulli_(0.5), randomness='same')(torch.ones(3, 4)))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
@@ -248,6 +256,13 @@ print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
+    """from torch.func import vmap
+torch.manual_seed(0)
+vmap(lambda x: torch.bernoulli(x), randomness='same')(torch.ones(3, 4) * 0.5)""":
+        "torch refuses randomness='same' for bernoulli(p) and normal(mean, std) with batched "
+        "probabilities or means; minigrad's bernoulli and normal skip the argument parsers "
+        "vmap watches, read the samples' values and run per sample, drawing the same numbers "
+        "for every sample",
     """from torch.func import grad
 def f(x):
     print(torch.ones(2), x.detach(), x > 1)
