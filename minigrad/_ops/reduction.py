@@ -232,7 +232,7 @@ class MaxBackward1(Node):
         elements get ``0 * grad``, -0 for a negative gradient."""
         x, result = self.saved("self"), self.saved("result")
         if _vmap_hook.active or _vmap_hook.transforms:
-            mask = (x == result).logical_or_(x.isnan().logical_and(result.isnan()))
+            mask = (x == result).logical_or(x.isnan().logical_and(result.isnan()))
             return mask * (grad / mask.sum())
         mask = x.isnan() if np.isnan(result._data).any() else x == result
         return grad.new_zeros(mask.shape).masked_fill(mask, grad / mask.sum())

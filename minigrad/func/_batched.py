@@ -33,7 +33,7 @@ from minigrad._ops import METHODS, _vmap_hook
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
 from minigrad._ops.pointwise import mul_scalar
-from minigrad._tensor import _CPU, Size, Tensor
+from minigrad._tensor import _CPU, T_0D_WARNING, T_ND_WARNING, Size, Tensor, _warn_once
 from minigrad.func._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["BatchedTensor", "Unbatchable", "add_batch_dim"]
@@ -134,7 +134,11 @@ class BatchedTensor(Tensor):
 
     @property
     def T(self):  # noqa: N802
-        return self.permute(*reversed(range(self.dim())))
+        """As Tensor.T on a sample: its warning (once) on other than 2-D samples."""
+        n = self.dim()
+        if n != 2:
+            _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
+        return self.permute(*reversed(range(n)))
 
     @property
     def mT(self):  # noqa: N802
@@ -338,7 +342,9 @@ def _inplace_into_unbatched(name, fn, level, args, kwargs):
     if name == "__setitem__":
         index = args[1] if len(args) > 1 else None
         parts = index if isinstance(index, tuple) else (index,)
-        op = "index_put_" if any(isinstance(p, Tensor) for p in parts) else "inplace arithmetic"
+        if not any(isinstance(p, Tensor) for p in parts):  # a view's copy_ or fill_ refuses
+            return fn(*args, **kwargs)
+        op = "index_put_"
     elif name == "masked_fill_":
         mask = args[1] if len(args) > 1 else kwargs.get("mask")
         op = "inplace arithmetic" if _is_batched(mask, level) else None
@@ -568,6 +574,10 @@ def _dims_rule(transform):
         if kwargs or not _only_self(args, kwargs, level):
             return _FALLBACK
         x = args[0]
+        if transform is _TRANSPOSE and x.dim() == 0 and _ints(args[1:]) and len(args) == 3:
+            for d in args[1:]:
+                _wrap(d, 0)
+            return x  # a sample's transpose of itself: torch's rule returns it, no op
         new = transform(x, args[1:])
         if new is None:
             return _FALLBACK
@@ -591,6 +601,9 @@ def _shifted(count):
             return None
         return tuple(_wrap(d, x.dim()) + 1 for d in rest)
     return transform
+
+
+_TRANSPOSE = _shifted(2)
 
 
 def _select_args(x, rest):
@@ -647,9 +660,12 @@ def _squeeze_dims(fn, level, args, kwargs):
 
 
 def _transpose_2d(fn, level, args, kwargs):
-    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample."""
-    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() == 0:
+    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample (of a 0-d sample, the
+    sample itself, as torch's rule returns it)."""
+    if kwargs or len(args) != 1 or not _is_batched(args[0], level):
         return _FALLBACK
+    if args[0].dim() == 0:
+        return args[0]
     last = 2 if args[0].dim() == 2 else 1
     return BatchedTensor(_front(args[0]).transpose(1, last), 0, level)
 
@@ -658,6 +674,9 @@ def _movedim(fn, level, args, kwargs):
     if kwargs or len(args) != 3 or not _ints(args[1:]) or not _is_batched(args[0], level):
         return _FALLBACK
     x = args[0]
+    if x.dim() == 0:  # torch's rule: an alias of the 0-d samples (AliasBackward0)
+        _wrap(args[1], 0), _wrap(args[2], 0)
+        return BatchedTensor(_front(x)._alias(), 0, level)
     return BatchedTensor(_front(x).movedim(_wrap(args[1], x.dim()) + 1,
                                            _wrap(args[2], x.dim()) + 1), 0, level)
 
@@ -668,6 +687,8 @@ def _index_rule(fn, level, args, kwargs):
     back."""
     if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
         return _FALLBACK
+    if args[0].dim() == 0 and isinstance(args[1], slice):  # torch slices past the batch dim
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     index = args[1] if isinstance(args[1], tuple) else (args[1],)
     if not index or len(index) > args[0].dim() or not all(
             isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
@@ -784,6 +805,15 @@ def _extreme_rule(name, level, args, kwargs):
 
 def _prod(fn, level, args, kwargs):
     """prod of everything: torch's prod.dim_int of the batch viewed as (batch, -1)."""
+    x = args[0] if args else None
+    if _is_batched(x, level) and x.dim() == 0 and (len(args) > 1 or "dim" in kwargs):
+        dim, _ = _dims_arg(args, kwargs)  # a 0-d sample along its dim: torch's prod.dim_int
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        if isinstance(dim, int) and not isinstance(dim, bool) and len(args) <= 3 and set(
+                kwargs) <= {"dim", "keepdim"}:
+            _wrap(dim, 0)
+            out = _front(x).unsqueeze(1).prod(1, keepdim=keepdim)
+            return BatchedTensor(out.squeeze(1) if keepdim else out, 0, level)
     if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
         return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
     v = _front(args[0])
@@ -1054,8 +1084,8 @@ RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", 
 RULES.update({name: _along_dim for name in ("softmax", "log_softmax", "cumsum", "cumprod")})
 RULES.update({
     "view": _view, "reshape": _view, "_unsafe_view": _view,
-    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_shifted(2)),
-    "swapdims": _dims_rule(_shifted(2)), "swapaxes": _dims_rule(_shifted(2)),
+    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_TRANSPOSE),
+    "swapdims": _dims_rule(_TRANSPOSE), "swapaxes": _dims_rule(_TRANSPOSE),
     "select": _dims_rule(_select_args), "permute": _dims_rule(_permute_args),
     "flatten": _dims_rule(_flatten_args), "squeeze": _squeeze,
     "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,

@@ -237,6 +237,19 @@ vmap(lambda x: torch.multinomial(x, 1), randomness='same')(torch.ones(3, 4))""",
 torch.manual_seed(0)
 print(vmap(lambda x: torch.multinomial(x, 1), randomness='different')(torch.ones(3, 4)).shape)
 print(vmap(lambda x: x.bernoulli_(0.5), randomness='same')(torch.ones(3, 4)))""",
+    # 0-d samples (vmap over a vector): a sample's transpose, movedim and prod along dim 0
+    """from torch.func import vmap
+x = torch.ones(3, requires_grad=True)
+for f in [lambda x: x.prod(0), lambda x: x.t(), lambda x: x.movedim(0, 0),
+          lambda x: x.movedim(-1, 0), lambda x: x.transpose(0, -1),
+          lambda x: x.prod(0, keepdim=True), lambda x: x.swapaxes(0, 0)]:
+    r = vmap(f)(x)
+    print(type(r.grad_fn).__name__, r is x, r)
+for f in [lambda x: x.transpose(0, 1), lambda x: x.movedim(1, 0), lambda x: x.prod(1)]:
+    try:
+        vmap(f)(x)
+    except IndexError as e:
+        print(e)""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
@@ -256,6 +269,11 @@ print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
+    """from torch.func import vmap
+print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
+        "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
+        "past the batch and fails (Dimension out of range), though flip(0) of a 0-d tensor "
+        "works outside vmap; minigrad flips the 0-d samples",
     """from torch.func import vmap
 torch.manual_seed(0)
 vmap(lambda x: torch.bernoulli(x), randomness='same')(torch.ones(3, 4) * 0.5)""":
