@@ -33,7 +33,13 @@ from minigrad._tensor_str import tensor_str
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
-from minigrad.func._batched import BatchedTensor, refuse_batched, transform_per_sample
+from minigrad.func._batched import (
+    BatchedTensor,
+    Unbatchable,
+    holds_batched,
+    refuse_batched,
+    transform_per_sample,
+)
 from minigrad.func._pytree import (
     tree_flatten,
     tree_leaves,
@@ -278,6 +284,14 @@ def _tensors_only(tree, level):
     return tree_map(check, tree)
 
 
+def _refuse_batched_output(output) -> None:
+    """An output batched by an enclosing vmap though the inputs are not (the function closes
+    over the vmap's sample: ``vmap(lambda x: grad(lambda w: (w * x).sum())(w))``): minigrad's
+    graph cannot differentiate a batched tensor, so that vmap runs once per sample."""
+    if _vmap_hook.active and holds_batched(output):
+        raise Unbatchable
+
+
 def _split_aux(output, has_aux: bool, api_name: str):
     if not has_aux:
         return output, None
@@ -311,6 +325,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
                                    "you wanted to use the vjp or jacrev APIs instead?")
+            _refuse_batched_output(output)
             flat_diff, spec = tree_flatten(diff_args)
             grads = autograd_grad((output,), flat_diff, create_graph=True)
             grad_input = level.unwrap_tree(tree_unflatten(list(grads), spec))
@@ -365,6 +380,7 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
             aux = _tensors_only(aux, level)
         flat_out, out_spec = tree_flatten(primals_out)
         _check_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
+        _refuse_batched_output(flat_out)
         flat_diff, diff_spec = tree_flatten(diff_primals)
         results = level.unwrap_tree(primals_out)
         for out in flat_out:

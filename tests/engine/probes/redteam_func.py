@@ -250,6 +250,52 @@ for f in [lambda x: x.transpose(0, 1), lambda x: x.movedim(1, 0), lambda x: x.pr
         vmap(f)(x)
     except IndexError as e:
         print(e)""",
+    # a transform inside vmap whose function closes over the vmap's sample (the inputs it
+    # differentiates are not batched): per-sample values, not zeros
+    """from torch.func import vmap, grad, jacrev, jacfwd, jvp, hessian
+W = torch.tensor([1., 2., 3.])
+X = torch.arange(6.).view(2, 3)
+print(vmap(lambda x: grad(lambda w: (w * x).sum())(W))(X))
+print(vmap(lambda x: jacrev(lambda w: (w * x).sin())(W))(X)[1])
+print(vmap(lambda x: jacfwd(lambda w: (w * x).sin())(W))(X)[1])
+print(vmap(lambda x: hessian(lambda w: (w * x).sin().sum())(W))(X)[1])
+print(vmap(lambda x: jvp(lambda w: (w * x).sin(), (W,), (torch.ones(3),))[1])(X))""",
+    """from torch.func import vmap, vjp
+torch.manual_seed(0)
+W = torch.randn(2, 3)
+def g(x1):
+    out, vjp_fn = vjp(lambda W: (W @ x1).tanh(), W)
+    return vjp_fn(torch.tensor([1., 0.]))[0]
+print(vmap(g)(torch.randn(3, 3))[0])""",
+    """import torch.nn as nn
+from torch.func import functional_call, vmap, vjp, jvp
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+params = {k: v.detach() for k, v in net.named_parameters()}
+def fnet_single(params, x):
+    return functional_call(net, params, (x.unsqueeze(0),)).squeeze(0)
+def get_ntk(x1, x2):
+    output, vjp_fn = vjp(lambda p: fnet_single(p, x1), params)
+    def get_ntk_slice(vec):
+        vjps = vjp_fn(vec)
+        return jvp(lambda p: fnet_single(p, x2), (params,), vjps)[1]
+    return vmap(get_ntk_slice)(torch.eye(output.numel()))
+r = vmap(vmap(get_ntk, (None, 0)), (0, None))(torch.randn(3, 3), torch.randn(2, 3))
+print(r.shape)
+print(r[0, 0])""",
+    """import torch.nn as nn
+import torch.nn.functional as F
+from torch.func import functional_call, vmap, grad
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+params = {k: v.detach() for k, v in model.named_parameters()}
+data, targets = torch.randn(5, 4), torch.tensor([0, 2, 1, 1, 0])
+def per_sample(x, t):
+    return grad(lambda p: F.cross_entropy(functional_call(model, p, (x.unsqueeze(0),)),
+                                          t.unsqueeze(0)))(params)
+g = vmap(per_sample)(data, targets)
+print({k: v.shape for k, v in g.items()})
+print(g['2.bias'])""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
