@@ -315,6 +315,15 @@ print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
+    """from torch.func import vmap, grad
+W = torch.tensor([1., 2., 3.])
+def f(x):
+    print('call')
+    return grad(lambda w: (w * x).sum())(W)
+print(vmap(f)(torch.arange(6.).view(2, 3)))""":
+        "a function vmap cannot run batched (here grad of a closure over the sample) runs "
+        "once on the batch until that point, then once per sample: its prints (and, under "
+        "an 'always' warnings filter, its warnings) repeat, where torch runs it once",
     """from torch.func import vmap
 print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
         "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
