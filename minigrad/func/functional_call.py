@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from minigrad._ops.join import stack
+from minigrad._tensor import Tensor
+from minigrad.nn.modules.module import Module
 
 __all__ = ["functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
 
@@ -104,12 +106,21 @@ _ABSENT = object()  # a name the module did not have before the call
 
 def _swap(module, values: dict) -> dict:
     """Put each named tensor in its place; return what was there (``_ABSENT`` if nothing)."""
+    for value in values.values():  # (torch's check, before anything is swapped)
+        if not (value is _ABSENT or value is None or isinstance(value, Tensor)):
+            raise TypeError(f"{value} is not an instance of minigrad.Tensor")
     previous = {}
     for name, value in values.items():
         *path, attr = name.split(".")
         owner = module
-        for part in path:
-            owner = getattr(owner, part)
+        for k, part in enumerate(path):
+            try:
+                owner = getattr(owner, part)
+            except AttributeError:
+                raise AttributeError(f"{type(owner).__name__} has no attribute `{part}`") from None
+            if not isinstance(owner, Module):
+                raise TypeError(f"submodule `{'.'.join(path[:k + 1])}`: {owner} is not an "
+                                "instance of minigrad.nn.Module")
         for store in (owner._parameters, owner._buffers):
             if attr in store:
                 previous[name] = store[attr]

@@ -296,6 +296,29 @@ def per_sample(x, t):
 g = vmap(per_sample)(data, targets)
 print({k: v.shape for k, v in g.items()})
 print(g['2.bias'])""",
+    # functional_call's errors for a wrong name or value: torch's
+    """import torch.nn as nn
+from torch.func import functional_call
+m = nn.Linear(2, 2)
+functional_call(m, {'foo.weight': torch.ones(2, 2)}, (torch.ones(1, 2),))""",
+    """import torch.nn as nn
+from torch.func import functional_call
+m = nn.Sequential(nn.Linear(2, 2))
+functional_call(m, {'1.weight': torch.ones(2, 2)}, (torch.ones(1, 2),))""",
+    """import torch.nn as nn
+from torch.func import functional_call
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+m.cfg = 3
+functional_call(m, {'cfg.weight': torch.ones(2, 2)}, (torch.ones(1, 2),))""",
+    """import torch.nn as nn
+from torch.func import functional_call
+m = nn.Linear(2, 2)
+try:
+    functional_call(m, {'bias': torch.zeros(2), 'weight': 3.0}, (torch.ones(1, 2),))
+except TypeError as e:
+    print(e)
+print(type(m.weight).__name__, type(m.bias).__name__)
+print(functional_call(m, {'bias': None}, (torch.ones(1, 2),)).shape, m.bias is None)""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
