@@ -32,7 +32,7 @@ from minigrad._tensor import Tensor
 from minigrad._tensor_str import tensor_str
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
-from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from minigrad.autograd.grad_mode import inference_mode, is_grad_enabled
 from minigrad.func._batched import (
     BatchedTensor,
     Unbatchable,
@@ -126,7 +126,9 @@ class Level:
             alias.grad_fn._func_level = self  # (printed as x at this level: _repr_in_levels)
             alias._func_source = x
             return alias
-        leaf = x.detach().requires_grad_()
+        leaf = x.detach()
+        leaf._is_inference = False  # (torch's wrapper of an inference tensor is not one)
+        leaf.requires_grad_()
         leaf._func_level = self
         tangent = tangent_of(x)
         if tangent is not None:  # an enclosing jvp's direction stays with the input
@@ -312,7 +314,8 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
         batched = transform_per_sample(wrapper, args, kwargs)
         if batched is not _vmap_hook.PASS:  # inside vmap: per sample
             return batched
-        with Level() as level, enable_grad():  # differentiates even under an outer no_grad
+        # differentiates even under an outer no_grad or inference_mode (torch turns both off)
+        with Level() as level, inference_mode(False):
             diff_args = slice_argnums(args, argnums, as_tuple=False)
             diff_args = tree_map(level.wrap, diff_args)
             args = replace_argnums(args, argnums, diff_args)
@@ -367,7 +370,7 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
     """vjp differentiating only the primals ``argnums`` names (jacrev's use); error messages
     say ``vjp``, as torch's do."""
     refuse_batched(primals)
-    with Level() as level, enable_grad():
+    with Level() as level, inference_mode(False):
         if argnums is None:
             diff_primals = tree_map(level.wrap, primals)
             primals = diff_primals

@@ -319,6 +319,22 @@ except TypeError as e:
     print(e)
 print(type(m.weight).__name__, type(m.bias).__name__)
 print(functional_call(m, {'bias': None}, (torch.ones(1, 2),)).shape, m.bias is None)""",
+    # transforms under inference_mode: torch turns it off inside (the gradients, not zeros)
+    """from torch.func import grad, vjp, jacrev, jvp, jacfwd, hessian
+def f(x):
+    print(torch.is_inference_mode_enabled(), torch.is_grad_enabled(), x.is_inference())
+    y = x ** 2
+    print(y.requires_grad, y.is_inference())
+    return y.sum()
+x0 = torch.tensor([1., 2.])
+with torch.inference_mode():
+    print(grad(f)(x0))
+    x = torch.tensor([1., 2.])
+    g = grad(f)(x)
+    print(g, g.is_inference(), g.requires_grad)
+    print(jacrev(torch.sin)(x), vjp(torch.sin, x)[1](torch.ones(2)))
+    print(jvp(torch.sin, (x,), (torch.ones(2),)))
+    print(jacfwd(torch.sin)(x), hessian(lambda x: x.sin().sum())(x))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
@@ -338,6 +354,21 @@ print(vmap(vmap(f))(torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
+    """from torch.func import grad
+def f(x):
+    print(x.is_leaf, x.grad_fn)
+    return x.sum()
+grad(f)(torch.tensor([1., 2.], requires_grad=True))""":
+        "inside grad, an input that already requires grad is torch's wrapper, a leaf at the "
+        "transform's level; minigrad's is a view of the input (so the learner's backward "
+        "still reaches it): is_leaf False, grad_fn ViewBackward0",
+    """from torch.func import vmap, jvp
+x = torch.randn(2, 3, requires_grad=True)
+r = vmap(lambda x: jvp(lambda x: x * x, (x,), (torch.ones_like(x),))[1])(x)
+print(r.grad_fn)""":
+        "a transform (jvp, grad, jacrev) inside vmap runs once per sample and its results are "
+        "stacked: the result's grad_fn is StackBackward0 where torch's batched result ends in "
+        "the op itself",
     """from torch.func import vmap, grad
 W = torch.tensor([1., 2., 3.])
 def f(x):
