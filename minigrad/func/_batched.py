@@ -1056,6 +1056,18 @@ def _masked_fill(fn, level, args, kwargs):
     return _n_ary(fn, level, args, kwargs)
 
 
+def _dropout(fn, level, args, kwargs):
+    """dropout that drops nothing (eval mode, ``p == 0``): the input itself, as torch's
+    ``_dropout_impl`` returns it; a drop draws per sample (the randomness modes)."""
+    given = dict(zip(("input", "p", "train"), args))
+    given.update(kwargs)
+    x = given.get("input")
+    if _is_batched(x, level) and len(args) <= 3 and (
+            given.get("p") == 0 or given.get("train") is False or x.numel() == 0):
+        return x
+    return _FALLBACK
+
+
 def _ravel(fn, level, args, kwargs):
     """``ravel``: torch's composite ``contiguous().view(-1)``, each through its own rule."""
     if kwargs or len(args) != 1:
@@ -1078,6 +1090,9 @@ RULES["__rtruediv__"] = _rtruediv
 RULES.update({name: _n_ary for name in ("tanh_backward", "sigmoid_backward",
                                         "threshold_backward")})
 RULES["ravel"] = _ravel
+RULES.update({name + inplace: _dropout for name in ("dropout", "feature_dropout", "alpha_dropout",
+                                                    "feature_alpha_dropout")
+              for inplace in ("", "_")})
 RULES.update({"addmm": _addmm, "linear": _linear})
 RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
                                             "amax", "amin")})

@@ -335,6 +335,27 @@ with torch.inference_mode():
     print(jacrev(torch.sin)(x), vjp(torch.sin, x)[1](torch.ones(2)))
     print(jvp(torch.sin, (x,), (torch.ones(2),)))
     print(jacfwd(torch.sin)(x), hessian(lambda x: x.sin().sum())(x))""",
+    # dropout that drops nothing under vmap: the input itself (was stacked per sample)
+    """import torch.nn.functional as F
+from torch.func import vmap
+x = torch.ones(2, 2, requires_grad=True)
+for f in [lambda x: F.dropout(x, 0.5, training=False), lambda x: F.dropout(x, 0.),
+          lambda x: F.alpha_dropout(x, 0.5, training=False),
+          lambda x: F.dropout1d(x.view(2, 1), 0.5, training=False),
+          lambda x: torch.nn.Dropout(0.3).eval()(x) * 2]:
+    r = vmap(f)(x)
+    print(r.grad_fn, r is x, r)""",
+    """import torch.nn as nn
+from torch.func import functional_call, vmap, stack_module_state
+import copy
+torch.manual_seed(0)
+models = [nn.Sequential(nn.Linear(2, 3), nn.Dropout(0.5)) for _ in range(2)]
+params, buffers = stack_module_state(models)
+base = copy.deepcopy(models[0])
+f = lambda p, b, x: functional_call(base, (p, b), (x,))
+print(vmap(f, in_dims=(0, 0, None), randomness='same')(params, buffers, torch.ones(4, 2)).shape)
+base.eval()
+print(vmap(f, in_dims=(0, 0, None))(params, buffers, torch.ones(4, 2)))""",
     # out= inside vmap
     """from torch.func import vmap
 out = torch.zeros(2)
