@@ -379,7 +379,8 @@ KNOWN = {
 from torch.func import vmap
 x = torch.randn(4, 3, requires_grad=True)
 print(type(vmap(lambda x: F.mse_loss(x, torch.zeros(3)))(x).grad_fn).__name__)
-print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, torch.tensor([0, 1, 2, 1])).grad_fn).__name__)""":
+t = torch.tensor([0, 1, 2, 1])
+print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, t).grad_fn).__name__)""":
         "the losses (mse, l1, huber, cross_entropy, nll...) and embedding have no batching rule "
         "in minigrad (F.mse_loss even skips the argument parsers): under vmap they run per "
         "sample and are stacked (StackBackward0) where torch's rules end in MeanBackward1 or "
