@@ -144,6 +144,12 @@ LEFT_OUT = {
         "or C++ timing); run this code with torch"),
     "minigrad.nn.functional": dict.fromkeys(
         ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"], _functions),
+    "minigrad.func": {
+        "functionalize": "it removes mutations for graph compilers; " + _EAGER,
+        "debug_unwrap": "minigrad's transforms do not wrap tensors in levels of their own "
+                        "(a tensor inside grad is the tensor itself)",
+        "rearrange": "einops-style patterns; use permute, reshape and flatten",
+    },
 }
 
 

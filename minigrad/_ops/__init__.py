@@ -6,10 +6,13 @@ binds it as ``x.exp()`` too. Operators (``x + y``, ``x[i] = v``...) are bound th
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from minigrad import _creation, _dtype, _left_out
 from minigrad._ops import (
+    _vmap_hook,
     activation,
     aliases,
     assorted,
@@ -323,6 +326,47 @@ def _eq_reading_arrays(method):
     return __eq__
 
 
+def _vmap_checked(name, fn):
+    """``x += y``, ``x[i] = y`` on a plain tensor (these methods skip the argument parsers) given
+    a batched operand inside vmap: its batching rule's answer, torch's error (func/_batched.py),
+    rather than minigrad reading the batch's values and vmap writing every sample into ``x``."""
+    def method(self, *args):
+        if _vmap_hook.active:
+            out = _vmap_hook.call(name, fn, (self, *args), {})
+            if out is not _vmap_hook.PASS:
+                return out
+        return fn(self, *args)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+REQUIRES_GRAD_UNDER_TRANSFORMS = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
+def _requires_grad_checked(plain):
+    """``x.requires_grad_()`` inside torch.func's transforms (vmap, grad, jvp...) is torch's
+    error; minigrad's own calls (a transform making its leaves, ``nn.Parameter``) go on."""
+    def requires_grad_(self, requires_grad=True):
+        if ((_vmap_hook.active or _vmap_hook.transforms)
+                and not sys._getframe(1).f_globals.get("__name__", "").startswith("minigrad.")):
+            raise RuntimeError(REQUIRES_GRAD_UNDER_TRANSFORMS)
+        return plain(self, requires_grad)
+
+    requires_grad_.__doc__ = plain.__doc__
+    return requires_grad_
+
+
+Tensor.requires_grad_ = _requires_grad_checked(Tensor.requires_grad_)
+
+_VMAP_CHECKED = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__ifloordiv__",
+                 "__imod__", "__setitem__"}
+
 METHODS["__eq__"] = _eq_reading_arrays(_compare_with_none(P.eq, False))
 METHODS["__ne__"] = _compare_with_none(P.ne, True)
 
@@ -331,4 +375,6 @@ for _name, _fn in METHODS.items():
         _fn = _operator(_fn, _name)
     elif not _name.startswith("__"):  # an op with torch's signatures (_args.py): as a method
         _fn = getattr(_fn, "as_method", _fn)
+    if _name in _VMAP_CHECKED:
+        _fn = _vmap_checked(_name, _fn)
     setattr(Tensor, _name, _fn)

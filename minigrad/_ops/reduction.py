@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import _dtype, _layout, return_types
 from minigrad._numeric import cascade_sum, cascade_sum_dims, cast, norm_sum, quietly
+from minigrad._ops import _vmap_hook
 from minigrad._ops._args import parses
 from minigrad._ops._core import fused, record
 from minigrad._ops.join import cat, stack
@@ -225,8 +226,14 @@ class MaxBackward1(Node):
         """torch's evenly_distribute_backward: a zero tensor filled at the ties, so the
         other elements get +0 whatever the gradient's sign. A NaN result came from the NaN
         elements (NaN == NaN is false), so those are the ties then, as torch's CPU kernel
-        picks them: ``input.isnan()`` when the result is NaN, else ``input == result``."""
+        picks them: ``input.isnan()`` when the result is NaN, else ``input == result``.
+        Inside torch.func's transforms (vmap, grad, jacrev...) torch's tensors are wrapped
+        ("subclass-like") and its formula is ``mask * (grad / mask.sum())`` instead: the other
+        elements get ``0 * grad``, -0 for a negative gradient."""
         x, result = self.saved("self"), self.saved("result")
+        if _vmap_hook.active or _vmap_hook.transforms:
+            mask = (x == result).logical_or(x.isnan().logical_and(result.isnan()))
+            return mask * (grad / mask.sum())
         mask = x.isnan() if np.isnan(result._data).any() else x == result
         return grad.new_zeros(mask.shape).masked_fill(mask, grad / mask.sum())
 

@@ -169,6 +169,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``').
     ``grad_variables`` is ``grad_tensors``' name from before PyTorch 0.4 (old books use it):
     still taken, in torch's place among the arguments, with torch's FutureWarning."""
+    if _vmap_hook.active or _vmap_hook.transforms:  # inside torch.func's vmap, grad, jvp...
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")
     if grad_variables is not None:
         warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
                       FutureWarning, stacklevel=2)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from minigrad._creation import zeros, zeros_like
+from minigrad._ops import REQUIRES_GRAD_UNDER_TRANSFORMS, _vmap_hook
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_ad, grad_mode
@@ -59,7 +60,11 @@ def _tuple_postprocess(res, to_unpack):
 
 def _grad_preprocess(inputs, create_graph, need_graph):
     """Fresh leaves to differentiate with respect to; under ``create_graph`` an input that
-    requires grad becomes a view of itself, so the result stays connected to its graph."""
+    requires grad becomes a view of itself, so the result stays connected to its graph.
+    Inside torch.func's transforms, the fresh leaf's ``requires_grad_()`` is torch's error."""
+    if (_vmap_hook.active or _vmap_hook.transforms) and not all(
+            create_graph and x.requires_grad for x in inputs):
+        raise RuntimeError(REQUIRES_GRAD_UNDER_TRANSFORMS)
     return tuple(x.view_as(x) if create_graph and x.requires_grad
                  else x.detach().requires_grad_(need_graph) for x in inputs)
 

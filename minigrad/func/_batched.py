@@ -26,12 +26,14 @@ always did (``vmap.py``).
 
 from __future__ import annotations
 
+import warnings
+
 from minigrad import storage as _storage
 from minigrad._ops import METHODS, _vmap_hook
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
 from minigrad._ops.pointwise import mul_scalar
-from minigrad._tensor import _CPU, Size, Tensor
+from minigrad._tensor import _CPU, T_0D_WARNING, T_ND_WARNING, Size, Tensor, _warn_once
 from minigrad.func._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["BatchedTensor", "Unbatchable", "add_batch_dim"]
@@ -132,7 +134,11 @@ class BatchedTensor(Tensor):
 
     @property
     def T(self):  # noqa: N802
-        return self.permute(*reversed(range(self.dim())))
+        """As Tensor.T on a sample: its warning (once) on other than 2-D samples."""
+        n = self.dim()
+        if n != 2:
+            _warn_once(T_0D_WARNING if n == 0 else T_ND_WARNING)
+        return self.permute(*reversed(range(n)))
 
     @property
     def mT(self):  # noqa: N802
@@ -203,6 +209,11 @@ class BatchedTensor(Tensor):
     requires_grad_ = backward = register_hook = retain_grad = _unbatchable
 
 
+# torch's batched tensors are plain Tensors to Python: ``type(x)`` inside vmap says so
+BatchedTensor.__name__ = BatchedTensor.__qualname__ = "Tensor"
+BatchedTensor.__module__ = Tensor.__module__
+
+
 def add_batch_dim(x, in_dim: int, level: int) -> BatchedTensor:
     return BatchedTensor(x, in_dim, level)
 
@@ -236,6 +247,15 @@ def call(name, fn, args, kwargs):
     level = _level_of(args, kwargs)
     if not level:
         return _vmap_hook.PASS
+    if kwargs.get("out") is not None:  # torch's rules and fallback both refuse out=
+        overload = _OUT_OVERLOADS.get(name, "out")
+        raise RuntimeError(f"Batching rule not implemented for aten::{name}.{overload}"
+                           + (". We could not generate a fallback." if name in ("cat", "stack")
+                              else "; the fallback path doesn't work on out= or view ops."))
+    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same" and (
+            name != "bernoulli" or (len(args) == 1 and "p" not in kwargs)):
+        raise RuntimeError("Vmap does not currently support same randomness with a batched "
+                           "tensor input. Please file an issue with functorch")
     rule = RULES.get(name)
     if rule is not None:
         out = rule(fn, level, args, kwargs)
@@ -245,6 +265,10 @@ def call(name, fn, args, kwargs):
 
 
 _FALLBACK = object()
+# the random ops whose numbers come from a batched input's values (probabilities, means):
+# torch refuses them under randomness='same'
+_DRAWN_FROM_INPUTS = {"multinomial", "bernoulli", "normal", "poisson"}
+RANDOMNESS = {}  # a running vmap's level -> its randomness mode (set by vmap.py)
 
 
 def _is_batched(x, level) -> bool:
@@ -280,7 +304,7 @@ def _fallback(name, fn, level, args, kwargs):
     size = _batch_size(level, args, kwargs)
     inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
     if inplace and not _is_batched(args[0] if args else None, level):
-        raise Unbatchable  # torch refuses writing a batch into an unbatched tensor
+        return _inplace_into_unbatched(name, fn, level, args, kwargs)
     outs = []
     for i in range(max(size, 1)):
         sample_args = [_sample(a, level, i, size) for a in args]
@@ -293,6 +317,74 @@ def _fallback(name, fn, level, args, kwargs):
     if any(o is NotImplemented for o in outs):
         return NotImplemented
     return _stack_results(outs, level, size)
+
+
+_OUT_OVERLOADS = {"sum": "IntList_out", "softmax": "int_out", "log_softmax": "int_out",
+                  "where": "self_out"}
+# torch's in-place ops whose batching rule refuses a batched operand for an unbatched self
+# under the name "inplace arithmetic", those with rules of their own names, and those whose
+# rule writes the whole batch into self (a broadcasting error, self lacking the batch dim)
+_ARITHMETIC_INPLACE = {"mul_", "multiply_", "sub_", "div_", "divide_", "true_divide_",
+                       "copy_", "clamp_min_", "clamp_max_", "logical_and_", "logical_or_",
+                       "logical_xor_", "__isub__", "__imul__", "__itruediv__"}
+_OWN_RULE_INPLACE = {"fill_", "index_add_", "scatter_add_"}
+_WHOLE_BATCH_INPLACE = {"add_", "__iadd__", "atan2_", "arctan2_", "copysign_"}
+_ATEN_NAMES = {"__ipow__": "pow_", "__ifloordiv__": "floor_divide_", "__imod__": "remainder_"}
+
+
+def _inplace_into_unbatched(name, fn, level, args, kwargs):
+    """An in-place op on an unbatched tensor given a batched operand: torch's error (its rule's
+    or its fallback's), never a write of every sample into the one tensor."""
+    self = args[0] if args else None
+    if name in _WHOLE_BATCH_INPLACE and isinstance(self, Tensor):
+        rank = self.dim()
+        return fn(self, *[_front_padded(a, level, rank) for a in args[1:]], **kwargs)
+    if name == "__setitem__":
+        index = args[1] if len(args) > 1 else None
+        parts = index if isinstance(index, tuple) else (index,)
+        if not any(isinstance(p, Tensor) for p in parts):  # a view's copy_ or fill_ refuses
+            return fn(*args, **kwargs)
+        op = "index_put_"
+    elif name == "masked_fill_":
+        mask = args[1] if len(args) > 1 else kwargs.get("mask")
+        op = "inplace arithmetic" if _is_batched(mask, level) else None
+    elif name in _ARITHMETIC_INPLACE:
+        op = "inplace arithmetic"
+    elif name in _OWN_RULE_INPLACE:
+        op = name
+    else:
+        op = None
+    where = "in a vmap"
+    if op is None:  # torch's fallback, which warns that it is one first
+        op, where = f"aten::{_ATEN_NAMES.get(name, name)}", f"at level {level}"
+        warnings.warn("There is a performance drop because we have not yet implemented the "
+                      f"batching rule for {op}{_overload(name, args, kwargs)}. Please file us "
+                      "an issue on GitHub so that we can prioritize its implementation.",
+                      UserWarning, stacklevel=4)
+    raise RuntimeError(f"vmap: {op}(self, *extra_args) is not possible because there exists a "
+                       "Tensor `other` in extra_args that has more elements than `self`. This "
+                       "happened due to `other` being vmapped over but `self` not being vmapped "
+                       f"over {where}. Please try to use out-of-place operators instead of {op}. "
+                       "If said operator is being called inside the PyTorch framework, please "
+                       "file a bug report instead.")
+
+
+_NO_OVERLOAD = {"addcdiv_", "addcmul_", "heaviside_", "hypot_", "igamma_", "igammac_",
+                "index_copy_", "ldexp_", "masked_scatter_", "nextafter_", "resize_as_"}
+
+
+def _overload(name, args, kwargs) -> str:
+    """The overload of an in-place op torch names in its fallback's warning."""
+    if name in _NO_OVERLOAD:
+        return ""
+    if name == "scatter_":
+        return ".src" if isinstance(args[-1] if len(args) > 3 else kwargs.get("src"),
+                                    Tensor) else ".value"
+    if name == "lerp_":
+        weight = args[2] if len(args) > 2 else kwargs.get("weight")
+        return ".Tensor" if isinstance(weight, Tensor) else ".Scalar"
+    others = (*args[1:], *kwargs.values())
+    return ".Tensor" if any(isinstance(a, Tensor) for a in others) else ".Scalar"
 
 
 def _stack_results(outs, level, size):
@@ -482,6 +574,10 @@ def _dims_rule(transform):
         if kwargs or not _only_self(args, kwargs, level):
             return _FALLBACK
         x = args[0]
+        if transform is _TRANSPOSE and x.dim() == 0 and _ints(args[1:]) and len(args) == 3:
+            for d in args[1:]:
+                _wrap(d, 0)
+            return x  # a sample's transpose of itself: torch's rule returns it, no op
         new = transform(x, args[1:])
         if new is None:
             return _FALLBACK
@@ -505,6 +601,9 @@ def _shifted(count):
             return None
         return tuple(_wrap(d, x.dim()) + 1 for d in rest)
     return transform
+
+
+_TRANSPOSE = _shifted(2)
 
 
 def _select_args(x, rest):
@@ -561,9 +660,12 @@ def _squeeze_dims(fn, level, args, kwargs):
 
 
 def _transpose_2d(fn, level, args, kwargs):
-    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample."""
-    if kwargs or len(args) != 1 or not _is_batched(args[0], level) or args[0].dim() == 0:
+    """t: torch's ``transpose(0, 0 if dim < 2 else 1)`` of the sample (of a 0-d sample, the
+    sample itself, as torch's rule returns it)."""
+    if kwargs or len(args) != 1 or not _is_batched(args[0], level):
         return _FALLBACK
+    if args[0].dim() == 0:
+        return args[0]
     last = 2 if args[0].dim() == 2 else 1
     return BatchedTensor(_front(args[0]).transpose(1, last), 0, level)
 
@@ -572,6 +674,9 @@ def _movedim(fn, level, args, kwargs):
     if kwargs or len(args) != 3 or not _ints(args[1:]) or not _is_batched(args[0], level):
         return _FALLBACK
     x = args[0]
+    if x.dim() == 0:  # torch's rule: an alias of the 0-d samples (AliasBackward0)
+        _wrap(args[1], 0), _wrap(args[2], 0)
+        return BatchedTensor(_front(x)._alias(), 0, level)
     return BatchedTensor(_front(x).movedim(_wrap(args[1], x.dim()) + 1,
                                            _wrap(args[2], x.dim()) + 1), 0, level)
 
@@ -582,11 +687,18 @@ def _index_rule(fn, level, args, kwargs):
     back."""
     if len(args) != 2 or not _is_batched(args[0], level) or kwargs:
         return _FALLBACK
+    if args[0].dim() == 0 and isinstance(args[1], slice):  # torch slices past the batch dim
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     index = args[1] if isinstance(args[1], tuple) else (args[1],)
     if not index or len(index) > args[0].dim() or not all(
             isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
             for i in index):
         return _FALLBACK
+    shape = args[0].shape
+    for k, i in enumerate(index):  # torch checks an int against the sample's dim
+        if isinstance(i, int) and not -shape[k] <= i < shape[k]:
+            raise IndexError(f"index {i} is out of bounds for dimension {k} with size "
+                             f"{shape[k]}")
     if len(index) == 1 and isinstance(index[0], int):
         return BatchedTensor(_front(args[0]).select(1, index[0]), 0, level)
     return BatchedTensor(_front(args[0])[(slice(None), *index)], 0, level)
@@ -693,6 +805,15 @@ def _extreme_rule(name, level, args, kwargs):
 
 def _prod(fn, level, args, kwargs):
     """prod of everything: torch's prod.dim_int of the batch viewed as (batch, -1)."""
+    x = args[0] if args else None
+    if _is_batched(x, level) and x.dim() == 0 and (len(args) > 1 or "dim" in kwargs):
+        dim, _ = _dims_arg(args, kwargs)  # a 0-d sample along its dim: torch's prod.dim_int
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        if isinstance(dim, int) and not isinstance(dim, bool) and len(args) <= 3 and set(
+                kwargs) <= {"dim", "keepdim"}:
+            _wrap(dim, 0)
+            out = _front(x).unsqueeze(1).prod(1, keepdim=keepdim)
+            return BatchedTensor(out.squeeze(1) if keepdim else out, 0, level)
     if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
         return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
     v = _front(args[0])
@@ -935,6 +1056,18 @@ def _masked_fill(fn, level, args, kwargs):
     return _n_ary(fn, level, args, kwargs)
 
 
+def _dropout(fn, level, args, kwargs):
+    """dropout that drops nothing (eval mode, ``p == 0``): the input itself, as torch's
+    ``_dropout_impl`` returns it; a drop draws per sample (the randomness modes)."""
+    given = dict(zip(("input", "p", "train"), args))
+    given.update(kwargs)
+    x = given.get("input")
+    if _is_batched(x, level) and len(args) <= 3 and (
+            given.get("p") == 0 or given.get("train") is False or x.numel() == 0):
+        return x
+    return _FALLBACK
+
+
 def _ravel(fn, level, args, kwargs):
     """``ravel``: torch's composite ``contiguous().view(-1)``, each through its own rule."""
     if kwargs or len(args) != 1:
@@ -957,14 +1090,17 @@ RULES["__rtruediv__"] = _rtruediv
 RULES.update({name: _n_ary for name in ("tanh_backward", "sigmoid_backward",
                                         "threshold_backward")})
 RULES["ravel"] = _ravel
+RULES.update({name + inplace: _dropout for name in ("dropout", "feature_dropout", "alpha_dropout",
+                                                    "feature_alpha_dropout")
+              for inplace in ("", "_")})
 RULES.update({"addmm": _addmm, "linear": _linear})
 RULES.update({name: _reduction for name in ("sum", "mean", "nansum", "nanmean", "logsumexp",
                                             "amax", "amin")})
 RULES.update({name: _along_dim for name in ("softmax", "log_softmax", "cumsum", "cumprod")})
 RULES.update({
     "view": _view, "reshape": _view, "_unsafe_view": _view,
-    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_shifted(2)),
-    "swapdims": _dims_rule(_shifted(2)), "swapaxes": _dims_rule(_shifted(2)),
+    "unsqueeze": _dims_rule(_unsqueeze_args), "transpose": _dims_rule(_TRANSPOSE),
+    "swapdims": _dims_rule(_TRANSPOSE), "swapaxes": _dims_rule(_TRANSPOSE),
     "select": _dims_rule(_select_args), "permute": _dims_rule(_permute_args),
     "flatten": _dims_rule(_flatten_args), "squeeze": _squeeze,
     "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,
@@ -988,7 +1124,9 @@ def _method(name):
     plain = getattr(Tensor, name)
 
     def method(self, *args, **kwargs):
-        out = call(name, plain, (self, *args), kwargs)
+        # the rule gets this method back as its op: what it calls on the physical tensors
+        # (an enclosing vmap's batched tensors, under nested vmaps) dispatches again
+        out = call(name, method, (self, *args), kwargs)
         if out is _vmap_hook.PASS:  # (not reached: self is batched)
             return plain(self, *args, **kwargs)
         return out

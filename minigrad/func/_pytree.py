@@ -11,15 +11,20 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from minigrad._size import Size
+
 
 def _is_namedtuple(obj) -> bool:
     return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
 
 
 def _node_type(obj):
-    """The container type when ``obj`` is a node (not a leaf), else None."""
+    """The container type when ``obj`` is a node (not a leaf), else None. torch's pytrees also
+    open a ``Size`` (its ints) and the tuples ops return (``return_types.max``...)."""
     if _is_namedtuple(obj):
         return "namedtuple"
+    if type(obj) is Size or type(obj).__module__ == "minigrad.return_types":
+        return type(obj)
     for kind in (OrderedDict, dict, tuple, list):
         if type(obj) is kind:
             return kind
@@ -55,6 +60,8 @@ class TreeSpec:
             return self.context(*values)
         if self.kind in (dict, OrderedDict):
             return self.kind(zip(self.context, values))
+        if self.kind is Size:  # (torch rebuilds a Size as a plain tuple)
+            return tuple(values)
         return self.kind(values)
 
     def __eq__(self, other):

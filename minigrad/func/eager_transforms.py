@@ -25,13 +25,21 @@ from __future__ import annotations
 from functools import wraps
 
 from minigrad._creation import zeros_like
+from minigrad._dtype import get_default_dtype
 from minigrad._ops import _vmap_hook
 from minigrad._ops.join import cat
 from minigrad._tensor import Tensor
+from minigrad._tensor_str import tensor_str
 from minigrad.autograd import api
 from minigrad.autograd.forward_grad import set_tangent, tangent_of
-from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
-from minigrad.func._batched import BatchedTensor, refuse_batched, transform_per_sample
+from minigrad.autograd.grad_mode import inference_mode, is_grad_enabled
+from minigrad.func._batched import (
+    BatchedTensor,
+    Unbatchable,
+    holds_batched,
+    refuse_batched,
+    transform_per_sample,
+)
 from minigrad.func._pytree import (
     tree_flatten,
     tree_leaves,
@@ -101,6 +109,8 @@ class Level:
     def __enter__(self):
         _active_levels.append(self)
         _vmap_hook.transforms += 1
+        if not hasattr(self, "number"):  # torch's level: its depth among the transforms
+            self.number = _vmap_hook.transforms + _vmap_hook.active
         return self
 
     def __exit__(self, *exc):
@@ -112,8 +122,13 @@ class Level:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         if x.requires_grad:
-            return x.view_as(x)
-        leaf = x.detach().requires_grad_()
+            alias = x.view_as(x)
+            alias.grad_fn._func_level = self  # (printed as x at this level: _repr_in_levels)
+            alias._func_source = x
+            return alias
+        leaf = x.detach()
+        leaf._is_inference = False  # (torch's wrapper of an inference tensor is not one)
+        leaf.requires_grad_()
         leaf._func_level = self
         tangent = tangent_of(x)
         if tangent is not None:  # an enclosing jvp's direction stays with the input
@@ -165,6 +180,82 @@ class Level:
         return False
 
 
+# --- printing inside a transform ------------------------------------------------------------
+
+class ForwardLevel:
+    """A jvp running by forward mode (dual tensors): what its tensors print as."""
+
+    def __init__(self):
+        self.number = _vmap_hook.transforms + _vmap_hook.active
+
+
+forward_levels = []  # the forward-mode jvps running now, outermost first
+
+
+def _levels_of(t):
+    """The running levels ``t`` belongs to (its graph reaches their inputs), innermost first,
+    and whether it also reaches a leaf of the learner's that requires grad."""
+    owners, outside = set(), False
+    own = t.__dict__.get("_func_level")
+    if own is not None:
+        owners.add(own)
+    elif t.grad_fn is None:
+        outside = t.requires_grad
+    todo = [t.grad_fn] if t.grad_fn is not None else []
+    seen = {id(n) for n in todo}
+    while todo:
+        node = todo.pop()
+        owner = node.__dict__.get("_func_level")
+        if owner is not None:
+            owners.add(owner)
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            owner = variable.__dict__.get("_func_level")
+            if owner is not None:
+                owners.add(owner)
+            else:
+                outside = True
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in seen:
+                seen.add(id(nxt))
+                todo.append(nxt)
+    running = sorted((lv for lv in owners if lv in _active_levels), key=lambda lv: -lv.number)
+    return running, outside
+
+
+def _repr_in_levels(plain_repr):
+    """``repr(t)`` inside grad, vjp, jvp...: torch's tensors there are wrapped, one
+    GradTrackingTensor per transform they belong to, around the value the transform outside
+    it sees (the learner's own tensor for an input that required grad; otherwise the numbers,
+    with the graph only if they reach a leaf of the learner's that requires grad)."""
+    def __repr__(self, *, tensor_contents=None):
+        if not (_active_levels or forward_levels) or isinstance(self, BatchedTensor):
+            return plain_repr(self, tensor_contents=tensor_contents)
+        levels, outside = _levels_of(self) if _active_levels else ([], False)
+        if forward_levels and tangent_of(self) is not None:  # a dual tensor of the jvp's
+            levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
+        if not levels:
+            return plain_repr(self, tensor_contents=tensor_contents)
+        source = self.__dict__.get("_func_source")
+        if source is not None:  # an input that required grad: the input, as outside sees it
+            text = repr(source)
+            levels = [self.grad_fn._func_level]
+        else:
+            fn = self.grad_fn if outside else None
+            text = tensor_str(self._data, dtype_name=self.dtype.name,
+                              is_default_dtype=self.dtype is get_default_dtype(),
+                              requires_grad=outside, grad_fn_name=fn and type(fn).__name__)
+        for level in reversed(levels):
+            inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+            text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+        return text
+
+    return __repr__
+
+
+Tensor.__repr__ = Tensor.__str__ = _repr_in_levels(Tensor.__repr__)
+
+
 def _records(t) -> bool:
     """Whether ``t`` has a graph: a batched tensor (jacfwd's tangents) by its batch's."""
     while isinstance(t, BatchedTensor):
@@ -195,6 +286,14 @@ def _tensors_only(tree, level):
     return tree_map(check, tree)
 
 
+def _refuse_batched_output(output) -> None:
+    """An output batched by an enclosing vmap though the inputs are not (the function closes
+    over the vmap's sample: ``vmap(lambda x: grad(lambda w: (w * x).sum())(w))``): minigrad's
+    graph cannot differentiate a batched tensor, so that vmap runs once per sample."""
+    if _vmap_hook.active and holds_batched(output):
+        raise Unbatchable
+
+
 def _split_aux(output, has_aux: bool, api_name: str):
     if not has_aux:
         return output, None
@@ -215,7 +314,8 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
         batched = transform_per_sample(wrapper, args, kwargs)
         if batched is not _vmap_hook.PASS:  # inside vmap: per sample
             return batched
-        with Level() as level, enable_grad():  # differentiates even under an outer no_grad
+        # differentiates even under an outer no_grad or inference_mode (torch turns both off)
+        with Level() as level, inference_mode(False):
             diff_args = slice_argnums(args, argnums, as_tuple=False)
             diff_args = tree_map(level.wrap, diff_args)
             args = replace_argnums(args, argnums, diff_args)
@@ -228,6 +328,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
                                    "you wanted to use the vjp or jacrev APIs instead?")
+            _refuse_batched_output(output)
             flat_diff, spec = tree_flatten(diff_args)
             grads = autograd_grad((output,), flat_diff, create_graph=True)
             grad_input = level.unwrap_tree(tree_unflatten(list(grads), spec))
@@ -269,7 +370,7 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
     """vjp differentiating only the primals ``argnums`` names (jacrev's use); error messages
     say ``vjp``, as torch's do."""
     refuse_batched(primals)
-    with Level() as level, enable_grad():
+    with Level() as level, inference_mode(False):
         if argnums is None:
             diff_primals = tree_map(level.wrap, primals)
             primals = diff_primals
@@ -282,6 +383,7 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
             aux = _tensors_only(aux, level)
         flat_out, out_spec = tree_flatten(primals_out)
         _check_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
+        _refuse_batched_output(flat_out)
         flat_diff, diff_spec = tree_flatten(diff_primals)
         results = level.unwrap_tree(primals_out)
         for out in flat_out:
@@ -298,10 +400,12 @@ def vjp_with_argnums(func, *primals, argnums=None, has_aux: bool = False):
                                "pytree structure of outputs to the function. cotangents: "
                                f"{treespec_pprint(cot_spec)}, primal output: "
                                f"{treespec_pprint(out_spec)}")
-        grads = autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
-                              create_graph=create_graph)
+        with level:  # back in the transform, as torch's vjp_fn (the ops' formulas see it)
+            grads = autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
+                                  create_graph=create_graph)
         return level.unwrap_tree(tree_unflatten(list(grads), diff_spec))
 
+    vjp_fn.__name__, vjp_fn.__qualname__ = "wrapper", "_vjp_with_argnums.<locals>.wrapper"
     if has_aux:
         return results, vjp_fn, aux
     return results, vjp_fn

@@ -24,13 +24,15 @@ from minigrad._ops import _vmap_hook
 from minigrad._tensor import Tensor
 from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 from minigrad.autograd.forward_grad import _state
-from minigrad.autograd.grad_mode import enable_grad
+from minigrad.autograd.grad_mode import inference_mode, is_inference_mode_enabled
 from minigrad.func._batched import holds_batched, transform_per_sample
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
+    ForwardLevel,
     Level,
     _check_non_empty_tensor_output,
     autograd_grad,
+    forward_levels,
     jacrev,
     replace_argnums,
     slice_argnums,
@@ -122,9 +124,11 @@ def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
     with dual_level():
         duals = [make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
         _vmap_hook.transforms += 1  # (a custom Function inside checks it)
+        forward_levels.append(ForwardLevel())
         try:
             output, aux = call(tree_unflatten(duals, primals_spec))
         finally:
+            forward_levels.pop()
             _vmap_hook.transforms -= 1
         flat, spec = tree_flatten(output)
         _check_non_empty_tensor_output(flat, _JVP)
@@ -142,7 +146,7 @@ def _forward(call, flat_primals, flat_tangents, primals_spec, strict):
 def _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict):
     """The jvp by reverse mode, for a jvp inside another's dual level: ``J v`` as the vjp,
     along ``v``, of ``u -> J^T u``."""
-    with Level() as level, enable_grad():
+    with Level() as level, inference_mode(False):
         inputs = [level.wrap(p) for p in flat_primals]
         output, aux = call(tree_unflatten(inputs, primals_spec))
         flat, spec = tree_flatten(output)
@@ -168,6 +172,9 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
         batched = transform_per_sample(wrapper, args)
         if batched is not _vmap_hook.PASS:  # inside vmap: per sample
             return batched
+        if is_inference_mode_enabled():  # torch's transforms run with inference mode off
+            with inference_mode(False):
+                return wrapper(*args)
         primals = args if argnums is None else slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]

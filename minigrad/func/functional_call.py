@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from minigrad._ops.join import stack
+from minigrad._tensor import Tensor
+from minigrad.nn.modules.module import Module
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = ["functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -104,12 +106,21 @@ _ABSENT = object()  # a name the module did not have before the call
 
 def _swap(module, values: dict) -> dict:
     """Put each named tensor in its place; return what was there (``_ABSENT`` if nothing)."""
+    for value in values.values():  # (torch's check, before anything is swapped)
+        if not (value is _ABSENT or value is None or isinstance(value, Tensor)):
+            raise TypeError(f"{value} is not an instance of minigrad.Tensor")
     previous = {}
     for name, value in values.items():
         *path, attr = name.split(".")
         owner = module
-        for part in path:
-            owner = getattr(owner, part)
+        for k, part in enumerate(path):
+            try:
+                owner = getattr(owner, part)
+            except AttributeError:
+                raise AttributeError(f"{type(owner).__name__} has no attribute `{part}`") from None
+            if not isinstance(owner, Module):
+                raise TypeError(f"submodule `{'.'.join(path[:k + 1])}`: {owner} is not an "
+                                "instance of minigrad.nn.Module")
         for store in (owner._parameters, owner._buffers):
             if attr in store:
                 previous[name] = store[attr]
@@ -154,3 +165,11 @@ def _stacked_leaf(tensors, name: str):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
     result = stack(tensors)
     return result.detach().requires_grad_() if all(requires) else result
+
+
+def replace_all_batch_norm_modules_(root):
+    """torch's fix for vmapping a model with batch norm layers: each stops tracking running
+    statistics (which vmap cannot update per sample). minigrad leaves batch norm out
+    (``nn.BatchNorm1d`` says so), so a minigrad model has none to patch: ``root`` itself, as
+    torch returns it."""
+    return root

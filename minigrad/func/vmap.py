@@ -106,10 +106,12 @@ def _batched_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, 
 
 def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims,
                randomness):
-    level = len(_levels) + 1
+    # torch's level: the depth among all running transforms (grad, jvp... count too)
+    level = _vmap_hook.active + _vmap_hook.transforms + 1
     batched = [a if d is None else BatchedTensor(a, d, level)
                for a, d in zip(flat_args, flat_in_dims)]
     _levels.append(level)
+    _batched.RANDOMNESS[level] = randomness
     _vmap_hook.call = _batched.call
     _vmap_hook.grad = _batched.batched_grad
     _vmap_hook.active += 1
@@ -119,6 +121,7 @@ def _flat_call(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out
     finally:
         _vmap_hook.active -= 1
         _levels.pop()
+        del _batched.RANDOMNESS[level]
     return _unwrap_outputs(output, out_dims, func, batch_size, level)
 
 
@@ -179,12 +182,16 @@ def _loop(func, batch_size, flat_in_dims, flat_args, args_spec, kwargs, out_dims
     """The function once per sample, the results stacked: for a function that reads its
     samples' values (or draws random numbers), which batched tensors cannot run."""
     outputs = []
-    with _Randomness(randomness) as watch:
-        for i in range(max(batch_size, 1)):
-            watch.next_sample()
-            sample = [a if d is None else _batched.sample_of(a, d, i, batch_size)
-                      for a, d in zip(flat_args, flat_in_dims)]
-            outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+    _vmap_hook.transforms += 1  # (torch's transforms are active: no backward() inside)
+    try:
+        with _Randomness(randomness) as watch:
+            for i in range(max(batch_size, 1)):
+                watch.next_sample()
+                sample = [a if d is None else _batched.sample_of(a, d, i, batch_size)
+                          for a, d in zip(flat_args, flat_in_dims)]
+                outputs.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+    finally:
+        _vmap_hook.transforms -= 1
     return _stack_outputs(outputs, out_dims, func, batch_size)
 
 
