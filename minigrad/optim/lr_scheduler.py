@@ -139,7 +139,9 @@ class LRScheduler:
                           "`get_last_lr()`.", UserWarning, stacklevel=3)
 
 
-_LRScheduler = LRScheduler  # torch's older name
+class _LRScheduler(LRScheduler):
+    """torch's older name, kept for old code that subclasses it: a subclass (as torch's), not
+    an alias, so a built-in scheduler is not an instance of it."""
 
 
 def _watch_step(optimizer) -> None:

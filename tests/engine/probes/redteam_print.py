@@ -1,0 +1,271 @@
+# ruff: noqa: E501 - snippets are kept as a learner types them, one per line
+"""What a learner types around the training code of the usual books and courses (written afresh
+for a red team): printing and inspecting models, optimizers, schedulers and their state,
+tensors under print options, losses. Each snippet here once differed from torch."""
+
+PROBES = [
+    """import torch.nn as nn
+for cls in [nn.ConstantPad1d, nn.ConstantPad2d, nn.ConstantPad3d]:
+    try:
+        cls(1)
+    except TypeError as e:
+        print(e)
+print(nn.ConstantPad2d((1, 2, 0, 3), 0.5), nn.ZeroPad2d(1))
+nn.ConstantPad3d()""",
+    """import torch.nn as nn
+m = nn.Linear(3, 2)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+s = torch.optim.lr_scheduler.StepLR(opt, 1)
+print(type(s).__mro__)
+print(isinstance(s, torch.optim.lr_scheduler.LRScheduler), isinstance(s, torch.optim.lr_scheduler._LRScheduler))
+print(torch.optim.lr_scheduler._LRScheduler.__mro__)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m.__dict__.keys())
+print(m._parameters.keys(), m._buffers, m._modules)""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+print(m._modules)
+print(dict(m.named_children()))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.weight.requires_grad = 5
+print(m.weight.requires_grad)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m.training, m.half().weight.dtype, m.float().weight.dtype, m.double().weight.dtype, m.to(torch.float32).weight.dtype)
+print(m.type(torch.float64).weight.dtype)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+d = {}
+print(m.state_dict(d) is d, list(d))
+print(list(m.state_dict(None, 'net.')))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.load_state_dict([1,2])
+x = torch.ones(2)
+for v in [5, 1, 0, None, 'yes', 1.0, np.bool_(True), torch.tensor(True)]:
+    try:
+        x.requires_grad = v
+        print(repr(v), x.requires_grad)
+    except Exception as e:
+        print(repr(v), type(e).__name__, e)
+    x.requires_grad = False
+y = torch.ones(2, requires_grad=True) * 2
+for v in [5, 0, True, False]:
+    try:
+        y.requires_grad = v
+    except Exception as e:
+        print(repr(v), type(e).__name__, e)
+x = torch.ones(2, dtype=torch.int64)
+for v in [5, 0, True, False]:
+    try:
+        x.requires_grad = v
+    except Exception as e:
+        print(repr(v), type(e).__name__, e)
+x = torch.ones(2)
+for v in [5, 0, True, False, None]:
+    try:
+        print(x.requires_grad_(v).requires_grad)
+    except Exception as e:
+        print(repr(v), type(e).__name__, e)""",
+    """import torch.nn as nn
+a = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+b = nn.Sequential(nn.Tanh())
+print(a + b)
+print((a + b)[0] is a[0])
+print(a * 2)
+print(2 * b)
+a += b
+print(a)
+b *= 3
+print(b)
+print([k for k in dir(b) if k[0].isdigit()])""",
+    """import torch.nn as nn
+nn.Sequential(nn.ReLU()) + nn.ReLU()""",
+    """import torch.nn as nn
+nn.Sequential(nn.ReLU()) * 0""",
+    """import torch.nn as nn
+nn.Sequential(nn.ReLU()) * 1.5""",
+    """import torch.nn as nn
+s = nn.Sequential(nn.ReLU())
+s += [nn.ReLU()]""",
+    """import torch.nn as nn
+d = nn.ParameterDict({'b': nn.Parameter(torch.ones(2)), 'a': torch.zeros(3)})
+print(d)
+print(list(reversed(d)), d.copy())
+print(d.setdefault('c', torch.ones(1)))
+print(d.popitem())
+print(d | nn.ParameterDict({'z': torch.ones(1)}))
+d |= {'y': torch.ones(4)}
+print(d, len(d))
+print(d.fromkeys(['p', 'q'], torch.ones(1)))""",
+    """import torch.nn as nn
+class Net(nn.Module):
+    def _get_name(self):
+        return 'MyNet'
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(1, 1)
+print(Net())
+class L(nn.ModuleList):
+    def _get_name(self):
+        return 'Stack'
+print(L([nn.ReLU()]), L())""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.register_buffer('buf', torch.ones(1))
+m.buf = torch.zeros(2)
+print(m.buf, m.state_dict().keys())
+m.buf = None
+print(m.state_dict().keys(), m.buf)
+m.buf = [1, 2]""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.register_buffer('buf', torch.ones(1), persistent=False)
+m.buf = torch.zeros(2)
+print(m.state_dict().keys())
+del m.buf
+m.register_buffer('buf', torch.ones(1))
+print(m.state_dict().keys())""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.bias = None
+print(m.state_dict().keys(), m.bias, m)
+m.bias = 3""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2))
+m[0] = None
+print(m)""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2))
+m[0] = 5""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.weight = nn.Parameter(torch.ones(2, 2) * 2)
+m.extra = nn.Parameter(torch.ones(1))
+print([n for n, _ in m.named_parameters()])
+m.extra = torch.ones(1)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.weight = nn.Parameter((torch.ones(2, 2, requires_grad=True) * 2))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.register_parameter('w2', nn.Parameter(torch.ones(2)) * 2)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.x = 1
+m.x = nn.ReLU()
+print(m, 'x' in m.__dict__)
+m.x = nn.Parameter(torch.ones(1))
+print(m, [n for n, _ in m.named_parameters()])""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+sd = m.state_dict()
+print(sd._metadata)
+print(type(sd).__name__)
+print(m.state_dict(prefix='p.')._metadata)""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+sd = dict(m.state_dict())
+sd['0.extra'] = torch.ones(1)
+sd['extra'] = torch.ones(1)
+sd['2.weight'] = torch.ones(1)
+del sd['1.bias']
+print(m.load_state_dict(sd, strict=False))
+m.load_state_dict(sd)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+w = m.weight
+r = m.load_state_dict({'weight': torch.ones(2, 2, dtype=torch.float64), 'bias': torch.zeros(2)}, assign=True)
+print(r, m.weight is w, m.weight.dtype, type(m.weight).__name__, m.weight.requires_grad)
+print(m.weight)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.weight.requires_grad_(False)
+m.load_state_dict({'weight': torch.ones(2, 2), 'bias': torch.zeros(2)}, assign=True)
+print(m.weight.requires_grad, m.bias.requires_grad)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.load_state_dict({'weight': torch.ones(2, 2), 'bias': torch.ones(2, dtype=torch.bool)})
+print(m.bias)""",
+    """import torch.nn as nn
+m = nn.Module()
+m.s = nn.Parameter(torch.tensor(1.0))
+m.load_state_dict({'s': torch.tensor([5.0])})
+print(m.s)
+m.load_state_dict({'s': torch.tensor([5.0, 6.0])})""",
+    """import torch.nn as nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(1, 1)
+        self.step = 0
+    def get_extra_state(self):
+        return {'step': self.step}
+    def set_extra_state(self, state):
+        self.step = state['step']
+m = M()
+m.step = 7
+sd = m.state_dict()
+print(list(sd.keys()), sd['_extra_state'])
+m2 = M()
+print(m2.load_state_dict(sd), m2.step)
+print(m2.load_state_dict({k: v for k, v in sd.items() if k != '_extra_state'}, strict=False))
+m2.load_state_dict({k: v for k, v in sd.items() if k != '_extra_state'})""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+m.load_state_dict({'weight': torch.ones(1, 1), 'bias': torch.ones(1), '_extra_state': 1})""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+def pre(module, prefix, keep_vars):
+    print('pre', type(module).__name__, repr(prefix), keep_vars)
+def post(module, sd, prefix, meta):
+    print('post', list(sd), prefix, meta)
+h1 = m.register_state_dict_pre_hook(pre)
+h2 = m.register_state_dict_post_hook(post)
+m.state_dict()
+h1.remove(); h2.remove()
+m.state_dict()
+def lpre(module, sd, prefix, meta, strict, missing, unexpected, errors):
+    print('lpre', list(sd), prefix, strict)
+def lpost(module, keys):
+    print('lpost', keys)
+m.register_load_state_dict_pre_hook(lpre)
+m.register_load_state_dict_post_hook(lpost)
+print(m.load_state_dict({'weight': torch.ones(1, 1), 'bias': torch.ones(1)}))""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+print(sorted(vars(m).keys()) == sorted(m.__dict__.keys()), list(vars(m)))
+print(m._forward_hooks_always_called, m._state_dict_hooks)""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+print(m.type(torch.float64).weight.dtype, m.type('torch.FloatTensor').bias.dtype)
+print(m.type(torch.float16))""",
+    """import torch.nn as nn
+nn.Linear(1, 1, foo=1)""",
+    """import torch.nn as nn
+nn.Module(3)""",
+    """import torch.nn as nn
+nn.Module(foo=3)""",
+    """import torch.nn as nn
+import copy
+m = nn.Sequential(nn.Linear(2, 2))
+m.register_buffer('b', torch.ones(1), persistent=False)
+m2 = copy.deepcopy(m)
+print(m2.state_dict().keys(), m2._non_persistent_buffers_set, list(m2.named_buffers()))
+print(type(m2._modules).__name__, type(m2._parameters).__name__)""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 2))
+del m[1]
+print(m._modules)
+print(type(m._modules).__name__)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m._parameters)
+print(nn.Module()._modules, nn.Module()._buffers)""",
+]
+
+KNOWN = {
+}
