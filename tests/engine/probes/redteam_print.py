@@ -265,7 +265,115 @@ print(type(m._modules).__name__)""",
 m = nn.Linear(2, 2)
 print(m._parameters)
 print(nn.Module()._modules, nn.Module()._buffers)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.SGD([w], lr=0.1)
+h = opt.register_step_pre_hook(lambda o, a, k: print('pre', type(o).__name__, len(a), k))
+h2 = opt.register_step_post_hook(lambda o, a, k: print('post'))
+opt.step()
+h.remove()
+opt.step()
+print(opt._optimizer_step_pre_hooks, len(opt._optimizer_step_post_hooks))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.SGD(m.named_parameters(), lr=0.1)
+print(opt)
+print(opt.param_groups[0]['param_names'])
+print(opt.state_dict()['param_groups'])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.Adam([{'params': m.named_parameters()}], lr=0.1)
+opt.add_param_group({'params': [nn.Parameter(torch.ones(1))]})""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.Adam([('w', m.weight), m.bias], lr=0.1)""",
+    """import torch.nn as nn
+class MySGD(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.01):
+        defaults = dict(lr=lr)
+        super().__init__(params, defaults)
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                state['n'] = state.get('n', 0) + 1
+                p.add_(p.grad, alpha=-group['lr'])
+        return None
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = MySGD([w], lr=0.5)
+print(opt)
+opt.register_step_post_hook(lambda o, a, k: print('post', o.state[w]))
+(w ** 2).sum().backward()
+opt.step()
+print(w, opt.state_dict())
+s = torch.optim.lr_scheduler.StepLR(opt, 1, 0.1)
+opt.step(); s.step()
+print(s.get_last_lr(), MySGD.step.hooked)""",
+    """import torch.nn as nn
+from torch.optim.optimizer import register_optimizer_step_pre_hook
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.Adam([w], lr=0.1)
+h = register_optimizer_step_pre_hook(lambda o, a, k: print('global', type(o).__name__))
+opt.step()
+h.remove()
+opt.step()""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.Adam([w], lr=0.1)
+opt.register_state_dict_pre_hook(lambda o: print('sd pre'))
+opt.register_state_dict_post_hook(lambda o, sd: print('sd post', sd['param_groups'][0]['lr']))
+opt.register_load_state_dict_pre_hook(lambda o, sd: print('load pre'))
+opt.register_load_state_dict_post_hook(lambda o: print('load post'))
+opt.load_state_dict(opt.state_dict())""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.Adam([w], lr=0.1)
+w.grad = torch.ones(2)
+opt.step()
+sd = opt.state_dict()
+sd['state'][0]['exp_avg'].zero_()
+print(sd['state'][0] is opt.state[w])
+print(opt.state[w]['exp_avg'])""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.SGD([w, w], lr=0.1)
+print(opt.state_dict())""",
+    """import torch.nn as nn
+import pickle
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.Adam([w], lr=0.1)
+print(opt.__getstate__().keys())
+print(sorted(vars(opt).keys()))""",
+    """import torch.nn as nn
+torch.optim.SGD(torch.ones(2), lr=0.1)""",
+    """import torch.nn as nn
+torch.optim.SGD(torch.ones(2, dtype=torch.float64), lr=0.1)""",
+    """import torch.nn as nn
+torch.optim.SGD(nn.Parameter(torch.ones(2)), lr=0.1)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.SGD([w], lr=0.1, differentiable=True)
+print(opt)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+print(opt.state_dict()['state'], opt.state)
+m(torch.ones(1, 2)).sum().backward()
+opt.step()
+print(opt.state)""",
 ]
 
 KNOWN = {
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+opt = torch.optim.Adam([w], lr=0.1)
+opt.register_step_pre_hook(lambda o, a, k: 5)
+opt.step()""":
+        "torch wraps each optimizer class's own step function, so its message names Adam.step; minigrad's Adam inherits Optimizer.step (one update loop for every optimizer), whose name the message shows",
 }
