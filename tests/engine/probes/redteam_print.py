@@ -367,6 +367,23 @@ print(opt.state_dict()['state'], opt.state)
 m(torch.ones(1, 2)).sum().backward()
 opt.step()
 print(opt.state)""",
+    """print(abs(torch.tensor(-2.5)), -torch.tensor([1, 2]))
+print(+torch.tensor(1.))""",
+    """x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = +x
+print(y, y is x)""",
+    """+torch.tensor([True])""",
+    """import torch.nn as nn
+m = nn.Linear(3, 2)
+m.weight.grad = torch.ones(2, 3)
+print(nn.utils.get_total_norm([m.weight.grad]))
+print(nn.utils.clip_grads_with_norm_([m.weight], 1.0, torch.tensor(5.)))""",
+    """import torch.nn as nn
+m = nn.Linear(3, 2)
+m.weight.grad = torch.ones(2, 3)
+print(nn.utils.clip_grad_norm_((p for p in []), 1.0))
+print(nn.utils.clip_grad_norm_((p for p in m.parameters()), 1.0), m.weight.grad)
+print(nn.utils.clip_grad_norm_([], 1.0))""",
 ]
 
 KNOWN = {
