@@ -267,8 +267,19 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
                       stacklevel=2)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _unsupported(weight=weight)
     input, target = _broadcast(input, target)
+    if weight is not None:  # torch's composition: sum(weight (input - target)^2) / sum(weight)
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        errors = (input - target).pow(2) * weight
+        if reduction == "none":
+            return errors
+        if reduction == "sum":
+            return errors.sum()
+        if reduction == "mean":
+            return errors.sum() / weight.sum()
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
     return nn_ops.mse_loss(input, target, reduction)
 
 
@@ -352,15 +363,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             return nll
         return _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing,
                          class_dim)
-    _unsupported(weight=weight)  # class weights with class probabilities: not in minigrad
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {nn_ops._short(target.dtype)}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     nn_ops._check_reduction(reduction)
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{n_classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     if label_smoothing > 0.0:
         target = _add_scalar(_mul_scalar(target, 1 - label_smoothing),
-                            label_smoothing / input.shape[class_dim])
+                            label_smoothing / n_classes)
     loss = log_softmax(input, class_dim) * target  # torch's order: log-probabilities first
+    if weight is not None:  # a weight per class, along the class dimension
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        loss = loss * (weight.view(shape) if input.dim() > 1 else weight)
     if reduction == "none":
         return -loss.sum(class_dim)
     if reduction == "sum":

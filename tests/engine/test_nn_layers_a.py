@@ -437,17 +437,18 @@ def _dropout(lib, x, p, layout, training, inplace, seed):
     elif layout == "strided" and y.dim() >= 1:
         y = y[::2]
     lib.manual_seed(seed)
+    before = y.detach().clone()  # what the input held (inplace=True overwrites it)
     out = lib.nn.functional.dropout(y, p, training, inplace)
     after = lib.rand(3, dtype=lib.float64)  # where the generator stands
-    return leaf, y, out, after
+    return leaf, y, out, after, before
 
 
 @settings(max_examples=150, deadline=None)
 @given(dropout_cases())
 def test_dropout_matches_torch_after_the_same_seed(case):
     x, p, layout, training, inplace, seed = case
-    m_leaf, m_in, m_out, m_after = _dropout(minigrad, *case)
-    t_leaf, t_in, t_out, t_after = _dropout(torch, *case)
+    m_leaf, m_in, m_out, m_after, m_before = _dropout(minigrad, *case)
+    t_leaf, t_in, t_out, t_after, _ = _dropout(torch, *case)
     assert (m_out is m_in) == (t_out is t_in)  # nothing dropped: the input itself
     assert graph_signature(m_out.grad_fn) == graph_signature(t_out.grad_fn)
     exact = PER_ELEMENT or not training or p in (0.0, 1.0) or x.size == 0
@@ -464,7 +465,7 @@ def test_dropout_matches_torch_after_the_same_seed(case):
         kept = m_out.detach().numpy() != 0
         scale = np.asarray(1 / np.asarray(1 - p, x.dtype), x.dtype)
         np.testing.assert_allclose(m_out.detach().numpy()[kept],
-                                   (m_in.detach().numpy() * scale)[kept], rtol=1e-6)
+                                   (m_before.numpy() * scale)[kept], rtol=1e-6)
 
 
 def test_dropout_draws_in_memory_order_like_torch():

@@ -384,6 +384,61 @@ m.weight.grad = torch.ones(2, 3)
 print(nn.utils.clip_grad_norm_((p for p in []), 1.0))
 print(nn.utils.clip_grad_norm_((p for p in m.parameters()), 1.0), m.weight.grad)
 print(nn.utils.clip_grad_norm_([], 1.0))""",
+    """import torch.nn as nn
+torch.manual_seed(87)
+x = torch.randn(2, 3, requires_grad=True)
+t = torch.randint(0, 3, (2,))
+crit = nn.MultiMarginLoss(p=1, margin=0.5, reduction='mean')
+out = crit(x, t)
+print(out)
+out.backward()
+print(x.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(5)
+x = torch.randn(2, 4, requires_grad=True)
+t = torch.randint(0, 4, (2,))
+out = nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.tensor([1., 2., 3., 4.]))(x, t)
+out.backward()
+print(out, x.grad)""",
+    """import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(3, 4, requires_grad=True)
+t = torch.softmax(torch.randn(3, 4), 1)
+w = torch.tensor([0.5, 1.0, 2.0, 0.1])
+for red in ['mean', 'sum', 'none']:
+    for ls in [0.0, 0.2]:
+        out = F.cross_entropy(x, t, weight=w, reduction=red, label_smoothing=ls)
+        print(red, ls, out, out.grad_fn.next_functions)
+F.cross_entropy(x, t, weight=w).backward()
+print(x.grad)""",
+    """import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(4, requires_grad=True)
+t = torch.softmax(torch.randn(4), 0)
+print(F.cross_entropy(x, t, weight=torch.tensor([0.5, 1.0, 2.0, 0.1])))
+print(F.cross_entropy(torch.randn(2, 3, 2), torch.softmax(torch.randn(2, 3, 2), 1), weight=torch.tensor([1., 2., 3.]), reduction='none'))""",
+    """import torch.nn.functional as F
+F.cross_entropy(torch.randn(2, 3), torch.rand(2, 3), weight=torch.ones(4))""",
+    """import torch.nn.functional as F
+F.cross_entropy(torch.randn(2, 3), torch.randint(0, 3, (2,)), weight=torch.ones(4))""",
+    """import torch.nn.functional as F
+F.cross_entropy(torch.randn(2, 3), torch.rand(2, 3), ignore_index=1)""",
+    """import torch.nn.functional as F
+F.cross_entropy(torch.randn(2, 3), torch.rand(2, 3), weight=torch.ones(1, 3))""",
+    """import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(2, 3, requires_grad=True)
+y = torch.randn(2, 3)
+w = torch.rand(2, 3)
+for red in ['mean', 'sum', 'none']:
+    out = F.mse_loss(x, y, reduction=red, weight=w)
+    print(out)
+out.sum().backward()
+print(x.grad)
+F.mse_loss(x, y, weight=torch.ones(3))""",
+    """import torch.nn.functional as F
+F.mse_loss(torch.ones(2), torch.ones(2), weight=torch.ones(2), reduction='avg')""",
 ]
 
 KNOWN = {
