@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import types
 import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
@@ -36,6 +37,24 @@ def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
 def register_optimizer_step_post_hook(hook) -> RemovableHandle:
     """``hook(optimizer, args, kwargs)`` after every optimizer's step."""
     return add_hook(_global_optimizer_post_hooks, hook)
+
+
+def _own_step(cls):
+    """The step function to wrap for ``cls``. torch's optimizers each define their own step;
+    minigrad's share ``Optimizer.step`` (one update loop, each class writing ``_update``), so
+    a built-in class gets its own copy of it, named ``SGD.step`` as torch's, which is what
+    ``print(opt.step)`` and the step hooks' messages show."""
+    func = cls.step
+    if func is not Optimizer.step:
+        return func  # defined by the class or a base: torch wraps that one
+    owner = next(c for c in cls.__mro__ if c.__module__.startswith("minigrad.optim."))
+    if owner is Optimizer:
+        return func
+    own = types.FunctionType(func.__code__, func.__globals__, "step", func.__defaults__,
+                             func.__closure__)
+    own.__kwdefaults__, own.__doc__ = func.__kwdefaults__, func.__doc__
+    own.__qualname__, own.__module__ = f"{owner.__name__}.step", owner.__module__
+    return own
 
 
 _HOOK_STORES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
@@ -74,9 +93,10 @@ class Optimizer:
     # --- step hooks: torch wraps each class's step once, whatever class defines it -------------
     def _patch_step_function(self) -> None:
         self._zero_grad_profile_name = f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"
-        if not getattr(type(self).step, "hooked", None):
-            type(self).step = self.profile_hook_step(type(self).step)
-            type(self).step.hooked = True
+        cls = type(self)
+        if not getattr(cls.step, "hooked", None):
+            cls.step = self.profile_hook_step(_own_step(cls))
+            cls.step.hooked = True
 
     @staticmethod
     def profile_hook_step(func):

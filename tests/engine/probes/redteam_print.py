@@ -439,13 +439,46 @@ print(x.grad)
 F.mse_loss(x, y, weight=torch.ones(3))""",
     """import torch.nn.functional as F
 F.mse_loss(torch.ones(2), torch.ones(2), weight=torch.ones(2), reduction='avg')""",
-]
-
-KNOWN = {
     """import torch.nn as nn
 w = nn.Parameter(torch.tensor([1.0, -2.0]))
 opt = torch.optim.Adam([w], lr=0.1)
 opt.register_step_pre_hook(lambda o, a, k: 5)
-opt.step()""":
-        "torch wraps each optimizer class's own step function, so its message names Adam.step; minigrad's Adam inherits Optimizer.step (one update loop for every optimizer), whose name the message shows",
+opt.step()""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+class MyAdam(torch.optim.Adam):
+    pass
+opt = MyAdam([w], lr=0.1)
+print(opt.step)
+opt2 = torch.optim.Adam([w], lr=0.1)
+print(opt2.step)
+print(torch.optim.Adam.step, MyAdam.step, torch.optim.Adam.step is MyAdam.step)
+s = torch.optim.lr_scheduler.StepLR(opt, 1)
+print(opt.step)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.tensor([1.0, -2.0]))
+for cls in [torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW, torch.optim.RMSprop, torch.optim.Adagrad, torch.optim.Adadelta, torch.optim.Adamax, torch.optim.NAdam, torch.optim.RAdam, torch.optim.ASGD, torch.optim.Rprop]:
+    opt = cls([w], lr=0.1)
+    print(repr(opt.step).split(' of ')[0], cls.step.__qualname__, cls.step.__name__, cls.step.__module__)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 1)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+print(opt.step)
+print(opt.zero_grad)
+print(torch.optim.SGD, torch.optim.Adam, torch.optim.lr_scheduler.StepLR, torch.optim.Optimizer)""",
+    """import torch.nn as nn
+print(nn.modules.loss._Loss, nn.modules.module.Module)
+print(nn.Linear.__mro__)
+print(nn.MSELoss.__mro__)
+print(nn.CrossEntropyLoss.__mro__)
+print(nn.ReLU.__mro__)
+print(nn.Dropout.__mro__)
+print(nn.Sequential.__mro__)
+print(nn.LayerNorm.__mro__)
+print(nn.Embedding.__mro__)""",
+    """import torch.nn as nn
+print(nn.Softmax.__mro__, nn.LeakyReLU.__mro__, nn.GELU.__mro__, nn.Flatten.__mro__, nn.Identity.__mro__, nn.BCELoss.__mro__, nn.NLLLoss.__mro__, nn.L1Loss.__mro__)""",
+]
+
+KNOWN = {
 }
