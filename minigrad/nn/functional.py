@@ -260,7 +260,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
@@ -421,7 +421,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """Binary cross-entropy of ``sigmoid(input)``, fused and stable (see ``_ops/bce.py``)."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
                          f"({input.shape!r})")
     _bce_with_logits_args.as_function(input, target, weight, pos_weight,
@@ -497,7 +497,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         reduction = _legacy_reduction(size_average, reduce)
     elif reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         raise ValueError(f"Using a target size ({target.shape!r}) that is different to the "
                          f"input size ({input.shape!r}) is deprecated. Please ensure they have "
                          "the same size.")
@@ -521,7 +521,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     """The mean (or sum, or each) of ``|input - target|``. torch 2.13 composes it from basic
     ops, so the graph is ``SubBackward0``, ``AbsBackward0``, then ``MeanBackward0`` or
     ``SumBackward0``; with ``weight``, ``sum(weight |input - target|) / sum(weight)``."""
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=2)
@@ -555,7 +555,7 @@ def _l1_loss(input, target, reduction=1):
 
 
 def _warn_size_mismatch(input, target):
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=3)
@@ -679,7 +679,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "behave the same as 'batchmean' in the next major release.",
                           stacklevel=2)
         enum = 2 if reduction == "batchmean" else _reduction_enum(None, None, reduction)
-    reduced = _composite.kl_div(input, target, enum, log_target=log_target)
+    reduced = _composite.kl_div.as_function(input, target, enum, log_target=log_target)
     if reduction == "batchmean" and input.dim() != 0:
         reduced = reduced / input.size()[0]
     return reduced
@@ -692,19 +692,19 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
-    return _composite.margin_ranking_loss(input1, input2, target, margin, enum)
+    return _composite.margin_ranking_loss.as_function(input1, input2, target, margin, enum)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     enum = _reduction_enum(size_average, reduce, reduction)
-    return _composite.hinge_embedding_loss(input, target, margin, enum)
+    return _composite.hinge_embedding_loss.as_function(input, target, margin, enum)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     enum = _reduction_enum(size_average, reduce, reduction)
-    return _composite.cosine_embedding_loss(input1, input2, target, margin, enum)
+    return _composite.cosine_embedding_loss.as_function(input1, input2, target, margin, enum)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
@@ -712,7 +712,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     enum = _reduction_enum(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    return _composite.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, enum)
+    return _composite.triplet_margin_loss.as_function(anchor, positive, negative, margin, p, eps,
+                                                      swap, enum)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
@@ -721,8 +722,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = _legacy_reduction(size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
-    return _composite.poisson_nll_loss(input, target, log_input, full, eps,
-                                       ("none", "mean", "sum").index(reduction))
+    return _composite.poisson_nll_loss.as_function(input, target, log_input, full, eps,
+                                                   ("none", "mean", "sum").index(reduction))
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
@@ -754,6 +755,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    _multi_margin_args.as_function(input, target, p, margin, weight, enum)
     return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
                                            ("none", "mean", "sum")[enum])
 
@@ -761,7 +763,19 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
     enum = _reduction_enum(size_average, reduce, reduction)
+    _soft_margin_args.as_function(input, target, enum)
     return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
+
+
+@_parses('multi_margin_loss(Tensor input, Tensor target, Number p = 1, Number margin = 1, '
+         'Tensor? weight = None, int reduction = 1)')
+def _multi_margin_args(input, target, p=1, margin=1, weight=None, reduction=1):
+    """The parser of the compiled op F.multi_margin_loss hands its arguments to."""
+
+
+@_parses('soft_margin_loss(Tensor input, Tensor target, int reduction = 1)')
+def _soft_margin_args(input, target, reduction=1):
+    """The parser of the compiled op F.soft_margin_loss hands its arguments to."""
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):

@@ -478,6 +478,70 @@ print(nn.LayerNorm.__mro__)
 print(nn.Embedding.__mro__)""",
     """import torch.nn as nn
 print(nn.Softmax.__mro__, nn.LeakyReLU.__mro__, nn.GELU.__mro__, nn.Flatten.__mro__, nn.Identity.__mro__, nn.BCELoss.__mro__, nn.NLLLoss.__mro__, nn.L1Loss.__mro__)""",
+    """import torch.nn as nn
+nn.MSELoss()(torch.ones(2), [1., 2.])""",
+    """import torch.nn as nn
+nn.L1Loss()(torch.ones(2), 1.0)""",
+    """import torch.nn as nn
+nn.BCELoss()(torch.ones(2), [1.0, 0.0])""",
+    """import torch.nn as nn
+nn.BCEWithLogitsLoss()(torch.ones(2), [1.0, 0.0])""",
+    """import torch.nn as nn
+nn.HuberLoss()(torch.ones(2), np.ones(2))""",
+    """import torch.nn as nn
+nn.SmoothL1Loss()(torch.ones(2), 2)""",
+    """import torch.nn as nn
+nn.MSELoss()([1.0], torch.ones(1))""",
+    """import torch.nn as nn
+nn.KLDivLoss()(torch.ones(2), [1.0, 0.0])""",
+    """import torch.nn as nn
+nn.Sigmoid()(np.ones(2))""",
+    """import torch.nn as nn
+nn.Tanh()(1.0)""",
+    """import torch.nn as nn
+nn.HingeEmbeddingLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.HingeEmbeddingLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn as nn
+nn.CosineEmbeddingLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3), torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.CosineEmbeddingLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.CosineEmbeddingLoss()(torch.rand(2, 3), torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn as nn
+nn.TripletMarginLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3), torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.TripletMarginLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.TripletMarginLoss()(torch.rand(2, 3), torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn as nn
+nn.PoissonNLLLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.PoissonNLLLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn as nn
+nn.SoftMarginLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.rand(2, 3))""",
+    """import torch.nn as nn
+nn.SoftMarginLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn as nn
+nn.MultiMarginLoss()([[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], torch.tensor([0, 1]))""",
+    """import torch.nn as nn
+nn.MultiMarginLoss()(torch.rand(2, 3), [[0.5, 0.5, 0.5], [1.0, 1.0, 1.0]])""",
+    """import torch.nn.functional as F
+F.multi_margin_loss(torch.rand(2, 3), torch.tensor([0, 1]), p='a')""",
+    """import torch.nn.functional as F
+F.multi_margin_loss(torch.rand(2, 3), torch.tensor([0, 1]), margin='a')""",
+    """import torch.nn.functional as F
+F.multi_margin_loss(torch.rand(2, 3), torch.tensor([0, 1]), margin=True)""",
+    """import torch.nn.functional as F
+print(F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), margin=torch.tensor(0.5)))""",
+    """import torch.nn.functional as F
+F.soft_margin_loss(torch.rand(2, 3), torch.ones(2, 3), reduction='avg')""",
+    """import torch.nn.functional as F
+F.hinge_embedding_loss(torch.rand(2, 3), torch.ones(2, 3), margin='a')""",
+    """import torch.nn.functional as F
+print(F.hinge_embedding_loss(torch.ones(2, 3), torch.ones(2, 3), margin=torch.tensor(2.)))""",
+    """import torch.nn.functional as F
+print(F.poisson_nll_loss(torch.ones(2, 3), torch.ones(2, 3), log_input=1))""",
 ]
 
 KNOWN = {
