@@ -12,7 +12,7 @@ import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
-from minigrad._creation import empty
+from minigrad._creation import empty, empty_like
 from minigrad._dtype import float32, float64
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import no_grad
@@ -119,6 +119,8 @@ def register_module_backward_hook(hook):
 
 class Module:
     training: bool
+    dump_patches = False  # torch's class attributes, read by old code
+    call_super_init = False
 
     _version = 1  # what state_dict's _metadata records for each module (torch's)
 
@@ -351,9 +353,9 @@ class Module:
     def zero_grad(self, set_to_none=True):
         zero_grads(self.parameters(), set_to_none)
 
-    def _apply(self, fn):
+    def _apply(self, fn, recurse=True):
         """Replace every parameter's (and gradient's) data by ``fn(data)``: dtype casts."""
-        for module in self.children():
+        for module in self.children() if recurse else ():
             module._apply(fn)
         for p in self._parameters.values():
             if p is not None:
@@ -378,6 +380,27 @@ class Module:
         """Every parameter and buffer cast with ``Tensor.type(dst_type)``."""
         return self._apply(lambda t: t.type(dst_type))
 
+    def bfloat16(self):
+        """Tensor.bfloat16's error (NumPy has no bfloat16) for a module with floating tensors."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def share_memory(self):
+        return self._apply(lambda t: t.share_memory_())
+
+    def to_empty(self, *, device, recurse=True):
+        """Every parameter and buffer replaced by an uninitialised one (``empty_like``)."""
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+
+    # other accelerators: each tensor's own method says what this torch lacks
+    def xpu(self, device=None):
+        return self._apply(lambda t: t.xpu(device))
+
+    def ipu(self, device=None):
+        return self._apply(lambda t: t.ipu(device))
+
+    def mtia(self, device=None):
+        return self._apply(lambda t: t.mtia(device))
+
     # --- looking up by dotted name -----------------------------------------------------------
     def _get_name(self) -> str:
         return type(self).__name__
@@ -394,6 +417,31 @@ class Module:
             if not isinstance(mod, Module):
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
+
+    def set_submodule(self, target: str, module, strict: bool = False) -> None:
+        """``model.set_submodule("encoder.0", layer)``: put ``layer`` at that dotted path."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
+
+    def get_buffer(self, target: str):
+        """``model.get_buffer("norm.running_mean")``: the buffer at that dotted path."""
+        module_path, _, buffer_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, buffer_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+        buffer = getattr(mod, buffer_name)
+        if buffer_name not in mod._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+        return buffer
 
     def get_parameter(self, target: str):
         """``model.get_parameter("encoder.0.weight")``: the parameter at that dotted path."""

@@ -542,7 +542,48 @@ F.hinge_embedding_loss(torch.rand(2, 3), torch.ones(2, 3), margin='a')""",
 print(F.hinge_embedding_loss(torch.ones(2, 3), torch.ones(2, 3), margin=torch.tensor(2.)))""",
     """import torch.nn.functional as F
 print(F.poisson_nll_loss(torch.ones(2, 3), torch.ones(2, 3), log_input=1))""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2))
+m.register_buffer('b', torch.ones(1))
+m[0].register_buffer('c', torch.zeros(1))
+print(m.get_buffer('b'), m.get_buffer('0.c'))
+m.get_buffer('0.weight')""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU()))
+m.set_submodule('1.0', nn.Tanh())
+print(m)
+m.set_submodule('0', nn.Sigmoid())
+print(m)
+m.set_submodule('2.0', nn.Tanh())""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2))
+m.set_submodule('0.weight', nn.Tanh())""",
+    """import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2))
+m.set_submodule('', nn.Tanh())""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.requires_grad_(0)""",
+    """import torch.nn as nn
+enc = nn.Embedding(5, 3)
+dec = nn.Linear(3, 5, bias=False)
+dec.weight = enc.weight
+model = nn.ModuleDict({'enc': enc, 'dec': dec})
+print([n for n, _ in model.named_parameters()], list(model.state_dict()))
+print(sum(p.numel() for p in model.parameters()))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m.to_empty(device='cpu') is m)
+print(m.share_memory() is m)
+print(m.float() is m, m.requires_grad_() is m)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m.ipu if hasattr(m, 'ipu') else 'no ipu', hasattr(m, 'xpu'), hasattr(m, 'mtia'))""",
 ]
 
 KNOWN = {
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+print(m.bfloat16())""":
+        "minigrad has no bfloat16 (NumPy has none): Module.bfloat16 raises Tensor.bfloat16's left-out error, which names the lack",
 }
