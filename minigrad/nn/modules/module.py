@@ -68,6 +68,7 @@ def _quoted(keys) -> str:
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 _global_forward_hooks_with_kwargs = OrderedDict()
+_global_forward_hooks_always_called = OrderedDict()
 _global_backward_pre_hooks = OrderedDict()
 _global_backward_hooks = OrderedDict()
 _global_is_full_backward_hook = None  # True (full), False (deprecated kind), None (none yet)
@@ -79,17 +80,22 @@ def register_module_forward_pre_hook(hook):
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return _add_hook(_global_forward_hooks, _global_forward_hooks_with_kwargs, hook, False,
-                     with_kwargs)
+                     with_kwargs, _global_forward_hooks_always_called, always_call)
 
 
-def _add_hook(hooks, with_kwargs_ids, hook, prepend, with_kwargs) -> RemovableHandle:
+def _add_hook(hooks, with_kwargs_ids, hook, prepend, with_kwargs, always_ids=None,
+              always_call=False) -> RemovableHandle:
     """``hook`` into ``hooks`` under a new handle's id (first with ``prepend``), its id in
-    ``with_kwargs_ids`` too when it takes the keyword arguments: torch's two dicts, so that
-    code reading or clearing ``module._forward_hooks`` sees torch's contents."""
-    handle = RemovableHandle(hooks, extra_dict=with_kwargs_ids)
+    ``with_kwargs_ids`` too when it takes the keyword arguments (and in ``always_ids`` when
+    it runs even after forward fails): torch's dicts, so that code reading or clearing
+    ``module._forward_hooks`` sees torch's contents."""
+    extras = [d for d in (with_kwargs_ids, always_ids) if d is not None]
+    handle = RemovableHandle(hooks, extra_dict=extras)
     hooks[handle.id] = hook
     if with_kwargs:
         with_kwargs_ids[handle.id] = True
+    if always_call:
+        always_ids[handle.id] = True
     if prepend:  # first in the order the hooks run
         hooks.move_to_end(handle.id, last=False)
     return handle
@@ -463,8 +469,10 @@ class Module:
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
                               always_call=False):
         """``hook(module, args, output)`` after forward (``hook(module, args, kwargs,
-        output)`` with ``with_kwargs``); what it returns (not None) replaces the output."""
-        return self._add_forward_hook("_forward_hooks", hook, prepend, with_kwargs)
+        output)`` with ``with_kwargs``); what it returns (not None) replaces the output.
+        With ``always_call`` it also runs when forward (or an earlier hook) raises."""
+        return _add_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend,
+                         with_kwargs, self._forward_hooks_always_called, always_call)
 
     def _add_forward_hook(self, store, hook, prepend, with_kwargs):
         return _add_hook(getattr(self, store), getattr(self, f"{store}_with_kwargs"), hook,
@@ -727,13 +735,28 @@ class Module:
         if not (pre or post or backward or backward_pre or _global_forward_pre_hooks
                 or _global_forward_hooks or _global_backward_hooks or _global_backward_pre_hooks):
             return self.forward(*args, **kwargs)  # the usual case: forward alone
+        state = {"args": args, "kwargs": kwargs, "result": None, "called": set()}
+        try:
+            return self._hooked_call(state)
+        except Exception:
+            self._call_always_called_hooks(state)
+            raise
+
+    def _hooked_call(self, state):
+        """forward with the hooks around it; ``state`` keeps the arguments, the result and
+        the always-called hooks already run, for ``_call_always_called_hooks`` if it fails."""
+        d = self.__dict__
+        args, kwargs = state["args"], state["kwargs"]
+        pre, post = d.get("_forward_pre_hooks"), d.get("_forward_hooks")
+        backward, backward_pre = d.get("_backward_hooks"), d.get("_backward_pre_hooks")
         pre_kwargs = d.get("_forward_pre_hooks_with_kwargs", ())
         post_kwargs = d.get("_forward_hooks_with_kwargs", ())
+        always = d.get("_forward_hooks_always_called", ())
         pre = [*((hook, False) for hook in _global_forward_pre_hooks.values()),
                *((hook, key in pre_kwargs) for key, hook in (pre or {}).items())]
-        post = [*((hook, key in _global_forward_hooks_with_kwargs)
+        post = [*((key, hook, key in _global_forward_hooks_with_kwargs)
                   for key, hook in _global_forward_hooks.items()),
-                *((hook, key in post_kwargs) for key, hook in (post or {}).items())]
+                *((key, hook, key in post_kwargs) for key, hook in (post or {}).items())]
         full = [*(_global_backward_hooks.values() if _global_is_full_backward_hook else ()),
                 *((backward or {}).values() if d.get("_is_full_backward_hook") else ())]
         old = [*(_global_backward_hooks.values() if _global_is_full_backward_hook is False
@@ -747,25 +770,27 @@ class Module:
                     if not (isinstance(result, tuple) and len(result) == 2):
                         raise RuntimeError("forward pre-hook must return None or a tuple of "
                                            f"(new_args, new_kwargs), but got {result}.")
-                    args, kwargs = result
+                    args, kwargs = state["args"], state["kwargs"] = result
             else:
                 result = hook(self, args)
                 if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
+                    args = state["args"] = result if isinstance(result, tuple) else (result,)
         bw_hook = None
         if full or backward_pre:  # identity nodes around forward (see backward_hooks)
             bw_hook = BackwardHook(self, full, backward_pre)
-            args = bw_hook.setup_input_hook(args)
-        output = self.forward(*args, **kwargs)
-        for hook, with_kwargs in post:
+            args = state["args"] = bw_hook.setup_input_hook(args)
+        output = state["result"] = self.forward(*args, **kwargs)
+        for key, hook, with_kwargs in post:
+            if key in always or key in _global_forward_hooks_always_called:
+                state["called"].add(key)
             result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
             if result is not None:
-                output = result
+                output = state["result"] = result
         if bw_hook:
             if not isinstance(output, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a "
                               f"Tensor or a tuple of Tensors but received {type(output)}",
-                              stacklevel=2)
+                              stacklevel=3)
             output = bw_hook.setup_output_hook(output)
         if old:
             var = output
@@ -777,6 +802,35 @@ class Module:
                     var.grad_fn.register_hook(WrappedHook(hook, self))
                 warn_non_full_backward_hook(args, output, var.grad_fn)
         return output
+
+    def _call_always_called_hooks(self, state):
+        """After an error in forward or a hook: the forward hooks registered with
+        ``always_call=True`` that have not run yet, each with the result so far (None if
+        forward failed); their own errors become warnings, and the first error is raised."""
+        args, kwargs, result = state["args"], state["kwargs"], state["result"]
+        for key, hook in _global_forward_hooks.items():
+            if key in _global_forward_hooks_always_called and key not in state["called"]:
+                try:
+                    hook_result = hook(self, args, result)
+                    if hook_result is not None:
+                        result = hook_result
+                except Exception as e:  # noqa: BLE001 - torch silences it into a warning
+                    warnings.warn("global module forward hook with ``always_call=True`` raised "
+                                  "an exception that was silenced as another error was raised "
+                                  f"in forward: {e!s}", stacklevel=3)
+        always = self.__dict__.get("_forward_hooks_always_called", ())
+        with_kwargs = self.__dict__.get("_forward_hooks_with_kwargs", ())
+        for key, hook in self._forward_hooks.items():
+            if key in always and key not in state["called"]:
+                try:
+                    hook_result = (hook(self, args, kwargs, result) if key in with_kwargs
+                                   else hook(self, args, result))
+                    if hook_result is not None:
+                        result = hook_result
+                except Exception as e:  # noqa: BLE001 - torch silences it into a warning
+                    warnings.warn("module forward hook with ``always_call=True`` raised an "
+                                  "exception that was silenced as another error was raised in "
+                                  f"forward: {e!s}", stacklevel=3)
 
     def extra_repr(self) -> str:
         return ""

@@ -579,6 +579,45 @@ print(m.float() is m, m.requires_grad_() is m)""",
     """import torch.nn as nn
 m = nn.Linear(2, 2)
 print(m.ipu if hasattr(m, 'ipu') else 'no ipu', hasattr(m, 'xpu'), hasattr(m, 'mtia'))""",
+    """import torch.nn as nn
+class Bad(nn.Module):
+    def forward(self, x):
+        raise ValueError('boom')
+m = Bad()
+m.register_forward_hook(lambda mod, a, out: print('always', type(mod).__name__, a, out), always_call=True)
+m.register_forward_hook(lambda mod, a, out: print('normal'))
+print(len(m._forward_hooks_always_called))
+m(torch.ones(1))""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+h = m.register_forward_hook(lambda mod, a, out: print('always'), always_call=True)
+m(torch.ones(1))
+print(dict(m._forward_hooks_always_called))
+h.remove()
+print(dict(m._forward_hooks_always_called), len(m._forward_hooks))""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+def bad(mod, a, out):
+    raise KeyError('hook failed')
+m.register_forward_hook(bad, always_call=True)
+m.register_forward_pre_hook(lambda mod, a: 1 / 0)
+m(torch.ones(1))""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_forward_hook
+class Bad(nn.Module):
+    def forward(self, x):
+        raise ValueError('boom')
+h = register_module_forward_hook(lambda mod, a, out: print('global always', out), always_call=True)
+try:
+    Bad()(torch.ones(1))
+except ValueError as e:
+    print('caught', e)
+h.remove()""",
+    """import torch.nn as nn
+m = nn.Linear(1, 1)
+m.register_forward_hook(lambda mod, a, kw, out: print('kw', kw, out is None), with_kwargs=True, always_call=True)
+m.register_forward_pre_hook(lambda mod, a: (_ for _ in ()).throw(RuntimeError('pre')))
+m(torch.ones(1))""",
 ]
 
 KNOWN = {
