@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from minigrad._creation import full_like, tensor
 from minigrad.optim import _functional as K
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_fused, _check_tensor_lr
 
 
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lr_decay:
@@ -37,6 +38,7 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        _check_fused(fused, differentiable, foreach)
         if fused:
             raise NotImplementedError("minigrad's Adagrad has no fused implementation")
         for group in self.param_groups:

@@ -62,6 +62,27 @@ _HOOK_STORES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
                 "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
 
 
+def _check_tensor_lr(lr) -> None:
+    """torch's first check in every optimizer: a tensor learning rate holds one number."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
+def _check_fused(fused, differentiable, foreach) -> None:
+    """torch's checks of ``fused=True`` (SGD, Adam, AdamW, Adagrad), after the groups are
+    made."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def _to_scalar(x):
+    """A 1-element tensor hyperparameter as a 0-d one (others unchanged), as torch's."""
+    return x.squeeze() if isinstance(x, Tensor) and x.dim() != 0 else x
+
+
 class _Required:
     def __repr__(self) -> str:
         return "<required parameter>"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from minigrad._creation import tensor, zeros_like
 from minigrad.optim import _functional as K
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class RMSprop(Optimizer):
@@ -26,6 +26,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:

@@ -618,6 +618,216 @@ m = nn.Linear(1, 1)
 m.register_forward_hook(lambda mod, a, kw, out: print('kw', kw, out is None), with_kwargs=True, always_call=True)
 m.register_forward_pre_hook(lambda mod, a: (_ for _ in ()).throw(RuntimeError('pre')))
 m(torch.ones(1))""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.SGD([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.SGD([w], fused=True, differentiable=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.SGD([w], fused=True, foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], lr=torch.tensor(0.01), foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], betas=(0, 0.99))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], betas=(0.9, 0))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], betas=(torch.tensor(0.9), 0.99))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], fused=True, differentiable=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adam([w], fused=True, foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.AdamW([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.AdamW([w], lr=torch.tensor(0.01), foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.AdamW([w], betas=(0, 0.99))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.AdamW([w], betas=(torch.tensor(0.9), 0.99))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.RMSprop([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adagrad([w], fused=True, differentiable=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Adagrad([w], fused=True, foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.ASGD([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.ASGD([w], lr=torch.tensor(0.01), foreach=True)
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.ASGD([w], lr=torch.tensor(0.01))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+try:
+    opt = torch.optim.Rprop([w], lr=torch.tensor([0.01, 0.02]))
+    print(opt)
+    w.grad = torch.ones(2)
+    opt.step()
+    print(w)
+except Exception as e:
+    print(type(e).__name__, e)""",
 ]
 
 KNOWN = {
