@@ -828,6 +828,44 @@ try:
     print(w)
 except Exception as e:
     print(type(e).__name__, e)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+lr = torch.tensor(0.1)
+opt = torch.optim.SGD([w], lr=lr)
+s = torch.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+print(opt.param_groups[0]['initial_lr'] is lr, opt.param_groups[0]['lr'] is lr)
+for i in range(3):
+    opt.step(); s.step()
+    print(s.get_last_lr(), opt.param_groups[0]['lr'], lr)
+print(s.state_dict())""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=torch.tensor(0.1))
+s = torch.optim.lr_scheduler.CosineAnnealingLR(opt, 4)
+for i in range(3):
+    opt.step(); s.step()
+    print(s.get_last_lr())""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=torch.tensor(0.1))
+s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0)
+for l in [1.0, 2.0, 3.0]:
+    opt.step(); s.step(l)
+    print(s.get_last_lr(), opt.param_groups[0]['lr'])""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=torch.tensor(0.1), momentum=0.9)
+s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=4)
+for i in range(3):
+    opt.step(); s.step()
+    print(s.get_last_lr(), opt.param_groups[0]['lr'])""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=torch.tensor(0.1))
+s = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.5 ** e)
+for i in range(3):
+    opt.step(); s.step()
+    print(s.get_last_lr(), opt.param_groups[0]['lr'])""",
 ]
 
 KNOWN = {
