@@ -18,6 +18,8 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = Tensor._make(np.empty(0, dtype=_dtype.get_default_dtype().numpy))
+        elif not isinstance(data, Tensor):  # torch's path for other objects calls detach()
+            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         t = object.__new__(cls)
         Tensor._init(t, data._data)
         t._version_counter = data._version_counter

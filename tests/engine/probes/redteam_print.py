@@ -866,6 +866,10 @@ s = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.5 ** e)
 for i in range(3):
     opt.step(); s.step()
     print(s.get_last_lr(), opt.param_groups[0]['lr'])""",
+    """import torch.nn as nn
+nn.Parameter(np.ones(2))""",
+    """import torch.nn as nn
+nn.Parameter([1.0, 2.0])""",
 ]
 
 KNOWN = {
