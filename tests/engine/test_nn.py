@@ -249,6 +249,70 @@ def test_load_state_dict_not_strict_reports_keys_like_torch():
     assert (m.missing_keys, m.unexpected_keys) == (t.missing_keys, t.unexpected_keys)
 
 
+_LEAVES = ["Linear(2, 3)", "Linear(3, 1, bias=False)", "ReLU()", "Tanh()", "Dropout(0.25)",
+           "LayerNorm(3)", "Embedding(4, 2)", "Identity()", "PReLU()", "LeakyReLU(0.5)"]
+
+
+@st.composite
+def nested_models(draw, depth=3):
+    """Source text of a random model: leaves in Sequential (plain or named), ModuleList (with
+    runs of equal modules, which torch prints as ``(0-2): 3 x ...``) and ModuleDict."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(_LEAVES))
+    kids = draw(st.lists(nested_models(depth - 1), max_size=3))
+    kind = draw(st.sampled_from(["seq", "named", "list", "dict"]))
+    if kind == "seq":
+        return f"Sequential({', '.join(kids)})"
+    if kind == "named":
+        return ("Sequential(OrderedDict([" + ", ".join(f"('{k}{i}', {m})" for i, (k, m) in
+                enumerate(zip(draw(st.lists(st.sampled_from("abz"), min_size=len(kids),
+                                                max_size=len(kids))), kids))) + "]))")
+    if kind == "list":
+        return f"ModuleList([{', '.join(kids * draw(st.integers(1, 3)))}])"
+    return "ModuleDict({" + ", ".join(f"'m{i}': {m}" for i, m in enumerate(kids)) + "})"
+
+
+@settings(deadline=None, max_examples=60)
+@given(source=nested_models(), seed=st.integers(0, 2**16), data=st.data())
+def test_nested_models_print_walk_and_load_like_torch(source, seed, data):
+    """print(model), the walks (named_modules/children/parameters/buffers), state_dict keys
+    and _metadata, and load_state_dict of a checkpoint with keys dropped, added (some under a
+    child's prefix) or of a wrong shape: strict=False's result, strict=True's error."""
+    def build(lib):
+        lib.manual_seed(seed)
+        return eval(source, {**vars(lib.nn), "OrderedDict": OrderedDict})
+
+    m_model, t_model = both(build)
+    text = [normalize_text(repr(m_model)), repr(t_model)]
+    assert text[0] == text[1]
+    for walk in ("named_modules", "named_children", "named_parameters", "named_buffers"):
+        assert ([n for n, _ in getattr(m_model, walk)()]
+                == [n for n, _ in getattr(t_model, walk)()]), walk
+    m_state, t_state = m_model.state_dict(), t_model.state_dict()
+    assert list(m_state) == list(t_state)
+    assert dict(m_state._metadata) == dict(t_state._metadata)
+    keys = list(t_state)
+    dropped = data.draw(st.lists(st.sampled_from(keys), unique=True) if keys else st.just([]))
+    prefixes = ["", *(n + "." for n, _ in t_model.named_modules() if n)]
+    added = data.draw(st.lists(st.tuples(st.sampled_from(prefixes),
+                                         st.sampled_from(["extra", "weight", "x.y"])),
+                               max_size=3))
+    reshaped = data.draw(st.sampled_from([None, *keys]))
+    strict = data.draw(st.booleans())
+
+    def load(lib, model, state):
+        state = OrderedDict((k, v) for k, v in state.items() if k not in dropped)
+        for prefix, name in added:
+            state[prefix + name] = lib.zeros(1)
+        if reshaped is not None and reshaped in state:
+            state[reshaped] = lib.zeros(7)
+        return model.load_state_dict(state, strict=strict)
+
+    outcome = [capture(lambda: load(minigrad, m_model, m_state)),
+               capture(lambda: load(torch, t_model, t_state))]
+    assert normalize_text(str(outcome[0])) == str(outcome[1])
+
+
 # --- Linear ------------------------------------------------------------------------------------
 @settings(deadline=None, max_examples=20)
 @given(fan_in=st.integers(1, 40), fan_out=st.integers(1, 40), seed=st.integers(0, 1000))
