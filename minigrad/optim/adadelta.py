@@ -22,6 +22,9 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class Adadelta(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]  # no xla
 

@@ -22,6 +22,9 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class Adamax(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,

@@ -21,6 +21,9 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class ASGD(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step", "eta", "mu")
     _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,

@@ -22,6 +22,10 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class NAdam(Optimizer):
+    _group_defaults = (
+        ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False),
+        ("decoupled_weight_decay", False))
+    _tensor_state = ("step", "mu_product")
     _capturable_tensors = "params, mu_products and state_steps"
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,

@@ -16,7 +16,8 @@ import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 
-from minigrad._dtype import float32
+from minigrad._creation import tensor
+from minigrad._dtype import float32, float64, get_default_dtype
 from minigrad._tensor import Tensor
 from minigrad.autograd.grad_mode import enable_grad, no_grad
 from minigrad.autograd.graph import RemovableHandle, add_hook
@@ -60,6 +61,12 @@ def _own_step(cls):
 _HOOK_STORES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
                 "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
                 "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _scalar_dtype(fused=None):
+    """torch's ``_get_scalar_dtype``: float32 for a fused step, else float64 only where it
+    is the default."""
+    return float64 if not fused and get_default_dtype() is float64 else float32
 
 
 def _check_tensor_lr(lr) -> None:
@@ -173,6 +180,12 @@ class Optimizer:
         return {"defaults": self.defaults, "state": self.state,
                 "param_groups": self.param_groups}
 
+    # What torch's __setstate__ (run by load_state_dict and unpickling) gives an old
+    # checkpoint: each group's settings it may lack, in torch's order, and the per-parameter
+    # state kept as 0-d tensors that an old one held as numbers (its step count...).
+    _group_defaults: tuple = ()
+    _tensor_state: tuple = ()
+
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
         for store in _HOOK_STORES:
@@ -180,6 +193,15 @@ class Optimizer:
                 setattr(self, store, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_defaults:
+                group.setdefault(key, value)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                for key in self._tensor_state if len(p_state) != 0 else ():
+                    if not isinstance(p_state[key], Tensor):
+                        p_state[key] = tensor(float(p_state[key]),
+                                              dtype=_scalar_dtype(group.get("fused")))
 
     def add_param_group(self, param_group):
         """Add a group: its dict (kept, as torch keeps it) gets the defaults it lacks."""

@@ -22,6 +22,10 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class RAdam(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False),
+        ("decoupled_weight_decay", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,

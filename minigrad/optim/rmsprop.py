@@ -21,6 +21,10 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class RMSprop(Optimizer):
+    _group_defaults = (
+        ("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
+        ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,

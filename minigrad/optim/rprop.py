@@ -24,6 +24,9 @@ from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class Rprop(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,

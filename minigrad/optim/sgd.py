@@ -14,6 +14,10 @@ from minigrad.optim.optimizer import Optimizer, _check_fused, _check_tensor_lr
 
 
 class SGD(Optimizer):
+    _group_defaults = (
+        ("nesterov", False), ("maximize", False), ("foreach", None), ("differentiable", False),
+        ("fused", False))
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
                  fused=None):

@@ -870,6 +870,76 @@ for i in range(3):
 nn.Parameter(np.ones(2))""",
     """import torch.nn as nn
 nn.Parameter([1.0, 2.0])""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+sgd = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+w.grad = torch.ones(2)
+sgd.step()
+adam = torch.optim.Adam([w], lr=0.01)
+adam.load_state_dict(sgd.state_dict())
+print(adam)
+print(adam.state)
+adam.step()""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=0.01)
+opt.load_state_dict({'state': {}, 'param_groups': [{'lr': 0.5, 'params': [0]}]})
+print(opt)
+w.grad = torch.ones(2)
+opt.step()""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=0.01)
+opt.load_state_dict({'state': {0: {'step': 3, 'exp_avg': torch.zeros(2), 'exp_avg_sq': torch.zeros(2)}}, 'param_groups': [{'lr': 0.5, 'betas': (0.9, 0.99), 'eps': 1e-8, 'weight_decay': 0, 'params': [0]}]})
+print(opt)
+print(opt.state_dict())
+w.grad = torch.ones(2)
+opt.step()
+print(w, opt.state[w]['step'])""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.01)
+opt.load_state_dict({'state': {}, 'param_groups': [{'lr': 0.5, 'momentum': 0.9, 'dampening': 0, 'weight_decay': 0, 'params': [0]}]})
+print(opt)
+print(opt.state_dict())""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.AdamW([w], lr=0.01)
+opt.load_state_dict({'state': {}, 'param_groups': [{'lr': 0.5, 'betas': (0.9, 0.99), 'eps': 1e-8, 'weight_decay': 0.1, 'params': [0], 'decoupled_weight_decay': False}]})
+print(opt.param_groups[0]['decoupled_weight_decay'])
+print(opt)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.Adagrad([w], lr=0.01)
+sd = opt.state_dict()
+sd['state'][0]['step'] = 4
+print(sd)
+opt.load_state_dict(sd)
+print(opt.state)""",
+    """import torch.nn as nn
+w = nn.Parameter(torch.ones(2))
+opt = torch.optim.ASGD([w], lr=0.01)
+w.grad = torch.ones(2)
+opt.step()
+sd = opt.state_dict()
+sd['state'][0]['step'] = 4
+sd['state'][0]['eta'] = 0.5
+sd['state'][0]['mu'] = 1
+opt.load_state_dict(sd)
+print(opt.state)""",
+    """import torch.nn as nn
+for name in ['RMSprop', 'Adadelta', 'Adamax', 'NAdam', 'RAdam', 'Rprop', 'Adafactor']:
+    w = nn.Parameter(torch.ones(2))
+    opt = getattr(torch.optim, name)([w], lr=0.01)
+    w.grad = torch.ones(2)
+    opt.step()
+    sd = opt.state_dict()
+    sd['state'][0]['step'] = 2
+    if name == 'NAdam':
+        sd['state'][0]['mu_product'] = 0.5
+    sd['param_groups'][0] = {k: v for k, v in sd['param_groups'][0].items() if k not in ('foreach', 'maximize', 'differentiable', 'capturable', 'decoupled_weight_decay', 'centered', 'momentum')}
+    opt.load_state_dict(sd)
+    print(name, opt.state[w], opt.param_groups[0])""",
 ]
 
 KNOWN = {
