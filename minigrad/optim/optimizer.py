@@ -252,6 +252,8 @@ class Optimizer:
 
     def step(self, closure=None):
         """Evaluate ``closure`` (with grad on) if given, then update every parameter."""
+        if type(self)._update is Optimizer._update:  # a learner's subclass without a step:
+            raise NotImplementedError  # torch's Optimizer.step
         loss = None
         if closure is not None:
             with enable_grad():

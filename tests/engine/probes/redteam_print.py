@@ -940,6 +940,70 @@ for name in ['RMSprop', 'Adadelta', 'Adamax', 'NAdam', 'RAdam', 'Rprop', 'Adafac
     sd['param_groups'][0] = {k: v for k, v in sd['param_groups'][0].items() if k not in ('foreach', 'maximize', 'differentiable', 'capturable', 'decoupled_weight_decay', 'centered', 'momentum')}
     opt.load_state_dict(sd)
     print(name, opt.state[w], opt.param_groups[0])""",
+    """import torch.nn as nn
+from torch.optim.optimizer import Optimizer, required
+class MyOpt(Optimizer):
+    def __init__(self, params, lr=required, momentum=0.0):
+        if lr is not required and lr < 0.0:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        super(MyOpt, self).__init__(params, dict(lr=lr, momentum=momentum))
+    def __setstate__(self, state):
+        super(MyOpt, self).__setstate__(state)
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.grad is None:
+                    continue
+                d_p = p.grad
+                if group['momentum'] != 0:
+                    param_state = self.state[p]
+                    if 'momentum_buffer' not in param_state:
+                        buf = param_state['momentum_buffer'] = torch.clone(d_p).detach()
+                    else:
+                        buf = param_state['momentum_buffer']
+                        buf.mul_(group['momentum']).add_(d_p)
+                    d_p = buf
+                p.add_(d_p, alpha=-group['lr'])
+        return loss
+w = nn.Parameter(torch.tensor([1.0, 2.0]))
+opt = MyOpt([w], lr=0.1, momentum=0.5)
+print(opt)
+for _ in range(2):
+    opt.zero_grad()
+    (w ** 2).sum().backward()
+    opt.step()
+print(w, opt.state_dict())
+opt2 = MyOpt([w], lr=0.5)
+opt2.load_state_dict(opt.state_dict())
+print(opt2)
+print(required, repr(required))""",
+    """import torch.nn as nn
+from torch.optim.optimizer import Optimizer, required
+class MyOpt(Optimizer):
+    def __init__(self, params, lr=required):
+        super().__init__(params, dict(lr=lr))
+MyOpt([nn.Parameter(torch.ones(1))])""",
+    """import torch.nn as nn
+from torch.optim.optimizer import Optimizer, required
+class MyOpt(Optimizer):
+    def __init__(self, params, lr=required):
+        super().__init__(params, dict(lr=lr))
+o = MyOpt([{'params': [nn.Parameter(torch.ones(1))], 'lr': 0.1}])
+print(o)
+o.step()""",
+    """import torch.nn as nn
+from torch.optim import Optimizer
+class Opt(Optimizer):
+    def __init__(self, params):
+        super().__init__(params, {})
+o = Opt([nn.Parameter(torch.ones(1))])
+print(o, o.defaults, o.param_groups)
+o.step()""",
 ]
 
 KNOWN = {
