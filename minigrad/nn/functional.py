@@ -597,13 +597,15 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
                                                    _reduction_enum(None, None, reduction), beta)
 
 
-def _legacy_reduction(size_average, reduce, stacklevel=3):
-    """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction."""
+def _legacy_reduction(size_average, reduce):
+    """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction.
+    Its warning names the library's line that asked (torch's stacklevel=2), not the
+    learner's, so Python's default filter shows it once, as torch's."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     ret = ("mean" if size_average else "sum") if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{ret}' instead.", stacklevel=stacklevel)
+                  f"reduction='{ret}' instead.", stacklevel=2)
     return ret
 
 
@@ -656,7 +658,7 @@ def _reduction_enum(size_average, reduce, reduction):
     """torch's ``_Reduction``: the legacy flags (with their warning) or the reduction's name,
     as the enum the composite losses take (0 none, 1 mean, 2 sum)."""
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce, stacklevel=4)
+        reduction = _legacy_reduction(size_average, reduce)
     if reduction == "elementwise_mean":
         warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
                       "instead.", stacklevel=3)

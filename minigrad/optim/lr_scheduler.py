@@ -151,7 +151,7 @@ class LRScheduler:
     def _check_called_within_step(self) -> None:
         if not self._get_lr_called_within_step:
             warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=3)
+                          "`get_last_lr()`.", UserWarning, stacklevel=2)  # torch's: get_lr
 
 
 class _LRScheduler(LRScheduler):

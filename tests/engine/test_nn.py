@@ -793,3 +793,38 @@ def test_full_backward_hook_warning_points_at_the_learner_s_line():
     got, want = _firing_warning_lines(minigrad), _firing_warning_lines(torch)
     assert len(want) == 2 and want[0][0] == __file__
     assert got == want
+
+
+_WARNED = [  # each a learner's line that warns; torch names that line or one of its own
+    lambda lib: lib.optim.lr_scheduler.StepLR(lib.optim.SGD([lib.nn.Parameter(lib.ones(1))],
+                                                            lr=0.1), 1).get_lr(),
+    lambda lib: lib.optim.lr_scheduler.StepLR(lib.optim.SGD([lib.nn.Parameter(lib.ones(1))],
+                                                            lr=0.1), 1).step(),
+    lambda lib: lib.nn.MSELoss(size_average=False),
+    lambda lib: lib.nn.functional.nll_loss(lib.zeros(2, 2), lib.tensor([0, 1]), reduce=False),
+    lambda lib: lib.nn.functional.margin_ranking_loss(lib.ones(2), lib.ones(2), lib.ones(2),
+                                                      size_average=True),
+    lambda lib: lib.nn.MSELoss()(lib.ones(2, 1), lib.ones(2)),
+    lambda lib: lib.nn.KLDivLoss()(lib.ones(2), lib.ones(2)),
+    lambda lib: lib.nn.Softmax()(lib.ones(2, 2)),
+    lambda lib: lib.nn.Softmin()(lib.ones(2, 2)),
+    lambda lib: lib.nn.functional.softmax(lib.ones(2, 2)),
+    lambda lib: lib.nn.Linear(1, 1).state_dict({}),
+    lambda lib: lib.nn.utils.clip_grad_norm_((p for p in []), 1.0),
+    lambda lib: lib.nn.init.normal(lib.empty(2, 2)),
+]
+
+
+@pytest.mark.parametrize("make", _WARNED)
+def test_warnings_name_the_learner_s_line_where_torchs_do(make):
+    """Python's default filter shows a warning once per place it names: a warning torch
+    words from its own code shows once in a session, one naming the learner's line once per
+    line. Each warning here names this file where torch's does, and the library where
+    torch's does."""
+    def places(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            make(lib)
+        return [c.filename == __file__ for c in w]
+
+    assert places(minigrad) == places(torch)

@@ -244,7 +244,9 @@ class Softmin(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
+        # torch's _stacklevel=5 names its Module's call machinery (two frames there, one
+        # here): a library line, so Python's default filter shows the warning once
+        return F.softmin(input, self.dim, _stacklevel=4)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
