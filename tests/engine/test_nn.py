@@ -812,7 +812,22 @@ _WARNED = [  # each a learner's line that warns; torch names that line or one of
     lambda lib: lib.nn.Linear(1, 1).state_dict({}),
     lambda lib: lib.nn.utils.clip_grad_norm_((p for p in []), 1.0),
     lambda lib: lib.nn.init.normal(lib.empty(2, 2)),
+    lambda lib: lib.nn.init.trunc_normal_(lib.empty(2), mean=5.0),
+    lambda lib: lib.tensor(lib.ones(2)),
+    lambda lib: lib.ones(2).new_tensor(lib.ones(2)),
+    lambda lib: _hooked_output_dict(lib),
 ]
+
+
+def _hooked_output_dict(lib):
+    """A module with a full backward hook whose forward returns a dict (torch warns)."""
+    class D(lib.nn.Module):
+        def forward(self, x):
+            return {"out": x * 2}
+
+    m = D()
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    return m(lib.ones(2, requires_grad=True))
 
 
 @pytest.mark.parametrize("make", _WARNED)

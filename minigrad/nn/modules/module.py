@@ -790,7 +790,7 @@ class Module:
             if not isinstance(output, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a "
                               f"Tensor or a tuple of Tensors but received {type(output)}",
-                              stacklevel=3)
+                              stacklevel=2)  # torch's names its call machinery
             output = bw_hook.setup_output_hook(output)
         if old:
             var = output
@@ -817,7 +817,7 @@ class Module:
                 except Exception as e:  # noqa: BLE001 - torch silences it into a warning
                     warnings.warn("global module forward hook with ``always_call=True`` raised "
                                   "an exception that was silenced as another error was raised "
-                                  f"in forward: {e!s}", stacklevel=3)
+                                  f"in forward: {e!s}", stacklevel=2)
         always = self.__dict__.get("_forward_hooks_always_called", ())
         with_kwargs = self.__dict__.get("_forward_hooks_with_kwargs", ())
         for key, hook in self._forward_hooks.items():
@@ -830,7 +830,7 @@ class Module:
                 except Exception as e:  # noqa: BLE001 - torch silences it into a warning
                     warnings.warn("module forward hook with ``always_call=True`` raised an "
                                   "exception that was silenced as another error was raised in "
-                                  f"forward: {e!s}", stacklevel=3)
+                                  f"forward: {e!s}", stacklevel=2)
 
     def extra_repr(self) -> str:
         return ""
