@@ -1004,6 +1004,12 @@ class Opt(Optimizer):
 o = Opt([nn.Parameter(torch.ones(1))])
 print(o, o.defaults, o.param_groups)
 o.step()""",
+    """x = torch.zeros(2, 3)
+x.shape[0] = 5""",
+    """x = torch.zeros(2, 3)
+del x.shape[0]""",
+    """s = torch.Size([2, 3])
+s[0] = 5""",
 ]
 
 KNOWN = {
