@@ -72,6 +72,32 @@ _global_forward_hooks_always_called = OrderedDict()
 _global_backward_pre_hooks = OrderedDict()
 _global_backward_hooks = OrderedDict()
 _global_is_full_backward_hook = None  # True (full), False (deprecated kind), None (none yet)
+# called as each parameter, submodule or buffer is registered on any module:
+# hook(module, name, value), whose result (not None) is registered instead
+_global_parameter_registration_hooks = OrderedDict()
+_global_module_registration_hooks = OrderedDict()
+_global_buffer_registration_hooks = OrderedDict()
+
+
+def register_module_parameter_registration_hook(hook):
+    return add_hook(_global_parameter_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook):
+    return add_hook(_global_module_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook):
+    return add_hook(_global_buffer_registration_hooks, hook)
+
+
+def _registered(hooks, module, name, value):
+    """``value`` after every registration hook of ``hooks`` has seen it."""
+    for hook in hooks.values():
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
 
 
 def register_module_forward_pre_hook(hook):
@@ -180,12 +206,14 @@ class Module:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 self._forget(name, self.__dict__, self._parameters, self._buffers,
                              self._non_persistent_buffers_set)
-                modules[name] = value
+                modules[name] = _registered(_global_module_registration_hooks, self, name,
+                                            value)
             elif modules is not None and name in modules:
                 if value is not None:
                     raise TypeError(f"cannot assign '{typename(value)}' as child module "
                                     f"'{name}' (torch.nn.Module or None expected)")
-                modules[name] = value
+                modules[name] = _registered(_global_module_registration_hooks, self, name,
+                                            value)
             else:
                 buffers = self.__dict__.get("_buffers")
                 if buffers is not None and name in buffers:
@@ -248,6 +276,8 @@ class Module:
                              f"parameters must be created explicitly. To express '{name}' as a "
                              "function of another Tensor, compute the value in the forward() "
                              "method.")
+        if param is not None:
+            param = _registered(_global_parameter_registration_hooks, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -259,7 +289,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self.__dict__.get("_non_persistent_buffers_set", set()).discard(name)
         else:
@@ -276,7 +306,7 @@ class Module:
             raise KeyError(f"module name can't contain \".\", got: {name}")
         if name == "":
             raise KeyError("module name can't be empty string \"\"")
-        self._modules[name] = module
+        self._modules[name] = _registered(_global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 

@@ -1010,6 +1010,23 @@ x.shape[0] = 5""",
 del x.shape[0]""",
     """s = torch.Size([2, 3])
 s[0] = 5""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_parameter_registration_hook
+h = register_module_parameter_registration_hook(lambda m, n, p: print('param', type(m).__name__, n, tuple(p.shape)))
+m = nn.Linear(2, 3)
+h.remove()""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_module_registration_hook
+h = register_module_module_registration_hook(lambda m, n, sub: print('module', type(m).__name__, n, type(sub).__name__))
+m = nn.Sequential(nn.Linear(2, 3))
+m.act = nn.ReLU()
+h.remove()""",
+    """import torch.nn as nn
+from torch.nn.modules.module import register_module_buffer_registration_hook
+h = register_module_buffer_registration_hook(lambda m, n, b: print('buffer', n, b))
+m = nn.Module()
+m.register_buffer('x', torch.ones(1))
+h.remove()""",
 ]
 
 KNOWN = {
