@@ -12,6 +12,7 @@ import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
+from minigrad import _left_out
 from minigrad._creation import empty, empty_like
 from minigrad._dtype import float32, float64
 from minigrad._tensor import Tensor
@@ -419,6 +420,10 @@ class Module:
     def bfloat16(self):
         """Tensor.bfloat16's error (NumPy has no bfloat16) for a module with floating tensors."""
         return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def compile(self, *args, **kwargs):
+        """torch.compile's left-out error: minigrad only runs eagerly."""
+        raise _left_out.missing("minigrad", "compile")
 
     def share_memory(self):
         return self._apply(lambda t: t.share_memory_())
