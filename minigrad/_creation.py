@@ -11,6 +11,7 @@ import importlib
 import math
 import numbers
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -261,6 +262,18 @@ def _element_of_list(t: Tensor):
     return t.item()
 
 
+def _learner_stacklevel() -> int:
+    """The ``stacklevel`` naming the first line outside minigrad, for a warning raised by
+    this function's caller: torch's C++ factories warn at the learner's line, however many
+    Python frames minigrad's argument parser adds (Python's default filter then shows the
+    warning once per such line, as torch's)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and (frame.f_globals.get("__name__", "") + ".").startswith(
+            "minigrad."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 @parses(
     'tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, '
     'bool? pin_memory = False, bool? requires_grad = False)',
@@ -271,7 +284,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
                       ".requires_grad_(True), rather than minigrad.tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=_learner_stacklevel())
         array = data._data.copy()
         dtype = dtype or data.dtype
     elif isinstance(data, np.ndarray):
@@ -842,7 +855,7 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tens
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
                       ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=_learner_stacklevel())
         data = data._data  # copied by tensor(), without its own warning
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                   requires_grad=requires_grad)

@@ -35,6 +35,13 @@ class Size(tuple):
         out = tuple.__getitem__(self, index)
         return tuple.__new__(Size, out) if isinstance(index, slice) else out
 
+    def __setitem__(self, index, value):
+        """``x.shape[0] = 5``: torch's C type names itself in Python's message."""
+        raise TypeError("'minigrad.Size' object does not support item assignment")
+
+    def __delitem__(self, index):
+        raise TypeError("'minigrad.Size' object doesn't support item deletion")
+
     def __add__(self, other):
         if not isinstance(other, tuple):
             raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "

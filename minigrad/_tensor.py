@@ -194,6 +194,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):  # torch's setter takes a Python bool only
+            raise RuntimeError("requires_grad must be a bool")
         if not self.is_leaf:
             if value:  # torch's shorter message when asking for True
                 raise RuntimeError(NON_LEAF_REQUIRES_GRAD.split(" If")[0])
@@ -207,6 +209,10 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if not isinstance(requires_grad, bool | np.bool_):  # torch's argument parser's bool
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
+        requires_grad = bool(requires_grad)
         if requires_grad and not self.is_leaf:
             return self  # a non-leaf already requires grad: nothing to change
         if requires_grad and not self.dtype.is_floating_point:  # torch's wording differs here

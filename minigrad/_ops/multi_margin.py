@@ -103,7 +103,12 @@ def multi_margin_loss_backward(grad_output, input, target, p, margin, weight, re
         h = np.where(others & (z > 0), g if p == 1 else 2 * g * z, 0).astype(rows.dtype)
         if weight is not None:
             h = h * weight._data.reshape(-1)[t][:, None]
-        h[np.arange(n), t] = -h.sum(axis=1)
+        # torch's kernel subtracts each h from a +0 in class order: +0 (not -0) for a
+        # sample with no active margin, and its rounding
+        at_target = np.zeros(n, dtype=rows.dtype)
+        for d in range(c):
+            at_target = at_target - h[:, d]
+        h[np.arange(n), t] = at_target
         go = grad_output._data
         h = h * (go.reshape(-1, 1) if reduction == "none" else go)
     data = np.asarray(h.reshape(input.shape), dtype=rows.dtype)

@@ -260,15 +260,26 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
                       stacklevel=2)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _unsupported(weight=weight)
     input, target = _broadcast(input, target)
+    if weight is not None:  # torch's composition: sum(weight (input - target)^2) / sum(weight)
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        errors = (input - target).pow(2) * weight
+        if reduction == "none":
+            return errors
+        if reduction == "sum":
+            return errors.sum()
+        if reduction == "mean":
+            return errors.sum() / weight.sum()
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
     return nn_ops.mse_loss(input, target, reduction)
 
 
@@ -352,15 +363,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             return nll
         return _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing,
                          class_dim)
-    _unsupported(weight=weight)  # class weights with class probabilities: not in minigrad
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {nn_ops._short(target.dtype)}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     nn_ops._check_reduction(reduction)
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{n_classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     if label_smoothing > 0.0:
         target = _add_scalar(_mul_scalar(target, 1 - label_smoothing),
-                            label_smoothing / input.shape[class_dim])
+                            label_smoothing / n_classes)
     loss = log_softmax(input, class_dim) * target  # torch's order: log-probabilities first
+    if weight is not None:  # a weight per class, along the class dimension
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        loss = loss * (weight.view(shape) if input.dim() > 1 else weight)
     if reduction == "none":
         return -loss.sum(class_dim)
     if reduction == "sum":
@@ -400,7 +421,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """Binary cross-entropy of ``sigmoid(input)``, fused and stable (see ``_ops/bce.py``)."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
                          f"({input.shape!r})")
     _bce_with_logits_args.as_function(input, target, weight, pos_weight,
@@ -476,7 +497,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         reduction = _legacy_reduction(size_average, reduce)
     elif reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         raise ValueError(f"Using a target size ({target.shape!r}) that is different to the "
                          f"input size ({input.shape!r}) is deprecated. Please ensure they have "
                          "the same size.")
@@ -500,7 +521,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     """The mean (or sum, or each) of ``|input - target|``. torch 2.13 composes it from basic
     ops, so the graph is ``SubBackward0``, ``AbsBackward0``, then ``MeanBackward0`` or
     ``SumBackward0``; with ``weight``, ``sum(weight |input - target|) / sum(weight)``."""
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=2)
@@ -534,7 +555,7 @@ def _l1_loss(input, target, reduction=1):
 
 
 def _warn_size_mismatch(input, target):
-    if target.shape != input.shape:
+    if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=3)
@@ -576,13 +597,15 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
                                                    _reduction_enum(None, None, reduction), beta)
 
 
-def _legacy_reduction(size_average, reduce, stacklevel=3):
-    """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction."""
+def _legacy_reduction(size_average, reduce):
+    """torch's mapping of the deprecated ``size_average``/``reduce`` flags to a reduction.
+    Its warning names the library's line that asked (torch's stacklevel=2), not the
+    learner's, so Python's default filter shows it once, as torch's."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     ret = ("mean" if size_average else "sum") if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{ret}' instead.", stacklevel=stacklevel)
+                  f"reduction='{ret}' instead.", stacklevel=2)
     return ret
 
 
@@ -635,7 +658,7 @@ def _reduction_enum(size_average, reduce, reduction):
     """torch's ``_Reduction``: the legacy flags (with their warning) or the reduction's name,
     as the enum the composite losses take (0 none, 1 mean, 2 sum)."""
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce, stacklevel=4)
+        reduction = _legacy_reduction(size_average, reduce)
     if reduction == "elementwise_mean":
         warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
                       "instead.", stacklevel=3)
@@ -658,7 +681,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "behave the same as 'batchmean' in the next major release.",
                           stacklevel=2)
         enum = 2 if reduction == "batchmean" else _reduction_enum(None, None, reduction)
-    reduced = _composite.kl_div(input, target, enum, log_target=log_target)
+    reduced = _composite.kl_div.as_function(input, target, enum, log_target=log_target)
     if reduction == "batchmean" and input.dim() != 0:
         reduced = reduced / input.size()[0]
     return reduced
@@ -671,19 +694,19 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
-    return _composite.margin_ranking_loss(input1, input2, target, margin, enum)
+    return _composite.margin_ranking_loss.as_function(input1, input2, target, margin, enum)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     enum = _reduction_enum(size_average, reduce, reduction)
-    return _composite.hinge_embedding_loss(input, target, margin, enum)
+    return _composite.hinge_embedding_loss.as_function(input, target, margin, enum)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     enum = _reduction_enum(size_average, reduce, reduction)
-    return _composite.cosine_embedding_loss(input1, input2, target, margin, enum)
+    return _composite.cosine_embedding_loss.as_function(input1, input2, target, margin, enum)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
@@ -691,7 +714,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     enum = _reduction_enum(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    return _composite.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, enum)
+    return _composite.triplet_margin_loss.as_function(anchor, positive, negative, margin, p, eps,
+                                                      swap, enum)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
@@ -700,8 +724,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = _legacy_reduction(size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
-    return _composite.poisson_nll_loss(input, target, log_input, full, eps,
-                                       ("none", "mean", "sum").index(reduction))
+    return _composite.poisson_nll_loss.as_function(input, target, log_input, full, eps,
+                                                   ("none", "mean", "sum").index(reduction))
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
@@ -733,6 +757,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    _multi_margin_args.as_function(input, target, p, margin, weight, enum)
     return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
                                            ("none", "mean", "sum")[enum])
 
@@ -740,7 +765,19 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
     enum = _reduction_enum(size_average, reduce, reduction)
+    _soft_margin_args.as_function(input, target, enum)
     return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
+
+
+@_parses('multi_margin_loss(Tensor input, Tensor target, Number p = 1, Number margin = 1, '
+         'Tensor? weight = None, int reduction = 1)')
+def _multi_margin_args(input, target, p=1, margin=1, weight=None, reduction=1):
+    """The parser of the compiled op F.multi_margin_loss hands its arguments to."""
+
+
+@_parses('soft_margin_loss(Tensor input, Tensor target, int reduction = 1)')
+def _soft_margin_args(input, target, reduction=1):
+    """The parser of the compiled op F.soft_margin_loss hands its arguments to."""
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):

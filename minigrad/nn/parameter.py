@@ -20,6 +20,11 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = Tensor._make(np.empty(0, dtype=_dtype.get_default_dtype().numpy))
+        elif not isinstance(data, Tensor):
+            # torch's path for other objects calls data.detach(): Python's own AttributeError
+            # for a list or a NumPy array
+            data.detach()
+            raise TypeError(f"minigrad's Parameter wraps a minigrad tensor, not {type(data)}")
         t = object.__new__(cls)
         Tensor._init(t, data._data)
         t._version_counter = data._version_counter

@@ -18,15 +18,19 @@ from __future__ import annotations
 from minigrad._creation import tensor, zeros_like
 from minigrad._numeric import quietly
 from minigrad.optim import _functional as K
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class Adadelta(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step",)
     _capturable_tensors = "params and state_steps"
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]  # no xla
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= rho <= 1.0:

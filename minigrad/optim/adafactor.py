@@ -22,12 +22,16 @@ from __future__ import annotations
 
 from minigrad._creation import tensor, zeros_like
 from minigrad._dtype import finfo
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class Adafactor(Optimizer):
+    _group_defaults = (("foreach", None),)
+    _tensor_state = ("step",)
+
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 >= beta2_decay:

@@ -15,13 +15,29 @@ its roundings (``_functional.py``).
 from __future__ import annotations
 
 from minigrad._creation import full_like, tensor
+from minigrad._tensor import Tensor
 from minigrad.optim import _functional as K
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_fused, _check_tensor_lr, _scalar_dtype
 
 
 class Adagrad(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("fused", None))
+    _tensor_state = ("step",)
+
+    def __setstate__(self, state) -> None:
+        """torch's, then its second pass: if the first state's step is not a tensor (an old
+        checkpoint whose groups did not list it), every step becomes one."""
+        super().__setstate__(state)
+        values = list(self.state.values())
+        if not (values and isinstance(values[0]["step"], Tensor)):
+            fused = self.param_groups[-1].get("fused") if self.param_groups else None
+            for s in values:
+                s["step"] = tensor(float(s["step"]), dtype=_scalar_dtype(fused))
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lr_decay:
@@ -37,6 +53,7 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        _check_fused(fused, differentiable, foreach)
         if fused:
             raise NotImplementedError("minigrad's Adagrad has no fused implementation")
         for group in self.param_groups:

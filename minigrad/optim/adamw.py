@@ -16,3 +16,8 @@ class AdamW(Adam):
                          maximize=maximize, capturable=capturable,
                          differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:  # AdamW is decoupled, whatever a checkpoint says
+            group["decoupled_weight_decay"] = True

@@ -14,17 +14,21 @@ single-tensor ones, in its order and with its roundings (``_functional.py``).
 
 from __future__ import annotations
 
-from minigrad._creation import tensor, zeros_like
+from minigrad._creation import as_tensor, tensor, zeros_like
 from minigrad._numeric import quietly
 from minigrad.optim import _functional as K
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_tensor_lr
 
 
 class ASGD(Optimizer):
+    _group_defaults = (
+        ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _tensor_state = ("step", "eta", "mu")
     _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= weight_decay:
@@ -57,5 +61,5 @@ class ASGD(Optimizer):
             K.write(ax, p)
         step = state["step"].item()
         # torch.as_tensor(a Python float): the default dtype first, then copied into the state
-        K.write(state["eta"], tensor(lr / ((1 + lambd * lr * step) ** group["alpha"]))._data)
-        K.write(state["mu"], tensor(1 / max(1, step - group["t0"]))._data)
+        K.write(state["eta"], as_tensor(lr / ((1 + lambd * lr * step) ** group["alpha"]))._data)
+        K.write(state["mu"], as_tensor(1 / max(1, step - group["t0"]))._data)

@@ -25,7 +25,7 @@ from weakref import ref
 
 from minigrad import _left_out
 from minigrad._tensor import Tensor
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _to_scalar
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR",
            "ConstantLR", "LinearLR", "ExponentialLR", "CosineAnnealingLR", "ReduceLROnPlateau",
@@ -41,8 +41,20 @@ EPOCH_DEPRECATION_WARNING = (
 _ORDER_URL = "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
 
 
-def _lrs(optimizer) -> list:
-    return [group["lr"] for group in optimizer.param_groups]
+def _lrs(optimizer, key="lr") -> list:
+    """Each group's ``key``, a tensor one copied (torch's ``_param_groups_val_list``): what
+    ``get_last_lr()`` returns never aliases the optimizer's own tensor."""
+    return [group[key].clone() if isinstance(group[key], Tensor) else group[key]
+            for group in optimizer.param_groups]
+
+
+def _set_lr(group, lr) -> None:
+    """``group["lr"] = lr``, but a tensor learning rate is filled in place, as torch's
+    ``_update_param_group_val`` does (the tensor the learner passed changes with it)."""
+    if isinstance(group["lr"], Tensor):
+        group["lr"].fill_(_to_scalar(lr))
+    else:
+        group["lr"] = lr
 
 
 class LRScheduler:
@@ -58,7 +70,10 @@ class LRScheduler:
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
+                initial_lr = group["lr"]
+                if isinstance(initial_lr, Tensor):
+                    initial_lr = initial_lr.clone()
+                group.setdefault("initial_lr", initial_lr)
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
@@ -68,7 +83,7 @@ class LRScheduler:
                         "You're trying to resume training from a checkpoint but haven't properly "
                         "loaded the optimizer state\n2. You're using last_epoch >= 0 for a fresh "
                         "training run (not recommended)")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         _watch_step(optimizer)
         self._initial_step()
@@ -130,16 +145,18 @@ class LRScheduler:
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            group["lr"] = lr
+            _set_lr(group, lr)
         self._last_lr = _lrs(self.optimizer)
 
     def _check_called_within_step(self) -> None:
         if not self._get_lr_called_within_step:
             warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=3)
+                          "`get_last_lr()`.", UserWarning, stacklevel=2)  # torch's: get_lr
 
 
-_LRScheduler = LRScheduler  # torch's older name
+class _LRScheduler(LRScheduler):
+    """torch's older name, kept for old code that subclasses it: a subclass (as torch's), not
+    an alias, so a built-in scheduler is not an instance of it."""
 
 
 def _watch_step(optimizer) -> None:
@@ -436,7 +453,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, self.min_lrs[i])
             if old_lr - new_lr > self.eps:
-                group["lr"] = new_lr
+                _set_lr(group, new_lr)
 
     @property
     def in_cooldown(self) -> bool:
@@ -564,7 +581,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            group["lr"] = lr
+            _set_lr(group, lr)
         self._last_lr = _lrs(self.optimizer)
 
 
@@ -582,7 +599,7 @@ class CyclicLR(LRScheduler):
         base_lrs = _format_param("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
-                group["lr"] = lr
+                _set_lr(group, lr)
         self.max_lrs = _format_param("max_lr", optimizer, max_lr)
         step_size_up = float(step_size_up)
         step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
@@ -856,7 +873,7 @@ class SequentialLR(LRScheduler):
         self.optimizer = optimizer
         # the schedules stepped once when they were made: back to the start
         for group in self.optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            _set_lr(group, group["initial_lr"])
         self.recursive_undo()
         idx = bisect_right(self._milestones, 0)
         self._schedulers[idx]._initial_step()

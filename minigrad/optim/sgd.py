@@ -10,13 +10,18 @@ For each parameter p with gradient g (all in place, under no_grad)::
 
 from __future__ import annotations
 
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, _check_fused, _check_tensor_lr
 
 
 class SGD(Optimizer):
+    _group_defaults = (
+        ("nesterov", False), ("maximize", False), ("foreach", None), ("differentiable", False),
+        ("fused", False))
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
                  fused=None):
+        _check_tensor_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -29,6 +34,7 @@ class SGD(Optimizer):
                         weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
                         foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        _check_fused(fused, differentiable, foreach)
 
     def _state_of(self, param, group) -> dict:
         """Plain SGD keeps nothing: its parameters get no entry in ``state`` (as in torch)."""

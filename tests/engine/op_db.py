@@ -968,7 +968,7 @@ OPS: list[OpInfo] = [
     # a real tensor is its own conjugate: these return it (op_db checks values and gradients)
     OpInfo("conj_positive", lambda lib, x: x.conj() + lib.conj(x) + x.positive()
            + lib.positive(x) + x.resolve_conj() + lib.resolve_conj(x) + x.resolve_neg()
-           + lib.resolve_neg(x), unary()),
+           + lib.resolve_neg(x) + (+x), unary()),
     OpInfo("mH", lambda lib, x: x.mH, lambda r: [S(randn(r, (2, 3, 2))), S(randn(r, (2, 3)))]),
     OpInfo("transpose", lambda lib, x, d0, d1: x.transpose(d0, d1),
            lambda r: [S(randn(r, (2, 3, 4)), 0, 2), S(randn(r, (2, 3)), -1, 0),

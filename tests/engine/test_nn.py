@@ -249,6 +249,70 @@ def test_load_state_dict_not_strict_reports_keys_like_torch():
     assert (m.missing_keys, m.unexpected_keys) == (t.missing_keys, t.unexpected_keys)
 
 
+_LEAVES = ["Linear(2, 3)", "Linear(3, 1, bias=False)", "ReLU()", "Tanh()", "Dropout(0.25)",
+           "LayerNorm(3)", "Embedding(4, 2)", "Identity()", "PReLU()", "LeakyReLU(0.5)"]
+
+
+@st.composite
+def nested_models(draw, depth=3):
+    """Source text of a random model: leaves in Sequential (plain or named), ModuleList (with
+    runs of equal modules, which torch prints as ``(0-2): 3 x ...``) and ModuleDict."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(_LEAVES))
+    kids = draw(st.lists(nested_models(depth - 1), max_size=3))
+    kind = draw(st.sampled_from(["seq", "named", "list", "dict"]))
+    if kind == "seq":
+        return f"Sequential({', '.join(kids)})"
+    if kind == "named":
+        return ("Sequential(OrderedDict([" + ", ".join(f"('{k}{i}', {m})" for i, (k, m) in
+                enumerate(zip(draw(st.lists(st.sampled_from("abz"), min_size=len(kids),
+                                                max_size=len(kids))), kids))) + "]))")
+    if kind == "list":
+        return f"ModuleList([{', '.join(kids * draw(st.integers(1, 3)))}])"
+    return "ModuleDict({" + ", ".join(f"'m{i}': {m}" for i, m in enumerate(kids)) + "})"
+
+
+@settings(deadline=None, max_examples=60)
+@given(source=nested_models(), seed=st.integers(0, 2**16), data=st.data())
+def test_nested_models_print_walk_and_load_like_torch(source, seed, data):
+    """print(model), the walks (named_modules/children/parameters/buffers), state_dict keys
+    and _metadata, and load_state_dict of a checkpoint with keys dropped, added (some under a
+    child's prefix) or of a wrong shape: strict=False's result, strict=True's error."""
+    def build(lib):
+        lib.manual_seed(seed)
+        return eval(source, {**vars(lib.nn), "OrderedDict": OrderedDict})
+
+    m_model, t_model = both(build)
+    text = [normalize_text(repr(m_model)), repr(t_model)]
+    assert text[0] == text[1]
+    for walk in ("named_modules", "named_children", "named_parameters", "named_buffers"):
+        assert ([n for n, _ in getattr(m_model, walk)()]
+                == [n for n, _ in getattr(t_model, walk)()]), walk
+    m_state, t_state = m_model.state_dict(), t_model.state_dict()
+    assert list(m_state) == list(t_state)
+    assert dict(m_state._metadata) == dict(t_state._metadata)
+    keys = list(t_state)
+    dropped = data.draw(st.lists(st.sampled_from(keys), unique=True) if keys else st.just([]))
+    prefixes = ["", *(n + "." for n, _ in t_model.named_modules() if n)]
+    added = data.draw(st.lists(st.tuples(st.sampled_from(prefixes),
+                                         st.sampled_from(["extra", "weight", "x.y"])),
+                               max_size=3))
+    reshaped = data.draw(st.sampled_from([None, *keys]))
+    strict = data.draw(st.booleans())
+
+    def load(lib, model, state):
+        state = OrderedDict((k, v) for k, v in state.items() if k not in dropped)
+        for prefix, name in added:
+            state[prefix + name] = lib.zeros(1)
+        if reshaped is not None and reshaped in state:
+            state[reshaped] = lib.zeros(7)
+        return model.load_state_dict(state, strict=strict)
+
+    outcome = [capture(lambda: load(minigrad, m_model, m_state)),
+               capture(lambda: load(torch, t_model, t_state))]
+    assert normalize_text(str(outcome[0])) == str(outcome[1])
+
+
 # --- Linear ------------------------------------------------------------------------------------
 @settings(deadline=None, max_examples=20)
 @given(fan_in=st.integers(1, 40), fan_out=st.integers(1, 40), seed=st.integers(0, 1000))
@@ -729,3 +793,53 @@ def test_full_backward_hook_warning_points_at_the_learner_s_line():
     got, want = _firing_warning_lines(minigrad), _firing_warning_lines(torch)
     assert len(want) == 2 and want[0][0] == __file__
     assert got == want
+
+
+_WARNED = [  # each a learner's line that warns; torch names that line or one of its own
+    lambda lib: lib.optim.lr_scheduler.StepLR(lib.optim.SGD([lib.nn.Parameter(lib.ones(1))],
+                                                            lr=0.1), 1).get_lr(),
+    lambda lib: lib.optim.lr_scheduler.StepLR(lib.optim.SGD([lib.nn.Parameter(lib.ones(1))],
+                                                            lr=0.1), 1).step(),
+    lambda lib: lib.nn.MSELoss(size_average=False),
+    lambda lib: lib.nn.functional.nll_loss(lib.zeros(2, 2), lib.tensor([0, 1]), reduce=False),
+    lambda lib: lib.nn.functional.margin_ranking_loss(lib.ones(2), lib.ones(2), lib.ones(2),
+                                                      size_average=True),
+    lambda lib: lib.nn.MSELoss()(lib.ones(2, 1), lib.ones(2)),
+    lambda lib: lib.nn.KLDivLoss()(lib.ones(2), lib.ones(2)),
+    lambda lib: lib.nn.Softmax()(lib.ones(2, 2)),
+    lambda lib: lib.nn.Softmin()(lib.ones(2, 2)),
+    lambda lib: lib.nn.functional.softmax(lib.ones(2, 2)),
+    lambda lib: lib.nn.Linear(1, 1).state_dict({}),
+    lambda lib: lib.nn.utils.clip_grad_norm_((p for p in []), 1.0),
+    lambda lib: lib.nn.init.normal(lib.empty(2, 2)),
+    lambda lib: lib.nn.init.trunc_normal_(lib.empty(2), mean=5.0),
+    lambda lib: lib.tensor(lib.ones(2)),
+    lambda lib: lib.ones(2).new_tensor(lib.ones(2)),
+    lambda lib: _hooked_output_dict(lib),
+]
+
+
+def _hooked_output_dict(lib):
+    """A module with a full backward hook whose forward returns a dict (torch warns)."""
+    class D(lib.nn.Module):
+        def forward(self, x):
+            return {"out": x * 2}
+
+    m = D()
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    return m(lib.ones(2, requires_grad=True))
+
+
+@pytest.mark.parametrize("make", _WARNED)
+def test_warnings_name_the_learner_s_line_where_torchs_do(make):
+    """Python's default filter shows a warning once per place it names: a warning torch
+    words from its own code shows once in a session, one naming the learner's line once per
+    line. Each warning here names this file where torch's does, and the library where
+    torch's does."""
+    def places(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            make(lib)
+        return [c.filename == __file__ for c in w]
+
+    assert places(minigrad) == places(torch)

@@ -22,8 +22,8 @@ from minigrad.nn.modules.container import (
 )
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
-from minigrad.nn.modules.flatten import Flatten, Identity, Unflatten
-from minigrad.nn.modules.linear import Linear
+from minigrad.nn.modules.flatten import Flatten, Unflatten
+from minigrad.nn.modules.linear import Identity, Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,

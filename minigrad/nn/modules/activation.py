@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from minigrad._creation import empty  # .as_function: torch.empty, with its argument checks
+from minigrad._ops import pointwise as _pointwise
 from minigrad.nn import functional as F
 from minigrad.nn import init as _init
 from minigrad.nn.modules.module import Module
@@ -25,12 +26,12 @@ class ReLU(Module):
 
 class Tanh(Module):
     def forward(self, input):
-        return input.tanh()
+        return _pointwise.tanh.as_function(input)  # torch.tanh: its error for a non-tensor
 
 
 class Sigmoid(Module):
     def forward(self, input):
-        return input.sigmoid()
+        return _pointwise.sigmoid.as_function(input)
 
 
 class Softmax(Module):
@@ -243,7 +244,9 @@ class Softmin(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
+        # torch's _stacklevel=5 names its Module's call machinery (two frames there, one
+        # here): a library line, so Python's default filter shows the warning once
+        return F.softmin(input, self.dim, _stacklevel=4)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"

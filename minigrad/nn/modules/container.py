@@ -42,9 +42,56 @@ class Sequential(Module):
                 self.add_module(str(i), module)
 
     def forward(self, input):
-        for module in self._modules.values():
+        for module in self:
             input = module(input)
         return input
+
+    def __add__(self, other):
+        """``seq1 + seq2``: a new Sequential holding both's modules (the same objects)."""
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        ret = Sequential()
+        for layer in chain(self, other):
+            ret.append(layer)
+        return ret
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other):
+        """``seq * 3``: the same modules three times over (shared, not copied)."""
+        self._check_factor(other)
+        combined = Sequential()
+        for i, module in enumerate(m for _ in range(other) for m in self):
+            combined.add_module(str(i), module)
+        return combined
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        n = len(self)
+        for offset in range(n, n * other, n):
+            for i in range(n):
+                self.add_module(str(i + offset), self._modules[str(i)])
+        return self
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -127,6 +174,9 @@ class ModuleList(Module):
     def __iadd__(self, modules):
         return self.extend(modules)
 
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def __add__(self, other):
         combined = ModuleList()
         for i, module in enumerate(chain(self, other)):
@@ -160,7 +210,7 @@ class ModuleList(Module):
         """torch's: a run of equal modules prints once, as ``(0-2): 3 x Linear(...)``."""
         reprs = [repr(m) for m in self]
         if not reprs:
-            return type(self).__name__ + "()"
+            return self._get_name() + "()"
         runs = [[0, 0, reprs[0]]]
         for i, r in enumerate(reprs[1:], 1):
             if r == runs[-1][2]:
@@ -169,7 +219,7 @@ class ModuleList(Module):
                 runs.append([i, i, r])
         lines = [_addindent(f"({a}): {r}" if a == b else f"({a}-{b}): {b - a + 1} x {r}", 2)
                  for a, b, r in runs]
-        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class ModuleDict(Module):
@@ -271,6 +321,9 @@ class ParameterList(Module):
     def __iadd__(self, parameters):
         return self.extend(parameters)
 
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def append(self, value):
         self._size += 1
         self[self._size - 1] = value
@@ -328,6 +381,41 @@ class ParameterDict(Module):
 
     def __contains__(self, key) -> bool:
         return key in self._keys
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def copy(self):
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def popitem(self):
+        k, _ = self._keys.popitem()
+        self._keys[k] = None  # back in, so that del below finds it
+        val = self[k]
+        del self[k]
+        return k, val
+
+    def fromkeys(self, keys, default=None):
+        return ParameterDict((k, default) for k in keys)
+
+    def __or__(self, other):
+        copy = self.copy()
+        copy.update(other)
+        return copy
+
+    def __ror__(self, other):
+        copy = other.copy()
+        copy.update(self)
+        return copy
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
     def keys(self):
         return self._keys.keys()

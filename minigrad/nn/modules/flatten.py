@@ -1,23 +1,11 @@
-"""Layers that only change a tensor's shape (``Flatten``, ``Unflatten``) or nothing at all
-(``Identity``). Flatten is ``reshape``: a view (``ViewBackward0``) when the memory allows,
-else a copy (``CloneBackward0`` + ``UnsafeViewBackward0``), as torch's; Unflatten is always a
-view; Identity returns its input itself, adding no node."""
+"""Layers that only change a tensor's shape (``Flatten``, ``Unflatten``). Flatten is
+``reshape``: a view (``ViewBackward0``) when the memory allows, else a copy (``CloneBackward0``
++ ``UnsafeViewBackward0``), as torch's; Unflatten is always a view."""
 
 from __future__ import annotations
 
 from minigrad._ops.rearrange import unflattened_shape
 from minigrad.nn.modules.module import Module
-
-
-class Identity(Module):
-    """Returns its input, the same tensor; any arguments are accepted and ignored (so it can
-    stand in for a layer whose arguments are already written)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__()
-
-    def forward(self, input):
-        return input
 
 
 class Flatten(Module):

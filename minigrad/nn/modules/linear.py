@@ -1,4 +1,6 @@
-"""``Linear``: y = x W^T + b, with torch's default initialisation."""
+"""``Linear``: y = x W^T + b, with torch's default initialisation; and ``Identity``, which
+returns its input itself, adding no node (in torch's ``linear.py`` too, where
+``type(nn.Identity())`` names it)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,17 @@ from minigrad.nn import functional as F
 from minigrad.nn import init
 from minigrad.nn.modules.module import Module
 from minigrad.nn.parameter import Parameter
+
+
+class Identity(Module):
+    """Returns its input, the same tensor; any arguments are accepted and ignored (so it can
+    stand in for a layer whose arguments are already written)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
 
 
 class Linear(Module):

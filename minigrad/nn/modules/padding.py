@@ -15,11 +15,11 @@ def _ntuple(padding, n):
 
 
 class _ConstantPadNd(Module):
-    _sides = 2
+    """Each subclass has its own ``__init__`` (as torch's), so a missing argument's
+    TypeError names ``ConstantPad2d.__init__()``, not the base class."""
 
-    def __init__(self, padding, value):
+    def __init__(self, value):
         super().__init__()
-        self.padding = _ntuple(padding, self._sides)
         self.value = value
 
     def forward(self, input):
@@ -30,15 +30,21 @@ class _ConstantPadNd(Module):
 
 
 class ConstantPad1d(_ConstantPadNd):
-    _sides = 2
+    def __init__(self, padding, value):
+        super().__init__(value)
+        self.padding = _ntuple(padding, 2)
 
 
 class ConstantPad2d(_ConstantPadNd):
-    _sides = 4
+    def __init__(self, padding, value):
+        super().__init__(value)
+        self.padding = _ntuple(padding, 4)
 
 
 class ConstantPad3d(_ConstantPadNd):
-    _sides = 6
+    def __init__(self, padding, value):
+        super().__init__(value)
+        self.padding = _ntuple(padding, 6)
 
 
 class ZeroPad1d(ConstantPad1d):

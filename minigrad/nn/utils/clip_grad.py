@@ -9,6 +9,7 @@ gradients in place, under ``no_grad``.
 
 from __future__ import annotations
 
+import types
 import warnings
 
 from minigrad._creation import tensor
@@ -42,15 +43,29 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
                     foreach=None):
     """Scale the gradients so that their total norm is at most ``max_norm``; returns the
     total norm before clipping."""
+    if not isinstance(parameters, Tensor) and isinstance(parameters, types.GeneratorType):
+        parameters = list(parameters)  # read twice: a generator would be used up
+        if not parameters:
+            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
+                          stacklevel=3)
     parameters = _as_list(parameters)
     grads = [p.grad for p in parameters if p.grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
-    if grads:
-        clip_coef = float(max_norm) / (total + 1e-6)
-        clip_coef_clamped = clip_coef.clamp(max=1.0)
-        for g in grads:
-            g.mul_(clip_coef_clamped)
+    clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
+
+
+@no_grad()
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> None:
+    """Scale the gradients by ``max_norm / (total_norm + 1e-6)`` when that is below 1: the
+    second half of ``clip_grad_norm_``, for a total norm computed elsewhere."""
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    max_norm = float(max_norm)
+    if not grads:
+        return
+    clip_coef_clamped = (max_norm / (total_norm + 1e-6)).clamp(max=1.0)
+    for g in grads:
+        g.mul_(clip_coef_clamped)
 
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
