@@ -253,7 +253,7 @@ def _repr_in_levels(plain_repr):
     return __repr__
 
 
-Tensor.__repr__ = Tensor.__str__ = _repr_in_levels(Tensor.__repr__)
+Tensor.__repr__ = _repr_in_levels(Tensor.__repr__)  # (str() calls it: Tensor.__str__)
 
 
 def _records(t) -> bool:

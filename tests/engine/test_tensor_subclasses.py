@@ -14,6 +14,7 @@ subclass's own ``__torch_function__``.
 from __future__ import annotations
 
 import copy
+import gc
 import subprocess
 import sys
 
@@ -23,21 +24,28 @@ import torch
 from torch_compare import graph_signature
 
 import minigrad
+from minigrad._ops import subclass
 from tests.engine.op_db import OPS
 from tests.engine.test_op_db import assert_same, call, samples
 
 pytestmark = pytest.mark.filterwarnings("ignore")  # (the ops' own warnings: test_op_db's)
 
 
-class TorchSub(torch.Tensor):
-    pass
+SUB = {}  # lib -> its subclass, while this module's tests run (see the fixture)
 
 
-class MinigradSub(minigrad.Tensor):
-    pass
-
-
-SUB = {torch: TorchSub, minigrad: MinigradSub}
+@pytest.fixture(autouse=True, scope="module")
+def _subclasses():
+    """One subclass per engine for this module's tests, gone (collected) after them: while a
+    learner's subclass of minigrad.Tensor lives, nn.functional's Python functions are wrapped
+    (a frame more: a warning they raise points one frame further in), so the tests that run
+    next in this process must not inherit one."""
+    SUB[torch] = type("TorchSub", (torch.Tensor,), {"__module__": __name__})
+    SUB[minigrad] = type("MinigradSub", (minigrad.Tensor,), {"__module__": "__main__"})
+    yield
+    SUB.clear()
+    gc.collect()
+    assert not subclass.active, "a learner's subclass outlived this module's tests"
 
 
 def _as_sub(lib):
@@ -149,8 +157,8 @@ def test_grad_and_printing_follow_torch():
         assert _kind(g) == "Sub"  # autograd.grad is a torch function: its result converts
         with pytest.raises(RuntimeError, match="new_empty"):
             copy.deepcopy(x)
-    m = minigrad.tensor([1.5, -2.0]).as_subclass(MinigradSub)
-    t = torch.tensor([1.5, -2.0]).as_subclass(TorchSub)
+    m = minigrad.tensor([1.5, -2.0]).as_subclass(SUB[minigrad])
+    t = torch.tensor([1.5, -2.0]).as_subclass(SUB[torch])
     assert repr(m).replace("MinigradSub", "TorchSub") == repr(t)
     assert str(m.sum()).replace("MinigradSub", "TorchSub") == str(t.sum())
     with pytest.raises(TypeError, match="unsupported format string"):

@@ -50,8 +50,8 @@ print(repr(S([1.,2.]).requires_grad_()))
 print(S(torch.ones(2)))""",
     """class S(torch.Tensor):
     pass
-a = S([1., 2.])
-print(type(a.T).__name__)""",
+a = S([[1., 2.]])
+print(type(a.T).__name__, a.T)""",
     """import copy
 class S(torch.Tensor):
     pass
