@@ -269,18 +269,24 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
     if weight is not None:  # torch's composition: sum(weight (input - target)^2) / sum(weight)
-        if weight.shape != input.shape:
-            raise ValueError("Weights and input must have the same size.")
-        errors = (input - target).pow(2) * weight
-        if reduction == "none":
-            return errors
-        if reduction == "sum":
-            return errors.sum()
-        if reduction == "mean":
-            return errors.sum() / weight.sum()
-        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
-                         "'mean', 'sum'.")
+        return _weighted(lambda: (input - target).pow(2), input, weight, reduction)
     return nn_ops.mse_loss(input, target, reduction)
+
+
+def _weighted(errors, input, weight, reduction: str):
+    """A loss with ``weight=`` (mse_loss, l1_loss) as torch composes it: ``errors() * weight``,
+    then nothing, its sum, or its sum over ``weight``'s sum."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors() * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def _broadcast(a, b):
@@ -529,17 +535,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
     if weight is not None:
-        if weight.shape != input.shape:
-            raise ValueError("Weights and input must have the same size.")
-        errors = (input - target).abs() * weight
-        if reduction == "none":
-            return errors
-        if reduction == "sum":
-            return errors.sum()
-        if reduction == "mean":
-            return errors.sum() / weight.sum()
-        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
-                         "'mean', 'sum'.")
+        return _weighted(lambda: (input - target).abs(), input, weight, reduction)
     return _l1_loss.as_function(input, target, _reduction_enum(None, None, reduction))
 
 
