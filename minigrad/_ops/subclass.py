@@ -34,6 +34,8 @@ from minigrad._tensor import Tensor
 active = False  # a learner's subclass exists: the parsers look for one among the arguments
 inside = False  # an op with a subclass argument is running (torch's DisableTorchFunctionSubclass)
 PASS = object()  # ``dispatch``'s answer when no argument is a learner's subclass
+_live = 0  # how many of the learner's subclasses are still defined (not yet collected)
+_originals: list = []  # (module, name, function) that _dispatch_python_functions replaced
 
 # What a learner's subclass does not wrap: what makes or describes the object itself, what
 # returns no tensor, and what torch leaves unconverted (.grad, ._base: properties, skipped
@@ -84,11 +86,10 @@ def register(cls) -> None:
                 "operations, as torch's default handler gives; or run this code with torch")
     if getattr(cls, "_plain_results", False):
         return  # a subclass of Parameter: torch's Parameter disables __torch_function__
-    global active
+    global active, _live
     if not active:
         active = True
         _dispatch_python_functions()
-    global _live
     _live += 1
     weakref.finalize(cls, _forget)
     cls._learner_subclass = True
@@ -109,10 +110,6 @@ def register(cls) -> None:
         cls.__format__ = _format
     if not _defined_below_tensor(cls, "__deepcopy__"):
         cls.__deepcopy__ = _deepcopy
-
-
-_live = 0  # how many of the learner's subclasses are still defined
-_originals: list = []  # (module, name, function) that _dispatch_python_functions replaced
 
 
 def _forget() -> None:
