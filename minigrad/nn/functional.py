@@ -36,6 +36,7 @@ from minigrad._ops import normalization as _normalization
 from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
+from minigrad._ops._args import nn_builtin as _nn_builtin
 from minigrad._ops._args import parses as _parses
 from minigrad._ops._core import check_same_shape_broadcast as _check_same_shape_broadcast
 from minigrad._ops.inplace import relu_ as _relu_
@@ -79,7 +80,8 @@ def _linear(input, weight, bias=None):
     return out.add_(bias)
 
 
-linear = _linear.as_function  # torch's F.linear is the compiled op: its parser checks arguments
+# torch's F.linear is the compiled op (torch._C._nn's): its parser checks arguments
+linear = _nn_builtin(_linear, "linear")
 
 
 def _check_in_place_broadcast(out, bias) -> None:
@@ -135,9 +137,9 @@ def elu(input, alpha=1.0, inplace=False):
     return (activation.elu_ if inplace else activation.elu).as_function(input, alpha)
 
 
-# F.relu_, F.leaky_relu_ and F.elu_ are torch's in-place ops themselves
-relu_, leaky_relu_, elu_ = (op.as_function for op in (_relu_, activation.leaky_relu_,
-                                                        activation.elu_))
+# F.relu_ (torch.relu_), F.leaky_relu_ and F.elu_ (torch._C._nn's) are torch's in-place ops
+relu_ = _relu_.as_function
+leaky_relu_, elu_ = _nn_builtin(activation.leaky_relu_), _nn_builtin(activation.elu_)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -8,9 +8,32 @@ PROBES = [
     f"for d in {_DTYPES}:\n    print(d, d.is_floating_point, d.is_complex, d.is_signed, d.itemsize, d.abbr, d.to_real())",
     "for d in [torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64, torch.bool]:\n    try:\n        d.to_complex()\n    except RuntimeError as e:\n        print(e)",
     "print(torch.tensor([1.5]).dtype.to_real(), torch.tensor([1]).dtype.is_signed)",
+    # how torch's functions print: C builtins
+    "print(torch.relu)",
+    "print(torch.add, torch.exp, torch.matmul, torch.tensor, torch.zeros, torch.cat)",
+    "print(repr(torch.sigmoid), torch.tanh.__name__, torch.sum.__qualname__, torch.mean.__module__)",
+    "print(torch.arccos, torch.concat, torch.fix, torch.absolute, torch.det, torch.clip, torch.sinh_)",
+    "print(type(torch.add), type(torch.add).__name__)",
+    "print(torch.as_tensor, torch.from_numpy, torch.normal, torch.is_grad_enabled, torch.get_num_threads)",
+    "print(torch.nn.functional.linear, torch.nn.functional.elu_, torch.nn.functional.relu_)",
+    "print(torch.nn.functional.relu, torch.nn.functional.softmax, torch.nn.functional.cross_entropy)",
+    "print(torch.norm, torch.einsum, torch.split)",
+    "act = torch.relu\nprint(act)\nprint(act(torch.tensor([-1.0, 2.0])))",
+    "class M(torch.nn.Module):\n    act = torch.relu\n    def forward(self, x):\n        return self.act(x)\nprint(M()(torch.tensor([-1.0, 2.0])))",
+    "print(torch.add(torch.ones(2), 1, alpha=2), callable(torch.add))",
 ]
 
 KNOWN = {
+    "print(torch.Tensor.add, torch.Tensor.sum)": "torch's methods are C method descriptors "
+    "(<method 'add' of 'torch._C.TensorBase' objects>); minigrad's are Python functions, and "
+    "a descriptor written in Python would slow every method call",
+    "print(torch.ones(2).add)": "torch's bound C method (<built-in method add of Tensor object "
+    "at 0x...>); minigrad's is a bound Python method, as above",
+    "print(torch.nn.functional.gelu, torch.nn.functional.softplus, torch.nn.functional.one_hot)":
+    "torch._C._nn's builtins; minigrad's nn.functional writes these in Python (they dispatch a "
+    "learner's subclass as Python functions)",
+    "print(torch.unique)": "torch's is a boolean_dispatch closure (<function "
+    "boolean_dispatch.<locals>.fn at 0x...>): an accident of torch's, not copied",
     "print(torch.float32.to_complex())": "minigrad leaves complex dtypes out (the course "
     "differentiates real functions): the left-out error",
 }
