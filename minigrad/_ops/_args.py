@@ -709,6 +709,11 @@ class builtin_function_or_method(staticmethod):  # noqa: N801 - the type torch's
         return f"<built-in method {self.__name__} of type object at {id(self.__self__):#x}>"
 
 
+# torch.linalg's and torch.special's functions are builtins of torch._C's modules (<built-in
+# function linalg_det>), named by their prefix
+_C_MODULES = {"linalg": "minigrad.linalg", "special": "minigrad.special"}
+
+
 def nn_builtin(op, name: str | None = None) -> builtin_function_or_method:
     """``op``'s torch function as one of ``torch._C._nn``'s, which nn.functional exports
     (``F.linear``, ``F.elu_``): ``<built-in function linear>``."""
@@ -761,7 +766,12 @@ def _wrapper(fn, name, sigs):
     function.__name__ = function.__qualname__ = fn.__name__
     function.__doc__ = fn.__doc__
     function.__module__ = fn.__module__
-    return builtin_function_or_method(function, name=name)
+    package = _C_MODULES.get(name.partition("_")[0])
+    if package is None:
+        return builtin_function_or_method(function, name=name)
+    function = builtin_function_or_method(function, of_type=False, name=name)
+    function.__module__ = package
+    return function
 
 
 def _from_minigrad() -> bool:

@@ -18,6 +18,7 @@ PROBES = [
     "print(torch.nn.functional.linear, torch.nn.functional.elu_, torch.nn.functional.relu_)",
     "print(torch.nn.functional.relu, torch.nn.functional.softmax, torch.nn.functional.cross_entropy)",
     "print(torch.norm, torch.einsum, torch.split)",
+    "print(torch.linalg.det, torch.linalg.vector_norm, torch.special.erf, torch.special.expit)",
     "act = torch.relu\nprint(act)\nprint(act(torch.tensor([-1.0, 2.0])))",
     "class M(torch.nn.Module):\n    act = torch.relu\n    def forward(self, x):\n        return self.act(x)\nprint(M()(torch.tensor([-1.0, 2.0])))",
     "print(torch.add(torch.ones(2), 1, alpha=2), callable(torch.add))",
