@@ -18,6 +18,9 @@ PROBES = [
     "print(torch.nn.functional.linear, torch.nn.functional.elu_, torch.nn.functional.relu_)",
     "print(torch.nn.functional.relu, torch.nn.functional.softmax, torch.nn.functional.cross_entropy)",
     "print(torch.norm, torch.einsum, torch.split)",
+    # where torch's objects say they live
+    "print(torch.optim.Adafactor, torch.optim.Adafactor.__module__, torch.finfo, torch.iinfo)",
+    "print(torch.autograd.grad.__module__, torch.func.vmap.__module__, torch.manual_seed.__module__, torch.set_default_dtype.__module__)",
     "print(torch.linalg.det, torch.linalg.vector_norm, torch.special.erf, torch.special.expit)",
     "act = torch.relu\nprint(act)\nprint(act(torch.tensor([-1.0, 2.0])))",
     "class M(torch.nn.Module):\n    act = torch.relu\n    def forward(self, x):\n        return self.act(x)\nprint(M()(torch.tensor([-1.0, 2.0])))",
