@@ -56,10 +56,12 @@ T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the ide
 _warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
 
 
-def _warn_once(message: str) -> None:
+def _warn_once(message: str, stacklevel: int = 3) -> None:
+    """``stacklevel`` 3 names the caller's caller (the learner's line, for a C++ warning);
+    2 the caller's own line (a warning torch's Python raises, or its C++ called from there)."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
 # How torch's C++ core names element types in the grad-assignment message.

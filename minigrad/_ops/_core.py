@@ -10,6 +10,9 @@ result is a plain tensor.
 from __future__ import annotations
 
 import numbers
+import os
+import sys
+import warnings
 
 import numpy as np
 
@@ -205,3 +208,16 @@ def check_same_shape_broadcast(a: np.ndarray, b: np.ndarray) -> None:
             dim = max(len(sa), len(sb)) - i
             raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
                                f"({y}) at non-singleton dimension {dim}")
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def warn_at_caller(message: str) -> None:
+    """A UserWarning pointing at the first line outside minigrad (the learner's), as torch's
+    warnings from C++ point at the Python line that called it, however many frames minigrad's
+    parsers, composites and a learner's subclass add."""
+    frame, level = sys._getframe(1), 2  # stacklevel 2 names this function's caller
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)

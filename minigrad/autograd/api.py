@@ -209,11 +209,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 
 def _warn_create_graph() -> None:
-    """x.grad made with create_graph has a grad_fn leading back to x: a reference cycle."""
+    """x.grad made with create_graph has a grad_fn leading back to x: a reference cycle.
+    torch warns from its C++ engine, called by its own Python (autograd/graph.py's
+    ``_engine_run_backward``): the warning names that line, as this one names ``backward``'s."""
     global _warned_create_graph
     if not _warned_create_graph:
         _warned_create_graph = True
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=4)
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=2)
 
 
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
