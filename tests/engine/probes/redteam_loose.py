@@ -21,6 +21,10 @@ PROBES = [
     # where torch's objects say they live
     "print(torch.optim.Adafactor, torch.optim.Adafactor.__module__, torch.finfo, torch.iinfo)",
     "print(torch.autograd.grad.__module__, torch.func.vmap.__module__, torch.manual_seed.__module__, torch.set_default_dtype.__module__)",
+    # a learner's subclass of Parameter prints as torch's subclass repr, marked a Parameter
+    "class P(torch.nn.Parameter):\n    pass\np = P(torch.ones(2))\nprint(p)\nprint(repr(p), type(p).__name__, isinstance(p, torch.nn.Parameter))\nprint(type(p * 2), p * 2)",
+    "class P(torch.nn.Parameter):\n    pass\nprint(P(torch.ones(2), requires_grad=False))\nprint(P(torch.ones(2, 3, dtype=torch.float64)))\nprint(str(P(torch.ones(2, 3) * 1e-9)))",
+    "class P(torch.nn.Parameter):\n    pass\nm = torch.nn.Linear(2, 1)\nm.w = P(torch.ones(2))\nprint([n for n, _ in m.named_parameters()], type(m.w).__name__)",
     "print(torch.linalg.det, torch.linalg.vector_norm, torch.special.erf, torch.special.expit)",
     "act = torch.relu\nprint(act)\nprint(act(torch.tensor([-1.0, 2.0])))",
     "class M(torch.nn.Module):\n    act = torch.relu\n    def forward(self, x):\n        return self.act(x)\nprint(M()(torch.tensor([-1.0, 2.0])))",
