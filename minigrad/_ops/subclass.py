@@ -271,8 +271,24 @@ def as_subclass(self, cls):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
     out = self._alias()
-    out.__class__ = cls
+    try:
+        out.__class__ = cls
+    except TypeError:  # cls has slots of its own (``__slots__ = ("tag",)``): Python cannot
+        out = _moved(out, cls)  # change an object's layout, so one of cls takes out's state
     return out
+
+
+_TENSOR_SLOTS = tuple(s for s in Tensor.__slots__ if s not in ("__dict__", "__weakref__"))
+
+
+def _moved(t, cls):
+    """A new ``cls`` object holding ``t``'s state (slots and attributes): ``t`` is a fresh
+    alias that nothing else refers to yet (its node keeps only its metadata)."""
+    new = object.__new__(cls)
+    for name in _TENSOR_SLOTS:
+        setattr(new, name, getattr(t, name))
+    new.__dict__.update(vars(t))
+    return new
 
 
 def _format(self, spec: str) -> str:

@@ -25,6 +25,12 @@ PROBES = [
     "class P(torch.nn.Parameter):\n    pass\np = P(torch.ones(2))\nprint(p)\nprint(repr(p), type(p).__name__, isinstance(p, torch.nn.Parameter))\nprint(type(p * 2), p * 2)",
     "class P(torch.nn.Parameter):\n    pass\nprint(P(torch.ones(2), requires_grad=False))\nprint(P(torch.ones(2, 3, dtype=torch.float64)))\nprint(str(P(torch.ones(2, 3) * 1e-9)))",
     "class P(torch.nn.Parameter):\n    pass\nm = torch.nn.Linear(2, 1)\nm.w = P(torch.ones(2))\nprint([n for n, _ in m.named_parameters()], type(m.w).__name__)",
+    # a subclass with slots of its own
+    "class S(torch.Tensor):\n    __slots__ = ('tag',)\ns = torch.ones(2).as_subclass(S)\ns.tag = 3\nprint(s.tag, type(s * 2).__name__)\nprint(s)",
+    "class S(torch.Tensor):\n    __slots__ = ('tag',)\nx = torch.ones(2, requires_grad=True)\ns = x.as_subclass(S)\ny = (s * s).sum()\nprint(y, type(y).__name__, s.grad_fn)\ny.backward()\nprint(x.grad, type(x.grad).__name__)",
+    "class S(torch.Tensor):\n    __slots__ = ('tag',)\ns = torch.arange(6.).as_subclass(S)\nv = s.view(2, 3)\nprint(v, v[0], type(v[1]).__name__, v._base is s)\ns.add_(1)\nprint(v, s.max(dim=0))",
+    "class S(torch.Tensor):\n    __slots__ = ('tag',)\nclass T(S):\n    __slots__ = ('more',)\nt = torch.ones(2).as_subclass(T)\nt.more = 2\nprint(type(t + torch.ones(2).as_subclass(S)).__name__, t.more)",
+    "class S(torch.Tensor):\n    __slots__ = ()\ns = torch.ones(2).as_subclass(S)\nprint(type(s + 1).__name__, s.sum())\ntry:\n    s.x = 1\nexcept AttributeError as e:\n    print('AttributeError', e)",
     "print(torch.linalg.det, torch.linalg.vector_norm, torch.special.erf, torch.special.expit)",
     "act = torch.relu\nprint(act)\nprint(act(torch.tensor([-1.0, 2.0])))",
     "class M(torch.nn.Module):\n    act = torch.relu\n    def forward(self, x):\n        return self.act(x)\nprint(M()(torch.tensor([-1.0, 2.0])))",
