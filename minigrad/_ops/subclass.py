@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 import types
 import weakref
 
@@ -156,6 +157,25 @@ def _dispatching(fn, public_name: str):
     return function
 
 
+# the code of every _dispatching wrapper (one function, many closures)
+_WRAPPER_CODE = next(c for c in _dispatching.__code__.co_consts if isinstance(c, types.CodeType))
+
+
+def stacklevel(level: int) -> int:
+    """``level`` for a ``warnings.warn`` in the caller, plus one for each dispatching wrapper
+    among the frames it counts. torch's Python functions dispatch inside themselves, so their
+    warnings name the same line whether or not a learner's subclass lives; minigrad's wrappers
+    (installed while one does) are frames of their own."""
+    frame, extra = sys._getframe(1), 0
+    for _ in range(level - 1):
+        frame = frame.f_back
+        while frame is not None and frame.f_code is _WRAPPER_CODE:
+            frame, extra = frame.f_back, extra + 1
+        if frame is None:
+            break
+    return level + extra
+
+
 def _defined_below_tensor(cls, name: str) -> bool:
     for klass in cls.__mro__:
         if klass is Tensor:
@@ -231,6 +251,10 @@ def _run_as(cls, fn, args, kwargs):
     finally:
         inside = False
     return _convert(out, cls)
+
+
+# where an op a learner's subclass dispatched runs (see _core.warn_at_caller)
+RUN_AS_CODE = _run_as.__code__
 
 
 def _target_class(public_name: str, args, kwargs):

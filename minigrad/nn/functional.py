@@ -36,6 +36,7 @@ from minigrad._ops import normalization as _normalization
 from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
+from minigrad._ops import subclass as _subclass
 from minigrad._ops._args import nn_builtin as _nn_builtin
 from minigrad._ops._args import parses as _parses
 from minigrad._ops._core import check_same_shape_broadcast as _check_same_shape_broadcast
@@ -186,7 +187,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "and silence this warning, please use dropout instead. Note that dropout2d "
             "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
             "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     if dim == 3:
         warnings.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
@@ -194,7 +195,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "is the channel dim. This behavior will change in a future release to interpret the "
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     return _feature_dropout(input, p, training, inplace)
 
 
@@ -209,7 +210,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
             "and silence this warning, please use dropout instead. Note that dropout3d "
             "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
             "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     return _channel_dropout(input, dim == 5, p, training, inplace)
 
 
@@ -266,7 +267,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+                      stacklevel=_subclass.stacklevel(2))
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
@@ -305,7 +306,7 @@ def _broadcast(a, b):
 def _get_softmax_dim(name, ndim, stacklevel):
     """torch's deprecated default: dim 0 for 0-, 1- and 3-D inputs, else 1, with a warning."""
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=stacklevel)
+                  "to include dim=X as an argument.", stacklevel=_subclass.stacklevel(stacklevel))
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -481,7 +482,8 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
         c_name = _dtype._C_FLOAT_NAMES.get
         warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
                       f"{c_name(input.dtype.name)}, weight dtype = {c_name(weight.dtype.name)}, "
-                      f"Cannot dispatch to fused implementation.", stacklevel=3)
+                      f"Cannot dispatch to fused implementation.",
+                      stacklevel=_subclass.stacklevel(3))
     opmath = _dtype.float32 if input.dtype == _dtype.float16 else input.dtype
     upcast = input.to(opmath)
     if eps is None:
@@ -532,7 +534,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
+                      "to broadcasting. Please ensure they have the same size.",
+                      stacklevel=_subclass.stacklevel(2))
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
@@ -556,7 +559,8 @@ def _warn_size_mismatch(input, target):
     if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+                      "to broadcasting. Please ensure they have the same size.",
+                      stacklevel=_subclass.stacklevel(3))
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -603,7 +607,7 @@ def _legacy_reduction(size_average, reduce):
     reduce = True if reduce is None else reduce
     ret = ("mean" if size_average else "sum") if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{ret}' instead.", stacklevel=2)
+                  f"reduction='{ret}' instead.", stacklevel=_subclass.stacklevel(2))
     return ret
 
 
@@ -659,7 +663,7 @@ def _reduction_enum(size_average, reduce, reduction):
         reduction = _legacy_reduction(size_average, reduce)
     if reduction == "elementwise_mean":
         warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
-                      "instead.", stacklevel=3)
+                      "instead.", stacklevel=_subclass.stacklevel(3))
         return 1
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -677,7 +681,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "the support size.'batchmean' divides only by the batch size, and "
                           "aligns with the KL div math definition.'mean' will be changed to "
                           "behave the same as 'batchmean' in the next major release.",
-                          stacklevel=2)
+                          stacklevel=_subclass.stacklevel(2))
         enum = 2 if reduction == "batchmean" else _reduction_enum(None, None, reduction)
     reduced = _composite.kl_div.as_function(input, target, enum, log_target=log_target)
     if reduction == "batchmean" and input.dim() != 0:
