@@ -294,20 +294,26 @@ def as_subclass(self, cls):
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
-    out = self._alias()
+    return retyped(self._alias(), cls)
+
+
+def retyped(t, cls):
+    """``t``, a fresh tensor nothing else refers to yet, as an instance of ``cls``: itself, or,
+    when ``cls`` has slots of its own (``__slots__ = ("tag",)``, whose layout Python cannot
+    change an object to), a new ``cls`` object holding ``t``'s state."""
     try:
-        out.__class__ = cls
-    except TypeError:  # cls has slots of its own (``__slots__ = ("tag",)``): Python cannot
-        out = _moved(out, cls)  # change an object's layout, so one of cls takes out's state
-    return out
+        t.__class__ = cls
+    except TypeError:
+        return _moved(t, cls)
+    return t
 
 
 _TENSOR_SLOTS = tuple(s for s in Tensor.__slots__ if s not in ("__dict__", "__weakref__"))
 
 
 def _moved(t, cls):
-    """A new ``cls`` object holding ``t``'s state (slots and attributes): ``t`` is a fresh
-    alias that nothing else refers to yet (its node keeps only its metadata)."""
+    """A new ``cls`` object holding ``t``'s state (slots and attributes); a node that made
+    ``t`` keeps only its metadata."""
     new = object.__new__(cls)
     for name in _TENSOR_SLOTS:
         setattr(new, name, getattr(t, name))
