@@ -125,13 +125,17 @@ class Tensor:
     def _subclassed(cls) -> None:
         """Replaced by ``_ops/subclass.register`` once the ops are loaded."""
 
-    def __init__(self, *args):
-        """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
+    def __new__(cls, *args):
+        """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one. As
+        torch's, the tensor is made here, with no ``__init__``: a learner's subclass may define
+        either (``super().__new__(cls, data)``, or an ``__init__`` of its own arguments)."""
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.asarray(args[0], dtype=_dtype.get_default_dtype().numpy)
         else:  # (no sizes at all: torch's empty tensor, of size [0])
             data = np.empty(args or (0,), dtype=_dtype.get_default_dtype().numpy)
-        Tensor._init(self, data)
+        t = object.__new__(cls)
+        Tensor._init(t, data)
+        return t
 
     # --- construction, for minigrad's own use --------------------------------------------
     @staticmethod

@@ -291,10 +291,29 @@ def _convert(out, cls):
 def as_subclass(self, cls):
     """``Tensor.as_subclass``: an alias of ``self`` (``AliasBackward0`` when it requires grad),
     as an instance of ``cls``."""
+    _check_subclass(cls)
+    return retyped(self._alias(), cls)
+
+
+def make_subclass(cls, data, require_grad=False):
+    """``Tensor._make_subclass``: ``data``'s memory, detached, as a new leaf of ``cls`` (how a
+    learner's ``__new__`` makes an instance of its subclass, as Parameter's does)."""
+    _check_subclass(cls)
+    if not isinstance(data, Tensor):
+        raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+                        f"{type(data).__name__}")
+    out = retyped(Tensor.detach(data), cls)
+    if require_grad and not out.dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    out._requires_grad = bool(require_grad)
+    return out
+
+
+def _check_subclass(cls) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
-    return retyped(self._alias(), cls)
 
 
 def retyped(t, cls):
@@ -339,3 +358,4 @@ def _deepcopy(self, memo):
 
 
 Tensor._subclassed = staticmethod(register)
+Tensor._make_subclass = staticmethod(make_subclass)
