@@ -122,12 +122,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return fn.as_function(input, negative_slope)
 
 
-def gelu(*args, **kwargs):  # torch's F.gelu and F.softplus are the compiled ops themselves
-    return activation.gelu.as_function(*args, **kwargs)
-
-
-def softplus(*args, **kwargs):
-    return activation.softplus.as_function(*args, **kwargs)
+# torch's F.gelu and F.softplus are the compiled ops themselves (torch._C._nn's)
+gelu, softplus = _nn_builtin(activation.gelu), _nn_builtin(activation.softplus)
 
 
 def silu(input, inplace=False):
@@ -240,8 +236,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return op.as_function(input, p, training)
 
 
-def one_hot(*args, **kwargs):  # torch's F.one_hot is the compiled op
-    return _embedding.one_hot.as_function(*args, **kwargs)
+one_hot = _nn_builtin(_embedding.one_hot)  # torch's F.one_hot is the compiled op
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -830,9 +825,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return activation.hardtanh.as_function(input, min_val, max_val)
 
 
-def hardtanh_(*args, **kwargs):
-    """torch's builtin ``hardtanh_``: its default bounds are the ints -1 and 1."""
-    return activation.hardtanh_.as_function(*args, **kwargs)
+hardtanh_ = _nn_builtin(activation.hardtanh_)  # torch's builtin: its bounds the ints -1 and 1
 
 
 def relu6(input, inplace=False):
@@ -842,9 +835,8 @@ def relu6(input, inplace=False):
     return activation.relu6.as_function(input)
 
 
-def logsigmoid(*args, **kwargs):
-    """torch's builtin ``log_sigmoid`` (LogSigmoidBackward0, which keeps a buffer)."""
-    return activation.log_sigmoid.as_function(*args, **kwargs)
+# torch's builtin log_sigmoid (LogSigmoidBackward0, which keeps a buffer)
+logsigmoid = _nn_builtin(activation.log_sigmoid, "log_sigmoid")
 
 
 def selu(input, inplace=False):
@@ -852,16 +844,14 @@ def selu(input, inplace=False):
     return (activation.selu_ if inplace else activation.selu).as_function(input)
 
 
-def selu_(*args, **kwargs):
-    return activation.selu_.as_function(*args, **kwargs)
+selu_ = activation.selu_.as_function  # torch.selu_ itself, as the next few
 
 
 def celu(input, alpha=1.0, inplace=False):
     return (activation.celu_ if inplace else activation.celu).as_function(input, alpha)
 
 
-def celu_(*args, **kwargs):
-    return activation.celu_.as_function(*args, **kwargs)
+celu_ = activation.celu_.as_function
 
 
 def mish(input, inplace=False):
@@ -901,16 +891,9 @@ def threshold(input, threshold, value, inplace=False):
     return fn.as_function(input, threshold, value)
 
 
-def threshold_(*args, **kwargs):
-    return activation.threshold_.as_function(*args, **kwargs)
-
-
-def softshrink(*args, **kwargs):
-    return activation.softshrink.as_function(*args, **kwargs)
-
-
-def hardshrink(*args, **kwargs):
-    return activation.hardshrink.as_function(*args, **kwargs)
+threshold_ = activation.threshold_.as_function
+softshrink = _nn_builtin(activation.softshrink)
+hardshrink = activation.hardshrink.as_function
 
 
 def glu(input, dim=-1):
@@ -919,9 +902,7 @@ def glu(input, dim=-1):
     return activation.glu.as_function(input, dim)
 
 
-def prelu(*args, **kwargs):
-    """torch.prelu: the weight viewed along dim 1, then PreluKernelBackward0."""
-    return activation.prelu.as_function(*args, **kwargs)
+prelu = activation.prelu.as_function  # torch.prelu: the weight viewed along dim 1
 
 
 def __getattr__(name):

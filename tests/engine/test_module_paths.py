@@ -41,12 +41,6 @@ MODULES = {
 }
 # single objects, by torch's name
 NAMES = {
-    "torch.nn.functional.celu_": "torch's F re-exports torch.celu_ (and the next four), a "
-                                 "builtin; minigrad's nn.functional writes them in Python",
-    "torch.nn.functional.hardshrink": "as celu_",
-    "torch.nn.functional.prelu": "as celu_",
-    "torch.nn.functional.selu_": "as celu_",
-    "torch.nn.functional.threshold_": "as celu_",
     "torch.nn.functional.threshold": "torch's qualname is its private _threshold (F.threshold "
                                      "= _add_docstr(_threshold)): an accident, not copied",
     "torch.nn.init.constant": "torch's deprecated nn.init names (constant, normal...) are "
