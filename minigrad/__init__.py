@@ -84,6 +84,7 @@ from minigrad._layout import (  # layouts and memory formats
     preserve_format,
     strided,
 )
+from minigrad._ops import _args
 from minigrad._ops.aliases import (  # torch's other names, real tensors' trivial answers
     absolute,
     conj,
@@ -484,6 +485,28 @@ from minigrad.serialization import load, save  # noqa: E402
 from minigrad.storage import TypedStorage, UntypedStorage  # noqa: E402
 
 __version__ = version.__version__
+# torch's own (torch/__init__.py and torch.random's) say so, as their module
+for _f in (finfo, iinfo, set_default_dtype, set_default_device, get_default_device,
+           set_default_tensor_type, typename, are_deterministic_algorithms_enabled,
+           is_deterministic_algorithms_warn_only_enabled, use_deterministic_algorithms,
+           get_float32_matmul_precision, set_float32_matmul_precision, get_default_dtype,
+           get_num_interop_threads, get_num_threads, set_num_threads, is_grad_enabled,
+           is_anomaly_check_nan_enabled, is_anomaly_enabled, is_inference_mode_enabled):
+    _f.__module__ = "minigrad"
+for _f in (manual_seed, seed, initial_seed, get_rng_state, set_rng_state):
+    _f.__module__ = "minigrad.random"
+# what torch has as C builtins and minigrad writes in Python prints as torch's: <built-in
+# method as_tensor of type object at 0x...>, <built-in function is_grad_enabled> (torch._C's)
+globals().update({_k: _args.builtin_function_or_method(globals()[_k]) for _k in (
+    "as_tensor", "asarray", "bernoulli", "from_numpy", "normal")})
+globals().update({_k: _args.builtin_function_or_method(globals()[_k], of_type=False) for _k in (
+    "get_default_dtype", "get_num_interop_threads", "get_num_threads", "set_num_threads",
+    "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_grad_enabled",
+    "is_inference_mode_enabled")})
+# torch's aliases (arccos, concat, fix...) are builtins of their own, printed by their names
+globals().update({_k: _v.renamed(_k) for _k, _v in list(globals().items())
+                  if isinstance(_v, _args.builtin_function_or_method) and _v.__name__ != _k
+                  and not _k.startswith("_")})
 
 
 def is_tensor(obj) -> bool:  # noqa: A001

@@ -106,7 +106,7 @@ def set_default_tensor_type(t, /) -> None:
         t = importlib.import_module("minigrad" if head == "torch" else head)
         for name in rest:
             t = getattr(t, name)
-    _warn_once(_TENSOR_TYPE_DEPRECATED)
+    _warn_once(_TENSOR_TYPE_DEPRECATED, stacklevel=2)  # torch's C++, called from its Python
     if isinstance(t, cuda._UnavailableType):
         t()  # raises torch's TypeError: the type is not available without CUDA
     if not isinstance(t, _TensorType):

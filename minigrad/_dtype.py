@@ -12,11 +12,14 @@ import math
 
 import numpy as np
 
+from minigrad import _left_out
+
 
 class dtype:  # noqa: N801 - torch's spelling
     """One element type: its NumPy counterpart and the facts autograd needs about it."""
 
     __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "legacy_name")
+    is_complex = False  # every minigrad dtype is real: complex ones are left out
 
     def __init__(self, name: str, numpy_dtype, legacy_name: str):
         self.name = name
@@ -33,6 +36,23 @@ class dtype:  # noqa: N801 - torch's spelling
     @property
     def itemsize(self) -> int:
         return self.numpy.itemsize
+
+    @property
+    def abbr(self) -> str:
+        """torch's short name: 'f32', 'i64', 'u8', 'b8'."""
+        return f"{self.numpy.kind}{8 * self.itemsize}"
+
+    def to_real(self) -> dtype:
+        """The real dtype of the same precision: a real dtype is its own."""
+        return self
+
+    def to_complex(self) -> dtype:
+        """torch's complex dtype of the same precision (complex64 for float32), which minigrad
+        leaves out; an integer or bool dtype has none, with torch's error."""
+        if self.is_floating_point:
+            raise _left_out.missing("minigrad", {2: "complex32", 4: "complex64",
+                                                 8: "complex128"}[self.itemsize])
+        raise RuntimeError(f"Unknown Complex ScalarType for {self.scalar_name}")
 
     def __repr__(self) -> str:
         return f"minigrad.{self.name}"

@@ -59,8 +59,9 @@ def is_deterministic_algorithms_warn_only_enabled() -> bool:
 
 def set_float32_matmul_precision(precision: str) -> None:
     if precision not in _PRECISIONS:
+        # torch warns from C++ called by torch/__init__.py: at that line, its own
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=1)
         return
     _state["matmul_precision"] = precision
 

@@ -56,10 +56,12 @@ T_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the ide
 _warned = set()  # the messages torch gives once per process (TORCH_WARN_ONCE)
 
 
-def _warn_once(message: str) -> None:
+def _warn_once(message: str, stacklevel: int = 3) -> None:
+    """``stacklevel`` 3 names the caller's caller (the learner's line, for a C++ warning);
+    2 the caller's own line (a warning torch's Python raises, or its C++ called from there)."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
 # How torch's C++ core names element types in the grad-assignment message.
@@ -123,13 +125,17 @@ class Tensor:
     def _subclassed(cls) -> None:
         """Replaced by ``_ops/subclass.register`` once the ops are loaded."""
 
-    def __init__(self, *args):
-        """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one."""
+    def __new__(cls, *args):
+        """``Tensor(list)`` makes a float tensor, ``Tensor(2, 3)`` an uninitialised one. As
+        torch's, the tensor is made here, with no ``__init__``: a learner's subclass may define
+        either (``super().__new__(cls, data)``, or an ``__init__`` of its own arguments)."""
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.asarray(args[0], dtype=_dtype.get_default_dtype().numpy)
         else:  # (no sizes at all: torch's empty tensor, of size [0])
             data = np.empty(args or (0,), dtype=_dtype.get_default_dtype().numpy)
-        Tensor._init(self, data)
+        t = object.__new__(cls)
+        Tensor._init(t, data)
+        return t
 
     # --- construction, for minigrad's own use --------------------------------------------
     @staticmethod

@@ -676,6 +676,55 @@ def parses(*specs: str, method: tuple | None = None, numbers_as_tensors: bool = 
     return decorate
 
 
+class _VariableFunctionsClass:  # noqa: N801 - torch's name
+    """What torch's functions are static methods of (``torch._C._VariableFunctions``): the
+    type object their repr names."""
+
+
+class builtin_function_or_method(staticmethod):  # noqa: N801 - the type torch's print as
+    """A torch function, printed as torch's C builtins print: ``<built-in method add of type
+    object at 0x...>``, or ``<built-in function linear>`` for ``torch._C._nn``'s (``of_type``
+    False). A staticmethod calls the function it holds from C, so a call costs no Python frame
+    (warnings keep their stack levels) and, stored on a class, it binds no ``self``, as a
+    builtin."""
+
+    __slots__ = ()
+
+    def __init__(self, function, of_type: bool = True, name: str | None = None):
+        super().__init__(function)
+        self.__self__ = _VariableFunctionsClass if of_type else None
+        self.__name__ = self.__qualname__ = name or function.__name__
+        if of_type:
+            self.__qualname__ = f"_VariableFunctionsClass.{self.__name__}"
+            self.__module__ = "minigrad"
+
+    def renamed(self, name: str) -> builtin_function_or_method:
+        """The same function under another of torch's names, a builtin of its own there
+        (``torch.arccos``, ``torch.concat``)."""
+        return type(self)(self.__func__, self.__self__ is not None, name)
+
+    def __repr__(self) -> str:
+        if self.__self__ is None:
+            return f"<built-in function {self.__name__}>"
+        return f"<built-in method {self.__name__} of type object at {id(self.__self__):#x}>"
+
+
+# torch.linalg's and torch.special's functions are builtins of torch._C's modules (<built-in
+# function linalg_det>), named by their prefix
+_C_MODULES = {"linalg": "minigrad.linalg", "special": "minigrad.special"}
+
+
+def nn_builtin(op, name: str | None = None) -> builtin_function_or_method:
+    """``op``'s torch function as one of ``torch._C._nn``'s, which nn.functional exports
+    (``F.linear``, ``F.elu_``): ``<built-in function linear>``."""
+    function = builtin_function_or_method(op.as_function.__func__, of_type=False, name=name)
+    function.__module__ = "minigrad.nn.functional"
+    return function
+
+
+builtin_function_or_method.__module__ = "builtins"  # type(torch.add), as Python's own type
+
+
 def _wrapper(fn, name, sigs):
     module = "torch.nn.functional." if fn.__module__.startswith("minigrad.nn") else "torch."
     public = module + name  # how torch names the function in its dispatch errors
@@ -717,6 +766,11 @@ def _wrapper(fn, name, sigs):
     function.__name__ = function.__qualname__ = fn.__name__
     function.__doc__ = fn.__doc__
     function.__module__ = fn.__module__
+    package = _C_MODULES.get(name.partition("_")[0])
+    if package is None:
+        return builtin_function_or_method(function, name=name)
+    function = builtin_function_or_method(function, of_type=False, name=name)
+    function.__module__ = package
     return function
 
 

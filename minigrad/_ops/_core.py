@@ -10,11 +10,15 @@ result is a plain tensor.
 from __future__ import annotations
 
 import numbers
+import os
+import sys
+import warnings
 
 import numpy as np
 
 from minigrad import _dtype
 from minigrad._numeric import cast
+from minigrad._ops import subclass
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode, graph, profiler
 from minigrad.autograd.views import make_view
@@ -205,3 +209,18 @@ def check_same_shape_broadcast(a: np.ndarray, b: np.ndarray) -> None:
             dim = max(len(sa), len(sb)) - i
             raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
                                f"({y}) at non-singleton dimension {dim}")
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def warn_at_caller(message: str) -> None:
+    """A UserWarning pointing at the first line outside minigrad (the learner's), as torch's
+    warnings from C++ point at the Python line that called it, however many frames minigrad's
+    parsers and composites add. An op a learner's subclass dispatched names the dispatch's
+    line, as torch's name its ``Tensor.__torch_function__``'s."""
+    frame, level = sys._getframe(1), 2  # stacklevel 2 names this function's caller
+    while (frame is not None and frame.f_code.co_filename.startswith(_PACKAGE)
+           and frame.f_code is not subclass.RUN_AS_CODE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)

@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._ops import pointwise as P
+from minigrad._ops import subclass
 from minigrad._ops._args import parses, type_name
 from minigrad._ops._core import record
 from minigrad._ops.inplace import _saved_original, apply_inplace
@@ -114,7 +115,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     else:
         norm_factor = w_sum - P.mul_scalar((w * aweights).sum(), correction) / w_sum
     if norm_factor._data <= 0:
-        warnings.warn(COV_DOF_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(COV_DOF_WARNING, UserWarning, stacklevel=subclass.stacklevel(3))
         norm_factor = norm_factor.detach() * 0
     centered = x - avg.unsqueeze(1)
     c = mm(centered, (centered if w is None else centered * w).t())

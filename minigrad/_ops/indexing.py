@@ -12,17 +12,14 @@ place that was read; forward mode reads the tangent at the same place.
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-import warnings
 
 import numpy as np
 
 from minigrad import _dtype, _layout
 from minigrad._numeric import cast
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast, record, record_view
+from minigrad._ops._core import check_same_shape_broadcast, record, record_view, warn_at_caller
 from minigrad._ops.pointwise import mul_scalar
 from minigrad._tensor import Tensor, _wrap_dim
 from minigrad.autograd.graph import Node
@@ -161,18 +158,6 @@ def to_numpy_index(indices):
         else:
             out.append(i)
     return tuple(out)
-
-
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def warn_at_caller(message: str) -> None:
-    """A UserWarning pointing at the first line outside minigrad (the learner's), as torch's
-    warnings from C++ point at the Python line that called it."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def getitem(input, index):

@@ -12,14 +12,12 @@ have nodes of their own, with derivatives.yaml's formulas.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from minigrad import _dtype, _layout
 from minigrad._numeric import fma, torch_fuses
 from minigrad._ops._args import parses
-from minigrad._ops._core import cross_save, record, result_type
+from minigrad._ops._core import cross_save, record, result_type, warn_at_caller
 from minigrad._ops.inplace import apply_inplace
 from minigrad._ops.inverse import inverse
 from minigrad._ops.join import stack
@@ -133,7 +131,7 @@ def cross(input, other, dim=None):
     if dim is None:
         if not _cross_warned:
             _cross_warned.append(True)
-            warnings.warn(CROSS_WARNING, UserWarning, stacklevel=2)
+            warn_at_caller(CROSS_WARNING)  # torch warns from C++: at the learner's line
         dim = next((i for i, s in enumerate(input.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

@@ -121,7 +121,8 @@ def meshgrid(*tensors, indexing=None):
     if indexing is None:
         if not _warned:
             _warned.append(True)
-            warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=2)
+            # torch warns from C++ called by torch/functional.py: at that line, its own
+            warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=1)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")

@@ -9,15 +9,13 @@ the others for prod). Forward mode applies the same reduction to the tangent.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from minigrad import _dtype, _layout, return_types
 from minigrad._numeric import cascade_sum, cascade_sum_dims, cast, norm_sum, quietly
 from minigrad._ops import _vmap_hook
 from minigrad._ops._args import parses
-from minigrad._ops._core import fused, record
+from minigrad._ops._core import fused, record, warn_at_caller
 from minigrad._ops.join import cat, stack
 from minigrad._ops.pointwise import div_scalar, maximum, minimum, mul_scalar, np_exp, np_log, where
 from minigrad._tensor import Tensor, _wrap_dim
@@ -560,9 +558,8 @@ def _var_data(input, dim, unbiased, keepdim, correction, name):
     n = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
     dof = n - c
     if dof <= 0:
-        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+        warn_at_caller(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                       "less than the reduction factor (input numel divided by output numel).")
     wide = data.astype(np.float64)  # torch's CPU kernel accumulates in double
     with np.errstate(all="ignore"):
         centered = wide - (wide.mean(axis=dims, keepdims=True) if wide.ndim else wide)

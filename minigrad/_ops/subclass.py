@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 import types
 import weakref
 
@@ -156,6 +157,25 @@ def _dispatching(fn, public_name: str):
     return function
 
 
+# the code of every _dispatching wrapper (one function, many closures)
+_WRAPPER_CODE = next(c for c in _dispatching.__code__.co_consts if isinstance(c, types.CodeType))
+
+
+def stacklevel(level: int) -> int:
+    """``level`` for a ``warnings.warn`` in the caller, plus one for each dispatching wrapper
+    among the frames it counts. torch's Python functions dispatch inside themselves, so their
+    warnings name the same line whether or not a learner's subclass lives; minigrad's wrappers
+    (installed while one does) are frames of their own."""
+    frame, extra = sys._getframe(1), 0
+    for _ in range(level - 1):
+        frame = frame.f_back
+        while frame is not None and frame.f_code is _WRAPPER_CODE:
+            frame, extra = frame.f_back, extra + 1
+        if frame is None:
+            break
+    return level + extra
+
+
 def _defined_below_tensor(cls, name: str) -> bool:
     for klass in cls.__mro__:
         if klass is Tensor:
@@ -233,6 +253,10 @@ def _run_as(cls, fn, args, kwargs):
     return _convert(out, cls)
 
 
+# where an op a learner's subclass dispatched runs (see _core.warn_at_caller)
+RUN_AS_CODE = _run_as.__code__
+
+
 def _target_class(public_name: str, args, kwargs):
     """The learner's subclass the results take, or None: torch tries each subclass's handler,
     lowest first, and the default handler accepts only when its class is a subclass of every
@@ -267,12 +291,53 @@ def _convert(out, cls):
 def as_subclass(self, cls):
     """``Tensor.as_subclass``: an alias of ``self`` (``AliasBackward0`` when it requires grad),
     as an instance of ``cls``."""
+    _check_subclass(cls)
+    return retyped(self._alias(), cls)
+
+
+def make_subclass(cls, data, require_grad=False):
+    """``Tensor._make_subclass``: ``data``'s memory, detached, as a new leaf of ``cls`` (how a
+    learner's ``__new__`` makes an instance of its subclass, as Parameter's does)."""
+    _check_subclass(cls)
+    if not isinstance(data, Tensor):
+        raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+                        f"{type(data).__name__}")
+    out = retyped(Tensor.detach(data), cls)
+    if require_grad and not out.dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    out._requires_grad = bool(require_grad)
+    return out
+
+
+def _check_subclass(cls) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
-    out = self._alias()
-    out.__class__ = cls
-    return out
+
+
+def retyped(t, cls):
+    """``t``, a fresh tensor nothing else refers to yet, as an instance of ``cls``: itself, or,
+    when ``cls`` has slots of its own (``__slots__ = ("tag",)``, whose layout Python cannot
+    change an object to), a new ``cls`` object holding ``t``'s state."""
+    try:
+        t.__class__ = cls
+    except TypeError:
+        return _moved(t, cls)
+    return t
+
+
+_TENSOR_SLOTS = tuple(s for s in Tensor.__slots__ if s not in ("__dict__", "__weakref__"))
+
+
+def _moved(t, cls):
+    """A new ``cls`` object holding ``t``'s state (slots and attributes); a node that made
+    ``t`` keeps only its metadata."""
+    new = object.__new__(cls)
+    for name in _TENSOR_SLOTS:
+        setattr(new, name, getattr(t, name))
+    new.__dict__.update(vars(t))
+    return new
 
 
 def _format(self, spec: str) -> str:
@@ -293,3 +358,4 @@ def _deepcopy(self, memo):
 
 
 Tensor._subclassed = staticmethod(register)
+Tensor._make_subclass = staticmethod(make_subclass)

@@ -23,6 +23,8 @@ from minigrad.autograd.grad_mode import (
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from minigrad.autograd.variable import Variable
 
+backward.__module__ = grad.__module__ = __name__  # torch defines them in autograd/__init__.py
+
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "graph", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "forward_ad",

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from minigrad._creation import ones_like, tensor, zeros_like
-from minigrad._ops import _vmap_hook
+from minigrad._ops import _vmap_hook, subclass
 from minigrad._ops.join import stack
 from minigrad._tensor import Tensor
 from minigrad.autograd import engine, grad_mode
@@ -209,11 +209,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 
 def _warn_create_graph() -> None:
-    """x.grad made with create_graph has a grad_fn leading back to x: a reference cycle."""
+    """x.grad made with create_graph has a grad_fn leading back to x: a reference cycle.
+    torch warns from its C++ engine, called by its own Python (autograd/graph.py's
+    ``_engine_run_backward``): the warning names that line, as this one names ``backward``'s."""
     global _warned_create_graph
     if not _warned_create_graph:
         _warned_create_graph = True
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=4)
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=2)
 
 
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -247,7 +249,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
-                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
+                      "minigrad.autograd.backward.", FutureWarning,
+                      stacklevel=subclass.stacklevel(2))
     if _vmap_hook.active and not is_grads_batched:  # batched grad_outputs inside vmap
         out = _vmap_hook.grad(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
                               allow_unused, materialize_grads)

@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._ops import _vmap_hook
+from minigrad._ops import _vmap_hook, subclass
 from minigrad._ops._core import needs_grad
 from minigrad._tensor import Tensor
 from minigrad.autograd import forward_grad, grad_mode
@@ -304,9 +304,10 @@ def _wrap_outputs(ctx, args, outputs, differentiable, saved_ids):
                 if is_input and not is_modified:
                     if id(out) in saved_ids:
                         raise RuntimeError(RETURNED_AS_IS_SAVED)
-                    out = alias_of(out)
-            elif is_input:  # a detached alias, rather than changing the input
-                out = out.detach()
+                    out = _alias_of_input(out)
+            elif is_input:  # a detached alias, rather than changing the input; of a learner's
+                # subclass, a plain tensor, as torch's C++ detach gives (no dispatch)
+                out = Tensor.detach(out) if out._learner_subclass else out.detach()
             elif out._base is None:
                 out.detach_()
         elif is_modified:
@@ -320,7 +321,7 @@ def _wrap_outputs(ctx, args, outputs, differentiable, saved_ids):
             if is_input:
                 if id(out) in saved_ids:
                     raise RuntimeError(RETURNED_AS_IS_SAVED)
-                out = alias_of(out)
+                out = _alias_of_input(out)
             out._attach(ctx, i)
             out._view_version = out._version
         if not (is_input and is_modified) and out._base is not None:
@@ -383,6 +384,13 @@ def _check_dirty(t, is_input, num_outputs) -> None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
     t._grad = None  # torch resets the gradient of the tensor whose history is replaced
+
+
+def _alias_of_input(t):
+    """``alias_of(t)`` for an input returned as-is, of the input's class when that is a
+    learner's subclass, as torch's (a Parameter's is a plain tensor)."""
+    out = alias_of(t)
+    return subclass.retyped(out, type(t)) if t._learner_subclass else out
 
 
 def _alias_tangents(ctx, args, outputs) -> None:

@@ -19,6 +19,11 @@ from minigrad.func.functional_call import (
 )
 from minigrad.func.vmap import vmap
 
+# torch.func's transforms say they are torch.func's (its __init__ re-exports them so)
+for _f in (grad, grad_and_value, vjp, jacrev, jvp, jacfwd, hessian, vmap, functional_call,
+           linearize, stack_module_state, replace_all_batch_norm_modules_):
+    _f.__module__ = __name__
+
 __all__ = ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian", "vmap",
            "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_"]
 

@@ -84,6 +84,9 @@ class NoValues:
 class BatchedTensor(Tensor):
     """One sample's view (the logical tensor) of a batch (the physical tensor ``_value``)."""
 
+    def __new__(cls, *args):  # made by __init__, not from data as Tensor(...) is
+        return object.__new__(cls)
+
     def __init__(self, value, bdim: int, level: int):
         self._requires_grad = False
         self._grad_fn = None

@@ -36,6 +36,8 @@ from minigrad._ops import normalization as _normalization
 from minigrad._ops import padding as _padding
 from minigrad._ops import robust_loss as _robust_loss
 from minigrad._ops import soft_margin as _soft_margin
+from minigrad._ops import subclass as _subclass
+from minigrad._ops._args import nn_builtin as _nn_builtin
 from minigrad._ops._args import parses as _parses
 from minigrad._ops._core import check_same_shape_broadcast as _check_same_shape_broadcast
 from minigrad._ops.inplace import relu_ as _relu_
@@ -79,7 +81,8 @@ def _linear(input, weight, bias=None):
     return out.add_(bias)
 
 
-linear = _linear.as_function  # torch's F.linear is the compiled op: its parser checks arguments
+# torch's F.linear is the compiled op (torch._C._nn's): its parser checks arguments
+linear = _nn_builtin(_linear, "linear")
 
 
 def _check_in_place_broadcast(out, bias) -> None:
@@ -119,12 +122,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return fn.as_function(input, negative_slope)
 
 
-def gelu(*args, **kwargs):  # torch's F.gelu and F.softplus are the compiled ops themselves
-    return activation.gelu.as_function(*args, **kwargs)
-
-
-def softplus(*args, **kwargs):
-    return activation.softplus.as_function(*args, **kwargs)
+# torch's F.gelu and F.softplus are the compiled ops themselves (torch._C._nn's)
+gelu, softplus = _nn_builtin(activation.gelu), _nn_builtin(activation.softplus)
 
 
 def silu(input, inplace=False):
@@ -135,9 +134,9 @@ def elu(input, alpha=1.0, inplace=False):
     return (activation.elu_ if inplace else activation.elu).as_function(input, alpha)
 
 
-# F.relu_, F.leaky_relu_ and F.elu_ are torch's in-place ops themselves
-relu_, leaky_relu_, elu_ = (op.as_function for op in (_relu_, activation.leaky_relu_,
-                                                        activation.elu_))
+# F.relu_ (torch.relu_), F.leaky_relu_ and F.elu_ (torch._C._nn's) are torch's in-place ops
+relu_ = _relu_.as_function
+leaky_relu_, elu_ = _nn_builtin(activation.leaky_relu_), _nn_builtin(activation.elu_)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -184,7 +183,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "and silence this warning, please use dropout instead. Note that dropout2d "
             "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
             "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     if dim == 3:
         warnings.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
@@ -192,7 +191,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "is the channel dim. This behavior will change in a future release to interpret the "
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     return _feature_dropout(input, p, training, inplace)
 
 
@@ -207,7 +206,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
             "and silence this warning, please use dropout instead. Note that dropout3d "
             "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
             "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
-            stacklevel=2)
+            stacklevel=_subclass.stacklevel(2))
     return _channel_dropout(input, dim == 5, p, training, inplace)
 
 
@@ -237,8 +236,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return op.as_function(input, p, training)
 
 
-def one_hot(*args, **kwargs):  # torch's F.one_hot is the compiled op
-    return _embedding.one_hot.as_function(*args, **kwargs)
+one_hot = _nn_builtin(_embedding.one_hot)  # torch's F.one_hot is the compiled op
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -264,7 +262,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+                      stacklevel=_subclass.stacklevel(2))
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
@@ -303,7 +301,7 @@ def _broadcast(a, b):
 def _get_softmax_dim(name, ndim, stacklevel):
     """torch's deprecated default: dim 0 for 0-, 1- and 3-D inputs, else 1, with a warning."""
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=stacklevel)
+                  "to include dim=X as an argument.", stacklevel=_subclass.stacklevel(stacklevel))
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -479,7 +477,8 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
         c_name = _dtype._C_FLOAT_NAMES.get
         warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
                       f"{c_name(input.dtype.name)}, weight dtype = {c_name(weight.dtype.name)}, "
-                      f"Cannot dispatch to fused implementation.", stacklevel=3)
+                      f"Cannot dispatch to fused implementation.",
+                      stacklevel=_subclass.stacklevel(3))
     opmath = _dtype.float32 if input.dtype == _dtype.float16 else input.dtype
     upcast = input.to(opmath)
     if eps is None:
@@ -530,7 +529,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
+                      "to broadcasting. Please ensure they have the same size.",
+                      stacklevel=_subclass.stacklevel(2))
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
@@ -554,7 +554,8 @@ def _warn_size_mismatch(input, target):
     if target.size() != input.size():  # size(): torch's error for a non-tensor
         warnings.warn(f"Using a target size ({target.shape!r}) that is different to the input "
                       f"size ({input.shape!r}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+                      "to broadcasting. Please ensure they have the same size.",
+                      stacklevel=_subclass.stacklevel(3))
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -601,7 +602,7 @@ def _legacy_reduction(size_average, reduce):
     reduce = True if reduce is None else reduce
     ret = ("mean" if size_average else "sum") if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{ret}' instead.", stacklevel=2)
+                  f"reduction='{ret}' instead.", stacklevel=_subclass.stacklevel(2))
     return ret
 
 
@@ -657,7 +658,7 @@ def _reduction_enum(size_average, reduce, reduction):
         reduction = _legacy_reduction(size_average, reduce)
     if reduction == "elementwise_mean":
         warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
-                      "instead.", stacklevel=3)
+                      "instead.", stacklevel=_subclass.stacklevel(3))
         return 1
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -675,7 +676,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "the support size.'batchmean' divides only by the batch size, and "
                           "aligns with the KL div math definition.'mean' will be changed to "
                           "behave the same as 'batchmean' in the next major release.",
-                          stacklevel=2)
+                          stacklevel=_subclass.stacklevel(2))
         enum = 2 if reduction == "batchmean" else _reduction_enum(None, None, reduction)
     reduced = _composite.kl_div.as_function(input, target, enum, log_target=log_target)
     if reduction == "batchmean" and input.dim() != 0:
@@ -824,9 +825,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return activation.hardtanh.as_function(input, min_val, max_val)
 
 
-def hardtanh_(*args, **kwargs):
-    """torch's builtin ``hardtanh_``: its default bounds are the ints -1 and 1."""
-    return activation.hardtanh_.as_function(*args, **kwargs)
+hardtanh_ = _nn_builtin(activation.hardtanh_)  # torch's builtin: its bounds the ints -1 and 1
 
 
 def relu6(input, inplace=False):
@@ -836,9 +835,8 @@ def relu6(input, inplace=False):
     return activation.relu6.as_function(input)
 
 
-def logsigmoid(*args, **kwargs):
-    """torch's builtin ``log_sigmoid`` (LogSigmoidBackward0, which keeps a buffer)."""
-    return activation.log_sigmoid.as_function(*args, **kwargs)
+# torch's builtin log_sigmoid (LogSigmoidBackward0, which keeps a buffer)
+logsigmoid = _nn_builtin(activation.log_sigmoid, "log_sigmoid")
 
 
 def selu(input, inplace=False):
@@ -846,16 +844,14 @@ def selu(input, inplace=False):
     return (activation.selu_ if inplace else activation.selu).as_function(input)
 
 
-def selu_(*args, **kwargs):
-    return activation.selu_.as_function(*args, **kwargs)
+selu_ = activation.selu_.as_function  # torch.selu_ itself, as the next few
 
 
 def celu(input, alpha=1.0, inplace=False):
     return (activation.celu_ if inplace else activation.celu).as_function(input, alpha)
 
 
-def celu_(*args, **kwargs):
-    return activation.celu_.as_function(*args, **kwargs)
+celu_ = activation.celu_.as_function
 
 
 def mish(input, inplace=False):
@@ -895,16 +891,9 @@ def threshold(input, threshold, value, inplace=False):
     return fn.as_function(input, threshold, value)
 
 
-def threshold_(*args, **kwargs):
-    return activation.threshold_.as_function(*args, **kwargs)
-
-
-def softshrink(*args, **kwargs):
-    return activation.softshrink.as_function(*args, **kwargs)
-
-
-def hardshrink(*args, **kwargs):
-    return activation.hardshrink.as_function(*args, **kwargs)
+threshold_ = activation.threshold_.as_function
+softshrink = _nn_builtin(activation.softshrink)
+hardshrink = activation.hardshrink.as_function
 
 
 def glu(input, dim=-1):
@@ -913,9 +902,7 @@ def glu(input, dim=-1):
     return activation.glu.as_function(input, dim)
 
 
-def prelu(*args, **kwargs):
-    """torch.prelu: the weight viewed along dim 1, then PreluKernelBackward0."""
-    return activation.prelu.as_function(*args, **kwargs)
+prelu = activation.prelu.as_function  # torch.prelu: the weight viewed along dim 1
 
 
 def __getattr__(name):

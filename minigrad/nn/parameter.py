@@ -11,7 +11,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._tensor import Tensor
-from minigrad._tensor_str import parameter_str
+from minigrad._tensor_str import parameter_str, tensor_str
 
 
 class Parameter(Tensor):
@@ -39,6 +39,12 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         d = self.dtype
+        if type(self) is not Parameter:  # a learner's subclass: torch's repr of a subclass
+            # (its name as the prefix), marked as a Parameter: Parameter(P([1., 2.]))
+            return "Parameter containing:\nParameter(" + tensor_str(
+                self._data, dtype_name=d.name, prefix=f"{type(self).__name__}(",
+                is_default_dtype=d is _dtype.get_default_dtype(),
+                requires_grad=self.requires_grad, grad_fn_name=None) + ")"
         return parameter_str(self._data, dtype_name=d.name,
                              is_default_dtype=d is _dtype.get_default_dtype(),
                              requires_grad=self.requires_grad)

@@ -19,6 +19,8 @@ from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
 
+Adafactor.__module__ = "minigrad.optim"  # as torch's optim/__init__.py names it
+
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler",
            "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "LBFGS", "swa_utils",
            "Adafactor"]

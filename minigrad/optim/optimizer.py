@@ -48,7 +48,7 @@ def _own_step(cls):
     func = cls.step
     if func is not Optimizer.step:
         return func  # defined by the class or a base: torch wraps that one
-    owner = next(c for c in cls.__mro__ if c.__module__.startswith("minigrad.optim."))
+    owner = next(c for c in cls.__mro__ if c.__module__.startswith("minigrad.optim"))
     if owner is Optimizer:
         return func
     own = types.FunctionType(func.__code__, func.__globals__, "step", func.__defaults__,
