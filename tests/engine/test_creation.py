@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from torch_compare import (
@@ -172,6 +172,42 @@ def test_arange(args):
 def test_arange_dtypes_and_grad():
     _both(lambda lib, d: lib.arange(4, dtype=d["int32"]))
     _both(lambda lib, d: lib.arange(0.0, 2.0, 0.5, requires_grad=True))
+
+
+
+# --- range (deprecated: end included, its own kernel) -------------------------------------------
+def _range_outcome(lib, args, dtype):
+    """``lib.range(*args)``'s exact values, dtype and warnings, or its error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            t = lib.range(*args, dtype=None if dtype is None else getattr(lib, dtype))
+            got = (str(t.dtype).split(".")[-1], t.detach().numpy().tobytes())
+        except Exception as e:  # noqa: BLE001 - the error itself is compared
+            got = (type(e).__name__, normalize_text(str(e)))
+    return got, [(w.category, normalize_text(str(w.message))) for w in caught]
+
+
+_BOUND = st.one_of(st.integers(-20, 20), st.floats(-20, 20, allow_nan=False).map(
+    lambda v: round(v, 3)))
+
+
+@SETTINGS
+@given(start=_BOUND, end=_BOUND, step=st.one_of(st.sampled_from([1, -1, 2, 0.1, -0.3, 0.25, 0]),
+                                                 st.floats(-3, 3).map(lambda v: round(v, 2))),
+       dtype=st.sampled_from([None, "float64", "float16", "int64", "int32"]))
+def test_range_matches_torch_bit_for_bit(start, end, step, dtype):
+    # an integer dtype with a step that truncates to 0: torch divides by zero and crashes
+    assume(not (dtype in ("int64", "int32") and 0 < abs(step) < 1))
+    assert _range_outcome(minigrad, (start, end, step), dtype) == \
+        _range_outcome(torch, (start, end, step), dtype)
+
+
+@pytest.mark.parametrize("args", [(0, 10), (3,), (0, float("inf")), (float("nan"), 1),
+                                  ("a", 2), (1, 2, 3, 4), (torch.tensor(1), 3)], ids=repr)
+def test_range_errors_and_forms(args):
+    m_args = [minigrad.tensor(a.item()) if isinstance(a, torch.Tensor) else a for a in args]
+    assert _range_outcome(minigrad, m_args, None) == _range_outcome(torch, args, None)
 
 
 # --- *_like -----------------------------------------------------------------------------------
