@@ -113,6 +113,7 @@ from minigrad._ops.binning import (
     bucketize,
     heaviside,
     histc,
+    histogram,
     isclose,
     isin,
     searchsorted,

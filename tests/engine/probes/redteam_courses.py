@@ -3,8 +3,9 @@
 team, in the style of d2l.ai, Zero to Mastery, the UvA DL course, CS231n, Raschka's PyTorch in
 one hour and LLMs from scratch, micrograd/makemore): tensors and their printing, autograd,
 from-scratch and concise models on synthetic data, training loops printing rounded losses,
-DataLoader, nn.init, nn.utils, state_dicts. torch.range (deprecated, end included) was
-missing; torch.distributions is left out on purpose (its clear error is a known difference)."""
+DataLoader, nn.init, nn.utils, state_dicts. torch.range (deprecated, end included) and
+torch.histogram were missing; torch.distributions is left out on purpose (its clear error is a
+known difference)."""
 
 PROBES = [
     # --- d2l.ai preliminaries: ndarray, data manipulation, linear algebra, calculus, autograd, probability
@@ -2372,6 +2373,52 @@ W_hh = torch.normal(0, 1, (3, 4))
 a = torch.matmul(X, W_xh) + torch.matmul(H, W_hh)
 b = torch.matmul(torch.cat((X, H), 1), torch.cat((W_xh, W_hh), 0))
 print(torch.allclose(a, b), (a - b).abs().max() < 1e-5)""",
+    # --- torch.histogram (once missing): a makemore-style look at tanh saturation, its forms and errors
+    """x = torch.tensor([1., 2, 1, 4, 2.5])
+r = torch.histogram(x, bins=4)
+print(r, type(r).__name__, r.hist, r.bin_edges)
+print(torch.histogram(x, bins=4, range=(0., 3.)))
+print(torch.histogram(x, bins=torch.tensor([0., 1.5, 2., 5.])))
+print(torch.histogram(x, bins=3, weight=torch.tensor([1., 2, 3, 4, 5]), density=True))
+print(torch.histogram(x, 3, density=True))
+print(x.histogram(3))
+print(torch.histogram(torch.tensor([2., 2.]), 2))
+print(torch.histogram(torch.tensor([]), 2))
+print(torch.histogram(torch.tensor([[1., 5.], [3., 7.]]), 2))
+print(torch.histogram(torch.tensor([1., 5.], dtype=torch.float64), 2))
+for f in [lambda: torch.histogram(torch.tensor([1, 2]), 2), lambda: torch.histogram(x, 0), lambda: torch.histogram(x, 2, range=(3., 1.)),
+          lambda: torch.histogram(x, torch.tensor([0., 1.], dtype=torch.float64)), lambda: torch.histogram(x, torch.tensor([[0., 1.]])),
+          lambda: torch.histogram(x, 2, range=(0., float('inf'))), lambda: torch.histogram(x, 2, weight=torch.ones(3)),
+          lambda: torch.histogram(x, 2, range=(1, 2)), lambda: torch.histogram(torch.tensor([1., float('nan')]), 2),
+          lambda: torch.histogram(x, torch.tensor([3., 1., 2.])), lambda: torch.histogram(x, -1), lambda: torch.histogram(x),
+          lambda: torch.histogram(x, torch.tensor([1.])), lambda: torch.histogram(x, 2.5), lambda: torch.histogram(x, 2, range=[1]),
+          lambda: torch.histogram(x.half(), 2), lambda: torch.histogram(x, 2, weight=torch.ones(5, dtype=torch.float64)),
+          lambda: torch.histogram(x, torch.tensor([])), lambda: torch.histogram(x, 2, range=(1, True))]:
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)""",
+    """x = torch.ones(3, requires_grad=True)
+h = torch.histogram(x, 2)
+print(h, h.hist.grad_fn.next_functions, h.bin_edges.requires_grad, h.bin_edges.grad_fn.next_functions)
+h.hist.sum().backward()""",
+    """x = torch.ones(3)
+b = torch.tensor([0., 1, 2], requires_grad=True)
+w = torch.ones(3, requires_grad=True)
+h = torch.histogram(x, b, weight=w)
+print(len(h.hist.grad_fn.next_functions), h.hist.grad_fn.name())
+with torch.no_grad():
+    print(torch.histogram(x, b, weight=w))""",
+    """g = torch.Generator().manual_seed(2147483647)
+h = torch.tanh(torch.randn(1000, generator=g) * 2)
+hy, hx = torch.histogram(h, bins=50)
+print(hy, hx)
+print(torch.histogram(h, bins=7, density=True))
+print(torch.histogram(h.double(), bins=13, range=(-0.5, 0.5)))""",
+    """g = torch.Generator().manual_seed(2147483647)
+h = torch.tanh(torch.randn(100, generator=g) * 2)
+hy, hx = torch.histogram(h, bins=4)
+print(hy, hx)""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
