@@ -320,9 +320,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """``data`` itself when it is a tensor (``data.to(dtype)`` for another dtype: a copy in
+    the graph, as torch's), a NumPy array shared when its dtype fits, else a new tensor."""
     _check_device(device)
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype)

@@ -330,3 +330,19 @@ def test_creation_errors():
                lambda lib: lib.full((2,), 1.5, dtype=lib.int64),
                lambda lib: lib.tensor([[], []]), lambda lib: lib.tensor([])):
         same_outcome(fn, (minigrad,), (torch,))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "float16"])
+@pytest.mark.parametrize("grad", [False, True])
+def test_as_tensor_of_a_tensor_is_it_or_its_conversion(dtype, grad):
+    """A tensor in another dtype is converted with ``to`` (kept in the graph), never copied
+    as ``tensor()`` copies (which warns)."""
+    def make(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = lib.tensor([1.5, -2.0], requires_grad=grad)
+            y = lib.as_tensor(x * 1 if grad else x, dtype=getattr(lib, dtype))
+        grad_fn = None if y.grad_fn is None else type(y.grad_fn).__name__
+        return (y.tolist(), str(y.dtype).split(".")[-1], grad_fn, y.requires_grad,
+                (y is x), [str(w.message) for w in caught])
+    assert make(minigrad) == make(torch)
