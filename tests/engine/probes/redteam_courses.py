@@ -2419,6 +2419,275 @@ print(torch.histogram(h.double(), bins=13, range=(-0.5, 0.5)))""",
 h = torch.tanh(torch.randn(100, generator=g) * 2)
 hy, hx = torch.histogram(h, bins=4)
 print(hy, hx)""",
+    # --- Zero to Mastery classification (synthetic circles and blobs), UvA's seeding and saving, DataLoader's collate_fn and samplers
+    """torch.manual_seed(42)
+torch.cuda.manual_seed(42)
+torch.cuda.manual_seed_all(42)
+torch.backends.cudnn.deterministic = True
+torch.backends.cudnn.benchmark = False
+print(torch.backends.cudnn.deterministic, torch.rand(2))""",
+    r"""import io
+import torch.nn as nn
+torch.manual_seed(42)
+model = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1))
+state_dict = model.state_dict()
+print(state_dict)
+buf = io.BytesIO()
+torch.save(state_dict, buf)
+buf.seek(0)
+state_dict = torch.load(buf)
+new_model = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1))
+new_model.load_state_dict(state_dict)
+print("Original model\n", model.state_dict())
+print("\nLoaded model\n", new_model.state_dict())""",
+    """import torch.utils.data as data
+def numpy_collate(batch):
+    return torch.stack([b[0] for b in batch]), torch.tensor([b[1] for b in batch])
+ds = [(torch.tensor([float(i), float(-i)]), i % 2) for i in range(5)]
+loader = data.DataLoader(ds, batch_size=2, collate_fn=numpy_collate, pin_memory=False)
+for xb, yb in loader:
+    print(xb, yb)""",
+    """import torch.utils.data as data
+ds = [(torch.tensor([float(i)]), i % 2) for i in range(5)]
+for xb, yb in data.DataLoader(ds, batch_size=2):
+    print(xb, yb, yb.dtype)""",
+    """import torch.utils.data as data
+ds = data.TensorDataset(torch.arange(6.).view(3, 2))
+for (xb,) in data.DataLoader(ds, batch_size=2):
+    print(xb)
+print(ds.tensors[0].shape)""",
+    """import torch.utils.data as data
+class D(data.Dataset):
+    pass
+d = D()
+len(d)""",
+    """import torch.utils.data as data
+class D(data.Dataset):
+    def __getitem__(self, i):
+        return i
+d = D()
+print(d[3])
+print(data.ConcatDataset([data.TensorDataset(torch.ones(2)), data.TensorDataset(torch.zeros(3))])[3])""",
+    """import torch.utils.data as data
+loader = data.DataLoader(range(5), batch_size=2, shuffle=False)
+print(len(loader), loader.batch_size, loader.drop_last, type(loader.sampler).__name__)
+loader = data.DataLoader(range(5), batch_size=2, shuffle=True)
+print(type(loader.sampler).__name__)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), batch_size=0)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), sampler=data.SequentialSampler(range(5)), shuffle=True)""",
+    """import torch.utils.data as data
+print(list(data.BatchSampler(data.SequentialSampler(range(7)), batch_size=3, drop_last=False)))
+torch.manual_seed(0)
+print(list(data.RandomSampler(range(5))), list(data.SubsetRandomSampler([1, 3, 5])) if hasattr(data, 'SubsetRandomSampler') else None)""",
+    r"""import torch.nn as nn
+torch.manual_seed(42)
+def make_circles(n, noise=0.03):
+    t = torch.rand(n) * 2 * torch.pi
+    r = torch.where(torch.arange(n) % 2 == 0, 1.0, 0.5)
+    X = torch.stack([r * torch.cos(t), r * torch.sin(t)], dim=1)
+    X += noise * torch.randn(X.shape)
+    y = (torch.arange(n) % 2 == 0).float()
+    return X, y
+X, y = make_circles(20)
+print(X[:5], y[:5])
+print(X.shape, y.shape, X.dtype, y.dtype)
+class CircleModelV0(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer_1 = nn.Linear(in_features=2, out_features=5)
+        self.layer_2 = nn.Linear(in_features=5, out_features=1)
+    def forward(self, x):
+        return self.layer_2(self.layer_1(x))
+model_0 = CircleModelV0()
+print(model_0)
+with torch.inference_mode():
+    untrained_preds = model_0(X)
+print(f"Length of predictions: {len(untrained_preds)}, Shape: {untrained_preds.shape}")
+print(f"\nFirst 10 predictions:\n{untrained_preds[:10]}")
+print(f"\nFirst 10 test labels:\n{y[:10]}")""",
+    """def accuracy_fn(y_true, y_pred):
+    correct = torch.eq(y_true, y_pred).sum().item()
+    acc = (correct / len(y_pred)) * 100
+    return acc
+y_logits = torch.tensor([[-0.4], [0.3], [0.1], [-0.2]])
+y_pred_probs = torch.sigmoid(y_logits)
+print(y_pred_probs)
+y_preds = torch.round(y_pred_probs)
+y_pred_labels = torch.round(torch.sigmoid(y_logits))
+print(torch.eq(y_preds.squeeze(), y_pred_labels.squeeze()))
+print(y_preds.squeeze())
+print(accuracy_fn(torch.tensor([0., 1., 1., 1.]), y_preds.squeeze()))""",
+    """import torch.nn as nn
+torch.manual_seed(42)
+X = torch.randn(40, 2)
+y = (X[:, 0] * X[:, 1] > 0).float()
+model_3 = nn.Sequential(nn.Linear(2, 10), nn.ReLU(), nn.Linear(10, 10), nn.ReLU(), nn.Linear(10, 1))
+loss_fn = nn.BCEWithLogitsLoss()
+optimizer = torch.optim.SGD(model_3.parameters(), lr=0.1)
+for epoch in range(30):
+    model_3.train()
+    y_logits = model_3(X).squeeze()
+    y_pred = torch.round(torch.sigmoid(y_logits))
+    loss = loss_fn(y_logits, y)
+    acc = torch.eq(y, y_pred).sum().item() / len(y) * 100
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    if epoch % 10 == 0:
+        print(f"Epoch: {epoch} | Loss: {loss:.5f}, Accuracy: {acc:.2f}%")""",
+    """import torch.nn as nn
+torch.manual_seed(42)
+NUM_CLASSES, NUM_FEATURES = 4, 2
+centers = torch.tensor([[2., 2.], [-2., 2.], [-2., -2.], [2., -2.]])
+y_blob = torch.randint(0, NUM_CLASSES, (40,))
+X_blob = centers[y_blob] + 0.5 * torch.randn(40, NUM_FEATURES)
+print(X_blob[:3], y_blob[:5], y_blob.dtype)
+class BlobModel(nn.Module):
+    def __init__(self, input_features, output_features, hidden_units=8):
+        super().__init__()
+        self.linear_layer_stack = nn.Sequential(
+            nn.Linear(in_features=input_features, out_features=hidden_units),
+            nn.Linear(in_features=hidden_units, out_features=hidden_units),
+            nn.Linear(in_features=hidden_units, out_features=output_features),
+        )
+    def forward(self, x):
+        return self.linear_layer_stack(x)
+model_4 = BlobModel(input_features=NUM_FEATURES, output_features=NUM_CLASSES, hidden_units=8)
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model_4.parameters(), lr=0.1)
+y_logits = model_4(X_blob[:5])
+y_pred_probs = torch.softmax(y_logits, dim=1)
+print(y_logits)
+print(y_pred_probs)
+print(torch.sum(y_pred_probs[0]).round(decimals=3), torch.argmax(y_pred_probs[0]))
+for epoch in range(20):
+    y_logits = model_4(X_blob)
+    y_pred = torch.softmax(y_logits, dim=1).argmax(dim=1)
+    loss = loss_fn(y_logits, y_blob)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    if epoch % 5 == 0:
+        print(f"Epoch: {epoch} | Loss: {loss:.5f}, Acc: {(y_pred == y_blob).float().mean() * 100:.2f}%")""",
+    """import torch.nn as nn
+loss_fn = nn.CrossEntropyLoss()
+loss_fn(torch.randn(4, 3), torch.tensor([0., 1., 2., 0.]).unsqueeze(1))""",
+    """import torch.nn as nn
+loss_fn = nn.CrossEntropyLoss()
+loss_fn(torch.randn(4, 3), torch.tensor([0, 1, 2]))""",
+    """import torch.nn as nn
+loss_fn = nn.BCEWithLogitsLoss()
+loss_fn(torch.randn(4, 1), torch.tensor([0., 1., 1., 0.]))""",
+    """import torch.nn as nn
+print(nn.BCELoss()(torch.sigmoid(torch.tensor([0.3, -0.2])), torch.tensor([1, 0])))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+A = torch.arange(-10, 10, 1, dtype=torch.float32)
+print(A)
+def relu(x):
+    return torch.maximum(torch.tensor(0), x)
+def sigmoid(x):
+    return 1 / (1 + torch.exp(-x))
+print(relu(A))
+print(sigmoid(A))
+print(torch.allclose(sigmoid(A), torch.sigmoid(A)))""",
+    """from timeit import default_timer as timer
+start = timer()
+x = torch.ones(3) * 2
+end = timer()
+print(isinstance(end - start, float), x)""",
+    """x = torch.tensor([0.25, 0.5, 0.75])
+print(torch.round(x), x.round(), torch.round(torch.tensor([1.5, 2.5, -0.5])), torch.round(torch.tensor(1.2345), decimals=2))""",
+    """x = torch.tensor([[1, 2], [3, 4]])
+print(torch.max(x, dim=0), torch.amax(x, dim=0), torch.aminmax(x, dim=1))
+print(torch.tensor([0.0, -0.0]).max(), torch.tensor([-0.0, 0.0]).max(dim=0))""",
+    # --- utils.data's samplers (SubsetRandomSampler, WeightedRandomSampler, RandomSampler with replacement: once missing) and DataLoader's checks (batch_size=0 was accepted)
+    """import torch.utils.data as data
+data.DataLoader(range(5), batch_size=0)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), batch_size=2.0)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), drop_last=1)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), num_workers=-1)""",
+    """import torch.utils.data as data
+data.DataLoader(range(5), batch_size=None, drop_last=True)""",
+    """import torch.utils.data as data
+bs = data.BatchSampler(data.SequentialSampler(range(5)), 2, False)
+loader = data.DataLoader(range(10, 15), batch_sampler=bs)
+print([b.tolist() for b in loader], len(loader), loader.batch_size, loader.drop_last)
+data.DataLoader(range(5), batch_sampler=bs, shuffle=True)""",
+    """import torch.utils.data as data
+loader = data.DataLoader([1.5, 2.5], batch_size=None)
+print(list(loader), len(loader))""",
+    """import torch.utils.data as data
+torch.manual_seed(0)
+print(list(data.SubsetRandomSampler([1, 3, 5])), len(data.SubsetRandomSampler([1, 3, 5])))
+print(list(data.SubsetRandomSampler(torch.tensor([1, 3, 5]))))
+g = torch.Generator().manual_seed(3)
+print(list(data.SubsetRandomSampler(range(10, 16), generator=g)))
+print(torch.rand(1))""",
+    """import torch.utils.data as data
+torch.manual_seed(0)
+idx = list(range(10))
+train_sampler = data.SubsetRandomSampler(idx[:8])
+valid_sampler = data.SubsetRandomSampler(idx[8:])
+ds = data.TensorDataset(torch.arange(10.), torch.arange(10) % 2)
+train_loader = data.DataLoader(ds, batch_size=3, sampler=train_sampler)
+valid_loader = data.DataLoader(ds, batch_size=3, sampler=valid_sampler)
+for xb, yb in train_loader:
+    print(xb, yb)
+print([xb.tolist() for xb, _ in valid_loader], len(train_loader))""",
+    """import torch.utils.data as data
+torch.manual_seed(0)
+s = data.WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5, replacement=True)
+print(list(s), len(s))
+print(list(data.WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5, replacement=False)))
+print(torch.rand(1))""",
+    """import torch.utils.data as data
+torch.manual_seed(0)
+labels = torch.tensor([0, 0, 0, 0, 1, 1])
+class_counts = torch.bincount(labels)
+weights = 1.0 / class_counts[labels].float()
+print(weights)
+sampler = data.WeightedRandomSampler(weights, num_samples=len(weights), replacement=True)
+loader = data.DataLoader(data.TensorDataset(torch.arange(6.), labels), batch_size=3, sampler=sampler)
+for xb, yb in loader:
+    print(xb, yb)""",
+    """import torch.utils.data as data
+data.WeightedRandomSampler([1.0, 2.0], 0)""",
+    """import torch.utils.data as data
+data.WeightedRandomSampler([[1.0, 2.0]], 2)""",
+    """import torch.utils.data as data
+data.WeightedRandomSampler([1.0, 2.0], 2, replacement=1)""",
+    """import torch.utils.data as data
+torch.manual_seed(0)
+s = data.RandomSampler(range(5), replacement=True, num_samples=40)
+print(list(s), len(s))
+print(list(data.RandomSampler(range(4), num_samples=10)))
+print(torch.rand(1))""",
+    """import torch.utils.data as data
+data.RandomSampler(range(5), replacement=1)""",
+    """import torch.utils.data as data
+data.RandomSampler([])""",
+    """import torch.utils.data as data
+print(issubclass(data.SequentialSampler, data.Sampler), isinstance(data.RandomSampler(range(3)), data.Sampler))""",
+    """import torch.utils.data as data
+class EvenSampler(data.Sampler):
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return iter(range(0, self.n, 2))
+    def __len__(self):
+        return (self.n + 1) // 2
+loader = data.DataLoader(torch.arange(10, 20), batch_size=2, sampler=EvenSampler(10))
+print([b.tolist() for b in loader])""",
+    """import torch.utils.data as data
+print(data.get_worker_info())""",
+    """import torch.utils.data as data
+data.no_such_thing""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
@@ -2433,6 +2702,10 @@ print(multinomial.Multinomial(1, fair_probs).sample().shape)""": _DISTRIBUTIONS,
     """torch.manual_seed(0)
 d = torch.distributions.Normal(torch.tensor(0.0), torch.tensor(1.0))
 print(d.sample())""": _DISTRIBUTIONS,
+    """from torch.utils.data import IterableDataset
+print(IterableDataset)""":
+        "iterable-style datasets are left out on purpose: minigrad's loader reads map-style "
+        "datasets; the import gets the clear left-out error",
     """import torch.nn as nn
 x = torch.linspace(-3, 3, 7)
 print(nn.GELU()(x))""":
