@@ -2681,6 +2681,313 @@ print([b.tolist() for b in loader])""",
 print(data.get_worker_info())""",
     """import torch.utils.data as data
 data.no_such_thing""",
+    # --- d2l's builder's guide (custom layers, file I/O), PyTorch's own learn-by-example polynomial fits, schedulers and optimizers
+    """import torch.nn as nn
+import torch.nn.functional as F
+class CenteredLayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+    def forward(self, X):
+        return X - X.mean()
+layer = CenteredLayer()
+print(layer(torch.tensor([1.0, 2, 3, 4, 5])))
+net = nn.Sequential(nn.Linear(8, 128), CenteredLayer())
+torch.manual_seed(0)
+Y = net(torch.rand(4, 8))
+print(f"{Y.mean().abs().item() < 1e-6}")
+print(net)""",
+    """import torch.nn as nn
+import torch.nn.functional as F
+class MyLinear(nn.Module):
+    def __init__(self, in_units, units):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(in_units, units))
+        self.bias = nn.Parameter(torch.randn(units,))
+    def forward(self, X):
+        linear = torch.matmul(X, self.weight.data) + self.bias.data
+        return F.relu(linear)
+torch.manual_seed(0)
+linear = MyLinear(5, 3)
+print(linear.weight)
+print(linear(torch.rand(2, 5)))
+print(linear)""",
+    """import io
+x = torch.arange(4)
+buf = io.BytesIO()
+torch.save(x, buf)
+buf.seek(0)
+x2 = torch.load(buf)
+print(x2)
+y = torch.zeros(4)
+buf = io.BytesIO()
+torch.save([x, y], buf)
+buf.seek(0)
+x2, y2 = torch.load(buf)
+print((x2, y2))
+buf = io.BytesIO()
+mydict = {'x': x, 'y': y}
+torch.save(mydict, buf)
+buf.seek(0)
+print(torch.load(buf))""",
+    """import io
+import torch.nn as nn
+import torch.nn.functional as F
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.hidden = nn.Linear(20, 256)
+        self.output = nn.Linear(256, 10)
+    def forward(self, x):
+        return self.output(F.relu(self.hidden(x)))
+torch.manual_seed(0)
+net = MLP()
+X = torch.randn(size=(2, 20))
+Y = net(X)
+buf = io.BytesIO()
+torch.save(net.state_dict(), buf)
+buf.seek(0)
+clone = MLP()
+clone.load_state_dict(torch.load(buf))
+print(clone.eval())
+Y_clone = clone(X)
+print(Y_clone == Y)""",
+    """import torch.nn as nn
+class FixedHiddenMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rand_weight = torch.rand((20, 20), requires_grad=False)
+        self.linear = nn.Linear(20, 20)
+    def forward(self, X):
+        X = self.linear(X)
+        X = torch.relu(X @ self.rand_weight + 1)
+        X = self.linear(X)
+        while X.abs().sum() > 1:
+            X /= 2
+        return X.sum()
+torch.manual_seed(0)
+net = FixedHiddenMLP()
+print(net(torch.rand(2, 20)))
+print([n for n, _ in net.named_parameters()], len(net.state_dict()))""",
+    """import torch.nn as nn
+class MySequential(nn.Module):
+    def __init__(self, *args):
+        super().__init__()
+        for idx, module in enumerate(args):
+            self.add_module(str(idx), module)
+    def forward(self, X):
+        for module in self.children():
+            X = module(X)
+        return X
+torch.manual_seed(0)
+net = MySequential(nn.Linear(20, 256), nn.ReLU(), nn.Linear(256, 10))
+print(net(torch.rand(2, 20)).shape)
+print(net)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for name, cls, kw in [('exp', torch.optim.lr_scheduler.ExponentialLR, {'gamma': 0.9}),
+                      ('cos', torch.optim.lr_scheduler.CosineAnnealingLR, {'T_max': 4}),
+                      ('multistep', torch.optim.lr_scheduler.MultiStepLR, {'milestones': [1, 3], 'gamma': 0.1})]:
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    sched = cls(opt, **kw)
+    lrs = []
+    for _ in range(5):
+        opt.step()
+        sched.step()
+        lrs.append(round(sched.get_last_lr()[0], 6))
+    print(name, lrs)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=1)
+for loss in [1.0, 0.9, 0.95, 0.96, 0.97, 0.98]:
+    sched.step(loss)
+    print(opt.param_groups[0]['lr'])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=6)
+for _ in range(6):
+    opt.step()
+    sched.step()
+    print(round(opt.param_groups[0]['lr'], 5), end=' ')
+print()""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda=lambda epoch: 0.5 ** epoch)
+for _ in range(3):
+    opt.step(); sched.step()
+print(sched.get_last_lr(), sched.state_dict()['last_epoch'])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+for Opt, kw in [(torch.optim.SGD, dict(lr=0.1, momentum=0.9)), (torch.optim.Adam, dict(lr=0.01)), (torch.optim.AdamW, dict(lr=0.01)), (torch.optim.RMSprop, dict(lr=0.01)), (torch.optim.Adagrad, dict(lr=0.1))]:
+    torch.manual_seed(0)
+    m = nn.Linear(3, 1)
+    opt = Opt(m.parameters(), **kw)
+    X = torch.randn(8, 3)
+    y = X.sum(1, keepdim=True)
+    for _ in range(5):
+        loss = ((m(X) - y) ** 2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+    print(Opt.__name__, f"{loss.item():.4f}")""",
+    """import torch.nn as nn
+m = nn.Linear(2, 1)
+opt = torch.optim.Adam(m.parameters(), lr=0.01, betas=(0.9, 0.999))
+print(opt)
+opt.add_param_group({'params': nn.Parameter(torch.zeros(2)), 'lr': 0.1})
+print(len(opt.param_groups), opt.param_groups[1]['lr'], opt.param_groups[1]['betas'])""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+m(torch.ones(1, 2)).sum().backward()
+opt.zero_grad(set_to_none=False)
+print(m.weight.grad)
+opt.zero_grad()
+print(m.weight.grad)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+def closure():
+    opt.zero_grad()
+    loss = m(torch.ones(1, 2)).pow(2).sum()
+    loss.backward()
+    return loss
+print(opt.step(closure))""",
+    """x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.tensor([3.0, 4.0], requires_grad=True)
+z = x * y
+z.backward(torch.tensor([1.0, 0.5]))
+print(x.grad, y.grad)
+print(z.is_leaf, z.requires_grad, z.grad_fn.next_functions)""",
+    """a = torch.randn(2, 2)
+a = ((a * 3) / (a - 1))
+print(a.requires_grad)
+a.requires_grad_(True)
+print(a.requires_grad)
+b = (a * a).sum()
+print(b.grad_fn)""",
+    """x = torch.ones(5)
+y = torch.zeros(3)
+w = torch.ones(5, 3, requires_grad=True)
+b = torch.ones(3, requires_grad=True)
+z = torch.matmul(x, w) + b
+loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+print(f"Gradient function for z = {z.grad_fn}")
+print(f"Gradient function for loss = {loss.grad_fn}")
+loss.backward()
+print(w.grad)
+print(b.grad)
+z_det = z.detach()
+print(z_det.requires_grad)""",
+    r"""inp = torch.eye(4, 5, requires_grad=True)
+out = (inp + 1).pow(2).t()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"First call\n{inp.grad}")
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\nSecond call\n{inp.grad}")
+inp.grad.zero_()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\nCall after zeroing gradients\n{inp.grad}")""",
+    """import math
+dtype = torch.float
+torch.manual_seed(0)
+x = torch.linspace(-math.pi, math.pi, 200, dtype=dtype)
+y = torch.sin(x)
+a = torch.randn((), dtype=dtype, requires_grad=True)
+b = torch.randn((), dtype=dtype, requires_grad=True)
+c = torch.randn((), dtype=dtype, requires_grad=True)
+d = torch.randn((), dtype=dtype, requires_grad=True)
+learning_rate = 1e-6
+for t in range(120):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum()
+    if t % 40 == 39:
+        print(t, f"{loss.item():.2f}")
+    loss.backward()
+    with torch.no_grad():
+        a -= learning_rate * a.grad
+        b -= learning_rate * b.grad
+        c -= learning_rate * c.grad
+        d -= learning_rate * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+print(f'Result: y = {a.item():.3f} + {b.item():.3f} x + {c.item():.3f} x^2 + {d.item():.3f} x^3')""",
+    """class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+x = torch.linspace(-1, 1, 5, requires_grad=True)
+P3 = LegendrePolynomial3.apply
+y = P3(x)
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)""",
+    """import math
+torch.manual_seed(0)
+x = torch.linspace(-math.pi, math.pi, 100)
+y = torch.sin(x)
+p = torch.tensor([1, 2, 3])
+xx = x.unsqueeze(-1).pow(p)
+print(xx.shape)
+model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
+loss_fn = torch.nn.MSELoss(reduction='sum')
+for t in range(200):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+    if t % 100 == 99:
+        print(t, f"{loss.item():.3f}")
+    model.zero_grad()
+    loss.backward()
+    with torch.no_grad():
+        for param in model.parameters():
+            param -= 1e-6 * param.grad
+linear_layer = model[0]
+print(f'Result: y = {linear_layer.bias.item():.4f} + {linear_layer.weight[:, 0].item():.4f} x')""",
+    # --- printing: summarised tensors, print options, small dtypes, f-strings, strides
+    """torch.manual_seed(123)
+print(torch.rand(1000))""",
+    """torch.manual_seed(123)
+print(torch.randn(30, 30))""",
+    """torch.set_printoptions(linewidth=40)
+print(torch.arange(20.))
+torch.set_printoptions(linewidth=80)""",
+    """torch.set_printoptions(threshold=5, edgeitems=2)
+print(torch.arange(10))
+torch.set_printoptions(profile='default')
+print(torch.arange(10))""",
+    """x = torch.tensor([300, -5], dtype=torch.int64)
+print(x.to(torch.uint8), x.to(torch.int8), torch.tensor([250], dtype=torch.uint8) + 10)""",
+    """print(torch.tensor([0.1, 0.2], dtype=torch.float16) * 3, torch.tensor([65504.0], dtype=torch.float16) * 2)
+print(torch.finfo(torch.float16).max, torch.finfo(torch.float32).eps, torch.iinfo(torch.int32).max)""",
+    """x = torch.tensor(3.14159)
+print(f"{x}", f"{x:.2f}", str(x), repr(x), format(x.item(), '.3f'))""",
+    """x = torch.tensor([3.14159, 2.0])
+print(f"{x:.2f}")""",
+    """print(torch.tensor([1, 2, 3], dtype=torch.int32), torch.tensor([True]), torch.tensor([1.0], dtype=torch.float64), torch.tensor(2, dtype=torch.int16))""",
+    """print(torch.empty(2, 3).shape, torch.full((2, 2), 7), torch.full((2,), 7.0).dtype, torch.full((2,), True))""",
+    """x = torch.arange(12).reshape(3, 4)
+print(x.stride(), x.T.stride(), x.T.is_contiguous(), x.T.contiguous().stride(), x.storage_offset(), x[1].storage_offset())""",
+    """x = torch.ones(3, 4)
+print(x.type(), x.long().type(), x.is_floating_point(), torch.is_tensor(x), torch.numel(x))""",
+    """x = torch.randn(3)
+print(type(x), x.__class__.__name__, type(x.shape), type(x.shape[0]), x.shape == (3,), x.shape == torch.Size([3]))""",
+    """x = torch.zeros(2, 3)
+print(x.new_ones(2), x.new_zeros((1, 2)), x.new_tensor([1, 2]), x.new_full((2,), 3.0), x.new_empty(0).shape)""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
@@ -2695,6 +3002,9 @@ print(multinomial.Multinomial(1, fair_probs).sample().shape)""": _DISTRIBUTIONS,
     """torch.manual_seed(0)
 d = torch.distributions.Normal(torch.tensor(0.0), torch.tensor(1.0))
 print(d.sample())""": _DISTRIBUTIONS,
+    """x = torch.tensor([1.0, 2.0], dtype=torch.bfloat16)
+print(x, x.dtype, x.element_size())""":
+        "bfloat16 is left out on purpose (NumPy has no bfloat16): the clear left-out error",
     """from torch.utils.data import IterableDataset
 print(IterableDataset)""":
         "iterable-style datasets are left out on purpose: minigrad's loader reads map-style "
