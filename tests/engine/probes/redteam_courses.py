@@ -2867,97 +2867,72 @@ z = x * y
 z.backward(torch.tensor([1.0, 0.5]))
 print(x.grad, y.grad)
 print(z.is_leaf, z.requires_grad, z.grad_fn.next_functions)""",
-    """a = torch.randn(2, 2)
-a = ((a * 3) / (a - 1))
-print(a.requires_grad)
-a.requires_grad_(True)
-print(a.requires_grad)
-b = (a * a).sum()
-print(b.grad_fn)""",
-    """x = torch.ones(5)
-y = torch.zeros(3)
-w = torch.ones(5, 3, requires_grad=True)
-b = torch.ones(3, requires_grad=True)
-z = torch.matmul(x, w) + b
-loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
-print(f"Gradient function for z = {z.grad_fn}")
-print(f"Gradient function for loss = {loss.grad_fn}")
+    """features = torch.ones(4)
+target = torch.tensor([1.0, 0.0])
+W = torch.full((4, 2), 0.25, requires_grad=True)
+bias = torch.zeros(2, requires_grad=True)
+logits = features @ W + bias
+loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, target)
+print("logits come from", logits.grad_fn, "and the loss from", loss.grad_fn)
 loss.backward()
-print(w.grad)
-print(b.grad)
-z_det = z.detach()
-print(z_det.requires_grad)""",
-    r"""inp = torch.eye(4, 5, requires_grad=True)
-out = (inp + 1).pow(2).t()
-out.backward(torch.ones_like(out), retain_graph=True)
-print(f"First call\n{inp.grad}")
-out.backward(torch.ones_like(out), retain_graph=True)
-print(f"\nSecond call\n{inp.grad}")
-inp.grad.zero_()
-out.backward(torch.ones_like(out), retain_graph=True)
-print(f"\nCall after zeroing gradients\n{inp.grad}")""",
+print(W.grad, bias.grad, logits.detach().requires_grad)""",
+    """m = torch.eye(3, 4, requires_grad=True)
+r = (2 * m - 1).pow(3).T
+g = torch.full_like(r, 0.5)
+r.backward(g, retain_graph=True)
+print("once:", m.grad)
+r.backward(g, retain_graph=True)
+print("twice (accumulated):", m.grad)
+m.grad = None
+r.backward(g)
+print("after resetting:", m.grad)""",
     """import math
-dtype = torch.float
-torch.manual_seed(0)
-x = torch.linspace(-math.pi, math.pi, 200, dtype=dtype)
-y = torch.sin(x)
-a = torch.randn((), dtype=dtype, requires_grad=True)
-b = torch.randn((), dtype=dtype, requires_grad=True)
-c = torch.randn((), dtype=dtype, requires_grad=True)
-d = torch.randn((), dtype=dtype, requires_grad=True)
-learning_rate = 1e-6
-for t in range(120):
-    y_pred = a + b * x + c * x ** 2 + d * x ** 3
-    loss = (y_pred - y).pow(2).sum()
-    if t % 40 == 39:
-        print(t, f"{loss.item():.2f}")
+torch.manual_seed(1)
+grid = torch.linspace(0, math.pi, 100)
+target = torch.cos(grid)
+p0, p1, p2 = (torch.randn((), requires_grad=True) for _ in range(3))
+for it in range(90):
+    guess = p0 + p1 * grid + p2 * grid ** 2
+    err = ((guess - target) ** 2).mean()
+    if it % 30 == 29:
+        print(it, f"{err.item():.3f}")
+    err.backward()
+    with torch.no_grad():
+        for p in (p0, p1, p2):
+            p -= 5e-3 * p.grad
+            p.grad = None
+print(f"cos(x) ~ {p0.item():.3f} + {p1.item():.3f} x + {p2.item():.3f} x^2")""",
+    """class CubicMinusTwoX(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t ** 3 - 2 * t
+    @staticmethod
+    def backward(ctx, upstream):
+        (t,) = ctx.saved_tensors
+        return upstream * (3 * t ** 2 - 2)
+t = torch.linspace(-2, 2, 5, requires_grad=True)
+out = CubicMinusTwoX.apply(t)
+print(out, out.grad_fn)
+out.sum().backward()
+print(t.grad)""",
+    """torch.manual_seed(0)
+t = torch.linspace(-1, 1, 50)
+powers = t.unsqueeze(1) ** torch.tensor([1, 2])
+print(powers.shape, powers[:2])
+net = torch.nn.Sequential(torch.nn.Linear(2, 1), torch.nn.Flatten(0, 1))
+crit = torch.nn.MSELoss(reduction='sum')
+goal = 3 * t ** 2 - t
+for k in range(100):
+    loss = crit(net(powers), goal)
+    if k % 50 == 49:
+        print(k, f"{loss.item():.3f}")
+    net.zero_grad()
     loss.backward()
     with torch.no_grad():
-        a -= learning_rate * a.grad
-        b -= learning_rate * b.grad
-        c -= learning_rate * c.grad
-        d -= learning_rate * d.grad
-        a.grad = None
-        b.grad = None
-        c.grad = None
-        d.grad = None
-print(f'Result: y = {a.item():.3f} + {b.item():.3f} x + {c.item():.3f} x^2 + {d.item():.3f} x^3')""",
-    """class LegendrePolynomial3(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, input):
-        ctx.save_for_backward(input)
-        return 0.5 * (5 * input ** 3 - 3 * input)
-    @staticmethod
-    def backward(ctx, grad_output):
-        input, = ctx.saved_tensors
-        return grad_output * 1.5 * (5 * input ** 2 - 1)
-x = torch.linspace(-1, 1, 5, requires_grad=True)
-P3 = LegendrePolynomial3.apply
-y = P3(x)
-print(y, y.grad_fn)
-y.sum().backward()
-print(x.grad)""",
-    """import math
-torch.manual_seed(0)
-x = torch.linspace(-math.pi, math.pi, 100)
-y = torch.sin(x)
-p = torch.tensor([1, 2, 3])
-xx = x.unsqueeze(-1).pow(p)
-print(xx.shape)
-model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
-loss_fn = torch.nn.MSELoss(reduction='sum')
-for t in range(200):
-    y_pred = model(xx)
-    loss = loss_fn(y_pred, y)
-    if t % 100 == 99:
-        print(t, f"{loss.item():.3f}")
-    model.zero_grad()
-    loss.backward()
-    with torch.no_grad():
-        for param in model.parameters():
-            param -= 1e-6 * param.grad
-linear_layer = model[0]
-print(f'Result: y = {linear_layer.bias.item():.4f} + {linear_layer.weight[:, 0].item():.4f} x')""",
+        for w in net.parameters():
+            w -= 1e-3 * w.grad
+print([round(v, 3) for v in net[0].weight.flatten().tolist()], round(net[0].bias.item(), 3))""",
     # --- printing: summarised tensors, print options, small dtypes, f-strings, strides
     """torch.manual_seed(123)
 print(torch.rand(1000))""",
