@@ -2963,6 +2963,257 @@ print(x.type(), x.long().type(), x.is_floating_point(), torch.is_tensor(x), torc
 print(type(x), x.__class__.__name__, type(x.shape), type(x.shape[0]), x.shape == (3,), x.shape == torch.Size([3]))""",
     """x = torch.zeros(2, 3)
 print(x.new_ones(2), x.new_zeros((1, 2)), x.new_tensor([1, 2]), x.new_full((2,), 3.0), x.new_empty(0).shape)""",
+    # --- micrograd's check against torch in double, makemore's manual backprop compared exactly and approximately, activation statistics
+    """x1 = torch.Tensor([2.0]).double(); x1.requires_grad = True
+x2 = torch.Tensor([0.0]).double(); x2.requires_grad = True
+w1 = torch.Tensor([-3.0]).double(); w1.requires_grad = True
+w2 = torch.Tensor([1.0]).double(); w2.requires_grad = True
+b = torch.Tensor([6.8813735870195432]).double(); b.requires_grad = True
+n = x1*w1 + x2*w2 + b
+o = torch.tanh(n)
+print(o.data.item())
+o.backward()
+print('---')
+print('x2', x2.grad.item())
+print('w2', w2.grad.item())
+print('x1', x1.grad.item())
+print('w1', w1.grad.item())""",
+    """import torch.nn.functional as F
+g = torch.Generator().manual_seed(2147483647)
+n_embd, n_hidden, vocab_size, block_size, batch = 4, 16, 7, 3, 8
+C = torch.randn((vocab_size, n_embd), generator=g)
+W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5)
+b1 = torch.randn(n_hidden, generator=g) * 0.1
+W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.1
+b2 = torch.randn(vocab_size, generator=g) * 0.1
+parameters = [C, W1, b1, W2, b2]
+for p in parameters:
+    p.requires_grad = True
+Xb = torch.randint(0, vocab_size, (batch, block_size), generator=g)
+Yb = torch.randint(0, vocab_size, (batch,), generator=g)
+emb = C[Xb]
+embcat = emb.view(emb.shape[0], -1)
+hprebn = embcat @ W1 + b1
+h = torch.tanh(hprebn)
+logits = h @ W2 + b2
+logit_maxes = logits.max(1, keepdim=True).values
+norm_logits = logits - logit_maxes
+counts = norm_logits.exp()
+counts_sum = counts.sum(1, keepdims=True)
+counts_sum_inv = counts_sum**-1
+probs = counts * counts_sum_inv
+logprobs = probs.log()
+loss = -logprobs[range(batch), Yb].mean()
+for p in parameters:
+    p.grad = None
+for t in [logprobs, probs, counts, counts_sum, counts_sum_inv, norm_logits, logit_maxes, logits, h, hprebn, embcat, emb]:
+    t.retain_grad()
+loss.backward()
+print(f"{loss.item():.4f}")
+def cmp(s, dt, t):
+    ex = torch.all(dt == t.grad).item()
+    app = torch.allclose(dt, t.grad)
+    print(f'{s:15s} | exact: {str(ex):5s} | approximate: {str(app):5s}')
+dlogprobs = torch.zeros_like(logprobs)
+dlogprobs[range(batch), Yb] = -1.0/batch
+cmp('logprobs', dlogprobs, logprobs)
+dprobs = (1.0 / probs) * dlogprobs
+cmp('probs', dprobs, probs)
+dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
+cmp('counts_sum_inv', dcounts_sum_inv, counts_sum_inv)
+dcounts = counts_sum_inv * dprobs
+dcounts_sum = (-counts_sum**-2) * dcounts_sum_inv
+cmp('counts_sum', dcounts_sum, counts_sum)
+dcounts += torch.ones_like(counts) * dcounts_sum
+cmp('counts', dcounts, counts)
+dnorm_logits = counts * dcounts
+cmp('norm_logits', dnorm_logits, norm_logits)
+dlogits = dnorm_logits.clone()
+dlogit_maxes = (-dnorm_logits).sum(1, keepdim=True)
+cmp('logit_maxes', dlogit_maxes, logit_maxes)
+dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogit_maxes
+cmp('logits', dlogits, logits)
+dh = dlogits @ W2.T
+dW2 = h.T @ dlogits
+db2 = dlogits.sum(0)
+cmp('h', dh, h)
+cmp('W2', dW2, W2)
+cmp('b2', db2, b2)
+dhprebn = (1.0 - h**2) * dh
+cmp('hprebn', dhprebn, hprebn)
+dembcat = dhprebn @ W1.T
+cmp('embcat', dembcat, embcat)
+demb = dembcat.view(emb.shape)
+cmp('emb', demb, emb)
+dC = torch.zeros_like(C)
+for k in range(Xb.shape[0]):
+    for j in range(Xb.shape[1]):
+        dC[Xb[k, j]] += demb[k, j]
+cmp('C', dC, C)""",
+    """import torch.nn.functional as F
+g = torch.Generator().manual_seed(42)
+logits = torch.randn(5, 6, generator=g, requires_grad=True)
+Yb = torch.tensor([0, 3, 5, 1, 2])
+loss_fast = F.cross_entropy(logits, Yb)
+loss_fast.backward()
+dlogits = F.softmax(logits, 1)
+dlogits[range(5), Yb] -= 1
+dlogits /= 5
+print(f"{loss_fast.item():.6f}", (dlogits - logits.grad).abs().max().item() < 1e-7)
+print(F.softmax(logits, 1)[0], dlogits[0] * 5)""",
+    """g = torch.Generator().manual_seed(0)
+x = torch.randn(10, 4, generator=g)
+print(x.mean(0, keepdim=True), x.var(0, keepdim=True, unbiased=True), x.std(0))
+xhat = (x - x.mean(0, keepdim=True)) / torch.sqrt(x.var(0, keepdim=True, unbiased=False) + 1e-5)
+print(f"{xhat.mean().abs().item() < 1e-6}", xhat.std(0, unbiased=False))""",
+    """class Linear:
+    def __init__(self, fan_in, fan_out, bias=True, g=None):
+        self.weight = torch.randn((fan_in, fan_out), generator=g) / fan_in**0.5
+        self.bias = torch.zeros(fan_out) if bias else None
+    def __call__(self, x):
+        self.out = x @ self.weight
+        if self.bias is not None:
+            self.out += self.bias
+        return self.out
+    def parameters(self):
+        return [self.weight] + ([] if self.bias is None else [self.bias])
+class Tanh:
+    def __call__(self, x):
+        self.out = torch.tanh(x)
+        return self.out
+    def parameters(self):
+        return []
+g = torch.Generator().manual_seed(2147483647)
+layers = [Linear(10, 20, g=g), Tanh(), Linear(20, 20, g=g), Tanh(), Linear(20, 5, g=g)]
+with torch.no_grad():
+    layers[-1].weight *= 0.1
+    for layer in layers[:-1]:
+        if isinstance(layer, Linear):
+            layer.weight *= 5/3
+parameters = [p for layer in layers for p in layer.parameters()]
+print(sum(p.nelement() for p in parameters))
+for p in parameters:
+    p.requires_grad = True
+x = torch.randn(32, 10, generator=g)
+for layer in layers:
+    x = layer(x)
+for i, layer in enumerate(layers[:-1]):
+    if isinstance(layer, Tanh):
+        t = layer.out
+        print('layer %d (%10s): mean %+.2f, std %.2f, saturated: %.2f%%' % (i, layer.__class__.__name__, t.mean(), t.std(), (t.abs() > 0.97).float().mean()*100))""",
+    """g = torch.Generator().manual_seed(1)
+w = torch.randn(4, 3, generator=g, requires_grad=True)
+x = torch.randn(6, 4, generator=g)
+loss = (x @ w).tanh().pow(2).mean()
+loss.backward()
+lr = 0.1
+ud = [((lr * p.grad).std() / p.data.std()).log10().item() for p in [w]]
+print([f"{v:.3f}" for v in ud])
+print(f"{w.grad.std().item():.5f}", w.grad.shape, tuple(w.shape))""",
+    # --- module API the courses lean on: forward hooks for activation stats, freezing, deepcopy, extra_repr, buffers and parameters
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 2))
+stats = {}
+def hook(name):
+    def fn(module, inp, out):
+        stats[name] = (round(out.mean().item(), 4), round(out.std().item(), 4), round((out.abs() > 0.97).float().mean().item(), 4))
+    return fn
+handles = [m.register_forward_hook(hook(n)) for n, m in model.named_modules() if isinstance(m, nn.Tanh)]
+model(torch.randn(16, 4))
+print(stats)
+for h in handles:
+    h.remove()
+stats.clear()
+model(torch.randn(16, 4))
+print(stats)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+for p in model[0].parameters():
+    p.requires_grad = False
+print([(n, p.requires_grad) for n, p in model.named_parameters()])
+opt = torch.optim.SGD(filter(lambda p: p.requires_grad, model.parameters()), lr=0.1)
+print(len(opt.param_groups[0]['params']))
+model(torch.randn(3, 4)).sum().backward()
+print(model[0].weight.grad, model[2].bias.grad)
+model.requires_grad_(False)
+print(any(p.requires_grad for p in model.parameters()))""",
+    """import copy
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+clone = copy.deepcopy(model)
+with torch.no_grad():
+    clone.weight.add_(1.0)
+print(torch.equal(model.weight, clone.weight), clone.weight.requires_grad, type(clone.weight).__name__)
+print(clone.weight.is_leaf)""",
+    """import torch.nn as nn
+class Scale(nn.Module):
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+    def forward(self, x):
+        return x * self.factor
+    def extra_repr(self):
+        return f"factor={self.factor}"
+print(Scale(3), nn.Sequential(Scale(2), nn.ReLU()))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+print(list(model.named_children()))
+print(model.get_parameter('0.bias'), model.get_submodule('1'))
+print(dict(model.named_buffers()), model.state_dict().keys())""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 3)
+model.half()
+print(model.weight.dtype)
+model(torch.ones(1, 2))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 3)
+print(model.weight.T.shape, model.weight.t().is_contiguous(), model.weight.mT.shape)
+x = torch.randn(4, 2)
+print(torch.allclose(model(x), x @ model.weight.T + model.bias))
+print(torch.nn.functional.linear(x, model.weight, model.bias).shape)""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(3, 1)
+m.register_forward_pre_hook(lambda mod, args: print('pre', args[0].shape))
+m(torch.ones(2, 3))
+print(m._forward_pre_hooks.__class__.__name__, len(m._forward_pre_hooks))""",
+    """import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Linear(3, 1)
+x = torch.randn(2, 3, requires_grad=True)
+h = x.register_hook(lambda g: print('grad of x', g))
+m(x).sum().backward()
+h.remove()
+x.grad = None
+m(x).sum().backward()
+print(x.grad)""",
+    """import torch.nn as nn
+model = nn.Linear(2, 2)
+model.zero_grad(set_to_none=True)
+print(model.weight.grad)
+print(model.training, model.eval().training)
+print(nn.Linear(2, 2, bias=False), nn.Linear(2, 2, bias=False).bias)""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.foo = torch.ones(1)
+print('foo' in dict(m.named_buffers()), m.foo)
+m.register_buffer('bar', torch.zeros(1), persistent=False)
+print(list(m.state_dict().keys()), [n for n, _ in m.named_buffers()])
+m.register_buffer('bar', torch.ones(1))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.register_buffer('weight', torch.ones(1))""",
+    """import torch.nn as nn
+m = nn.Linear(2, 2)
+m.register_parameter('extra', nn.Parameter(torch.ones(2)))
+print([n for n, _ in m.named_parameters()])
+m.register_parameter('extra2', torch.ones(2))""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
