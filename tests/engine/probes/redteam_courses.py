@@ -2964,20 +2964,16 @@ print(type(x), x.__class__.__name__, type(x.shape), type(x.shape[0]), x.shape ==
     """x = torch.zeros(2, 3)
 print(x.new_ones(2), x.new_zeros((1, 2)), x.new_tensor([1, 2]), x.new_full((2,), 3.0), x.new_empty(0).shape)""",
     # --- micrograd's check against torch in double, makemore's manual backprop compared exactly and approximately, activation statistics
-    """x1 = torch.Tensor([2.0]).double(); x1.requires_grad = True
-x2 = torch.Tensor([0.0]).double(); x2.requires_grad = True
-w1 = torch.Tensor([-3.0]).double(); w1.requires_grad = True
-w2 = torch.Tensor([1.0]).double(); w2.requires_grad = True
-b = torch.Tensor([6.8813735870195432]).double(); b.requires_grad = True
-n = x1*w1 + x2*w2 + b
-o = torch.tanh(n)
-print(o.data.item())
-o.backward()
-print('---')
-print('x2', x2.grad.item())
-print('w2', w2.grad.item())
-print('x1', x1.grad.item())
-print('w1', w1.grad.item())""",
+    """a = torch.Tensor([1.5]).double(); a.requires_grad = True
+b = torch.Tensor([-0.5]).double(); b.requires_grad = True
+wa = torch.Tensor([-2.0]).double(); wa.requires_grad = True
+wb = torch.Tensor([0.75]).double(); wb.requires_grad = True
+c = torch.Tensor([2.25]).double(); c.requires_grad = True
+act = torch.tanh(a * wa + b * wb + c)
+print(act.data.item(), act.dtype)
+act.backward()
+for name, leaf in [('a', a), ('b', b), ('wa', wa), ('wb', wb), ('c', c)]:
+    print(name, leaf.grad.item())""",
     """import torch.nn.functional as F
 g = torch.Generator().manual_seed(2147483647)
 n_embd, n_hidden, vocab_size, block_size, batch = 4, 16, 7, 3, 8
