@@ -247,7 +247,9 @@ def default_collate(batch):
         return stack(batch, 0)
     if isinstance(elem, np.ndarray):
         return stack([as_tensor(b) for b in batch], 0)
-    if isinstance(elem, bool | np.bool_):
+    if isinstance(elem, np.bool_ | np.number):  # NumPy's scalars keep their dtype
+        return as_tensor(batch)
+    if isinstance(elem, bool):
         return tensor(batch, dtype=_dtype.bool)
     if isinstance(elem, float):
         return tensor(batch, dtype=_dtype.float64)
@@ -267,7 +269,7 @@ def default_collate(batch):
 
 def default_convert(data):
     """Without batching, samples are only converted: arrays become tensors, tuples lists."""
-    if isinstance(data, np.ndarray | np.number):
+    if isinstance(data, np.ndarray | np.number | np.bool_):
         return as_tensor(data)
     if isinstance(data, dict):
         return {key: default_convert(value) for key, value in data.items()}

@@ -133,6 +133,9 @@ def test_shuffle_without_generator_follows_manual_seed():
     [np.array([1.0, 2.0]), np.array([3.0, 4.0])],
     [np.arange(3, dtype=np.int32), np.arange(3, dtype=np.int32)],
     [("x", 1), ("y", 2)],
+    # NumPy's scalars keep their dtype (np.int32 once became int64)
+    [np.int32(3), np.int32(4)], [np.float32(1.5), np.float32(2.0)], [np.bool_(True)],
+    [np.uint8(7), np.uint8(9)], [(np.float64(1.5), "a"), (np.float64(2.5), "b")],
 ])
 def test_default_collate_matches_torch(samples):
     assert _describe(minigrad.utils.data.default_collate(samples)) == \
@@ -141,6 +144,7 @@ def test_default_collate_matches_torch(samples):
 
 @pytest.mark.parametrize("sample", [
     (np.arange(3), 1.5), {"a": np.float32(2.0), "b": [1, 2]}, np.eye(2), "text",
+    np.bool_(True), np.int16(5),
 ])
 def test_default_convert_matches_torch(sample):
     assert _describe(minigrad.utils.data.default_convert(sample)) == \
