@@ -3210,6 +3210,113 @@ m = nn.Linear(2, 2)
 m.register_parameter('extra', nn.Parameter(torch.ones(2)))
 print([n for n, _ in m.named_parameters()])
 m.register_parameter('extra2', torch.ones(2))""",
+    # --- data from NumPy: datasets of arrays and NumPy scalars (np.int32 was collated as int64), checkpoints of model and optimizer
+    """import numpy as np
+import torch.utils.data as data
+X = np.arange(12, dtype=np.float32).reshape(6, 2)
+y = np.array([0, 1, 0, 1, 1, 0])
+ds = list(zip(X, y))
+for xb, yb in data.DataLoader(ds, batch_size=4):
+    print(xb, yb)""",
+    """import numpy as np
+import torch.utils.data as data
+ds = [(np.float64(1.5), 'a'), (np.float64(2.5), 'b')]
+print(next(iter(data.DataLoader(ds, batch_size=2))))
+print(next(iter(data.DataLoader([np.int32(3), np.int32(4)], batch_size=2))))""",
+    """import torch.utils.data as data
+print(data.default_collate([torch.tensor(1.0), torch.tensor(2.0)]), data.default_collate([(1, 2.0), (3, 4.0)]))
+print(data.default_collate([{'a': 1}, {'a': 2}]))""",
+    """import torch.utils.data as data
+data.default_collate([torch.ones(2), torch.ones(3)])""",
+    """import io
+import torch.nn as nn
+buf = io.BytesIO()
+torch.save({'epoch': 3, 'model': nn.Linear(1, 1).state_dict(), 'loss': 0.25}, buf)
+buf.seek(0)
+ckpt = torch.load(buf, map_location='cpu')
+print(ckpt['epoch'], ckpt['loss'], list(ckpt['model'].keys()))""",
+    """import io
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+model(torch.ones(1, 2)).sum().backward()
+opt.step()
+buf = io.BytesIO()
+torch.save({'model_state_dict': model.state_dict(), 'optimizer_state_dict': opt.state_dict()}, buf)
+buf.seek(0)
+ck = torch.load(buf)
+model2 = nn.Linear(2, 1)
+opt2 = torch.optim.Adam(model2.parameters(), lr=0.01)
+model2.load_state_dict(ck['model_state_dict'])
+opt2.load_state_dict(ck['optimizer_state_dict'])
+print(opt2.state_dict()['state'][0]['step'], opt2.state_dict()['state'][0]['exp_avg'])
+print(opt2.param_groups[0]['lr'])""",
+    """import numpy as np
+a = np.array([1.0, 2.0])
+t = torch.tensor(a)
+print(t.dtype, torch.from_numpy(a).dtype, torch.as_tensor(a).dtype, torch.tensor(a, dtype=torch.float32).dtype)
+print(torch.tensor(np.float32(2.5)), torch.tensor([np.int64(1), np.int64(2)]))""",
+    """import numpy as np
+t = torch.ones(2) + np.ones(2)
+print(t, type(t))
+print(np.ones(2) + torch.ones(2))""",
+    """import numpy as np
+x = torch.tensor([1.0, 2.0])
+print(np.array(x), np.asarray(x).dtype, x.numpy().tolist(), np.mean(x.numpy()))
+print(torch.tensor(np.array([[1, 2], [3, 4]])).T)""",
+    """import numpy as np
+x = np.arange(6).reshape(2, 3)[:, ::2]
+print(torch.from_numpy(x))
+print(torch.from_numpy(np.arange(3)[::-1]))""",
+    # --- everyday ops and derivatives the chapters print: reductions, activations and their gradients, views, slicing
+    """x = torch.arange(6.).reshape(2, 3)
+print(x.sum(dim=(0, 1)), x.mean(dim=-1), x.prod(1), x.norm(dim=1), x.max(), x.argmax(), x.argmax(dim=0))
+print(x.exp().log(), x.sqrt(), x.abs().neg(), x.sign(), x.pow(0.5), x ** -1)""",
+    """x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x.pow(2).sum(dim=1).sqrt().mean()
+y.backward()
+print(y, x.grad)""",
+    """x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = torch.stack([x.sum(), (x ** 2).sum()])
+jac = torch.stack([torch.autograd.grad(y[i], x, retain_graph=True)[0] for i in range(2)])
+print(jac)""",
+    """x = torch.tensor([0.5, 1.0], requires_grad=True)
+y = torch.sin(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+g2, = torch.autograd.grad(g.sum(), x)
+print(g, g2, -torch.sin(x))""",
+    """x = torch.linspace(-2, 2, 5, requires_grad=True)
+sp = torch.nn.functional.softplus(x)
+sp.sum().backward()
+print(sp, x.grad, torch.sigmoid(x))""",
+    """x = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+for f in [torch.relu, torch.nn.functional.elu, torch.nn.functional.silu, torch.nn.functional.leaky_relu, torch.nn.functional.mish, torch.nn.functional.hardtanh, torch.nn.functional.relu6, torch.nn.functional.selu]:
+    x.grad = None
+    f(x).sum().backward()
+    print(f.__name__, x.grad)""",
+    """import torch.nn as nn
+print(nn.ReLU(), nn.LeakyReLU(0.2), nn.ELU(), nn.Sigmoid(), nn.Tanh(), nn.Softplus(beta=2), nn.PReLU(), nn.SiLU(), nn.Identity())
+torch.manual_seed(0)
+print(nn.PReLU()(torch.tensor([-1.0, 2.0])))""",
+    """x = torch.tensor([[1.0, 2.0, 3.0]])
+print(torch.nn.functional.normalize(x), torch.nn.functional.normalize(x, p=1, dim=1), torch.nn.functional.cosine_similarity(x, x * 2))
+print(torch.cdist(x, x + 1), torch.nn.functional.pairwise_distance(x, x + 1))""",
+    """torch.manual_seed(0)
+a = torch.randn(4)
+b = a.clone()
+print(a is b, torch.equal(a, b), a.data_ptr() == b.data_ptr())
+c = a.view(2, 2)
+c[0, 0] = 100
+print(a[0].item(), c._base is a)""",
+    """x = torch.arange(10)
+print(x[::2], x[1::3], x[-3:], x[torch.tensor([0, -1])], x.chunk(3), x.split(4), x.split([3, 7]))
+x[::-1]""",
+    """x = torch.arange(12).view(3, 4)
+print(x.flip(0), torch.fliplr(x), x.roll(1, 1), x.narrow(1, 1, 2), x.unbind(0)[0], x.tril(), x.triu(1))""",
+    """x = torch.arange(6).view(2, 3)
+print(x.repeat(2, 1), x.expand(2, 2, 3).shape, x.unsqueeze(0).expand(4, -1, -1).shape, x.tile((1, 2)))
+x.expand(3, 3)""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
