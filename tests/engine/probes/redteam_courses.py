@@ -2521,7 +2521,7 @@ y = (X[:, 0] * X[:, 1] > 0).float()
 model_3 = nn.Sequential(nn.Linear(2, 10), nn.ReLU(), nn.Linear(10, 10), nn.ReLU(), nn.Linear(10, 1))
 loss_fn = nn.BCEWithLogitsLoss()
 optimizer = torch.optim.SGD(model_3.parameters(), lr=0.1)
-for epoch in range(30):
+for epoch in range(15):
     model_3.train()
     y_logits = model_3(X).squeeze()
     y_pred = torch.round(torch.sigmoid(y_logits))
@@ -2530,7 +2530,7 @@ for epoch in range(30):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    if epoch % 10 == 0:
+    if epoch % 5 == 0:
         print(f"Epoch: {epoch} | Loss: {loss:.5f}, Accuracy: {acc:.2f}%")""",
     """import torch.nn as nn
 torch.manual_seed(42)
