@@ -399,10 +399,7 @@ def _checked_array(array: np.ndarray) -> np.ndarray:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     if array.dtype not in _dtype._BY_NUMPY:
-        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
-                        "The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
-                        "and bool.")
+        raise _dtype.unsupported_numpy(array.dtype)
     _check_strides(array)
     return array
 

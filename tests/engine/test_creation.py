@@ -346,3 +346,14 @@ def test_as_tensor_of_a_tensor_is_it_or_its_conversion(dtype, grad):
         return (y.tolist(), str(y.dtype).split(".")[-1], grad_fn, y.requires_grad,
                 (y is x), [str(w.message) for w in caught])
     assert make(minigrad) == make(torch)
+
+
+@pytest.mark.parametrize("np_dtype", [object, "U1", "S1", "datetime64[s]", np.longdouble],
+                         ids=str)
+@pytest.mark.parametrize("factory", ["tensor", "from_numpy", "as_tensor"])
+def test_an_array_torch_cannot_read_gets_its_error(np_dtype, factory):
+    """Its NumPy type named as torch names it (numpy.object_, numpy.str_, numpy.longdouble),
+    whichever factory reads it (tensor() named numpy.object and listed fewer types)."""
+    a = np.array([1], dtype=np_dtype) if np_dtype not in ("U1", "S1") else np.array(["a"],
+                                                                                   np_dtype)
+    same_error(lambda lib: getattr(lib, factory)(a), (minigrad,), (torch,))
