@@ -3317,6 +3317,17 @@ print(x.flip(0), torch.fliplr(x), x.roll(1, 1), x.narrow(1, 1, 2), x.unbind(0)[0
     """x = torch.arange(6).view(2, 3)
 print(x.repeat(2, 1), x.expand(2, 2, 3).shape, x.unsqueeze(0).expand(4, -1, -1).shape, x.tile((1, 2)))
 x.expand(3, 3)""",
+    # --- d2l's data preprocessing without pandas: arrays torch reads and one it cannot (object)
+    """import numpy as np
+x = np.array([1, 2, 3], dtype=object)
+torch.tensor(x)""",
+    """import numpy as np
+rows = np.array([[np.nan, 127500.0], [2.0, 106000.0], [4.0, 178100.0]])
+col = rows[:, 0]
+rows[:, 0] = np.where(np.isnan(col), np.nanmean(col), col)
+X = torch.tensor(rows[:, :1])
+y = torch.tensor(rows[:, 1])
+print(X, y, X.dtype, torch.tensor(np.array([True, False])), torch.tensor(np.array(['1.5']).astype(float)))""",
 ]
 
 _DISTRIBUTIONS = ("torch.distributions is left out on purpose: minigrad gives its clear "
