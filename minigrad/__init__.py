@@ -45,6 +45,7 @@ from minigrad._creation import (
     randn,
     randn_like,
     randperm,
+    range_,
     seed,
     set_default_device,
     set_default_tensor_type,
@@ -113,6 +114,7 @@ from minigrad._ops.binning import (
     bucketize,
     heaviside,
     histc,
+    histogram,
     isclose,
     isin,
     searchsorted,
@@ -444,6 +446,8 @@ from minigrad._ops.view_scatter import diagonal_scatter, select_scatter, slice_s
 globals().update({_k: _v.as_function for _k, _v in list(globals().items())
                   if hasattr(_v, "as_function")})
 clip = _clip_op  # its torch.clip (swapped in above)
+range = range_  # noqa: A001 - torch.range (deprecated), a name Python's builtin has too
+del range_
 fix = trunc
 concat = concatenate = cat
 multiply, subtract, divide, negative = mul, sub, div, neg

@@ -320,9 +320,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """``data`` itself when it is a tensor (``data.to(dtype)`` for another dtype: a copy in
+    the graph, as torch's), a NumPy array shared when its dtype fits, else a new tensor."""
     _check_device(device)
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype)
@@ -397,10 +399,7 @@ def _checked_array(array: np.ndarray) -> np.ndarray:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     if array.dtype not in _dtype._BY_NUMPY:
-        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
-                        "The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
-                        "and bool.")
+        raise _dtype.unsupported_numpy(array.dtype)
     _check_strides(array)
     return array
 
@@ -536,6 +535,48 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
             size = int(np.ceil((float(end) - float(start)) / float(step)))
         data = (first + by * np.arange(size, dtype=np.int64)).astype(dtype.numpy)
     return _finish(Tensor._make(data), requires_grad, device)
+
+
+
+RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end).")
+
+
+@parses(
+    'range(Number start, Number end, Number step = 1, *, Tensor out = None, '
+    'torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = None, '
+    'bool? requires_grad = False)',
+)
+def range_(start, end, step=1, *, dtype=None, requires_grad=False, device=None) -> Tensor:
+    """``torch.range``: deprecated, still in courses that predate ``arange``, which counts
+    ``start, start + step, ...`` up to ``end`` *included*, in the default dtype whatever the
+    bounds. Its own kernel, not arange's: ``(end - start) / step + 1`` values (truncated),
+    each ``start + i * step`` in the accumulating type (double; float for half; int64 for
+    integers), with no vector blocks, so it is written here rather than through arange."""
+    warnings.warn(RANGE_DEPRECATED, UserWarning, stacklevel=_learner_stacklevel())
+    dtype = dtype or _dtype.get_default_dtype()
+    start, end, step = (float(v.item() if isinstance(v, Tensor) else v) for v in (start, end, step))
+    if step == 0:  # checked in double, before the bounds are converted
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")  # C++'s << of a double
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if not dtype.is_floating_point:
+        acc = np.int64
+        start, end, step = (int(v) for v in (start, end, step))
+        if step == 0:  # range(0, 5, 0.5, dtype=int64): torch divides by zero and crashes
+            raise RuntimeError("step must be nonzero")
+        size = abs(end - start) // abs(step) + 1  # C's division, truncating toward zero
+    else:
+        acc = np.float32 if dtype is _dtype.float16 else np.float64
+        start, end, step = (acc(for_dtype(v, acc)) for v in (start, end, step))
+        size = int((end - start) / step + acc(1))
+    with np.errstate(all="ignore"):
+        data = (np.asarray(start, acc) + np.arange(size).astype(acc) * np.asarray(step, acc))
+    return _finish(Tensor._make(cast(data, dtype.numpy)), requires_grad, device)
 
 
 # torch's CPU kernels fill a range 2 vectors at a time (then one by one for the tail), and a

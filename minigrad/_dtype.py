@@ -99,11 +99,17 @@ def from_numpy_dtype(np_dtype) -> dtype:
     try:
         return _BY_NUMPY[np.dtype(np_dtype)]
     except KeyError:
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
-            "supported types are: float64, float32, float16, int64, int32, int16, int8, "
-            "uint8, and bool."
-        ) from None
+        raise unsupported_numpy(np_dtype) from None
+
+
+def unsupported_numpy(np_dtype) -> TypeError:
+    """torch's error for an array of a NumPy type it cannot read (``object_``, ``str_``,
+    ``longdouble``...): the type's own name, and every type torch reads, though minigrad
+    leaves out complex and the wider unsigned ones."""
+    return TypeError(
+        f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only "
+        "supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
+        "int16, int8, uint64, uint32, uint16, uint8, and bool.")
 
 
 def category(d: dtype) -> int:

@@ -119,6 +119,16 @@ LEFT_OUT = {
         "selective checkpointing chooses what to save per ATen operator, through torch's "
         "dispatcher (a TorchDispatchMode); minigrad.utils.checkpoint.checkpoint recomputes "
         "the whole function, or run this code with torch"),
+    "minigrad.utils.data": dict.fromkeys(
+        ["IterableDataset", "ChainDataset", "StackDataset", "DistributedSampler",
+         "IterDataPipe", "MapDataPipe", "DFIterDataPipe", "DataChunk", "functional_datapipe",
+         "guaranteed_datapipes_determinism", "non_deterministic", "runtime_validation",
+         "runtime_validation_disabled", "argument_validation"],
+        "minigrad.utils.data has map-style datasets only (Dataset, TensorDataset, Subset, "
+        "ConcatDataset, random_split), the samplers (Sampler, SequentialSampler, "
+        "RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler) and "
+        "DataLoader, which reads every batch in the main process; or run this code with "
+        "torch"),
     "minigrad.optim": {
         "SparseAdam": "minigrad has dense tensors only (no sparse gradients); use "
                       "minigrad.optim.Adam, or run this code with torch",

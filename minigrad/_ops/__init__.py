@@ -196,7 +196,7 @@ METHODS = {
     "nanmedian": order_statistics.nanmedian, "kthvalue": order_statistics.kthvalue,
     "mode": order_statistics.mode, "nansum": statistics.nansum, "nanmean": statistics.nanmean,
     "aminmax": statistics.aminmax, "isclose": binning.isclose, "heaviside": binning.heaviside,
-    "bincount": binning.bincount, "histc": binning.histc,
+    "bincount": binning.bincount, "histc": binning.histc, "histogram": binning.histogram,
     "addmv_": products.addmv_,
     "baddbmm_": products.baddbmm_, "addbmm_": products.addbmm_,
     "index_fill": index_add.index_fill, "index_fill_": index_add.index_fill_,

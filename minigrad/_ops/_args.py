@@ -130,6 +130,9 @@ class Param:
             return self.size > 0 and _is_index(obj)
         if kind == "tuple of Tensors":
             return isinstance(obj, tuple | list)
+        if kind == "tuple of floats":  # torch's is_double_list: it looks at the first item
+            return isinstance(obj, tuple | list) and (
+                not obj or isinstance(obj[0], int | float | np.integer | np.floating))
         if kind == "tuple of Scalars":  # torch's is_scalar_list: Python numbers only
             return isinstance(obj, tuple | list) and all(
                 isinstance(item, int | float | complex) for item in obj)

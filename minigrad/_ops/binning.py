@@ -1,23 +1,25 @@
 """Comparing and binning values, without a gradient: ``isclose``, ``isin``, ``heaviside``,
-``searchsorted``, ``bucketize``, ``histc`` and ``bincount``.
+``searchsorted``, ``bucketize``, ``histc``, ``histogram`` and ``bincount``.
 
 Their results are booleans, indices or counts; torch has no derivative for ``heaviside`` and
 for ``bincount``'s weights, so those record its ``NotImplemented`` node (backward through them
 raises). ``searchsorted`` is torch's binary search, comparison for comparison (``!(mid >=
 value)`` moves right: NaN counts as the largest); ``histc`` is its linear binning in the
-input's dtype (the last edge counts in the last bin).
+input's dtype (the last edge counts in the last bin); ``histogram`` is histc with its edges
+returned, weights and densities (torch records ``NotImplemented`` for it too).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _creation, _dtype, return_types
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast, common_data, operands
+from minigrad._ops._core import check_same_shape_broadcast, common_data, needs_grad, operands
 from minigrad._ops.linalg import _short
-from minigrad._ops.pointwise import _not_differentiable
-from minigrad._tensor import Tensor
+from minigrad._ops.pointwise import NotImplemented_, _not_differentiable
+from minigrad._tensor import _CPP_TYPE_NAMES, Tensor
+from minigrad.autograd import forward_grad, graph
 
 
 def _c_double(x: float) -> str:
@@ -203,6 +205,139 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     pos = np.minimum(pos, bins - 1)
     counts = np.bincount(pos, minlength=bins).astype(data.dtype)
     return Tensor._make(counts)
+
+
+
+# --- histogram --------------------------------------------------------------------------------
+@parses('histogram(Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, '
+        'tuple of Tensors out = None)',
+        'histogram(Tensor input, int bins = 100, *, tuple of floats range = None, '
+        'Tensor weight = None, bool density = False, tuple of Tensors out = None)')
+def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    """``(hist, bin_edges)``: counts (or summed ``weight``) in bins, as torch's histogramdd
+    kernel for one dimension. With a number of bins the edges are ``linspace`` from ``range``
+    (else the data's min and max, widened by 0.5 each way when equal) in the input's dtype,
+    and a value's bin is found by linear interpolation, then checked against the edges next
+    to it (so a value on an edge lands where the edges say); with a tensor of edges, by
+    binary search. Values outside the edges (and NaN) are left out, the last edge counts in
+    the last bin; the counts are summed in the input's dtype, in order. ``density`` divides by
+    the total, then by each bin's width."""
+    data = input._data.reshape(-1)
+    w = None if weight is None else weight._data.reshape(-1)
+    if isinstance(bins, Tensor):
+        _check_histogram_inputs(input, bins, weight)
+        _check_bin_count(bins._data.size - 1)
+        edges = bins._data.copy()
+    else:
+        _check_bin_count(bins)
+        lo, hi = _outer_edges(data, range)
+        edges = _creation.linspace(lo, hi, bins + 1, dtype=input.dtype)._data
+        _check_histogram_inputs(input, None, weight)
+    if input.dtype not in (_dtype.float32, _dtype.float64):
+        raise NotImplementedError(f"\"histogramdd\" not implemented for "
+                                  f"'{_short(input.dtype).capitalize()}'")
+    t = data.dtype.type
+    left, right = edges[0], edges[-1]
+    keep = (data >= left) & (data <= right)  # not NaN either
+    x = data[keep]
+    if isinstance(bins, Tensor):  # std::upper_bound over all the edges
+        pos = _search(edges, x, True) - 1
+    else:
+        with np.errstate(all="ignore"):  # the linear guess, in the input's dtype
+            pos = ((x - left) * t(edges.size - 1) / (right - left)).astype(np.int64)
+        pos = np.clip(pos, 0, edges.size - 1)  # (edges that collapsed to one value: 0 / 0)
+        low, high = np.maximum(pos - 1, 0), np.minimum(pos + 2, edges.size)
+        upper = low  # then std::upper_bound over the edges low..high (sorted)
+        for k in np.arange(3):
+            i = low + k
+            edge = edges[np.minimum(i, edges.size - 1)]
+            upper = upper + ((i < high) & (upper == i) & (edge <= x))
+        pos = upper - 1
+    pos = np.where(pos == edges.size - 1, pos - 1, pos)  # the last bin takes its right edge
+    hist = np.zeros(edges.size - 1, dtype=data.dtype)
+    np.add.at(hist, pos, t(1) if w is None else w[keep])
+    if density:
+        with np.errstate(all="ignore"):
+            hist = hist / t(Tensor._make(hist).sum().item())
+            hist = hist / np.diff(edges)
+    outs = (Tensor._make(np.asarray(hist, dtype=data.dtype)), Tensor._make(edges))
+    # no derivative: torch's NotImplemented node for both outputs, its edges only to the
+    # tensors that require grad
+    inputs = tuple(v for v in (input, bins, weight) if isinstance(v, Tensor) and v.requires_grad)
+    if needs_grad(inputs):
+        graph.record(_HistogramNotImplemented, inputs, outs, op="histogram")
+    if forward_grad._state.level is not None:  # a tangent in: torch's forward-AD error
+        forward_grad.propagate(outs, _HistogramNotImplemented,
+                               tuple(v for v in (input, bins, weight) if isinstance(v, Tensor)),
+                               None, {"op": "histogram"})
+    return return_types.histogram(outs)
+
+
+
+class _HistogramNotImplemented(NotImplemented_):
+    """torch's NotImplemented node with histogram's two outputs (so two gradients)."""
+
+    def backward(self, *grads):
+        return super().backward(grads[0])
+
+
+_HistogramNotImplemented.__name__ = _HistogramNotImplemented.__qualname__ = "NotImplemented"
+
+def _check_bin_count(count):
+    if count <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
+                           "dimension 0")
+
+
+def _outer_edges(data, range):  # noqa: A002 - torch's name
+    """The first and last edges: ``range``, else the data's min and max (0 and 1 for no
+    data), as doubles; equal ones widened by 0.5 each way."""
+    if range is not None:
+        if len(range) != 2:
+            raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should "
+                               f"have 2 elements, but got {len(range)}")
+        lo, hi = (float(v) for v in range)
+    elif data.size:  # torch's aminmax along the flattened input: the first of equal values
+        lo, hi = float(data[np.argmin(data)]), float(data[np.argmax(data)])  # (0.0 or -0.0)
+    else:
+        lo, hi = 0.0, 1.0
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        lo, hi = (abs(v) if np.isnan(v) else v for v in (lo, hi))
+        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_c_double(lo)}, "
+                           f"{_c_double(hi)}] is not finite")
+    if lo > hi:
+        raise RuntimeError("torch.histogramdd: min should not exceed max, but got min "
+                           f"{_c_double(lo)} max {_c_double(hi)} for dimension 0")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return lo, hi
+
+
+def _check_histogram_inputs(input, bins, weight):
+    """torch's histogramdd_check_inputs, for the one dimension of a flattened input."""
+    def cpp(t):
+        return _CPP_TYPE_NAMES[t.dtype.name]
+    if bins is not None:
+        if bins.dtype is not input.dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input with dtype {cpp(input)} and "
+                               f"bins for dimension 0 with dtype {cpp(bins)}")
+        if bins.dim() != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {bins.dim()} dimensions in the bins tensor for dimension 0")
+        if bins.numel() == 0:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                               "but got 0 elements in the bins tensor for dimension 0")
+    if weight is not None:
+        if weight.dtype is not input.dtype:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor "
+                               "and weight tensor should have the same dtype, but got "
+                               f"input({cpp(input)}), and weight({cpp(weight)})")
+        if weight.numel() != input.numel():
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have "
+                               "the same shape as the input tensor excluding its innermost "
+                               f"dimension, but got input with shape [{input.numel()}, 1] and "
+                               f"weight with shape [{weight.numel()}]")
 
 
 @parses('bincount(Tensor input, Tensor? weights = None, int minlength = 0)')

@@ -5,7 +5,9 @@ sampler (in order, or a fresh random permutation each epoch), groups them into b
 *collates* each batch: a list of samples ``(x_i, y_i)`` becomes ``[stack(x_i), stack(y_i)]``.
 The shuffled order is torch's for the same seed: each iteration over the loader draws a seed
 for (absent) workers, then a RandomSampler without a generator seeds a fresh one from the
-default generator and permutes with it, as torch does.
+default generator and permutes with it, as torch does. SubsetRandomSampler (the default
+generator itself), WeightedRandomSampler (multinomial) and RandomSampler's draws with
+replacement (32 at a time) give torch's indices too. Iterable-style datasets are left out.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
-from minigrad._creation import Generator, _draw_seed, as_tensor, randperm, tensor
+from minigrad import _dtype, _left_out
+from minigrad._creation import Generator, _draw_seed, as_tensor, randint, randperm, tensor
 from minigrad._ops.join import stack
+from minigrad._ops.sampling import multinomial
 from minigrad._tensor import Tensor
 
 
@@ -108,7 +111,17 @@ def random_split(dataset, lengths, generator=None):
             for end, length in zip(itertools.accumulate(lengths), lengths)]
 
 
-class SequentialSampler:
+class Sampler:
+    """The base of the samplers: an iterable of indices (or of lists of indices)."""
+
+    def __init__(self, data_source=None):
+        pass
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
     def __init__(self, data_source):
         self.data_source = data_source
 
@@ -119,27 +132,97 @@ class SequentialSampler:
         return len(self.data_source)
 
 
-class RandomSampler:
-    """A new permutation of the indices every time it is iterated (every epoch)."""
+class RandomSampler(Sampler):
+    """A new permutation of the indices every time it is iterated (every epoch), or
+    ``num_samples`` indices drawn with replacement (32 at a time, as torch draws them)."""
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
         self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
         self.generator = generator
+        if not isinstance(self.replacement, bool):
+            raise TypeError("replacement should be a boolean value, but got "
+                            f"replacement={self.replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
         generator = self.generator
         if generator is None:
             generator = Generator().manual_seed(_draw_seed())
         n = len(self.data_source)
-        yield from randperm(n, generator=generator).tolist()
-        randperm(n, generator=generator)  # torch's `randperm(n)[:num_samples % n]`: none kept
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                yield from randint(0, n, (32,), generator=generator).tolist()
+            yield from randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from randperm(n, generator=generator).tolist()
+            yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self) -> int:
-        return len(self.data_source)
+        return self.num_samples
 
 
-class BatchSampler:
+class SubsetRandomSampler(Sampler):
+    """The given indices in a random order, a new one each epoch (drawn from the default
+    generator itself, unlike RandomSampler)."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for i in randperm(len(self.indices), generator=self.generator):
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``
+    (``multinomial`` in double)."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights_tensor = as_tensor(weights, dtype=_dtype.float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights_tensor.shape)}")
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        drawn = multinomial(self.weights, self.num_samples, self.replacement,
+                            generator=self.generator)
+        yield from iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
     def __init__(self, sampler, batch_size, drop_last):
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError("batch_size should be a positive integer value, but got "
+                             f"batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError("drop_last should be a boolean value, but got "
+                             f"drop_last={drop_last}")
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self):
@@ -164,7 +247,9 @@ def default_collate(batch):
         return stack(batch, 0)
     if isinstance(elem, np.ndarray):
         return stack([as_tensor(b) for b in batch], 0)
-    if isinstance(elem, bool | np.bool_):
+    if isinstance(elem, np.bool_ | np.number):  # NumPy's scalars keep their dtype
+        return as_tensor(batch)
+    if isinstance(elem, bool):
         return tensor(batch, dtype=_dtype.bool)
     if isinstance(elem, float):
         return tensor(batch, dtype=_dtype.float64)
@@ -184,7 +269,7 @@ def default_collate(batch):
 
 def default_convert(data):
     """Without batching, samples are only converted: arrays become tensors, tuples lists."""
-    if isinstance(data, np.ndarray | np.number):
+    if isinstance(data, np.ndarray | np.number | np.bool_):
         return as_tensor(data)
     if isinstance(data, dict):
         return {key: default_convert(value) for key, value in data.items()}
@@ -198,8 +283,21 @@ class DataLoader:
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False,
                  timeout=0, worker_init_fn=None, multiprocessing_context=None, generator=None,
                  **kwargs):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                             "disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually "
+                             "exclusive with drop_last")
         self.dataset = dataset
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -229,3 +327,13 @@ class DataLoader:
 
     def __len__(self) -> int:
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+def get_worker_info():
+    """None: minigrad's loader reads every batch in the main process (no workers)."""
+    return None
+
+
+def __getattr__(name):
+    """Only reached for names this module does not define (PEP 562); see ``_left_out``."""
+    raise _left_out.missing(__name__, name)

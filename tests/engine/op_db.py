@@ -2254,6 +2254,13 @@ OPS: list[OpInfo] = [
                       S(randn(r, (2, 3)), randn(r, ()))],
            supports_fwad=False, supports_backward=False, supports_gradgrad=False,
            no_gradcheck=NO_DERIVATIVE),
+    OpInfo("histogram", lambda lib, x, *a, **kw: (*lib.histogram(x, *a, **kw),
+                                                  *x.histogram(*a, **kw)),
+           lambda r: [S(randn(r, (20,)), 5), S(randn(r, (3, 4)), 4, range=(-1.0, 1.0)),
+                      S(randn(r, (3, 4)), np.array([-1.0, 0.0, 0.5, 2.0])),
+                      S(randn(r, (6,)), 3, density=True)],
+           supports_fwad=False, supports_backward=False, supports_gradgrad=False,
+           no_gradcheck=NO_DERIVATIVE),
     OpInfo("bincount_weights", lambda lib, i, w, *a: (
         lib.bincount(i, w, *a), i.bincount(weights=w, minlength=6)),
            lambda r: [S(index([0, 1, 1, 3]), randn(r, (4,))), S(index([2, 2]), randn(r, (2,)), 4)],

@@ -133,6 +133,9 @@ def test_shuffle_without_generator_follows_manual_seed():
     [np.array([1.0, 2.0]), np.array([3.0, 4.0])],
     [np.arange(3, dtype=np.int32), np.arange(3, dtype=np.int32)],
     [("x", 1), ("y", 2)],
+    # NumPy's scalars keep their dtype (np.int32 once became int64)
+    [np.int32(3), np.int32(4)], [np.float32(1.5), np.float32(2.0)], [np.bool_(True)],
+    [np.uint8(7), np.uint8(9)], [(np.float64(1.5), "a"), (np.float64(2.5), "b")],
 ])
 def test_default_collate_matches_torch(samples):
     assert _describe(minigrad.utils.data.default_collate(samples)) == \
@@ -141,6 +144,7 @@ def test_default_collate_matches_torch(samples):
 
 @pytest.mark.parametrize("sample", [
     (np.arange(3), 1.5), {"a": np.float32(2.0), "b": [1, 2]}, np.eye(2), "text",
+    np.bool_(True), np.int16(5),
 ])
 def test_default_convert_matches_torch(sample):
     assert _describe(minigrad.utils.data.default_convert(sample)) == \
@@ -171,3 +175,79 @@ def test_sampler_with_shuffle_error_matches_torch():
     assert_same_error(
         lambda: minigrad.utils.data.DataLoader(ds["minigrad"], shuffle=True, sampler=[0, 1]),
         lambda: torch.utils.data.DataLoader(ds["torch"], shuffle=True, sampler=[0, 1]))
+
+
+# --- the samplers torch has and their checks ---------------------------------------------------
+SAMPLERS = {
+    "subset random": lambda lib: lib.utils.data.SubsetRandomSampler([4, 7, 9, 11, 2]),
+    "subset random, a generator": lambda lib: lib.utils.data.SubsetRandomSampler(
+        range(10, 17), generator=lib.Generator().manual_seed(3)),
+    "weighted, replacement": lambda lib: lib.utils.data.WeightedRandomSampler(
+        [0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 12),
+    "weighted, no replacement": lambda lib: lib.utils.data.WeightedRandomSampler(
+        lib.tensor([0.9, 0.4, 0.05, 0.2, 0.3, 0.1]), 5, replacement=False),
+    "random, replacement": lambda lib: lib.utils.data.RandomSampler(
+        range(7), replacement=True, num_samples=75),
+    "random, more samples than data": lambda lib: lib.utils.data.RandomSampler(
+        range(4), num_samples=10),
+    "random, fewer samples": lambda lib: lib.utils.data.RandomSampler(range(9), num_samples=4),
+}
+
+
+@pytest.mark.parametrize("name", SAMPLERS)
+def test_samplers_draw_torchs_indices(name):
+    """Their indices for the same seed, their length, and the default generator's state
+    after (the next number drawn)."""
+    def draw(lib):
+        lib.manual_seed(0)
+        sampler = SAMPLERS[name](lib)
+        epochs = [[int(i) for i in sampler] for _ in range(2)]
+        return epochs, len(sampler), lib.rand(1).item()
+    assert draw(minigrad) == draw(torch)
+
+
+def test_sampler_subclass_drives_the_loader_like_torchs():
+    def batches(lib):
+        class Evens(lib.utils.data.Sampler):
+            def __iter__(self):
+                return iter(range(0, 9, 2))
+
+            def __len__(self):
+                return 5
+        loader = lib.utils.data.DataLoader(lib.arange(10, 20), batch_size=2, sampler=Evens())
+        return [b.tolist() for b in loader], len(loader)
+    assert batches(minigrad) == batches(torch)
+
+
+SAMPLER_BAD = {
+    "batch_size=0": lambda lib: lib.utils.data.DataLoader(range(5), batch_size=0),
+    "float batch_size": lambda lib: lib.utils.data.DataLoader(range(5), batch_size=2.0),
+    "int drop_last": lambda lib: lib.utils.data.DataLoader(range(5), drop_last=1),
+    "num_workers < 0": lambda lib: lib.utils.data.DataLoader(range(5), num_workers=-1),
+    "timeout < 0": lambda lib: lib.utils.data.DataLoader(range(5), timeout=-1),
+    "batch_size=None with drop_last": lambda lib: lib.utils.data.DataLoader(
+        range(5), batch_size=None, drop_last=True),
+    "batch_sampler with shuffle": lambda lib: lib.utils.data.DataLoader(
+        range(5), batch_sampler=[[0, 1]], shuffle=True),
+    "weighted: no samples": lambda lib: lib.utils.data.WeightedRandomSampler([1.0, 2.0], 0),
+    "weighted: 2-d weights": lambda lib: lib.utils.data.WeightedRandomSampler([[1.0]], 2),
+    "weighted: int replacement": lambda lib: lib.utils.data.WeightedRandomSampler(
+        [1.0, 2.0], 2, replacement=1),
+    "random: int replacement": lambda lib: lib.utils.data.RandomSampler(range(3), 1),
+    "random: empty data": lambda lib: lib.utils.data.RandomSampler([]),
+}
+
+
+@pytest.mark.parametrize("name", SAMPLER_BAD)
+def test_sampler_and_loader_checks_match_torch(name):
+    assert_same_error(lambda: SAMPLER_BAD[name](minigrad), lambda: SAMPLER_BAD[name](torch))
+
+
+def test_batch_sampler_given_to_the_loader_like_torchs():
+    def batches(lib):
+        data = lib.utils.data
+        sampler = data.BatchSampler(data.SequentialSampler(range(5)), 2, False)
+        loader = data.DataLoader(range(10, 15), batch_sampler=sampler)
+        return ([b.tolist() for b in loader], len(loader), loader.batch_size, loader.drop_last,
+                data.get_worker_info())
+    assert batches(minigrad) == batches(torch)

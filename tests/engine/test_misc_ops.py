@@ -131,3 +131,72 @@ def test_isin_matches_torch(elements, tests, shape, dtypes, invert, assume_uniqu
         assert not out or got is kwargs["out"]
         results.append((tuple(got.shape), got.numpy().tolist()))
     assert results[0] == results[1], results
+
+
+# --- histogram: torch's histogramdd kernel for one dimension -----------------------------------
+def _histogram(lib, data, bins, dtype, range_, weighted, density):
+    """``lib.histogram``'s two outputs as bytes (and dtype), or its error."""
+    x = lib.tensor(np.asarray(data, dtype=dtype))
+    if isinstance(bins, list):
+        bins = lib.tensor(np.asarray(bins, dtype=dtype))
+    kw = {} if range_ is None else {"range": range_}
+    if weighted:
+        kw["weight"] = lib.tensor(np.linspace(0.1, 2.0, len(data)).astype(dtype))
+    try:
+        hist, edges = lib.histogram(x, bins, density=density, **kw)
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        return type(e).__name__, str(e).replace("minigrad", "torch")
+    return (str(hist.dtype).split(".")[-1], hist.numpy().tobytes(), edges.numpy().tobytes())
+
+
+_VALUES = st.one_of(st.floats(-5, 5, width=32), st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]))
+
+
+@given(data=st.lists(_VALUES, max_size=40),
+       bins=st.one_of(st.integers(1, 12), st.lists(st.floats(-4, 4, width=32), min_size=1,
+                                                   max_size=6).map(sorted)),
+       dtype=st.sampled_from(["float32", "float64"]),
+       range_=st.one_of(st.none(), st.tuples(st.floats(-3, 0), st.floats(0, 3))),
+       weighted=st.booleans(), density=st.booleans())
+def test_histogram_matches_torch_bit_for_bit(data, bins, dtype, range_, weighted, density):
+    if isinstance(bins, list):
+        range_ = None  # (no range= with a tensor of edges)
+    args = (data, bins, dtype, range_, weighted, density)
+    assert _histogram(minigrad, *args) == _histogram(torch, *args)
+
+
+HISTOGRAM_BAD = {
+    "integer input": lambda lib: lib.histogram(lib.tensor([1, 2]), 2),
+    "half input": lambda lib: lib.histogram(lib.ones(2).half(), 2),
+    "no bins": lambda lib: lib.histogram(lib.ones(2), 0),
+    "min over max": lambda lib: lib.histogram(lib.ones(2), 2, range=(3.0, 1.0)),
+    "infinite range": lambda lib: lib.histogram(lib.ones(2), 2, range=(0.0, float("inf"))),
+    "NaN data": lambda lib: lib.histogram(lib.tensor([1.0, float("nan")]), 2),
+    "range of 1": lambda lib: lib.histogram(lib.ones(2), 2, range=[1.0]),
+    "float bins": lambda lib: lib.histogram(lib.ones(2), 2.5),
+    "bins of another dtype": lambda lib: lib.histogram(lib.ones(2), lib.ones(2).double()),
+    "2-d bins": lambda lib: lib.histogram(lib.ones(2), lib.ones(1, 2)),
+    "one edge": lambda lib: lib.histogram(lib.ones(2), lib.ones(1)),
+    "no edges": lambda lib: lib.histogram(lib.ones(2), lib.ones(0)),
+    "weight of another size": lambda lib: lib.histogram(lib.ones(2), 2, weight=lib.ones(3)),
+    "weight of another dtype": lambda lib: lib.histogram(lib.ones(2), 2,
+                                                         weight=lib.ones(2).double()),
+    "backward": lambda lib: lib.histogram(lib.ones(2, requires_grad=True), 2).hist.sum()
+    .backward(),
+}
+
+
+@pytest.mark.parametrize("name", HISTOGRAM_BAD)
+def test_histogram_errors(name):
+    assert_same_error(lambda: HISTOGRAM_BAD[name](minigrad), lambda: HISTOGRAM_BAD[name](torch))
+
+
+def test_histogram_records_torchs_not_implemented_node():
+    for lib in (torch, minigrad):
+        x, w = lib.ones(3, requires_grad=True), lib.ones(3, requires_grad=True)
+        out = lib.histogram(x.detach(), lib.tensor([0.0, 1.0, 2.0]), weight=w)
+        assert type(out).__name__ == "histogram"
+        assert type(out.hist.grad_fn).__name__ == "NotImplemented"
+        assert out.bin_edges.grad_fn is out.hist.grad_fn
+        assert [f.variable is w for f, _ in out.hist.grad_fn.next_functions] == [True]
+        assert lib.histogram(x, 2).hist.grad_fn.next_functions[0][0].variable is x

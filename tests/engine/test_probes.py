@@ -43,7 +43,7 @@ CATEGORIES = ["views_inplace", "versions", "signed_zeros", "dtypes", "numpy_inte
               "reprs", "misc", "autograd_api", "random", "everyday_ops", "red_team",
               "manipulation", "statistics_losses", "optimizers", "activations", "doc_examples",
               "redteam_books", "tensor_subclasses", "redteam_func", "redteam_print",
-              "redteam_loose"]
+              "redteam_loose", "redteam_courses"]
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRIGGERED = re.compile(r" ?\(Triggered internally at [^)]*\)\.?")
 
