@@ -598,13 +598,16 @@ def _torch_ramp(start, step, size, out_dtype, acc, end=None, steps=None):
     width = _VECTOR_BYTES // out_dtype.itemsize
     k = np.arange(size, dtype=np.int64)
 
-    def scalar(idx):  # the value at ``idx`` as the scalar loop computes it
-        idx = idx.astype(acc)
+    def mul_add(a, b, c):  # float16 (c10::Half) rounds the product and the sum each
+        return a * b + c if acc == np.float16 else fma(a, b, c, acc)
+
+    def scalar(index):  # the value at ``index`` (int64) as the scalar loop computes it
+        idx = index.astype(acc)
         if end is None:
-            return fma(step, idx, start, acc)
-        back = (acc.type(steps - 1) - idx).astype(acc)
-        return np.where(idx < steps // 2, fma(step, idx, start, acc),
-                        fma(-step, back, end, acc))
+            return mul_add(step, idx, start)
+        back = (steps - 1 - index).astype(acc)  # counted in int64, then converted
+        return np.where(index < steps // 2, mul_add(step, idx, start),
+                        mul_add(-step, back, end))
 
     with np.errstate(all="ignore"):
         out = scalar(k).astype(out_dtype)

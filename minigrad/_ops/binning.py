@@ -230,11 +230,16 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
         edges = bins._data.copy()
     else:
         _check_bin_count(bins)
+        if range is None and data.size and input.dtype not in (_dtype.float32, _dtype.float64):
+            # torch finds the data's range with a histogramdd kernel of its own, which has
+            # neither a float16 nor an integer version (given range= or no data, float16 works)
+            raise NotImplementedError(f"\"histogramdd\" not implemented for "
+                                      f"'{_short(input.dtype).capitalize()}'")
         lo, hi = _outer_edges(data, range)
         edges = _creation.linspace(lo, hi, bins + 1, dtype=input.dtype)._data
         _check_histogram_inputs(input, None, weight)
-    if input.dtype not in (_dtype.float32, _dtype.float64):
-        raise NotImplementedError(f"\"histogramdd\" not implemented for "
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
                                   f"'{_short(input.dtype).capitalize()}'")
     t = data.dtype.type
     left, right = edges[0], edges[-1]

@@ -155,7 +155,7 @@ _VALUES = st.one_of(st.floats(-5, 5, width=32), st.sampled_from([0.0, 1.0, -1.0,
 @given(data=st.lists(_VALUES, max_size=40),
        bins=st.one_of(st.integers(1, 12), st.lists(st.floats(-4, 4, width=32), min_size=1,
                                                    max_size=6).map(sorted)),
-       dtype=st.sampled_from(["float32", "float64"]),
+       dtype=st.sampled_from(["float16", "float32", "float64"]),
        range_=st.one_of(st.none(), st.tuples(st.floats(-3, 0), st.floats(0, 3))),
        weighted=st.booleans(), density=st.booleans())
 def test_histogram_matches_torch_bit_for_bit(data, bins, dtype, range_, weighted, density):
@@ -168,6 +168,13 @@ def test_histogram_matches_torch_bit_for_bit(data, bins, dtype, range_, weighted
 HISTOGRAM_BAD = {
     "integer input": lambda lib: lib.histogram(lib.tensor([1, 2]), 2),
     "half input": lambda lib: lib.histogram(lib.ones(2).half(), 2),
+    "half input, weight of another dtype": lambda lib: lib.histogram(lib.ones(2).half(), 2,
+                                                                     weight=lib.ones(3)),
+    "integer input with a range": lambda lib: lib.histogram(lib.tensor([1, 2]), 2,
+                                                            range=(0.0, 1.0)),
+    "integer input and edges": lambda lib: lib.histogram(lib.tensor([1, 2]), lib.tensor([0, 3])),
+    "integer input, edges of another dtype": lambda lib: lib.histogram(
+        lib.tensor([1, 2], dtype=lib.int32), lib.tensor([0, 3])),
     "no bins": lambda lib: lib.histogram(lib.ones(2), 0),
     "min over max": lambda lib: lib.histogram(lib.ones(2), 2, range=(3.0, 1.0)),
     "infinite range": lambda lib: lib.histogram(lib.ones(2), 2, range=(0.0, float("inf"))),

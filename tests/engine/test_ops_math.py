@@ -467,9 +467,11 @@ def test_arange_floats_bit_for_bit(start, length, step, negative, dtype):
 
 @settings(max_examples=150, deadline=None)
 @given(start=finite, end=finite, steps=st.integers(0, 3000),
-       dtype=st.sampled_from([None, "float32", "float64"]))
+       dtype=st.sampled_from([None, "float16", "float32", "float64"]))
 # cases earlier versions got wrong: ties of the fused multiply-add's last rounding (also just
-# below a power of two, and float32's double rounding), and a -0.0 end
+# below a power of two, and float32's double rounding), a -0.0 end, and float16's rounding of
+# the product and the sum each (c10::Half arithmetic: no fused multiply-add)
+@example(start=-1.0, end=2.0, steps=8, dtype="float16")
 @example(start=1.0, end=-2.615092982378601e-295, steps=439, dtype="float64")
 @example(start=9.464281092314014e-145, end=5.306113989641102e-283, steps=20, dtype="float64")
 @example(start=3.0, end=1.250839177114129e-20, steps=11, dtype=None)
