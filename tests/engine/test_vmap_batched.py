@@ -51,6 +51,7 @@ CASES = {
     "W @ r": lambda L, F, t: F.vmap(lambda r: t["w"].t() @ r)(t["x"]),
     "R @ w": lambda L, F, t: F.vmap(lambda R: R @ t["w"])(t["x3"]),
     "add unbatched": lambda L, F, t: F.vmap(lambda r: r + t["v"])(t["x"]),
+    "unbatched - batched": lambda L, F, t: F.vmap(lambda r: t["v"] - r)(t["x"]),
     "add padded": lambda L, F, t: F.vmap(lambda r: r + t["M"])(t["x"]),
     "mul 0-d": lambda L, F, t: F.vmap(lambda r: r * t["s"])(t["x"]),
     "mul both": lambda L, F, t: F.vmap(L.mul, in_dims=(0, 1))(t["x"], t["x"].t()),

@@ -372,19 +372,34 @@ def f(x):
     print(repr(x), type(x).__name__, type(x))
     return x * 2 + x.sin()
 print(vmap(vmap(f))(torch.ones(2, 3)))""",
-]
-
-KNOWN = {
+    # the losses and embedding under vmap: their batching rules (the function once)
     """import torch.nn.functional as F
 from torch.func import vmap
 x = torch.randn(4, 3, requires_grad=True)
 print(type(vmap(lambda x: F.mse_loss(x, torch.zeros(3)))(x).grad_fn).__name__)
 t = torch.tensor([0, 1, 2, 1])
-print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, t).grad_fn).__name__)""":
-        "the losses (mse, l1, huber, cross_entropy, nll...) and embedding have no batching rule "
-        "in minigrad (F.mse_loss even skips the argument parsers): under vmap they run per "
-        "sample and are stacked (StackBackward0) where torch's rules end in MeanBackward1 or "
-        "DivBackward0; the values agree",
+print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, t).grad_fn).__name__)""",
+    """import torch.nn.functional as F
+from torch.func import vmap
+def f(x, t):
+    print(x.shape, t.shape)
+    return (F.huber_loss(x, t, reduction='none'), F.l1_loss(x, t),
+            F.binary_cross_entropy_with_logits(x, t.sigmoid(), pos_weight=torch.ones(3)),
+            F.nll_loss(x.log_softmax(0), torch.tensor(1), weight=torch.ones(3)),
+            F.embedding(torch.tensor([0, 2]), x.view(3, 1)))
+for r in vmap(f, in_dims=(0, None))(torch.randn(4, 3, requires_grad=True), torch.zeros(3)):
+    print(r.shape, r.grad_fn)
+print(vmap(lambda w, i: F.embedding(i, w))(torch.ones(2, 3, 4, requires_grad=True),
+                                           torch.tensor([[0, 1], [2, 2]])).grad_fn)""",
+    # a plain tensor minus a batched one (the batched tensor's reflected operator runs first):
+    # torch's sub; x.new_tensor(data) inside vmap: a plain tensor
+    """from torch.func import vmap
+w = torch.ones(3, requires_grad=True)
+print(vmap(lambda r: w - r)(torch.ones(2, 3)).grad_fn)
+print(vmap(lambda r: r.new_tensor([1., 2.]))(torch.ones(2, 3)))""",
+]
+
+KNOWN = {
     """from torch.func import grad
 def f(x):
     print(x.is_leaf, x.grad_fn)

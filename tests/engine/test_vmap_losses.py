@@ -1,0 +1,169 @@
+"""nn.functional's losses and embedding under vmap: their batching rules (torch's, or torch's
+decompositions) run the function once, with torch's values, gradients and graph. Everything
+is compared with torch at test time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad
+
+
+def _graph(t, depth=8):
+    """The names along next_functions, depth first."""
+    names = []
+
+    def walk(fn, d):
+        if fn is None or d == 0:
+            return
+        names.append(type(fn).__name__)
+        for nxt, _ in fn.next_functions:
+            walk(nxt, d - 1)
+
+    walk(t.grad_fn, depth)
+    return names
+
+
+# name -> (the loss of (x, t) as F calls it, the target's kind)
+LOSSES = {
+    "mse_loss": (lambda F, x, t, red: F.mse_loss(x, t, reduction=red), "real"),
+    "l1_loss": (lambda F, x, t, red: F.l1_loss(x, t, reduction=red), "real"),
+    "smooth_l1_loss": (lambda F, x, t, red: F.smooth_l1_loss(x, t, reduction=red, beta=0.7),
+                       "real"),
+    "smooth_l1_loss beta=0": (lambda F, x, t, red: F.smooth_l1_loss(x, t, reduction=red,
+                                                                     beta=0.0), "real"),
+    "huber_loss": (lambda F, x, t, red: F.huber_loss(x, t, reduction=red, delta=0.5), "real"),
+    "binary_cross_entropy": (lambda F, x, t, red: F.binary_cross_entropy(
+        x.sigmoid(), t, reduction=red), "prob"),
+    "binary_cross_entropy weight": (lambda F, x, t, red: F.binary_cross_entropy(
+        x.sigmoid(), t, weight=t * 2 + 1, reduction=red), "prob"),
+    "bce_with_logits": (lambda F, x, t, red: F.binary_cross_entropy_with_logits(
+        x, t, reduction=red), "prob"),
+    "bce_with_logits weights": (lambda F, x, t, red: F.binary_cross_entropy_with_logits(
+        x, t, weight=t + 0.5, pos_weight=t * 0 + 2, reduction=red), "prob"),
+    "cross_entropy": (lambda F, x, t, red: F.cross_entropy(x, t, reduction=red), "class"),
+    "cross_entropy ignore_index": (lambda F, x, t, red: F.cross_entropy(
+        x, t, reduction=red, ignore_index=1), "class"),
+    "cross_entropy weight": (lambda F, x, t, red: F.cross_entropy(
+        x, t, weight=F.softmax(x.detach(), -1).new_tensor([0.5, 1.0, 2.0]), reduction=red),
+        "class"),
+    "nll_loss": (lambda F, x, t, red: F.nll_loss(F.log_softmax(x, -1), t, reduction=red),
+                 "class"),
+    "nll_loss weight ignore_index": (lambda F, x, t, red: F.nll_loss(
+        F.log_softmax(x, -1), t, weight=x.new_tensor([0.5, 1.0, 2.0]), ignore_index=2,
+        reduction=red), "class"),
+}
+# (in_dims, which of x and t are batched): x's batch dim 1 is given transposed
+LAYOUTS = {"x": (0, None), "t": (None, 0), "both": (0, 0), "x dim 1": (1, 0)}
+SAMPLES = {"vector": (3,), "matrix": (2, 3), "number": ()}
+
+
+def _arguments(L, kind, sample, in_dims, seed):
+    rng = np.random.default_rng(seed)
+    batch = 4
+    x_shape = sample if in_dims[0] is None else (batch, *sample)
+    x = rng.standard_normal(x_shape)
+    if in_dims[0] == 1:
+        x = np.moveaxis(x, 0, 1).copy()
+    t_sample = sample[:-1] if kind == "class" else sample
+    t_shape = t_sample if in_dims[1] is None else (batch, *t_sample)
+    if kind == "class":
+        t = L.tensor(rng.integers(0, 3, t_shape))
+    elif kind == "prob":
+        t = L.tensor(rng.uniform(size=t_shape), requires_grad=True)
+    else:
+        t = L.tensor(rng.standard_normal(t_shape), requires_grad=True)
+    return L.tensor(x, requires_grad=True), t
+
+
+def _run(L, name, red, layout, sample, seed=0):
+    loss, kind = LOSSES[name]
+    in_dims = LAYOUTS[layout]
+    x, t = _arguments(L, kind, sample, in_dims, seed)
+    calls = []
+
+    def f(x, t):
+        calls.append(tuple(x.shape))
+        return loss(L.nn.functional, x, t, red)
+
+    out = L.func.vmap(f, in_dims=in_dims)(x, t)
+    (out * out).sum().backward()
+    return out, calls, x.grad, t.grad if t.requires_grad else None
+
+
+def _cases():
+    for name, (_, kind) in LOSSES.items():
+        for red in ("mean", "sum", "none"):
+            for layout in LAYOUTS:
+                for sample in SAMPLES:
+                    if sample == "number" and (kind == "class" or layout == "x dim 1"):
+                        continue
+                    yield name, red, layout, sample
+
+
+# with the batch dim moved by in_dims=1, torch's in-place composite (bce_with_logits) writes
+# through permuted views (CopySlices), and its fused losses' unreduced results follow the
+# input's permuted layout (a reshape: ReshapeAliasBackward0): minigrad's rules compose out of
+# place and lay results out contiguously (same values)
+_GRAPH_DIFFERS = {("bce_with_logits", red) for red in ("mean", "sum", "none")} | {
+    ("bce_with_logits weights", red) for red in ("mean", "sum", "none")} | {
+    (name, "none") for name in ("mse_loss", "smooth_l1_loss", "huber_loss")}
+
+
+# (torch's mse_loss backward under vmap resizes a gradient, with a warning of its own)
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")
+@pytest.mark.parametrize("name, red, layout, sample", list(_cases()))
+def test_losses_under_vmap_as_torch(name, red, layout, sample):
+    results = {L: _run(L, name, red, layout, SAMPLES[sample]) for L in (minigrad, torch)}
+    (mo, mcalls, mgx, mgt), (to, tcalls, tgx, tgt) = results[minigrad], results[torch]
+    assert mcalls == tcalls and len(tcalls) == 1  # the function once, on the batch
+    assert tuple(mo.shape) == tuple(to.shape)
+    np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(mgx.numpy(), tgx.numpy(), rtol=1e-10, atol=1e-12)
+    if tgt is None:
+        assert mgt is None
+    else:
+        np.testing.assert_allclose(mgt.numpy(), tgt.numpy(), rtol=1e-10, atol=1e-12)
+    if not ((name, red) in _GRAPH_DIFFERS and layout == "x dim 1"):
+        assert _graph(mo) == _graph(to)
+
+
+EMBEDDING = {
+    "indices batched": ((None, 0), lambda F, w, i: F.embedding(i, w)),
+    "indices batched dim 1": ((None, 1), lambda F, w, i: F.embedding(i, w)),
+    "weight batched": ((0, None), lambda F, w, i: F.embedding(i, w)),
+    "weight batched dim 1": ((1, None), lambda F, w, i: F.embedding(i, w, padding_idx=0)),
+    "both batched": ((0, 0), lambda F, w, i: F.embedding(i, w)),
+}
+
+
+@pytest.mark.parametrize("name", list(EMBEDDING))
+def test_embedding_under_vmap_as_torch(name):
+    in_dims, f = EMBEDDING[name]
+    results = {}
+    for L in (minigrad, torch):
+        rng = np.random.default_rng(0)
+        w_shape = [5, 3] if in_dims[0] is None else [5, 3]
+        if in_dims[0] is not None:
+            w_shape.insert(in_dims[0], 4)
+        i_shape = [2, 3] if in_dims[1] is None else [2, 3]
+        if in_dims[1] is not None:
+            i_shape.insert(in_dims[1], 4)
+        w = L.tensor(rng.standard_normal(w_shape), requires_grad=True)
+        i = L.tensor(rng.integers(0, 5, i_shape))
+        calls = []
+
+        def g(w, i, calls=calls, L=L):
+            calls.append(1)
+            return f(L.nn.functional, w, i)
+
+        out = L.func.vmap(g, in_dims=in_dims)(w, i)
+        (out * out).sum().backward()
+        results[L] = (out, calls, w.grad)
+    (mo, mcalls, mg), (to, tcalls, tg) = results[minigrad], results[torch]
+    assert mcalls == tcalls == [1]
+    np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(mg.numpy(), tg.numpy(), rtol=1e-12)
+    assert _graph(mo) == _graph(to)
