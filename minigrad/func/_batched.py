@@ -800,6 +800,11 @@ def _extreme_rule(name, level, args, kwargs):
         v = _front(x)
         if x.dim() != 1:
             v = v.view(v.shape[0], -1)
+        if _vmap_hook.transforms and v.requires_grad:
+            # inside grad run on the batch (vmap(grad(f))): torch records max() at grad's
+            # level, whose backward shares the gradient among the ties (mask * grad / count,
+            # -0 elsewhere for a negative gradient): amax's backward, per sample
+            return BatchedTensor(getattr(v, "a" + name)(1), 0, level)
         return BatchedTensor(getattr(v, name)(1)[0], 0, level)
     if not isinstance(args[1], int) or len(args) > 3 or x.dim() == 0:
         return _FALLBACK

@@ -18,13 +18,17 @@ has one autograd graph, so a transform does the same with that graph:
   something outside (an enclosing transform's input, a tensor the learner made with
   ``requires_grad=True``) keeps its graph, so transforms compose with each other and with
   ``backward``.
+
+Inside vmap, ``grad`` given batched tensors runs on the batch (``_grad_and_value_of_batch``):
+the samples do not interact, so each sample's gradient is the gradient of the outputs' sum
+with respect to the batch, and ``f`` runs once, as torch's; vjp, jacrev run per sample.
 """
 
 from __future__ import annotations
 
 from functools import wraps
 
-from minigrad._creation import zeros_like
+from minigrad._creation import ones_like, zeros_like
 from minigrad._dtype import get_default_dtype
 from minigrad._ops import _vmap_hook
 from minigrad._ops.join import cat
@@ -47,6 +51,7 @@ from minigrad.func._pytree import (
     tree_unflatten,
     treespec_pprint,
 )
+from minigrad.func.vmap import _levels as _vmap_levels
 from minigrad.func.vmap import vmap
 
 __all__ = ["grad", "grad_and_value", "vjp", "jacrev"]
@@ -236,24 +241,51 @@ def _repr_in_levels(plain_repr):
             levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
         if not levels:
             return plain_repr(self, tensor_contents=tensor_contents)
-        source = self.__dict__.get("_func_source")
-        if source is not None:  # an input that required grad: the input, as outside sees it
-            text = repr(source)
-            levels = [self.grad_fn._func_level]
-        else:
-            fn = self.grad_fn if outside else None
-            text = tensor_str(self._data, dtype_name=self.dtype.name,
-                              is_default_dtype=self.dtype is get_default_dtype(),
-                              requires_grad=outside, grad_fn_name=fn and type(fn).__name__)
-        for level in reversed(levels):
-            inner = "\n".join("    " + line if line else line for line in text.split("\n"))
-            text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
-        return text
+        text, levels = _outside_text(self, levels, outside)
+        return _wrapped_in(levels, text)
+
+    return __repr__
+
+
+def _outside_text(t, levels, outside):
+    """``t`` as the transform outside its levels sees it, and the levels to print around."""
+    source = t.__dict__.get("_func_source")
+    if source is not None:  # an input that required grad: the input, as outside sees it
+        return repr(source), [t.grad_fn._func_level]
+    fn = t.grad_fn if outside else None
+    return tensor_str(t._data, dtype_name=t.dtype.name,
+                      is_default_dtype=t.dtype is get_default_dtype(), requires_grad=outside,
+                      grad_fn_name=fn and type(fn).__name__), levels
+
+
+def _wrapped_in(levels, text):
+    for level in reversed(levels):
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+    return text
+
+
+def _batched_repr_in_levels(plain_repr):
+    """``repr(x)`` of a batched tensor inside ``grad`` run on the batch (``vmap(grad(f))``):
+    torch's GradTrackingTensor around the BatchedTensor of the values outside sees."""
+    def __repr__(self, *, tensor_contents=None):
+        value = self._value
+        if not _active_levels or isinstance(value, BatchedTensor):
+            return plain_repr(self, tensor_contents=tensor_contents)
+        levels, outside = _levels_of(value)
+        levels = [lv for lv in levels if lv.number > self._level]
+        if not levels:
+            return plain_repr(self, tensor_contents=tensor_contents)
+        text, levels = _outside_text(value, levels, outside)
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        return _wrapped_in(levels, f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, "
+                                   f"value=\n{inner}\n)")
 
     return __repr__
 
 
 Tensor.__repr__ = _repr_in_levels(Tensor.__repr__)  # (str() calls it: Tensor.__str__)
+BatchedTensor.__repr__ = BatchedTensor.__str__ = _batched_repr_in_levels(BatchedTensor.__repr__)
 
 
 def _records(t) -> bool:
@@ -311,9 +343,12 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
-        batched = transform_per_sample(wrapper, args, kwargs)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
+        if holds_batched((args, kwargs)):  # inside vmap: on the batch, else per sample
+            try:
+                return _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs)
+            except _NotOnTheBatch:
+                pass
+            return transform_per_sample(wrapper, args, kwargs)
         # differentiates even under an outer no_grad or inference_mode (torch turns both off)
         with Level() as level, inference_mode(False):
             diff_args = slice_argnums(args, argnums, as_tuple=False)
@@ -340,6 +375,63 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     return wrapper
 
 
+class _NotOnTheBatch(Exception):  # noqa: N818 - a signal, not an error
+    """grad cannot run on the batch: it runs per sample instead."""
+
+
+def _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs):
+    """``grad_and_value`` inside vmap, on the whole batch: the samples do not interact, so
+    the gradient of each sample's output with respect to its own inputs is the gradient of
+    the outputs' sum with respect to the batch (an unbatched input expanded along it first).
+    ``func`` runs once, on batched tensors, as torch's does. What cannot run on the batch
+    (nested vmaps, a function reading a sample's values, an output not batched) raises
+    ``_NotOnTheBatch`` before or ``Unbatchable`` during the call: per sample then."""
+    leaves = [leaf for leaf in tree_flatten((args, kwargs))[0] if isinstance(leaf, BatchedTensor)]
+    level_no = max(leaf._level for leaf in leaves)
+    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
+           for leaf in leaves) or level_no != _vmap_levels[-1]:
+        raise _NotOnTheBatch
+    size = leaves[0]._value.shape[leaves[0]._bdim]
+    try:
+        with Level() as level, inference_mode(False):
+            diff_args = slice_argnums(args, argnums, as_tuple=False)
+            flat_diff, spec = tree_flatten(diff_args)
+            physical, batched = [], []
+            for d in flat_diff:
+                if isinstance(d, BatchedTensor):
+                    p = level.wrap(d._value)
+                    batched.append(BatchedTensor(p, d._bdim, level_no))
+                    physical.append((p, d._bdim))
+                else:  # the same for every sample: expanded, each sample its own gradient
+                    p = level.wrap(d).expand(size, *d.shape)
+                    batched.append(BatchedTensor(p, 0, level_no))
+                    physical.append((p, 0))
+            args = replace_argnums(args, argnums, tree_unflatten(batched, spec))
+            output = func(*args, **kwargs)
+            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
+            if not isinstance(output, Tensor):
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"Tensor, got {type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
+                                   "you wanted to use the vjp or jacrev APIs instead?")
+            if not (isinstance(output, BatchedTensor) and output._level == level_no
+                    and not isinstance(output._value, BatchedTensor)):
+                raise _NotOnTheBatch
+            total = output._value
+            grads = autograd_grad((total,), [p for p, _ in physical], (ones_like(total),),
+                                  create_graph=True)
+            grad_input = tree_unflatten([BatchedTensor(level.unwrap(g), bdim, level_no)
+                                         for g, (_, bdim) in zip(grads, physical)], spec)
+            value = BatchedTensor(level.unwrap(total), output._bdim, level_no)
+            if has_aux:
+                return grad_input, (value, _tensors_only(aux, level))
+            return grad_input, value
+    except Unbatchable:
+        raise _NotOnTheBatch from None
+
+
 def grad(func, argnums=0, has_aux: bool = False):
     """The gradient of a function that returns a scalar tensor, as a function of the same
     arguments: ``grad(f)(x)`` is d f / d x at ``x`` (``argnums`` picks the arguments, each may
@@ -349,10 +441,7 @@ def grad(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
-        batched = transform_per_sample(wrapper, args, kwargs)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
-        gradient, value = inner(*args, **kwargs)
+        gradient, value = inner(*args, **kwargs)  # (inside vmap, on the batch if it can)
         return (gradient, value[1]) if has_aux else gradient
 
     return wrapper

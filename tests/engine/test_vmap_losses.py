@@ -167,3 +167,96 @@ def test_embedding_under_vmap_as_torch(name):
     np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(mg.numpy(), tg.numpy(), rtol=1e-12)
     assert _graph(mo) == _graph(to)
+
+
+# --- vmap(grad(f)): grad on the batch, f once -------------------------------------------------
+
+def _mlp_loss(F, p, x, t):
+    h = F.relu(F.linear(x, p["w1"], p["b1"]))
+    return F.cross_entropy(F.linear(h, p["w2"], p["b2"]).unsqueeze(0), t.unsqueeze(0))
+
+
+GRADS = {
+    # name: (in_dims, the function of (L, x, y, p), argnums, has_aux)
+    "sin sum": ((0, None, None), lambda L, x, y, p: x.sin().sum(), 0, False),
+    "x in_dims=1": ((1, None, None), lambda L, x, y, p: (x ** 3).sum(), 0, False),
+    "closure on y": ((0, 0, None), lambda L, x, y, p: (x * y).tanh().sum(), 0, False),
+    "wrt unbatched y": ((0, None, None), lambda L, x, y, p: (x * y).exp().mean(), 1, False),
+    "both argnums": ((0, None, None), lambda L, x, y, p: (x @ y.view(4, 1)).sum(), (0, 1),
+                     False),
+    "mse": ((0, 0, None), lambda L, x, y, p: L.nn.functional.mse_loss(x, y), 0, False),
+    "per-sample mlp": ((0, 0, None), lambda L, x, y, p: _mlp_loss(L.nn.functional, p, x, y),
+                       2, False),
+    "has_aux": ((0, None, None), lambda L, x, y, p: (x.sin().sum(), x.cos()), 0, True),
+    "max": ((0, None, None), lambda L, x, y, p: -x.max(), 0, False),
+}
+
+
+def _leaves(tree):
+    if isinstance(tree, tuple | list):
+        return [leaf for item in tree for leaf in _leaves(item)]
+    if isinstance(tree, dict):
+        return [leaf for k in sorted(tree) for leaf in _leaves(tree[k])]
+    return [tree]
+
+
+def _grad_arguments(L, name, requires_grad):
+    rng = np.random.default_rng(1)
+    make = lambda *s: L.tensor(rng.standard_normal(s), requires_grad=requires_grad)  # noqa: E731
+    if name == "per-sample mlp":
+        p = {"w1": make(5, 4), "b1": make(5), "w2": make(3, 5), "b2": make(3)}
+        return make(4, 4), L.tensor(rng.integers(0, 3, 4)), p
+    x = make(3, 4) if GRADS[name][0][0] == 0 else make(4, 3)
+    y = make(3, 4) if GRADS[name][0][1] == 0 else make(4)
+    return x, y, {}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("transform", ["grad", "grad_and_value"])
+@pytest.mark.parametrize("name", list(GRADS))
+def test_vmap_of_grad_runs_once_on_the_batch_as_torch(name, transform, requires_grad):
+    in_dims, f, argnums, has_aux = GRADS[name]
+    results = {}
+    for L in (minigrad, torch):
+        x, y, p = _grad_arguments(L, name, requires_grad)
+        calls = []
+
+        def g(x, y, p, calls=calls, L=L):
+            calls.append(1)
+            return f(L, x, y, p)
+
+        out = L.func.vmap(getattr(L.func, transform)(g, argnums=argnums, has_aux=has_aux),
+                          in_dims=in_dims)(x, y, p)
+        results[L] = (_leaves(out), calls)
+    (mout, mcalls), (tout, tcalls) = results[minigrad], results[torch]
+    assert mcalls == tcalls == [1]
+    assert len(mout) == len(tout)
+    for m, t in zip(mout, tout):
+        np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=1e-10,
+                                   atol=1e-12)
+        assert np.array_equal(np.signbit(m.detach().numpy()), np.signbit(t.detach().numpy()))
+        assert m.requires_grad == t.requires_grad
+        if name not in _GRAD_FN_DIFFERS:
+            assert type(m.grad_fn).__name__ == type(t.grad_fn).__name__
+
+
+# where an input requires grad, a per-sample gradient keeps a graph; minigrad's comes from
+# differentiating the batching rules' physical ops, torch's from the sample's ops at grad's
+# level, so its last node can differ: a bias's (MulBackward1, not ViewBackward0: redteam_func's
+# KNOWN), a batch dim 1's (PermuteBackward0 for vmap's movedim, where torch's gradient has it
+# first), matmul's squeeze (SqueezeBackward1, not 2), mse_loss's (its backward op, where
+# torch's decomposes it: MulBackward0). The values agree.
+_GRAD_FN_DIFFERS = {"per-sample mlp", "x in_dims=1", "both argnums", "mse"}
+
+
+def test_vmap_of_grad_falls_back_per_sample_with_the_same_values():
+    """A function that cannot run on the batch (soft_margin_loss reads its samples' values
+    in minigrad) still gets each sample's gradient."""
+    results = {}
+    for L in (minigrad, torch):
+        x = L.tensor(np.linspace(-2, 2, 12).reshape(3, 4))
+        t = L.tensor([1.0, -1.0, 1.0, -1.0])
+        loss = lambda x, L=L, t=t: L.nn.functional.soft_margin_loss(x, t)  # noqa: E731
+        g = L.func.vmap(L.func.grad(loss))(x)
+        results[L] = g.numpy()
+    np.testing.assert_allclose(results[minigrad], results[torch], rtol=1e-12)

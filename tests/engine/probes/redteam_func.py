@@ -397,6 +397,13 @@ print(vmap(lambda w, i: F.embedding(i, w))(torch.ones(2, 3, 4, requires_grad=Tru
 w = torch.ones(3, requires_grad=True)
 print(vmap(lambda r: w - r)(torch.ones(2, 3)).grad_fn)
 print(vmap(lambda r: r.new_tensor([1., 2.]))(torch.ones(2, 3)))""",
+    # vmap(grad(f)) runs grad on the batch: f once, its input torch's GradTrackingTensor
+    # around the BatchedTensor
+    """from torch.func import grad, vmap
+def f(x):
+    print(x)
+    return x.sin().sum()
+vmap(grad(f))(torch.ones(2, 2))""",
 ]
 
 KNOWN = {
@@ -444,13 +451,6 @@ grad(f)(torch.tensor([1., 2.]))""":
         "torch wraps every tensor an op makes inside grad (a fresh torch.ones, a detach, a "
         "comparison) in a GradTrackingTensor; minigrad knows a tensor belongs to grad only "
         "through its graph, so those print as plain tensors",
-    """from torch.func import grad, vmap
-def f(x):
-    print(x)
-    return x.sin().sum()
-vmap(grad(f))(torch.ones(2, 2))""":
-        "vmap(grad(f)) runs grad once per sample: f prints each sample's GradTrackingTensor "
-        "where torch prints one around the BatchedTensor",
     """import torch.nn as nn
 from torch.func import stack_module_state, functional_call, vmap
 import copy
@@ -473,7 +473,9 @@ def loss(p, x, t):
     return nn.functional.cross_entropy(out, t.unsqueeze(0))
 x = torch.randn(5, 3); t = torch.tensor([0, 1, 1, 0, 1])
 print(vmap(grad(loss), in_dims=(None, 0, 0))(params, x, t)['2.bias'])""":
-        "vmap(grad(f)) runs grad once per sample and stacks the gradients, so with parameters "
-        "that require grad the result's grad_fn is StackBackward0 where torch's batched "
-        "gradient is a view (ViewBackward0); the values agree",
+        "vmap(grad(f)) runs grad on the batch (f once), but minigrad differentiates the "
+        "batching rules' physical ops where torch differentiates the sample's ops at grad's "
+        "level: with parameters that require grad, a bias's per-sample gradient ends in "
+        "MulBackward1 (the addmm decomposition's self * beta) where torch's ends in a view "
+        "(ViewBackward0); the weights' agree (TransposeBackward0), and the values",
 }
