@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from minigrad._creation import ones_like, zeros_like
+from minigrad._creation import eye, ones_like, zeros_like
 from minigrad._dtype import get_default_dtype
 from minigrad._ops import _vmap_hook
 from minigrad._ops.join import cat
@@ -363,8 +363,10 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
                                    "you wanted to use the vjp or jacrev APIs instead?")
-            _refuse_batched_output(output)
             flat_diff, spec = tree_flatten(diff_args)
+            if _vmap_hook.active and holds_batched(output):  # f closes over vmap's samples
+                return _per_sample_grads(output, flat_diff, spec, level, aux if has_aux
+                                         else None, has_aux)
             grads = autograd_grad((output,), flat_diff, create_graph=True)
             grad_input = level.unwrap_tree(tree_unflatten(list(grads), spec))
             output = level.unwrap(output)
@@ -430,6 +432,32 @@ def _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs):
             return grad_input, value
     except Unbatchable:
         raise _NotOnTheBatch from None
+
+
+def _per_sample_grads(output, flat_diff, spec, level, aux, has_aux):
+    """``grad`` inside vmap of a function of unbatched inputs that closes over the vmap's
+    samples (``vmap(lambda x: grad(lambda w: (w * x).sum())(w))``): its output is batched,
+    one value per sample; each sample's gradient is one row of their Jacobian, all the rows
+    from one batched backward pass (``is_grads_batched``), so ``f`` ran once, as torch's.
+    A batch vmap cannot take so (nested vmaps) runs per sample (``Unbatchable``)."""
+    if not (isinstance(output, BatchedTensor) and output._level == _vmap_levels[-1]
+            and not isinstance(output._value, BatchedTensor)):
+        raise Unbatchable
+    total = output._value
+    rows = eye(total.shape[0], dtype=total.dtype)
+    if total.requires_grad:
+        grads = api.grad((total,), flat_diff, (rows,), retain_graph=True, create_graph=True,
+                         allow_unused=True, is_grads_batched=True)
+    else:
+        grads = [None] * len(flat_diff)
+    grads = [zeros_like(x).expand(total.shape[0], *x.shape) if g is None else g
+             for g, x in zip(grads, flat_diff)]
+    grad_input = tree_unflatten([BatchedTensor(level.unwrap(g), 0, output._level)
+                                 for g in grads], spec)
+    value = BatchedTensor(level.unwrap(total), output._bdim, output._level)
+    if has_aux:
+        return grad_input, (value, _tensors_only(aux, level))
+    return grad_input, value
 
 
 def grad(func, argnums=0, has_aux: bool = False):

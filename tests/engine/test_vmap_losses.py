@@ -260,3 +260,34 @@ def test_vmap_of_grad_falls_back_per_sample_with_the_same_values():
         g = L.func.vmap(L.func.grad(loss))(x)
         results[L] = g.numpy()
     np.testing.assert_allclose(results[minigrad], results[torch], rtol=1e-12)
+
+
+CLOSURES = {
+    "sin": lambda w, x: (w * x).sin().sum(),
+    "matmul": lambda w, x: (w.view(3, 1) * x).tanh().sum() * x.sum(),
+    "does not use x": lambda w, x: (w * 2).sin().sum() + x.sum(),
+    "mse": lambda w, x: (w - x).pow(2).mean(),
+}
+
+
+@pytest.mark.parametrize("transform", ["grad", "grad_and_value"])
+@pytest.mark.parametrize("name", list(CLOSURES))
+def test_grad_of_a_closure_over_vmaps_samples_runs_once(name, transform):
+    """``vmap(lambda x: grad(lambda w: f(w, x))(W))``: W not batched, the output batched by
+    the closure: one batched backward pass, f once, torch's values."""
+    f = CLOSURES[name]
+    results = {}
+    for L in (minigrad, torch):
+        W = L.tensor(np.array([0.5, -1.0, 2.0]))  # (float64: float32's cos is a kernel's)
+        X = L.tensor(np.linspace(-1, 1, 6).reshape(2, 3))
+        calls = []
+
+        def per_sample(x, calls=calls, L=L, W=W):
+            calls.append(1)
+            return getattr(L.func, transform)(lambda w: f(w, x))(W)
+
+        results[L] = (_leaves(L.func.vmap(per_sample)(X)), calls)
+    (mout, mcalls), (tout, tcalls) = results[minigrad], results[torch]
+    assert mcalls == tcalls == [1]
+    for m, t in zip(mout, tout, strict=True):
+        np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=1e-12, atol=1e-15)

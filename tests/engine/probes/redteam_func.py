@@ -404,6 +404,20 @@ def f(x):
     print(x)
     return x.sin().sum()
 vmap(grad(f))(torch.ones(2, 2))""",
+    # grad inside vmap of a function closing over the samples: one batched backward pass
+    # (its rows), f once
+    """from torch.func import vmap, grad
+W = torch.tensor([1., 2., 3.])
+def f(x):
+    print('call')
+    return grad(lambda w: (w * x).sum())(W)
+print(vmap(f)(torch.arange(6.).view(2, 3)))""",
+    """from torch.func import vmap, grad, grad_and_value
+W = torch.tensor([1., 2., 3.])
+print(vmap(lambda x: grad_and_value(lambda w: (w * x).sin().sum())(W))(
+    torch.arange(6.).view(2, 3)))
+print(vmap(lambda x: grad(lambda w: (w * 2).sin().sum() + x.sum())(W))(
+    torch.arange(6.).view(2, 3)))""",
 ]
 
 KNOWN = {
@@ -422,15 +436,6 @@ print(r.grad_fn)""":
         "a transform (jvp, grad, jacrev) inside vmap runs once per sample and its results are "
         "stacked: the result's grad_fn is StackBackward0 where torch's batched result ends in "
         "the op itself",
-    """from torch.func import vmap, grad
-W = torch.tensor([1., 2., 3.])
-def f(x):
-    print('call')
-    return grad(lambda w: (w * x).sum())(W)
-print(vmap(f)(torch.arange(6.).view(2, 3)))""":
-        "a function vmap cannot run batched (here grad of a closure over the sample) runs "
-        "once on the batch until that point, then once per sample: its prints (and, under "
-        "an 'always' warnings filter, its warnings) repeat, where torch runs it once",
     """from torch.func import vmap
 print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
         "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
