@@ -266,13 +266,16 @@ def _wrapped_in(levels, text):
 
 
 def _batched_repr_in_levels(plain_repr):
-    """``repr(x)`` of a batched tensor inside ``grad`` run on the batch (``vmap(grad(f))``):
-    torch's GradTrackingTensor around the BatchedTensor of the values outside sees."""
+    """``repr(x)`` of a batched tensor inside ``grad`` or ``jvp`` run on the batch
+    (``vmap(grad(f))``): torch's GradTrackingTensor around the BatchedTensor of the values
+    outside sees."""
     def __repr__(self, *, tensor_contents=None):
         value = self._value
-        if not _active_levels or isinstance(value, BatchedTensor):
+        if not (_active_levels or forward_levels) or isinstance(value, BatchedTensor):
             return plain_repr(self, tensor_contents=tensor_contents)
-        levels, outside = _levels_of(value)
+        levels, outside = _levels_of(value) if _active_levels else ([], False)
+        if forward_levels and tangent_of(value) is not None:  # a dual of jvp on the batch
+            levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
         levels = [lv for lv in levels if lv.number > self._level]
         if not levels:
             return plain_repr(self, tensor_contents=tensor_contents)

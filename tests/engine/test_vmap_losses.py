@@ -291,3 +291,42 @@ def test_grad_of_a_closure_over_vmaps_samples_runs_once(name, transform):
     assert mcalls == tcalls == [1]
     for m, t in zip(mout, tout, strict=True):
         np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=1e-12, atol=1e-15)
+
+
+# --- vmap(jvp): jvp on the batch, f once ------------------------------------------------------
+
+JVPS = {
+    # name: (in_dims of (x, t), the function of x)
+    "sin": ((0, 0), lambda x: x.sin()),
+    "x * x": ((0, None), lambda x: x * x),
+    "tangent batched only": ((None, 0), lambda x: (x * 2).exp()),
+    "x in_dims=1": ((1, 0), lambda x: x.sum() * x),
+    "softmax": ((0, 0), lambda x: x.softmax(-1)),
+    "tuple output": ((0, 1), lambda x: (x.tanh(), x.sum())),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", list(JVPS))
+def test_vmap_of_jvp_runs_once_on_the_batch_as_torch(name, requires_grad):
+    in_dims, f = JVPS[name]
+    results = {}
+    for L in (minigrad, torch):
+        rng = np.random.default_rng(2)
+        shape = lambda d: {0: (2, 3), 1: (3, 2), None: (3,)}[d]  # noqa: E731
+        x = L.tensor(rng.standard_normal(shape(in_dims[0])), requires_grad=requires_grad)
+        t = L.tensor(rng.standard_normal(shape(in_dims[1])))
+        calls = []
+
+        def g(x, t, calls=calls, L=L):
+            calls.append(1)
+            return L.func.jvp(f, (x,), (t,))
+
+        results[L] = (_leaves(L.func.vmap(g, in_dims=in_dims)(x, t)), calls)
+    (mout, mcalls), (tout, tcalls) = results[minigrad], results[torch]
+    assert mcalls == tcalls == [1]
+    for m, t in zip(mout, tout, strict=True):
+        np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=1e-12,
+                                   atol=1e-15)
+        assert m.requires_grad == t.requires_grad
+        assert type(m.grad_fn).__name__ == type(t.grad_fn).__name__

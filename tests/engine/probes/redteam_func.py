@@ -418,6 +418,18 @@ print(vmap(lambda x: grad_and_value(lambda w: (w * x).sin().sum())(W))(
     torch.arange(6.).view(2, 3)))
 print(vmap(lambda x: grad(lambda w: (w * 2).sin().sum() + x.sum())(W))(
     torch.arange(6.).view(2, 3)))""",
+    # jvp inside vmap with batched primals runs on the batch (f once, torch's graph)
+    """from torch.func import vmap, jvp
+x = torch.randn(2, 3, requires_grad=True)
+r = vmap(lambda x: jvp(lambda x: x * x, (x,), (torch.ones_like(x),))[1])(x)
+print(r.grad_fn)""",
+    """from torch.func import vmap, jvp
+def f(x):
+    print(x)
+    return x.sin()
+print(vmap(lambda x: jvp(f, (x,), (torch.ones(3),)))(torch.ones(2, 3)))
+print(vmap(lambda x, t: jvp(lambda x: x.sum() * x, (x,), (t,)), in_dims=(1, 0))(
+    torch.ones(3, 2), torch.ones(2, 3)))""",
 ]
 
 KNOWN = {
@@ -429,13 +441,6 @@ grad(f)(torch.tensor([1., 2.], requires_grad=True))""":
         "inside grad, an input that already requires grad is torch's wrapper, a leaf at the "
         "transform's level; minigrad's is a view of the input (so the learner's backward "
         "still reaches it): is_leaf False, grad_fn ViewBackward0",
-    """from torch.func import vmap, jvp
-x = torch.randn(2, 3, requires_grad=True)
-r = vmap(lambda x: jvp(lambda x: x * x, (x,), (torch.ones_like(x),))[1])(x)
-print(r.grad_fn)""":
-        "a transform (jvp, grad, jacrev) inside vmap runs once per sample and its results are "
-        "stacked: the result's grad_fn is StackBackward0 where torch's batched result ends in "
-        "the op itself",
     """from torch.func import vmap
 print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
         "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
