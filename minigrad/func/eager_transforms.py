@@ -19,9 +19,11 @@ has one autograd graph, so a transform does the same with that graph:
   ``requires_grad=True``) keeps its graph, so transforms compose with each other and with
   ``backward``.
 
-Inside vmap, ``grad`` given batched tensors runs on the batch (``_grad_and_value_of_batch``):
-the samples do not interact, so each sample's gradient is the gradient of the outputs' sum
-with respect to the batch, and ``f`` runs once, as torch's; vjp, jacrev run per sample.
+Inside vmap, ``grad`` and ``jacrev`` given batched tensors run on the batch
+(``_grad_and_value_of_batch``, ``_jacrev_of_batch``): the samples do not interact, so each
+sample's gradient is the gradient of the outputs' sum with respect to the batch (a Jacobian's
+rows, seeds that are rows of the identity for every sample at once), and ``f`` runs once, as
+torch's; vjp runs per sample.
 """
 
 from __future__ import annotations
@@ -563,6 +565,84 @@ def standard_basis(tensors, chunk_size=None):
         yield tuple(chunk)
 
 
+def _batch_inputs(args, argnums, level, level_no, size):
+    """The inputs to differentiate on the whole batch: each a fresh tensor of ``level``
+    (``Level.wrap``) of the physical batch, an unbatched one expanded along it; the
+    arguments with them batched, and ``[(physical, bdim)]``."""
+    diff_args = slice_argnums(args, argnums)
+    physical, batched = [], []
+    flat_diff, spec = tree_flatten(diff_args)
+    for d in flat_diff:
+        if isinstance(d, BatchedTensor):
+            p, bdim = level.wrap(d._value), d._bdim
+        else:  # the same for every sample: expanded, each sample its own derivative
+            p, bdim = level.wrap(d).expand(size, *d.shape), 0
+        batched.append(BatchedTensor(p, bdim, level_no))
+        physical.append((p, bdim))
+    new = tree_unflatten(batched, spec)
+    args = replace_argnums(args, argnums, new[0] if isinstance(argnums, int) else new)
+    return args, physical, flat_diff, spec
+
+
+def _batch_of(leaves):
+    """(level, batch size) of the batched leaves, when all are the innermost running vmap's
+    with plain physical tensors (else ``_NotOnTheBatch``)."""
+    level_no = max(leaf._level for leaf in leaves)
+    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
+           for leaf in leaves) or level_no != _vmap_levels[-1]:
+        raise _NotOnTheBatch
+    return level_no, leaves[0]._value.shape[leaves[0]._bdim]
+
+
+def _jacrev_of_batch(func, argnums, has_aux, args):
+    """``jacrev`` inside vmap with batched arguments, on the whole batch: ``func`` runs once
+    on it (as torch's), then one backward pass whose batched seeds are the rows of the
+    identity over a sample's output elements, each row seeding every sample at once (the
+    samples do not interact)."""
+    level_no, size = _batch_of([leaf for leaf in tree_flatten(args)[0]
+                                if isinstance(leaf, BatchedTensor)])
+    try:
+        with Level() as level, inference_mode(False):
+            args, physical, flat_primals, primals_spec = _batch_inputs(args, argnums, level,
+                                                                       level_no, size)
+            output = func(*args)
+            output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
+            flat_out, output_spec = tree_flatten(output)
+            _check_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
+            if not all(isinstance(o, BatchedTensor) and o._level == level_no
+                       and not isinstance(o._value, BatchedTensor)
+                       and o.is_floating_point() for o in flat_out):
+                raise _NotOnTheBatch
+            outs = [o._value if o._bdim == 0 else o._value.movedim(o._bdim, 0)
+                    for o in flat_out]
+            numels = [o.numel() for o in flat_out]
+            total = sum(numels)
+            seeds, start = [], 0
+            for out, n in zip(outs, numels):
+                block = out.detach().new_zeros(total, n)
+                block.diagonal(-start).fill_(1)
+                seeds.append(block.view(total, 1, *out.shape[1:]).expand(total, *out.shape))
+                start += n
+            grads = api.grad(outs, [p for p, _ in physical], seeds, retain_graph=True,
+                             create_graph=True, allow_unused=True, is_grads_batched=True)
+            per_input = []
+            for g, (p, bdim) in zip(grads, physical):
+                if g is None:
+                    g = p.detach().new_zeros(total, *p.shape)
+                per_input.append(g.movedim(bdim + 1, 0).split(numels, dim=1))
+            jac = tuple(
+                tree_unflatten([BatchedTensor(level.unwrap(per_input[i][k].reshape(
+                    size, *o.shape, *primal.shape)), 0, level_no)
+                    for i, primal in enumerate(flat_primals)], primals_spec)
+                for k, o in enumerate(flat_out))
+            if isinstance(argnums, int):
+                jac = tuple(j[0] for j in jac)
+            jac = tree_unflatten(list(jac), output_spec)
+            return (jac, _tensors_only(aux, level)) if has_aux else jac
+    except Unbatchable:
+        raise _NotOnTheBatch from None
+
+
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
            _preallocate_and_copy: bool = False):
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by reverse
@@ -577,9 +657,13 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
 
     @wraps(func)
     def wrapper(*args):
-        batched = transform_per_sample(wrapper, args)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
+        if holds_batched(args):  # inside vmap: on the batch, else per sample
+            if chunk_size is None:
+                try:
+                    return _jacrev_of_batch(func, argnums, has_aux, args)
+                except _NotOnTheBatch:
+                    pass
+            return transform_per_sample(wrapper, args)
         out = vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
         output, vjp_fn = out[0], out[1]
         flat_output, output_spec = tree_flatten(output)

@@ -330,3 +330,45 @@ def test_vmap_of_jvp_runs_once_on_the_batch_as_torch(name, requires_grad):
                                    atol=1e-15)
         assert m.requires_grad == t.requires_grad
         assert type(m.grad_fn).__name__ == type(t.grad_fn).__name__
+
+
+# --- vmap(jacrev(f)): jacrev on the batch, f once ---------------------------------------------
+
+JACREVS = {
+    # name: (in_dims of (x, w), the function, argnums, has_aux)
+    "sin * sum": ((0, None), lambda x, w: x.sin() * x.sum(), 0, False),
+    "wrt unbatched w": ((0, None), lambda x, w: (w * x).tanh(), 1, False),
+    "both argnums": ((0, None), lambda x, w: (w * x).tanh(), (0, 1), False),
+    "x in_dims=1": ((1, None), lambda x, w: x.pow(3) * w, 0, False),
+    "both batched": ((0, 0), lambda x, w: (x * w).exp(), 0, False),
+    "two outputs": ((0, None), lambda x, w: (x.sum(), x * w), 0, False),
+    "has_aux": ((0, None), lambda x, w: (x.exp(), x.sum()), 0, True),
+    "softmax": ((0, None), lambda x, w: (x * w).softmax(0), 0, False),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", list(JACREVS))
+def test_vmap_of_jacrev_runs_once_on_the_batch_as_torch(name, requires_grad):
+    in_dims, f, argnums, has_aux = JACREVS[name]
+    results = {}
+    for L in (minigrad, torch):
+        rng = np.random.default_rng(3)
+        shape = lambda d: {0: (2, 3), 1: (3, 2), None: (3,)}[d]  # noqa: E731
+        x = L.tensor(rng.standard_normal(shape(in_dims[0])), requires_grad=requires_grad)
+        w = L.tensor(rng.standard_normal(shape(in_dims[1])))
+        calls = []
+
+        def g(x, w, calls=calls):
+            calls.append(1)
+            return f(x, w)
+
+        jac = L.func.jacrev(g, argnums=argnums, has_aux=has_aux)
+        results[L] = (_leaves(L.func.vmap(jac, in_dims=in_dims)(x, w)), calls)
+    (mout, mcalls), (tout, tcalls) = results[minigrad], results[torch]
+    assert mcalls == tcalls == [1]
+    for m, t in zip(mout, tout, strict=True):
+        assert tuple(m.shape) == tuple(t.shape)
+        np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=1e-12,
+                                   atol=1e-15)
+        assert m.requires_grad == t.requires_grad

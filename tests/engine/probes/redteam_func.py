@@ -430,6 +430,16 @@ def f(x):
 print(vmap(lambda x: jvp(f, (x,), (torch.ones(3),)))(torch.ones(2, 3)))
 print(vmap(lambda x, t: jvp(lambda x: x.sum() * x, (x,), (t,)), in_dims=(1, 0))(
     torch.ones(3, 2), torch.ones(2, 3)))""",
+    # jacrev inside vmap with batched arguments runs on the batch (f once)
+    """from torch.func import vmap, jacrev
+def f(x):
+    print(x.shape)
+    return x.sin() * x.sum()
+X = torch.arange(6.).view(2, 3)
+print(vmap(jacrev(f))(X))
+W = torch.tensor([1., 2., 3.])
+print(vmap(jacrev(lambda w, x: (w * x).tanh(), argnums=(0, 1)), in_dims=(None, 0))(W, X))
+print(vmap(jacrev(lambda x: (x.exp(), x.sum()), has_aux=True))(X))""",
 ]
 
 KNOWN = {
