@@ -21,11 +21,12 @@ per-sample ``.sum()`` is ``x.sum(dim=[1])`` (SumBackward1), ``r @ w`` an ``mm`` 
   with rules); embedding, torch's rule.
 
 An op with no rule falls back as torch's fallback does: it runs once per sample on
-``select``ed samples and ``stack``s the results. A learner's read of a batched tensor's
-values (``.tolist()``, ``.numpy()``, ``.item()``, ``float(x)``, ``if x:``) gets torch's error;
-minigrad's own code that reads them (an op not reached through an argument parser) raises
-``Unbatchable``, and vmap then runs the whole function once per sample instead, as it once
-always did (``vmap.py``).
+``select``ed samples of each batched argument ``permute``d to the front, and ``stack``s the
+results (then a ``view``: ViewBackward0 over StackBackward0, as torch's graph). A learner's
+read of a batched tensor's values (``.tolist()``, ``.numpy()``, ``.item()``, ``float(x)``,
+``if x:``) gets torch's error; minigrad's own code that reads them (an op not reached through
+an argument parser) raises ``Unbatchable``, and vmap then runs the whole function once per
+sample instead, as it once always did (``vmap.py``).
 """
 
 from __future__ import annotations
@@ -309,6 +310,9 @@ def _fallback(name, fn, level, args, kwargs):
     inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
     if inplace and not _is_batched(args[0] if args else None, level):
         return _inplace_into_unbatched(name, fn, level, args, kwargs)
+    if not inplace and size:  # torch's fallback: each batch dim first (a permute), once
+        args = [_permuted_front(a, level) for a in args]
+        kwargs = {k: _permuted_front(v, level) for k, v in kwargs.items()}
     outs = []
     for i in range(max(size, 1)):
         sample_args = [_sample(a, level, i, size) for a in args]
@@ -320,7 +324,18 @@ def _fallback(name, fn, level, args, kwargs):
         return args[0] if name != "__setitem__" else None
     if any(o is NotImplemented for o in outs):
         return NotImplemented
-    return _stack_results(outs, level, size)
+    return _stack_results(outs, level, size, viewed=True)
+
+
+def _permuted_front(x, level):
+    """A batched argument with its batch dim first by a permute (torch's fallback permutes
+    every batched argument, even in place: PermuteBackward0)."""
+    if type(x) in (list, tuple):
+        return type(x)(_permuted_front(b, level) for b in x)
+    if not _is_batched(x, level):
+        return x
+    order = [x._bdim, *(d for d in range(x._value.dim()) if d != x._bdim)]
+    return BatchedTensor(x._value.permute(order), 0, level)
 
 
 _OUT_OVERLOADS = {"sum": "IntList_out", "softmax": "int_out", "log_softmax": "int_out",
@@ -391,25 +406,29 @@ def _overload(name, args, kwargs) -> str:
     return ".Tensor" if any(isinstance(a, Tensor) for a in others) else ".Scalar"
 
 
-def _stack_results(outs, level, size):
-    """The per-sample results of one op as one batched result: tensors stacked (at dim 0),
-    containers rebuilt around their stacked items (tuples as torch's return types too);
-    anything else must be the same for every sample."""
+def _stack_results(outs, level, size, viewed=False):
+    """The per-sample results of one op as one batched result: tensors stacked (at dim 0;
+    ``viewed``: then viewed to their shape, as torch's fallback does), containers rebuilt
+    around their stacked items (tuples as torch's return types too); anything else must be
+    the same for every sample."""
     first = outs[0]
     if isinstance(first, Tensor):
         if not all(isinstance(o, Tensor) for o in outs):
             raise Unbatchable
         stacked = stack(list(outs))
+        if viewed and size:
+            stacked = stacked.view(stacked.shape)
         return BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level)
     if isinstance(first, tuple | list):
         if any(type(o) is not type(first) or len(o) != len(first) for o in outs):
             raise Unbatchable
-        items = [_stack_results([o[k] for o in outs], level, size) for k in range(len(first))]
+        items = [_stack_results([o[k] for o in outs], level, size, viewed)
+                 for k in range(len(first))]
         if hasattr(type(first), "_fields"):  # a namedtuple
             return type(first)(*items)
         return type(first)(items)
     if isinstance(first, dict):
-        return type(first)((k, _stack_results([o[k] for o in outs], level, size))
+        return type(first)((k, _stack_results([o[k] for o in outs], level, size, viewed))
                            for k in first)
     for o in outs[1:]:
         if isinstance(o, Tensor) or not (o is first or o == first):

@@ -54,6 +54,13 @@ LOSSES = {
     "nll_loss weight ignore_index": (lambda F, x, t, red: F.nll_loss(
         F.log_softmax(x, -1), t, weight=x.new_tensor([0.5, 1.0, 2.0]), ignore_index=2,
         reduction=red), "class"),
+    # torch has no rule for these: its fallback (each batched argument permuted to the
+    # front, the op per sample, the results stacked and viewed)
+    "kl_div": (lambda F, x, t, red: F.kl_div(F.log_softmax(x, -1), t, reduction=red), "prob"),
+    "margin_ranking_loss": (lambda F, x, t, red: F.margin_ranking_loss(
+        x, t.detach(), t.detach().sign(), reduction=red), "real"),
+    "triplet_margin_loss": (lambda F, x, t, red: F.triplet_margin_loss(
+        x, t, t * 2, reduction=red), "real"),
 }
 # (in_dims, which of x and t are batched): x's batch dim 1 is given transposed
 LAYOUTS = {"x": (0, None), "t": (None, 0), "both": (0, 0), "x dim 1": (1, 0)}
@@ -98,7 +105,8 @@ def _cases():
         for red in ("mean", "sum", "none"):
             for layout in LAYOUTS:
                 for sample in SAMPLES:
-                    if sample == "number" and (kind == "class" or layout == "x dim 1"):
+                    if sample == "number" and (kind == "class" or layout == "x dim 1"
+                                               or name == "triplet_margin_loss"):
                         continue
                     yield name, red, layout, sample
 
