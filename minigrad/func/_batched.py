@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import warnings
 
+from minigrad import _dtype
 from minigrad import storage as _storage
 from minigrad._ops import METHODS, _vmap_hook
+from minigrad._ops._core import _combine
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
 from minigrad._ops.pointwise import add_scalar, mul_scalar, sub_scalar
@@ -502,7 +504,8 @@ def _n_ary(fn, level, args, kwargs):
     tensors = [a for a in args if isinstance(a, Tensor)]
     if any(type(a) in (list, tuple) for a in args):
         return _FALLBACK
-    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1:  # promotion: per sample
+    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1 and not _promotes_alike(
+            tensors, level):  # promotion by rank (0-d or not) would differ: per sample
         return _FALLBACK
     rank = max(t.dim() for t in tensors)
     physical = [_front_padded(a, level, rank) for a in args]
@@ -510,6 +513,20 @@ def _n_ary(fn, level, args, kwargs):
     if out is NotImplemented:
         return out
     return BatchedTensor(out, 0, level)
+
+
+def _promotes_alike(tensors, level) -> bool:
+    """Whether operands of several dtypes promote on the batch as a sample's do (a 0-d
+    tensor does not promote a dimensioned one of its category, and the batch dim makes a 0-d
+    sample dimensioned): torch's result type both ways, from the ranks and dtypes."""
+    def promoted(zero_d):
+        ranks = [None, None]  # dimensioned, 0-d
+        for t, is_0d in zip(tensors, zero_d):
+            k = 1 if is_0d else 0
+            ranks[k] = t.dtype if ranks[k] is None else _dtype.promote_types(ranks[k], t.dtype)
+        return _combine(ranks[0], ranks[1])
+    return promoted([t.dim() == 0 for t in tensors]) is promoted(
+        [t.dim() == 0 and not _is_batched(t, level) for t in tensors])
 
 
 def _dims_arg(args, kwargs, position=1, key="dim"):
@@ -1329,6 +1346,38 @@ def _rsub(fn, level, args, kwargs):
     return _unary(fn, level, args, kwargs)
 
 
+def _reflected(op):
+    """``w * x``, ``w / x``... for a plain tensor ``w``: Python asks the batched ``x`` first (a
+    subclass's reflected operator); torch records ``op(w, x)``, operands in that order."""
+    def rule(fn, level, args, kwargs):
+        if not kwargs and len(args) == 2 and isinstance(args[1], Tensor):
+            return _op(op, getattr(Tensor, op), args[1], args[0])
+        return _n_ary(fn, level, args, kwargs)  # beside a number: as a Tensor overload
+    return rule
+
+
+def _inplace(fn, level, args, kwargs):
+    """An in-place op on a batched ``self`` whose batch dim is first (a fresh result's): on
+    the physical tensor, the other operands padded as for the pointwise rule (torch's rules
+    for in-place ops); otherwise per sample."""
+    self = args[0] if args else None
+    if not _is_batched(self, level) or self._bdim != 0 or any(
+            isinstance(v, Tensor) for v in kwargs.values()) or any(
+            type(a) in (list, tuple) for a in args):
+        return _FALLBACK
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    rank = self.dim()
+    if any(t.dim() > rank for t in tensors) or any(
+            isinstance(t, BatchedTensor) and t._level > level for t in tensors):
+        return _FALLBACK
+    fn(self._value, *[_front_padded(a, level, rank) for a in args[1:]], **kwargs)
+    return self
+
+
+_INPLACE_RULES = ("masked_fill_ clamp_min_ clamp_max_ clamp_ add_ sub_ mul_ div_ neg_ exp_ "
+                  "log_ sqrt_ abs_ pow_ fill_").split()
+
+
 def _new_tensor(fn, level, args, kwargs):
     """``x.new_tensor(data)``: a plain tensor of ``x``'s dtype, as torch's (the data does not
     depend on the samples)."""
@@ -1342,6 +1391,13 @@ RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a 
 RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
 RULES["__rtruediv__"] = _rtruediv
 RULES.update({"__rsub__": _rsub, "new_tensor": _new_tensor})
+RULES.update({"__rmul__": _reflected("mul"), "__radd__": _reflected("add"),
+              "__rpow__": _reflected("pow")})
+RULES.update({name: _inplace for name in _INPLACE_RULES})
+# the Scalar overloads minigrad's own code calls (C++ code in torch: a sample's mean, a loss
+# divided by a count)
+RULES.update({name: _unary for name in ("mul_scalar", "add_scalar", "sub_scalar",
+                                        "div_scalar")})
 # element-wise backward ops (gradients or tangents batched), as torch's rules for them
 RULES.update({name: _n_ary for name in ("tanh_backward", "sigmoid_backward",
                                         "threshold_backward")})

@@ -775,27 +775,29 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    _multi_margin_args.as_function(input, target, p, margin, weight, enum)
-    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
-                                           ("none", "mean", "sum")[enum])
+    return _multi_margin_loss.as_function(input, target, p, margin, weight, enum)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
     enum = _reduction_enum(size_average, reduce, reduction)
-    _soft_margin_args.as_function(input, target, enum)
-    return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
+    return _soft_margin_loss.as_function(input, target, enum)
 
 
 @_parses('multi_margin_loss(Tensor input, Tensor target, Number p = 1, Number margin = 1, '
          'Tensor? weight = None, int reduction = 1)')
-def _multi_margin_args(input, target, p=1, margin=1, weight=None, reduction=1):
-    """The parser of the compiled op F.multi_margin_loss hands its arguments to."""
+def _multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction=1):
+    """The compiled op F.multi_margin_loss hands its arguments to (under vmap, torch's
+    fallback: per sample)."""
+    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
+                                           _REDUCTIONS[reduction])
 
 
 @_parses('soft_margin_loss(Tensor input, Tensor target, int reduction = 1)')
-def _soft_margin_args(input, target, reduction=1):
-    """The parser of the compiled op F.soft_margin_loss hands its arguments to."""
+def _soft_margin_loss(input, target, reduction=1):
+    """The compiled op F.soft_margin_loss hands its arguments to (under vmap, torch's
+    fallback: per sample)."""
+    return _soft_margin.soft_margin_loss(input, target, _REDUCTIONS[reduction])
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
