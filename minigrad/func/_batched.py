@@ -785,14 +785,40 @@ def _pieces(method):
         x = args[0]
         rest = list(args[1:])
         nargs = 0 if method == "unbind" else 1
-        if len(rest) > nargs + 1 or len(rest) < nargs or x.dim() == 0:
-            return _FALLBACK
+        if len(rest) > nargs + 1 or len(rest) < nargs or (x.dim() == 0 and method == "chunk"):
+            return _FALLBACK  # (chunk of a 0-d sample: its own error, per sample)
         dim = rest[nargs] if len(rest) > nargs else kwargs.get("dim", 0)
         if not _ints(rest[:nargs]) or not isinstance(dim, int):
             return _FALLBACK
         parts = getattr(_front(x), method)(*rest[:nargs], _wrap(dim, x.dim()) + 1)
         return tuple(BatchedTensor(p, 0, level) for p in parts)
     return rule
+
+
+def _flip(fn, level, args, kwargs):
+    """flip: the batch dim first, the dims shifted by one (a 0-d sample's dim 0 too: torch's
+    rule then fails, though flip(0) of a 0-d tensor works outside vmap)."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    dims = _shape_arg(args[1:])
+    if dims is None:
+        return _FALLBACK
+    x = args[0]
+    return BatchedTensor(_front(x).flip([_wrap(d, x.dim()) + 1 for d in dims]), 0, level)
+
+
+def _roll(fn, level, args, kwargs):
+    """roll along given dims: the batch dim first, the dims shifted by one (as flip)."""
+    given = _given(args[1:], kwargs, ("shifts", "dims"))
+    if given is None or given.get("dims") in (None, (), []) or not _only_self(
+            args, {}, level):
+        return _FALLBACK
+    x, shifts, dims = args[0], given.get("shifts"), given["dims"]
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not _ints(dims):
+        return _FALLBACK
+    return BatchedTensor(_front(x).roll(shifts, [_wrap(d, x.dim()) + 1 for d in dims]), 0,
+                         level)
 
 
 def _contiguous(fn, level, args, kwargs):
@@ -859,10 +885,10 @@ def _prod(fn, level, args, kwargs):
             _wrap(dim, 0)
             out = _front(x).unsqueeze(1).prod(1, keepdim=keepdim)
             return BatchedTensor(out.squeeze(1) if keepdim else out, 0, level)
-    if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level):
         return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
     v = _front(args[0])
-    if args[0].dim() != 1:
+    if args[0].dim() != 1:  # (0-d samples too: a view with a dim of 1, as torch's)
         v = v.view(v.shape[0], -1)
     return BatchedTensor(v.prod(1), 0, level)
 
@@ -1375,7 +1401,7 @@ def _inplace(fn, level, args, kwargs):
 
 
 _INPLACE_RULES = ("masked_fill_ clamp_min_ clamp_max_ clamp_ add_ sub_ mul_ div_ neg_ exp_ "
-                  "log_ sqrt_ abs_ pow_ fill_").split()
+                  "log_ sqrt_ abs_ pow_").split()
 
 
 def _new_tensor(fn, level, args, kwargs):
@@ -1423,8 +1449,8 @@ RULES.update({
     "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,
     "narrow": _dims_rule(_narrow_args), "expand": _expand, "repeat": _repeat,
     "unbind": _pieces("unbind"), "chunk": _pieces("chunk"), "split": _pieces("split"),
-    "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
-    "min": _extreme("min"),
+    "contiguous": _contiguous, "flip": _flip, "roll": _roll, "unflatten": _unflatten,
+    "max": _extreme("max"), "min": _extreme("min"),
     "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
     "masked_fill": _masked_fill, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
     "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,

@@ -286,8 +286,38 @@ OPS = {
     "var keepdim": lambda L, r, w: r.var(-1, keepdim=True),
     "var correction": lambda L, r, w: r.var(0, correction=0),
     "index": lambda L, r, w: r[L.tensor([0, 1])],
+    "flip": lambda L, r, w: r.flip(0),
+    "flip last": lambda L, r, w: r.flip(-1),
+    "roll dims": lambda L, r, w: r.roll(1, -1),
+    "roll flat": lambda L, r, w: r.roll(1),
+    "unbind last": lambda L, r, w: r.unbind(-1)[1],
+    "w * r": lambda L, r, w: w * r,
+    "w + r": lambda L, r, w: w + r,
+    "w ** r": lambda L, r, w: w.abs() ** r,
+    "w - r": lambda L, r, w: w - r,
+    "mul_ fresh": lambda L, r, w: (r * 2).mul_(w),
+    "masked_fill_ fresh": lambda L, r, w: (r + 1).masked_fill_(r > 0, 0.0),
+    "clamp_min_ fresh": lambda L, r, w: (r * 2).clamp_min_(0.5),
 }
-PER_SAMPLE = {"norm", "index"}
+PER_SAMPLE = {"norm", "index", "roll flat"}
+
+
+@pytest.mark.parametrize("name", ["flip", "flip last", "roll dims", "unbind",
+                                  "split", "chunk", "prod", "t", "w * r"])
+def test_ops_on_number_samples_as_torch(name):
+    """vmap over a vector: 0-d samples, where torch's rules shift dim 0 past the batch (an
+    error for flip, roll, split, unbind, though a 0-d tensor takes them outside vmap)."""
+    results = {}
+    for L in (minigrad, torch):
+        x = L.tensor(np.linspace(-1, 1, 3), requires_grad=True)
+        w = L.tensor(0.5, dtype=L.float64)
+        try:
+            out = L.func.vmap(lambda r, L=L, w=w: OPS[name](L, r, w))(x)
+        except (RuntimeError, IndexError) as e:
+            results[L] = (type(e).__name__, str(e))
+            continue
+        results[L] = (_graph(out), out.detach().numpy().tolist())
+    assert results[minigrad] == results[torch]
 
 
 @pytest.mark.parametrize("layout", ["vectors", "matrices", "dim 1"])

@@ -440,6 +440,16 @@ print(vmap(jacrev(f))(X))
 W = torch.tensor([1., 2., 3.])
 print(vmap(jacrev(lambda w, x: (w * x).tanh(), argnums=(0, 1)), in_dims=(None, 0))(W, X))
 print(vmap(jacrev(lambda x: (x.exp(), x.sum()), has_aux=True))(X))""",
+    # flip, roll, split, unbind of 0-d samples: torch's rules shift dim 0 past the batch
+    # and fail (though a 0-d tensor takes them outside vmap)
+    """from torch.func import vmap
+for f in [lambda x: x.flip(0), lambda x: x.roll(1, 0), lambda x: x.split(1, 0),
+          lambda x: x.unbind(0), lambda x: x.flip(-1)]:
+    try:
+        print(vmap(f)(torch.ones(3)))
+    except IndexError as e:
+        print(e)
+print(vmap(lambda x: x.flip(0))(torch.ones(2, 3, requires_grad=True)).grad_fn)""",
 ]
 
 KNOWN = {
@@ -451,11 +461,6 @@ grad(f)(torch.tensor([1., 2.], requires_grad=True))""":
         "inside grad, an input that already requires grad is torch's wrapper, a leaf at the "
         "transform's level; minigrad's is a view of the input (so the learner's backward "
         "still reaches it): is_leaf False, grad_fn ViewBackward0",
-    """from torch.func import vmap
-print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
-        "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
-        "past the batch and fails (Dimension out of range), though flip(0) of a 0-d tensor "
-        "works outside vmap; minigrad flips the 0-d samples",
     """from torch.func import vmap
 torch.manual_seed(0)
 vmap(lambda x: torch.bernoulli(x), randomness='same')(torch.ones(3, 4) * 0.5)""":
