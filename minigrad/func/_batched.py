@@ -259,8 +259,7 @@ def call(name, fn, args, kwargs):
         raise RuntimeError(f"Batching rule not implemented for aten::{name}.{overload}"
                            + (". We could not generate a fallback." if name in ("cat", "stack")
                               else "; the fallback path doesn't work on out= or view ops."))
-    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same" and (
-            name != "bernoulli" or (len(args) == 1 and "p" not in kwargs)):
+    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same":
         raise RuntimeError("Vmap does not currently support same randomness with a batched "
                            "tensor input. Please file an issue with functorch")
     rule = RULES.get(name)

@@ -350,3 +350,23 @@ def test_ops_as_torch(name, layout):
     np.testing.assert_allclose(m[1], t[1], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(m[2][0], t[2][0], rtol=1e-8, atol=1e-10)
     assert (m[2][1] is None) == (t[2][1] is None)
+
+
+@pytest.mark.parametrize("randomness", ["same", "different"])
+@pytest.mark.parametrize("draw", ["bernoulli", "bernoulli p", "bernoulli method",
+                                  "normal mean", "normal std"])
+def test_draws_from_batched_inputs_as_torch(draw, randomness):
+    """Random numbers drawn from a batched input's values: torch refuses randomness='same'."""
+    fs = {"bernoulli": lambda L, x: L.bernoulli(x), "bernoulli p": lambda L, x: L.bernoulli(x, 0.5),
+          "bernoulli method": lambda L, x: x.bernoulli(),
+          "normal mean": lambda L, x: L.normal(x, 1.0), "normal std": lambda L, x: L.normal(0.0, x)}
+    results = {}
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        try:
+            out = L.func.vmap(lambda x, L=L: fs[draw](L, x), randomness=randomness)(
+                L.ones(3, 4) * 0.5)
+            results[L] = tuple(out.shape)
+        except RuntimeError as e:
+            results[L] = str(e)
+    assert results[minigrad] == results[torch]

@@ -450,6 +450,18 @@ for f in [lambda x: x.flip(0), lambda x: x.roll(1, 0), lambda x: x.split(1, 0),
     except IndexError as e:
         print(e)
 print(vmap(lambda x: x.flip(0))(torch.ones(2, 3, requires_grad=True)).grad_fn)""",
+    # bernoulli and normal with batched probabilities or means under randomness='same':
+    # torch's error (through their rule)
+    """from torch.func import vmap
+torch.manual_seed(0)
+for f in [lambda x: torch.bernoulli(x), lambda x: torch.normal(x, 1.),
+          lambda x: torch.normal(0., x + 1), lambda x: torch.bernoulli(x, 0.5),
+          lambda x: x.bernoulli()]:
+    for r in ['same', 'different']:
+        try:
+            print(r, vmap(f, randomness=r)(torch.ones(3, 4) * 0.5).shape)
+        except RuntimeError as e:
+            print(r, e)""",
 ]
 
 KNOWN = {
@@ -461,13 +473,6 @@ grad(f)(torch.tensor([1., 2.], requires_grad=True))""":
         "inside grad, an input that already requires grad is torch's wrapper, a leaf at the "
         "transform's level; minigrad's is a view of the input (so the learner's backward "
         "still reaches it): is_leaf False, grad_fn ViewBackward0",
-    """from torch.func import vmap
-torch.manual_seed(0)
-vmap(lambda x: torch.bernoulli(x), randomness='same')(torch.ones(3, 4) * 0.5)""":
-        "torch refuses randomness='same' for bernoulli(p) and normal(mean, std) with batched "
-        "probabilities or means; minigrad's bernoulli and normal skip the argument parsers "
-        "vmap watches, read the samples' values and run per sample, drawing the same numbers "
-        "for every sample",
     """from torch.func import grad
 def f(x):
     print(torch.ones(2), x.detach(), x > 1)
