@@ -35,7 +35,7 @@ import warnings
 
 from minigrad import _dtype
 from minigrad import storage as _storage
-from minigrad._ops import METHODS, _vmap_hook
+from minigrad._ops import METHODS, _vmap_hook, composite_loss
 from minigrad._ops._core import _combine
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
@@ -1403,6 +1403,18 @@ _INPLACE_RULES = ("masked_fill_ clamp_min_ clamp_max_ clamp_ add_ sub_ mul_ div_
                   "log_ sqrt_ abs_ pow_").split()
 
 
+def _composite(body):
+    """A loss torch composes from other ops (``_ops/composite_loss.py``): its body on the
+    batched tensors, each op through its own rule (the function once, torch's graph); per
+    sample if the body reads a sample's values."""
+    def rule(fn, level, args, kwargs):
+        try:
+            return body(*args, **kwargs)
+        except Unbatchable:
+            return _FALLBACK
+    return rule
+
+
 def _new_tensor(fn, level, args, kwargs):
     """``x.new_tensor(data)``: a plain tensor of ``x``'s dtype, as torch's (the data does not
     depend on the samples)."""
@@ -1419,6 +1431,9 @@ RULES.update({"__rsub__": _rsub, "new_tensor": _new_tensor})
 RULES.update({"__rmul__": _reflected("mul"), "__radd__": _reflected("add"),
               "__rpow__": _reflected("pow")})
 RULES.update({name: _inplace for name in _INPLACE_RULES})
+RULES.update({name: _composite(getattr(composite_loss, name))
+              for name in ("hinge_embedding_loss", "cosine_embedding_loss",
+                           "poisson_nll_loss")})
 # the Scalar overloads minigrad's own code calls (C++ code in torch: a sample's mean, a loss
 # divided by a count)
 RULES.update({name: _unary for name in ("mul_scalar", "add_scalar", "sub_scalar",

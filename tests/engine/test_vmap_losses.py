@@ -58,6 +58,15 @@ LOSSES = {
         x, F.softmax(t, -1), reduction=red), "real"),
     "cross_entropy label_smoothing": (lambda F, x, t, red: F.cross_entropy(
         x, t, reduction=red, label_smoothing=0.2), "class"),
+    # torch composes these from ops with rules (Loss.cpp)
+    "hinge_embedding_loss": (lambda F, x, t, red: F.hinge_embedding_loss(
+        x, t.detach().sign(), margin=0.5, reduction=red), "real"),
+    "cosine_embedding_loss": (lambda F, x, t, red: F.cosine_embedding_loss(
+        x, t, t.detach().sum(-1).sign(), margin=0.1, reduction=red), "real"),
+    "poisson_nll_loss": (lambda F, x, t, red: F.poisson_nll_loss(
+        x, t.abs(), reduction=red), "real"),
+    "poisson_nll_loss full": (lambda F, x, t, red: F.poisson_nll_loss(
+        x.abs(), t.abs() * 3, log_input=False, full=True, reduction=red), "real"),
     # torch has no rule for these: its fallback (each batched argument permuted to the
     # front, the op per sample, the results stacked and viewed)
     "kl_div": (lambda F, x, t, red: F.kl_div(F.log_softmax(x, -1), t, reduction=red), "prob"),
@@ -108,7 +117,7 @@ def _run(L, name, red, layout, sample, seed=0):
     return out, calls, x.grad, t.grad if t.requires_grad else None
 
 
-_NOT_0D = {"triplet_margin_loss", "cross_entropy probabilities"}
+_NOT_0D = {"triplet_margin_loss", "cross_entropy probabilities", "cosine_embedding_loss"}
 
 
 def _cases():
@@ -125,8 +134,11 @@ def _cases():
 # with the batch dim moved by in_dims=1, torch's in-place composite (bce_with_logits) writes
 # through permuted views (CopySlices), and its fused losses' unreduced results follow the
 # input's permuted layout (a reshape: ReshapeAliasBackward0): minigrad's rules compose out of
-# place and lay results out contiguously (same values)
-_GRAPH_DIFFERS = {("bce_with_logits", red) for red in ("mean", "sum", "none")} | {
+# place and lay results out contiguously, and hinge_embedding_loss's ``margin - input`` (a
+# wrapped number, which torch's rule treats as a number, the batch dim kept) moves the batch
+# dim first at once (same values)
+_GRAPH_DIFFERS = {(name, red) for red in ("mean", "sum", "none") for name in (
+    "bce_with_logits", "hinge_embedding_loss")} | {
     ("bce_with_logits weights", red) for red in ("mean", "sum", "none")} | {
     (name, "none") for name in ("mse_loss", "smooth_l1_loss", "huber_loss")}
 
