@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad import _dtype, _layout, _random, cuda, storage
 from minigrad._numeric import cast, fma, for_dtype, quietly
+from minigrad._ops import _vmap_hook
 from minigrad._ops._args import parses
 from minigrad._ops._core import check_same_shape_broadcast
 from minigrad._tensor import Tensor, _TensorType, _warn_once, check_device
@@ -716,6 +717,12 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
 
     Gradients through a tensor mean or std are left out: one clear error says so."""
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if tensors and _vmap_hook.active:  # a batched mean or std inside vmap: its rule
+        kwargs = {k: v for k, v in (("size", size), ("generator", generator), ("dtype", dtype))
+                  if v is not None}
+        out = _vmap_hook.call("normal", normal, (mean, std), kwargs)
+        if out is not _vmap_hook.PASS:
+            return out
     if not tensors:
         if size is None:
             raise TypeError(_NORMAL_SIGNATURES)

@@ -77,9 +77,10 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
 def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
     zeros = input.new_zeros(input.shape)
-    margin_clamp = P.sub(_number(margin, input), input).clamp_min_(0)
-    output_margin = P.where(target != 1, margin_clamp, zeros)
-    output_self = P.where(target != -1, input, zeros)
+    # (methods, not the kernels: under vmap, batched operands go to their batching rules)
+    margin_clamp = _number(margin, input).sub(input).clamp_min_(0)
+    output_margin = margin_clamp.where(target != 1, zeros)
+    output_self = input.where(target != -1, zeros)
     return _reduce(output_margin + output_self, reduction)
 
 
@@ -105,10 +106,10 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     denom = (mag_square1 * mag_square2).sqrt_()
     cos = prod_sum / denom
     zeros = cos.new_zeros(cos.shape)
-    pos = P.sub(_number(1, cos), cos)
+    pos = _number(1, cos).sub(cos)  # (methods: see hinge_embedding_loss)
     neg = P.sub_scalar(cos, margin).clamp_min_(0)
-    output_pos = P.where(target == 1, pos, zeros)
-    output_neg = P.where(target == -1, neg, zeros)
+    output_pos = pos.where(target == 1, zeros)
+    output_neg = neg.where(target == -1, zeros)
     return _reduce(output_pos + output_neg, reduction)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from minigrad import _creation, _dtype, _layout, _random
 from minigrad._numeric import cast, for_dtype, quietly
+from minigrad._ops import _vmap_hook
 from minigrad._ops import indexing as I  # noqa: E741
 from minigrad._ops import pointwise as P
 from minigrad._ops._args import parses
@@ -660,6 +661,11 @@ def _bernoulli_data(probs: Tensor, generator, layout: Tensor):
 def bernoulli(input, p=None, *, generator=None):
     """0 or 1 per element, 1 with probability ``input`` (or with the number ``p``), drawn as
     torch draws them. Its gradient is zero, as torch's BernoulliBackward0 says."""
+    if _vmap_hook.active:  # a batched input inside vmap: its rule (torch's randomness checks)
+        kwargs = {k: v for k, v in (("p", p), ("generator", generator)) if v is not None}
+        out = _vmap_hook.call("bernoulli", bernoulli, (input,), kwargs)
+        if out is not _vmap_hook.PASS:
+            return out
     if p is not None:  # torch records no derivative for this overload (NotImplemented)
         _check_probability(p)
         u = _creation._uniform(tuple(input.shape), _dtype.float64, 0.0, 1.0, generator)

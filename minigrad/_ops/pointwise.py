@@ -303,6 +303,10 @@ class MulBackward0(Node):
 # values are those of the tensor-and-tensor ops.
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, recorded as torch's ``mul.Scalar``."""
+    if _vmap_hook.active:  # a batched tensor (vmap; C++ code's scalar op): its rule
+        out = _vmap_hook.call("mul_scalar", mul_scalar, (input, other), {})
+        if out is not _vmap_hook.PASS:
+            return out
     a, b, d = operands(input, other)
     return record(np.multiply(a._data, b._data).astype(d.numpy, copy=False), MulBackward1,
                   (a,), other=other)
@@ -320,6 +324,10 @@ class MulBackward1(Node):
 
 def add_scalar(input, other):
     """``input + other`` for a number ``other``, recorded as torch's ``add.Scalar``."""
+    if _vmap_hook.active:  # a batched tensor (vmap; C++ code's scalar op): its rule
+        out = _vmap_hook.call("add_scalar", add_scalar, (input, other), {})
+        if out is not _vmap_hook.PASS:
+            return out
     a, b, d = operands(input, other)
     return record(np.add(a._data, b._data).astype(d.numpy, copy=False), AddBackward1, (a,))
 
@@ -336,6 +344,10 @@ class AddBackward1(Node):
 
 def sub_scalar(input, other):
     """``input - other`` for a number ``other``, recorded as torch's ``sub.Scalar``."""
+    if _vmap_hook.active:  # a batched tensor (vmap; C++ code's scalar op): its rule
+        out = _vmap_hook.call("sub_scalar", sub_scalar, (input, other), {})
+        if out is not _vmap_hook.PASS:
+            return out
     a, b, d = operands(input, other)
     return record(np.subtract(a._data, b._data).astype(d.numpy, copy=False), SubBackward1,
                   (a,))
@@ -356,6 +368,10 @@ def div_scalar(input, other):
     (DivBackward1, where Python's ``x / 2.0`` records DivBackward0): C++ code dividing by a
     size, as ``mean`` and ``cross_entropy`` do, or by a step, as ``gradient``. ``div``'s values
     and dtype: an integer tensor divides as floats, a float16 one in float32."""
+    if _vmap_hook.active:  # a batched tensor (vmap; C++ code's scalar op): its rule
+        out = _vmap_hook.call("div_scalar", div_scalar, (input, other), {})
+        if out is not _vmap_hook.PASS:
+            return out
     a, b, d = _true_division_operands(input, other)
     return record(_true_quotient(a, b, d, other), DivBackward1, (a,), other=other)
 

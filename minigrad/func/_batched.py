@@ -14,25 +14,32 @@ per-sample ``.sum()`` is ``x.sum(dim=[1])`` (SumBackward1), ``r @ w`` an ``mm`` 
   PermuteBackward0), pad a batched operand with fewer logical dims by a ``view``, and
   broadcast unbatched operands as they are;
 - reductions, softmax, views and shape ops move it to the front and shift their dims by one;
-- ``dot``, ``mv``, ``mm`` and ``matmul`` follow torch's rules case by case.
+- ``dot``, ``mv``, ``mm`` and ``matmul`` follow torch's rules case by case;
+- the losses follow torch's loss rules (mse, huber, smooth_l1: the loss of the flattened
+  samples, then a mean or sum per sample; binary_cross_entropy: the whole batch, then reduced)
+  or its decompositions (l1, binary_cross_entropy_with_logits, nll_loss: composed of ops
+  with rules); embedding, torch's rule.
 
 An op with no rule falls back as torch's fallback does: it runs once per sample on
-``select``ed samples and ``stack``s the results. A learner's read of a batched tensor's
-values (``.tolist()``, ``.numpy()``, ``.item()``, ``float(x)``, ``if x:``) gets torch's error;
-minigrad's own code that reads them (an op not reached through an argument parser) raises
-``Unbatchable``, and vmap then runs the whole function once per sample instead, as it once
-always did (``vmap.py``).
+``select``ed samples of each batched argument ``permute``d to the front, and ``stack``s the
+results (then a ``view``: ViewBackward0 over StackBackward0, as torch's graph). A learner's
+read of a batched tensor's values (``.tolist()``, ``.numpy()``, ``.item()``, ``float(x)``,
+``if x:``) gets torch's error; minigrad's own code that reads them (an op not reached through
+an argument parser) raises ``Unbatchable``, and vmap then runs the whole function once per
+sample instead, as it once always did (``vmap.py``).
 """
 
 from __future__ import annotations
 
 import warnings
 
+from minigrad import _dtype
 from minigrad import storage as _storage
-from minigrad._ops import METHODS, _vmap_hook
+from minigrad._ops import METHODS, _vmap_hook, composite_loss
+from minigrad._ops._core import _combine
 from minigrad._ops.inplace import SqueezeBackward5
 from minigrad._ops.join import stack
-from minigrad._ops.pointwise import mul_scalar
+from minigrad._ops.pointwise import add_scalar, mul_scalar, sub_scalar
 from minigrad._tensor import _CPU, T_0D_WARNING, T_ND_WARNING, Size, Tensor, _warn_once
 from minigrad.func._pytree import tree_flatten, tree_unflatten
 
@@ -255,8 +262,7 @@ def call(name, fn, args, kwargs):
         raise RuntimeError(f"Batching rule not implemented for aten::{name}.{overload}"
                            + (". We could not generate a fallback." if name in ("cat", "stack")
                               else "; the fallback path doesn't work on out= or view ops."))
-    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same" and (
-            name != "bernoulli" or (len(args) == 1 and "p" not in kwargs)):
+    if name in _DRAWN_FROM_INPUTS and RANDOMNESS.get(level) == "same":
         raise RuntimeError("Vmap does not currently support same randomness with a batched "
                            "tensor input. Please file an issue with functorch")
     rule = RULES.get(name)
@@ -308,6 +314,9 @@ def _fallback(name, fn, level, args, kwargs):
     inplace = name.endswith("_") and not name.startswith("__") or name in _INPLACE_OPERATORS
     if inplace and not _is_batched(args[0] if args else None, level):
         return _inplace_into_unbatched(name, fn, level, args, kwargs)
+    if not inplace and size:  # torch's fallback: each batch dim first (a permute), once
+        args = [_permuted_front(a, level) for a in args]
+        kwargs = {k: _permuted_front(v, level) for k, v in kwargs.items()}
     outs = []
     for i in range(max(size, 1)):
         sample_args = [_sample(a, level, i, size) for a in args]
@@ -319,7 +328,18 @@ def _fallback(name, fn, level, args, kwargs):
         return args[0] if name != "__setitem__" else None
     if any(o is NotImplemented for o in outs):
         return NotImplemented
-    return _stack_results(outs, level, size)
+    return _stack_results(outs, level, size, viewed=True)
+
+
+def _permuted_front(x, level):
+    """A batched argument with its batch dim first by a permute (torch's fallback permutes
+    every batched argument, even in place: PermuteBackward0)."""
+    if type(x) in (list, tuple):
+        return type(x)(_permuted_front(b, level) for b in x)
+    if not _is_batched(x, level):
+        return x
+    order = [x._bdim, *(d for d in range(x._value.dim()) if d != x._bdim)]
+    return BatchedTensor(x._value.permute(order), 0, level)
 
 
 _OUT_OVERLOADS = {"sum": "IntList_out", "softmax": "int_out", "log_softmax": "int_out",
@@ -390,25 +410,29 @@ def _overload(name, args, kwargs) -> str:
     return ".Tensor" if any(isinstance(a, Tensor) for a in others) else ".Scalar"
 
 
-def _stack_results(outs, level, size):
-    """The per-sample results of one op as one batched result: tensors stacked (at dim 0),
-    containers rebuilt around their stacked items (tuples as torch's return types too);
-    anything else must be the same for every sample."""
+def _stack_results(outs, level, size, viewed=False):
+    """The per-sample results of one op as one batched result: tensors stacked (at dim 0;
+    ``viewed``: then viewed to their shape, as torch's fallback does), containers rebuilt
+    around their stacked items (tuples as torch's return types too); anything else must be
+    the same for every sample."""
     first = outs[0]
     if isinstance(first, Tensor):
         if not all(isinstance(o, Tensor) for o in outs):
             raise Unbatchable
         stacked = stack(list(outs))
+        if viewed and size:
+            stacked = stacked.view(stacked.shape)
         return BatchedTensor(stacked if size else stacked.narrow(0, 0, 0), 0, level)
     if isinstance(first, tuple | list):
         if any(type(o) is not type(first) or len(o) != len(first) for o in outs):
             raise Unbatchable
-        items = [_stack_results([o[k] for o in outs], level, size) for k in range(len(first))]
+        items = [_stack_results([o[k] for o in outs], level, size, viewed)
+                 for k in range(len(first))]
         if hasattr(type(first), "_fields"):  # a namedtuple
             return type(first)(*items)
         return type(first)(items)
     if isinstance(first, dict):
-        return type(first)((k, _stack_results([o[k] for o in outs], level, size))
+        return type(first)((k, _stack_results([o[k] for o in outs], level, size, viewed))
                            for k in first)
     for o in outs[1:]:
         if isinstance(o, Tensor) or not (o is first or o == first):
@@ -482,7 +506,8 @@ def _n_ary(fn, level, args, kwargs):
     tensors = [a for a in args if isinstance(a, Tensor)]
     if any(type(a) in (list, tuple) for a in args):
         return _FALLBACK
-    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1:  # promotion: per sample
+    if len({t.dtype for t in tensors if t.dtype.name != "bool"}) > 1 and not _promotes_alike(
+            tensors, level):  # promotion by rank (0-d or not) would differ: per sample
         return _FALLBACK
     rank = max(t.dim() for t in tensors)
     physical = [_front_padded(a, level, rank) for a in args]
@@ -490,6 +515,20 @@ def _n_ary(fn, level, args, kwargs):
     if out is NotImplemented:
         return out
     return BatchedTensor(out, 0, level)
+
+
+def _promotes_alike(tensors, level) -> bool:
+    """Whether operands of several dtypes promote on the batch as a sample's do (a 0-d
+    tensor does not promote a dimensioned one of its category, and the batch dim makes a 0-d
+    sample dimensioned): torch's result type both ways, from the ranks and dtypes."""
+    def promoted(zero_d):
+        ranks = [None, None]  # dimensioned, 0-d
+        for t, is_0d in zip(tensors, zero_d):
+            k = 1 if is_0d else 0
+            ranks[k] = t.dtype if ranks[k] is None else _dtype.promote_types(ranks[k], t.dtype)
+        return _combine(ranks[0], ranks[1])
+    return promoted([t.dim() == 0 for t in tensors]) is promoted(
+        [t.dim() == 0 and not _is_batched(t, level) for t in tensors])
 
 
 def _dims_arg(args, kwargs, position=1, key="dim"):
@@ -748,14 +787,40 @@ def _pieces(method):
         x = args[0]
         rest = list(args[1:])
         nargs = 0 if method == "unbind" else 1
-        if len(rest) > nargs + 1 or len(rest) < nargs or x.dim() == 0:
-            return _FALLBACK
+        if len(rest) > nargs + 1 or len(rest) < nargs or (x.dim() == 0 and method == "chunk"):
+            return _FALLBACK  # (chunk of a 0-d sample: its own error, per sample)
         dim = rest[nargs] if len(rest) > nargs else kwargs.get("dim", 0)
         if not _ints(rest[:nargs]) or not isinstance(dim, int):
             return _FALLBACK
         parts = getattr(_front(x), method)(*rest[:nargs], _wrap(dim, x.dim()) + 1)
         return tuple(BatchedTensor(p, 0, level) for p in parts)
     return rule
+
+
+def _flip(fn, level, args, kwargs):
+    """flip: the batch dim first, the dims shifted by one (a 0-d sample's dim 0 too: torch's
+    rule then fails, though flip(0) of a 0-d tensor works outside vmap)."""
+    if kwargs or not _only_self(args, kwargs, level):
+        return _FALLBACK
+    dims = _shape_arg(args[1:])
+    if dims is None:
+        return _FALLBACK
+    x = args[0]
+    return BatchedTensor(_front(x).flip([_wrap(d, x.dim()) + 1 for d in dims]), 0, level)
+
+
+def _roll(fn, level, args, kwargs):
+    """roll along given dims: the batch dim first, the dims shifted by one (as flip)."""
+    given = _given(args[1:], kwargs, ("shifts", "dims"))
+    if given is None or given.get("dims") in (None, (), []) or not _only_self(
+            args, {}, level):
+        return _FALLBACK
+    x, shifts, dims = args[0], given.get("shifts"), given["dims"]
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not _ints(dims):
+        return _FALLBACK
+    return BatchedTensor(_front(x).roll(shifts, [_wrap(d, x.dim()) + 1 for d in dims]), 0,
+                         level)
 
 
 def _contiguous(fn, level, args, kwargs):
@@ -799,6 +864,11 @@ def _extreme_rule(name, level, args, kwargs):
         v = _front(x)
         if x.dim() != 1:
             v = v.view(v.shape[0], -1)
+        if _vmap_hook.transforms and v.requires_grad:
+            # inside grad run on the batch (vmap(grad(f))): torch records max() at grad's
+            # level, whose backward shares the gradient among the ties (mask * grad / count,
+            # -0 elsewhere for a negative gradient): amax's backward, per sample
+            return BatchedTensor(getattr(v, "a" + name)(1), 0, level)
         return BatchedTensor(getattr(v, name)(1)[0], 0, level)
     if not isinstance(args[1], int) or len(args) > 3 or x.dim() == 0:
         return _FALLBACK
@@ -817,10 +887,10 @@ def _prod(fn, level, args, kwargs):
             _wrap(dim, 0)
             out = _front(x).unsqueeze(1).prod(1, keepdim=keepdim)
             return BatchedTensor(out.squeeze(1) if keepdim else out, 0, level)
-    if len(args) != 1 or kwargs or not _is_batched(args[0], level) or args[0].dim() == 0:
+    if len(args) != 1 or kwargs or not _is_batched(args[0], level):
         return _reduction(fn, level, args, kwargs) if len(args) > 1 else _FALLBACK
     v = _front(args[0])
-    if args[0].dim() != 1:
+    if args[0].dim() != 1:  # (0-d samples too: a view with a dim of 1, as torch's)
         v = v.view(v.shape[0], -1)
     return BatchedTensor(v.prod(1), 0, level)
 
@@ -983,11 +1053,18 @@ def _op(name, fn, *args, **kwargs):
     return fn(*args, **kwargs) if out is _vmap_hook.PASS else out
 
 
-def _mul_scalar(t, number):
-    """torch's ``mul.Scalar`` (MulBackward1): a unary rule, the batch dim kept."""
-    if isinstance(t, BatchedTensor):
-        return BatchedTensor(_mul_scalar(t._value, number), t._bdim, t._level)
-    return mul_scalar(t, number)
+def _scalar_op(op):
+    """torch's Scalar overload of ``op`` (``mul.Scalar``, MulBackward1; AddBackward1,
+    SubBackward1): a unary rule, the batch dim kept."""
+    def apply(t, number):
+        if isinstance(t, BatchedTensor):
+            return BatchedTensor(apply(t._value, number), t._bdim, t._level)
+        return op(t, number)
+    return apply
+
+
+_mul_scalar, _add_scalar, _sub_scalar = (_scalar_op(op) for op in (mul_scalar, add_scalar,
+                                                                    sub_scalar))
 
 
 def _addmm(fn, level, args, kwargs):
@@ -1023,6 +1100,210 @@ def _linear(fn, level, args, kwargs):
         return _FALLBACK  # torch's fused paths for larger inputs: per sample
     out = _op("matmul", Tensor.matmul, x, wt)
     return out if bias is None else _op("add", Tensor.add, out, bias)
+
+
+# --- losses: torch's rules (BatchRulesLoss.cpp) and decompositions -----------------------------
+
+def _given(args, kwargs, names):
+    """The arguments by name (None when some are not the op's)."""
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    return given
+
+
+def _flatten_logical(x, level):
+    """torch's flatten_logical: a batched tensor's samples flattened behind the batch dim
+    first; an unbatched one flattened whole (it broadcasts against the batch)."""
+    if _is_batched(x, level):
+        v = _front(x)
+        return v.flatten(1) if v.dim() > 1 else v
+    return x.flatten()
+
+
+def _reduced(loss, reduction):
+    """torch's apply_loss_reduction of a batched loss: a mean or sum of each sample (through
+    their rules: MeanBackward1, SumBackward1)."""
+    if reduction == 1:
+        return loss.mean()
+    return loss.sum() if reduction == 2 else loss
+
+
+def _pointwise_loss(param):
+    """mse_loss, huber_loss, smooth_l1_loss (torch's loss_batch_rule_helper): the loss, unreduced,
+    of the samples flattened behind the batch dim, then each sample's mean or sum (dim -1)."""
+    names = ("input", "target", "reduction") + ((param,) if param else ())
+
+    def rule(fn, level, args, kwargs):
+        given = _given(args, kwargs, names)
+        if given is None:
+            return _FALLBACK
+        x, target = given.get("input"), given.get("target")
+        reduction = given.get("reduction", 1)
+        if not (isinstance(x, Tensor) and isinstance(target, Tensor)) or x.shape != target.shape \
+                or x.dtype is not target.dtype or reduction not in (0, 1, 2):
+            return _FALLBACK
+        extra = {param: given[param]} if param in given else {}
+        result = fn(_flatten_logical(x, level), _flatten_logical(target, level), 0, **extra)
+        if result.dim() == 1:  # 0-d samples: torch returns the loss unreduced
+            return BatchedTensor(result, 0, level)
+        if reduction == 0:
+            batched = x if _is_batched(x, level) else target
+            return BatchedTensor(result.reshape(_front(batched).shape), 0, level)
+        return BatchedTensor(result.mean(-1) if reduction == 1 else result.sum(-1), 0, level)
+    return rule
+
+
+def _ensure_batched(x, level, size):
+    """The batch dim first, an unbatched tensor expanded to the batch (torch's
+    ensure_has_bdim)."""
+    return _front(x) if _is_batched(x, level) else x.expand(size, *x.shape)
+
+
+def _binary_cross_entropy(fn, level, args, kwargs):
+    """torch's binary_cross_entropy plumbing: the loss of the whole batch unreduced (each
+    operand with the batch dim first), times the weight, then reduced per sample."""
+    given = _given(args, kwargs, ("input", "target", "weight", "reduction"))
+    if given is None:
+        return _FALLBACK
+    x, target, weight = given.get("input"), given.get("target"), given.get("weight")
+    reduction = given.get("reduction", 1)
+    if not (isinstance(x, Tensor) and isinstance(target, Tensor)) or reduction not in (0, 1, 2) \
+            or x.shape != target.shape:
+        return _FALLBACK
+    size = _batch_size(level, args, kwargs)
+    if _is_batched(x, level) or _is_batched(target, level):
+        loss = BatchedTensor(fn(_ensure_batched(x, level, size),
+                                _ensure_batched(target, level, size), None, 0), 0, level)
+    else:
+        loss = fn(x, target, None, 0)
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, reduction)
+
+
+def _ones_like(t):
+    """A tensor of ones shaped as ``t`` (batched as ``t``), outside the graph."""
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(_ones_like(t._value), t._bdim, t._level)
+    return t.detach().new_ones(t.shape)
+
+
+def _bce_with_logits(fn, level, args, kwargs):
+    """binary_cross_entropy_with_logits as torch decomposes it under vmap (its composite, out of
+    place): ``(1 - target) * input + max + log(exp(-max) + exp(-input - max))``, ``max`` the
+    clamped ``-input``; with ``pos_weight``, the log term scaled by ``1 + (pos_weight - 1)
+    target``."""
+    given = _given(args, kwargs, ("input", "target", "weight", "pos_weight", "reduction"))
+    if given is None:
+        return _FALLBACK
+    x, target = given.get("input"), given.get("target")
+    weight, pos_weight = given.get("weight"), given.get("pos_weight")
+    reduction = given.get("reduction", 1)
+    if not all(isinstance(t, Tensor) for t in (x, target)) or reduction not in (0, 1, 2) or (
+            len({t.dtype for t in (x, target, weight, pos_weight) if t is not None}) > 1):
+        return _FALLBACK
+    max_val = (-x).clamp_min(0)
+    log_term = (-max_val).exp().add((-x - max_val).exp()).log()
+    loss = _ones_like(target).sub(target).mul(x)
+    if pos_weight is not None:
+        log_weight = _add_scalar(_sub_scalar(pos_weight, 1).mul(target), 1)
+        loss = loss.add(log_weight.mul(log_term.add(max_val)))
+    else:
+        loss = loss.add(max_val).add(log_term)
+    if weight is not None:
+        loss = loss.mul(weight)
+    return _reduced(loss, reduction)
+
+
+def _l1_loss(fn, level, args, kwargs):
+    """l1_loss, a composite in torch: ``|input - target|``, then each sample's mean or sum."""
+    given = _given(args, kwargs, ("input", "target", "reduction"))
+    if given is None or given.get("reduction", 1) not in (0, 1, 2):
+        return _FALLBACK
+    return _reduced((given["input"] - given["target"]).abs(), given.get("reduction", 1))
+
+
+def _nll_loss(fn, level, args, kwargs):
+    """nll_loss as torch decomposes it under vmap (``_nll_loss_forward``): ``-gather`` of the
+    target's log-probabilities, 0 where the target is ignored, then each sample's sum, or
+    its sum over the counted targets (or their weights)."""
+    names = ("input", "target", "weight", "reduction", "ignore_index")
+    given = _given(args, kwargs, names)
+    if given is None:
+        return _FALLBACK
+    x, target, weight = given.get("input"), given.get("target"), given.get("weight")
+    reduction, ignore = given.get("reduction", 1), given.get("ignore_index", -100)
+    if not (isinstance(x, Tensor) and isinstance(target, Tensor)) or x.dim() not in (1, 2) or \
+            target.shape != x.shape[:-1] or target.dtype.name != "int64" or \
+            reduction not in (0, 1, 2) or _is_batched(weight, level) or \
+            not x.dtype.is_floating_point:
+        return _FALLBACK
+    n_dims = x.dim()
+    channel = 1 if n_dims > 1 else 0
+    if weight is not None:
+        if weight.dim() != 1 or weight.shape[0] != x.shape[channel] or weight.dtype is not x.dtype:
+            return _FALLBACK
+        w = weight
+        if n_dims > 1:
+            shape = [1] * n_dims
+            shape[channel] = weight.shape[0]
+            w = weight.view(shape)
+        x = x * w
+    size = _batch_size(level, args, kwargs)
+    kept = target != ignore
+    safe = _ensure_batched(_op("where", Tensor.where, target, kept, 0), level, size)
+    index = safe.unsqueeze(channel + 1)
+    picked = _ensure_batched(x, level, size).gather(channel + 1, index)
+    result = -BatchedTensor(picked, 0, level).squeeze(channel)
+    result = _op("where", Tensor.where, result, kept, 0)
+    if reduction == 0:
+        return result
+    if weight is not None:
+        w = _ensure_batched(w.expand(x.shape), level, size)
+        total = _op("where", Tensor.where, BatchedTensor(
+            w.gather(channel + 1, index), 0, level).squeeze(channel), kept, 0).sum()
+    else:
+        total = kept.sum().to(x.dtype)
+    return result.sum() if reduction == 2 else result.sum() / total
+
+
+def _embedding(fn, level, args, kwargs):
+    """embedding (torch's rule): batched indices into an unbatched weight, one embedding of
+    the batch; a batched weight with unbatched indices, the batch folded into the rows'
+    features and out again; both batched, the batch's weights stacked into one table, each
+    sample's indices shifted to its own rows."""
+    names = ("weight", "indices", "padding_idx", "scale_grad_by_freq", "sparse")
+    given = _given(args, kwargs, names)
+    if given is None:
+        return _FALLBACK
+    weight, indices = given.get("weight"), given.get("indices")
+    rest = {k: v for k, v in given.items() if k not in ("weight", "indices")}
+    if not (isinstance(weight, Tensor) and isinstance(indices, Tensor)):
+        return _FALLBACK
+    if _is_batched(indices, level) and not _is_batched(weight, level):
+        return BatchedTensor(fn(weight, indices._value, **rest), indices._bdim, level)
+    if _is_batched(weight, level) and not _is_batched(indices, level) and weight.dim() == 2:
+        v = weight._value.movedim(weight._bdim, 1)  # torch's reshape_dim_into(bdim, 1)
+        rows, size = v.shape[0], v.shape[1]
+        out = fn(v.reshape(rows, -1), indices, **rest)
+        out = out.reshape(*out.shape[:-1], size, -1)
+        return BatchedTensor(out, out.dim() - 2, level)
+    if weight.dim() != 2 or indices.dtype.name not in ("int64", "int32"):
+        return _FALLBACK
+    # both: the batch's rows one table (torch's reshape_dim_into: a movedim, always a
+    # permute), each sample's indices shifted to its own rows
+    v = weight._value.movedim(weight._bdim, 0)
+    size, rows = v.shape[0], v.shape[1]
+    steps = _arange_like(indices._value, size, rows).view(size, *[1] * indices.dim())
+    return BatchedTensor(fn(v.reshape(size * rows, -1), _front(indices) + steps, **rest), 0,
+                         level)
+
+
+def _arange_like(t, size, step):
+    """``0, step, 2 step...`` (``size`` of them), of ``t``'s dtype (torch's getStepTensor)."""
+    return t.new_tensor([k * step for k in range(size)])
 
 
 UNARY = ("abs neg reciprocal exp log sqrt sin cos tanh sigmoid relu square log1p expm1 exp2 "
@@ -1085,14 +1366,90 @@ def _rtruediv(fn, level, args, kwargs):
     return args[0].reciprocal() * args[1]
 
 
+def _rsub(fn, level, args, kwargs):
+    """``w - x`` for a plain ``w``: Python asks the batched ``x`` first (a subclass's
+    reflected operator); torch's ``sub(w, x)`` (SubBackward0), not an rsub."""
+    if not kwargs and len(args) == 2 and isinstance(args[1], Tensor):
+        return _op("sub", Tensor.sub, args[1], args[0])
+    return _unary(fn, level, args, kwargs)
+
+
+def _reflected(op):
+    """``w * x``, ``w / x``... for a plain tensor ``w``: Python asks the batched ``x`` first (a
+    subclass's reflected operator); torch records ``op(w, x)``, operands in that order."""
+    def rule(fn, level, args, kwargs):
+        if not kwargs and len(args) == 2 and isinstance(args[1], Tensor):
+            return _op(op, getattr(Tensor, op), args[1], args[0])
+        return _n_ary(fn, level, args, kwargs)  # beside a number: as a Tensor overload
+    return rule
+
+
+def _inplace(fn, level, args, kwargs):
+    """An in-place op on a batched ``self`` whose batch dim is first (a fresh result's): on
+    the physical tensor, the other operands padded as for the pointwise rule (torch's rules
+    for in-place ops); otherwise per sample."""
+    self = args[0] if args else None
+    if not _is_batched(self, level) or self._bdim != 0 or any(
+            isinstance(v, Tensor) for v in kwargs.values()) or any(
+            type(a) in (list, tuple) for a in args):
+        return _FALLBACK
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    rank = self.dim()
+    if any(t.dim() > rank for t in tensors) or any(
+            isinstance(t, BatchedTensor) and t._level > level for t in tensors):
+        return _FALLBACK
+    fn(self._value, *[_front_padded(a, level, rank) for a in args[1:]], **kwargs)
+    return self
+
+
+_INPLACE_RULES = ("masked_fill_ clamp_min_ clamp_max_ clamp_ add_ sub_ mul_ div_ neg_ exp_ "
+                  "log_ sqrt_ abs_ pow_").split()
+
+
+def _composite(body):
+    """A loss torch composes from other ops (``_ops/composite_loss.py``): its body on the
+    batched tensors, each op through its own rule (the function once, torch's graph); per
+    sample if the body reads a sample's values."""
+    def rule(fn, level, args, kwargs):
+        try:
+            return body(*args, **kwargs)
+        except Unbatchable:
+            return _FALLBACK
+    return rule
+
+
+def _new_tensor(fn, level, args, kwargs):
+    """``x.new_tensor(data)``: a plain tensor of ``x``'s dtype, as torch's (the data does not
+    depend on the samples)."""
+    if len(args) < 1 or any(isinstance(a, Tensor) for a in (*args[1:], *kwargs.values())):
+        return _FALLBACK
+    return fn(args[0]._value, *args[1:], **kwargs)
+
+
 RULES = {name: _unary for name in UNARY}
 RULES.update({name: _unary for name in BINARY})  # one tensor and numbers: as a unary op
 RULES.update({name: _n_ary for name in FRONT_WITH_NUMBERS})
 RULES["__rtruediv__"] = _rtruediv
+RULES.update({"__rsub__": _rsub, "new_tensor": _new_tensor})
+RULES.update({"__rmul__": _reflected("mul"), "__radd__": _reflected("add"),
+              "__rpow__": _reflected("pow")})
+RULES.update({name: _inplace for name in _INPLACE_RULES})
+RULES.update({name: _composite(getattr(composite_loss, name))
+              for name in ("hinge_embedding_loss", "cosine_embedding_loss",
+                           "poisson_nll_loss")})
+# the Scalar overloads minigrad's own code calls (C++ code in torch: a sample's mean, a loss
+# divided by a count)
+RULES.update({name: _unary for name in ("mul_scalar", "add_scalar", "sub_scalar",
+                                        "div_scalar")})
 # element-wise backward ops (gradients or tangents batched), as torch's rules for them
 RULES.update({name: _n_ary for name in ("tanh_backward", "sigmoid_backward",
                                         "threshold_backward")})
 RULES["ravel"] = _ravel
+RULES.update({"mse_loss": _pointwise_loss(None), "huber_loss": _pointwise_loss("delta"),
+              "smooth_l1_loss": _pointwise_loss("beta"), "l1_loss": _l1_loss,
+              "binary_cross_entropy": _binary_cross_entropy,
+              "binary_cross_entropy_with_logits": _bce_with_logits,
+              "nll_loss_nd": _nll_loss, "embedding": _embedding})
 RULES.update({name + inplace: _dropout for name in ("dropout", "feature_dropout", "alpha_dropout",
                                                     "feature_alpha_dropout")
               for inplace in ("", "_")})
@@ -1109,8 +1466,8 @@ RULES.update({
     "_squeeze_dims": _squeeze_dims, "t": _transpose_2d, "__getitem__": _index_rule,
     "narrow": _dims_rule(_narrow_args), "expand": _expand, "repeat": _repeat,
     "unbind": _pieces("unbind"), "chunk": _pieces("chunk"), "split": _pieces("split"),
-    "contiguous": _contiguous, "unflatten": _unflatten, "max": _extreme("max"),
-    "min": _extreme("min"),
+    "contiguous": _contiguous, "flip": _flip, "roll": _roll, "unflatten": _unflatten,
+    "max": _extreme("max"), "min": _extreme("min"),
     "prod": _prod, "stack": _stack, "cat": _cat, "concat": _cat, "concatenate": _cat,
     "masked_fill": _masked_fill, "sort": _sorting("sort", 0), "topk": _sorting("topk", 1),
     "layer_norm": _layer_norm, "var": _reduction, "std": _reduction,

@@ -18,13 +18,19 @@ has one autograd graph, so a transform does the same with that graph:
   something outside (an enclosing transform's input, a tensor the learner made with
   ``requires_grad=True``) keeps its graph, so transforms compose with each other and with
   ``backward``.
+
+Inside vmap, ``grad`` and ``jacrev`` given batched tensors run on the batch
+(``_grad_and_value_of_batch``, ``_jacrev_of_batch``): the samples do not interact, so each
+sample's gradient is the gradient of the outputs' sum with respect to the batch (a Jacobian's
+rows, seeds that are rows of the identity for every sample at once), and ``f`` runs once, as
+torch's; vjp runs per sample.
 """
 
 from __future__ import annotations
 
 from functools import wraps
 
-from minigrad._creation import zeros_like
+from minigrad._creation import eye, ones_like, zeros_like
 from minigrad._dtype import get_default_dtype
 from minigrad._ops import _vmap_hook
 from minigrad._ops.join import cat
@@ -47,6 +53,7 @@ from minigrad.func._pytree import (
     tree_unflatten,
     treespec_pprint,
 )
+from minigrad.func.vmap import _levels as _vmap_levels
 from minigrad.func.vmap import vmap
 
 __all__ = ["grad", "grad_and_value", "vjp", "jacrev"]
@@ -236,24 +243,54 @@ def _repr_in_levels(plain_repr):
             levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
         if not levels:
             return plain_repr(self, tensor_contents=tensor_contents)
-        source = self.__dict__.get("_func_source")
-        if source is not None:  # an input that required grad: the input, as outside sees it
-            text = repr(source)
-            levels = [self.grad_fn._func_level]
-        else:
-            fn = self.grad_fn if outside else None
-            text = tensor_str(self._data, dtype_name=self.dtype.name,
-                              is_default_dtype=self.dtype is get_default_dtype(),
-                              requires_grad=outside, grad_fn_name=fn and type(fn).__name__)
-        for level in reversed(levels):
-            inner = "\n".join("    " + line if line else line for line in text.split("\n"))
-            text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
-        return text
+        text, levels = _outside_text(self, levels, outside)
+        return _wrapped_in(levels, text)
+
+    return __repr__
+
+
+def _outside_text(t, levels, outside):
+    """``t`` as the transform outside its levels sees it, and the levels to print around."""
+    source = t.__dict__.get("_func_source")
+    if source is not None:  # an input that required grad: the input, as outside sees it
+        return repr(source), [t.grad_fn._func_level]
+    fn = t.grad_fn if outside else None
+    return tensor_str(t._data, dtype_name=t.dtype.name,
+                      is_default_dtype=t.dtype is get_default_dtype(), requires_grad=outside,
+                      grad_fn_name=fn and type(fn).__name__), levels
+
+
+def _wrapped_in(levels, text):
+    for level in reversed(levels):
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+    return text
+
+
+def _batched_repr_in_levels(plain_repr):
+    """``repr(x)`` of a batched tensor inside ``grad`` or ``jvp`` run on the batch
+    (``vmap(grad(f))``): torch's GradTrackingTensor around the BatchedTensor of the values
+    outside sees."""
+    def __repr__(self, *, tensor_contents=None):
+        value = self._value
+        if not (_active_levels or forward_levels) or isinstance(value, BatchedTensor):
+            return plain_repr(self, tensor_contents=tensor_contents)
+        levels, outside = _levels_of(value) if _active_levels else ([], False)
+        if forward_levels and tangent_of(value) is not None:  # a dual of jvp on the batch
+            levels = sorted([*levels, forward_levels[-1]], key=lambda lv: -lv.number)
+        levels = [lv for lv in levels if lv.number > self._level]
+        if not levels:
+            return plain_repr(self, tensor_contents=tensor_contents)
+        text, levels = _outside_text(value, levels, outside)
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        return _wrapped_in(levels, f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, "
+                                   f"value=\n{inner}\n)")
 
     return __repr__
 
 
 Tensor.__repr__ = _repr_in_levels(Tensor.__repr__)  # (str() calls it: Tensor.__str__)
+BatchedTensor.__repr__ = BatchedTensor.__str__ = _batched_repr_in_levels(BatchedTensor.__repr__)
 
 
 def _records(t) -> bool:
@@ -311,9 +348,12 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
-        batched = transform_per_sample(wrapper, args, kwargs)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
+        if holds_batched((args, kwargs)):  # inside vmap: on the batch, else per sample
+            try:
+                return _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs)
+            except _NotOnTheBatch:
+                pass
+            return transform_per_sample(wrapper, args, kwargs)
         # differentiates even under an outer no_grad or inference_mode (torch turns both off)
         with Level() as level, inference_mode(False):
             diff_args = slice_argnums(args, argnums, as_tuple=False)
@@ -328,8 +368,10 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
                                    "you wanted to use the vjp or jacrev APIs instead?")
-            _refuse_batched_output(output)
             flat_diff, spec = tree_flatten(diff_args)
+            if _vmap_hook.active and holds_batched(output):  # f closes over vmap's samples
+                return _per_sample_grads(output, flat_diff, spec, level, aux if has_aux
+                                         else None, has_aux)
             grads = autograd_grad((output,), flat_diff, create_graph=True)
             grad_input = level.unwrap_tree(tree_unflatten(list(grads), spec))
             output = level.unwrap(output)
@@ -338,6 +380,89 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
             return grad_input, output
 
     return wrapper
+
+
+class _NotOnTheBatch(Exception):  # noqa: N818 - a signal, not an error
+    """grad cannot run on the batch: it runs per sample instead."""
+
+
+def _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs):
+    """``grad_and_value`` inside vmap, on the whole batch: the samples do not interact, so
+    the gradient of each sample's output with respect to its own inputs is the gradient of
+    the outputs' sum with respect to the batch (an unbatched input expanded along it first).
+    ``func`` runs once, on batched tensors, as torch's does. What cannot run on the batch
+    (nested vmaps, a function reading a sample's values, an output not batched) raises
+    ``_NotOnTheBatch`` before or ``Unbatchable`` during the call: per sample then."""
+    leaves = [leaf for leaf in tree_flatten((args, kwargs))[0] if isinstance(leaf, BatchedTensor)]
+    level_no = max(leaf._level for leaf in leaves)
+    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
+           for leaf in leaves) or level_no != _vmap_levels[-1]:
+        raise _NotOnTheBatch
+    size = leaves[0]._value.shape[leaves[0]._bdim]
+    try:
+        with Level() as level, inference_mode(False):
+            diff_args = slice_argnums(args, argnums, as_tuple=False)
+            flat_diff, spec = tree_flatten(diff_args)
+            physical, batched = [], []
+            for d in flat_diff:
+                if isinstance(d, BatchedTensor):
+                    p = level.wrap(d._value)
+                    batched.append(BatchedTensor(p, d._bdim, level_no))
+                    physical.append((p, d._bdim))
+                else:  # the same for every sample: expanded, each sample its own gradient
+                    p = level.wrap(d).expand(size, *d.shape)
+                    batched.append(BatchedTensor(p, 0, level_no))
+                    physical.append((p, 0))
+            args = replace_argnums(args, argnums, tree_unflatten(batched, spec))
+            output = func(*args, **kwargs)
+            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
+            if not isinstance(output, Tensor):
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"Tensor, got {type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
+                                   "you wanted to use the vjp or jacrev APIs instead?")
+            if not (isinstance(output, BatchedTensor) and output._level == level_no
+                    and not isinstance(output._value, BatchedTensor)):
+                raise _NotOnTheBatch
+            total = output._value
+            grads = autograd_grad((total,), [p for p, _ in physical], (ones_like(total),),
+                                  create_graph=True)
+            grad_input = tree_unflatten([BatchedTensor(level.unwrap(g), bdim, level_no)
+                                         for g, (_, bdim) in zip(grads, physical)], spec)
+            value = BatchedTensor(level.unwrap(total), output._bdim, level_no)
+            if has_aux:
+                return grad_input, (value, _tensors_only(aux, level))
+            return grad_input, value
+    except Unbatchable:
+        raise _NotOnTheBatch from None
+
+
+def _per_sample_grads(output, flat_diff, spec, level, aux, has_aux):
+    """``grad`` inside vmap of a function of unbatched inputs that closes over the vmap's
+    samples (``vmap(lambda x: grad(lambda w: (w * x).sum())(w))``): its output is batched,
+    one value per sample; each sample's gradient is one row of their Jacobian, all the rows
+    from one batched backward pass (``is_grads_batched``), so ``f`` ran once, as torch's.
+    A batch vmap cannot take so (nested vmaps) runs per sample (``Unbatchable``)."""
+    if not (isinstance(output, BatchedTensor) and output._level == _vmap_levels[-1]
+            and not isinstance(output._value, BatchedTensor)):
+        raise Unbatchable
+    total = output._value
+    rows = eye(total.shape[0], dtype=total.dtype)
+    if total.requires_grad:
+        grads = api.grad((total,), flat_diff, (rows,), retain_graph=True, create_graph=True,
+                         allow_unused=True, is_grads_batched=True)
+    else:
+        grads = [None] * len(flat_diff)
+    grads = [zeros_like(x).expand(total.shape[0], *x.shape) if g is None else g
+             for g, x in zip(grads, flat_diff)]
+    grad_input = tree_unflatten([BatchedTensor(level.unwrap(g), 0, output._level)
+                                 for g in grads], spec)
+    value = BatchedTensor(level.unwrap(total), output._bdim, output._level)
+    if has_aux:
+        return grad_input, (value, _tensors_only(aux, level))
+    return grad_input, value
 
 
 def grad(func, argnums=0, has_aux: bool = False):
@@ -349,10 +474,7 @@ def grad(func, argnums=0, has_aux: bool = False):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
-        batched = transform_per_sample(wrapper, args, kwargs)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
-        gradient, value = inner(*args, **kwargs)
+        gradient, value = inner(*args, **kwargs)  # (inside vmap, on the batch if it can)
         return (gradient, value[1]) if has_aux else gradient
 
     return wrapper
@@ -443,6 +565,84 @@ def standard_basis(tensors, chunk_size=None):
         yield tuple(chunk)
 
 
+def _batch_inputs(args, argnums, level, level_no, size):
+    """The inputs to differentiate on the whole batch: each a fresh tensor of ``level``
+    (``Level.wrap``) of the physical batch, an unbatched one expanded along it; the
+    arguments with them batched, and ``[(physical, bdim)]``."""
+    diff_args = slice_argnums(args, argnums)
+    physical, batched = [], []
+    flat_diff, spec = tree_flatten(diff_args)
+    for d in flat_diff:
+        if isinstance(d, BatchedTensor):
+            p, bdim = level.wrap(d._value), d._bdim
+        else:  # the same for every sample: expanded, each sample its own derivative
+            p, bdim = level.wrap(d).expand(size, *d.shape), 0
+        batched.append(BatchedTensor(p, bdim, level_no))
+        physical.append((p, bdim))
+    new = tree_unflatten(batched, spec)
+    args = replace_argnums(args, argnums, new[0] if isinstance(argnums, int) else new)
+    return args, physical, flat_diff, spec
+
+
+def _batch_of(leaves):
+    """(level, batch size) of the batched leaves, when all are the innermost running vmap's
+    with plain physical tensors (else ``_NotOnTheBatch``)."""
+    level_no = max(leaf._level for leaf in leaves)
+    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
+           for leaf in leaves) or level_no != _vmap_levels[-1]:
+        raise _NotOnTheBatch
+    return level_no, leaves[0]._value.shape[leaves[0]._bdim]
+
+
+def _jacrev_of_batch(func, argnums, has_aux, args):
+    """``jacrev`` inside vmap with batched arguments, on the whole batch: ``func`` runs once
+    on it (as torch's), then one backward pass whose batched seeds are the rows of the
+    identity over a sample's output elements, each row seeding every sample at once (the
+    samples do not interact)."""
+    level_no, size = _batch_of([leaf for leaf in tree_flatten(args)[0]
+                                if isinstance(leaf, BatchedTensor)])
+    try:
+        with Level() as level, inference_mode(False):
+            args, physical, flat_primals, primals_spec = _batch_inputs(args, argnums, level,
+                                                                       level_no, size)
+            output = func(*args)
+            output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
+            flat_out, output_spec = tree_flatten(output)
+            _check_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
+            if not all(isinstance(o, BatchedTensor) and o._level == level_no
+                       and not isinstance(o._value, BatchedTensor)
+                       and o.is_floating_point() for o in flat_out):
+                raise _NotOnTheBatch
+            outs = [o._value if o._bdim == 0 else o._value.movedim(o._bdim, 0)
+                    for o in flat_out]
+            numels = [o.numel() for o in flat_out]
+            total = sum(numels)
+            seeds, start = [], 0
+            for out, n in zip(outs, numels):
+                block = out.detach().new_zeros(total, n)
+                block.diagonal(-start).fill_(1)
+                seeds.append(block.view(total, 1, *out.shape[1:]).expand(total, *out.shape))
+                start += n
+            grads = api.grad(outs, [p for p, _ in physical], seeds, retain_graph=True,
+                             create_graph=True, allow_unused=True, is_grads_batched=True)
+            per_input = []
+            for g, (p, bdim) in zip(grads, physical):
+                if g is None:
+                    g = p.detach().new_zeros(total, *p.shape)
+                per_input.append(g.movedim(bdim + 1, 0).split(numels, dim=1))
+            jac = tuple(
+                tree_unflatten([BatchedTensor(level.unwrap(per_input[i][k].reshape(
+                    size, *o.shape, *primal.shape)), 0, level_no)
+                    for i, primal in enumerate(flat_primals)], primals_spec)
+                for k, o in enumerate(flat_out))
+            if isinstance(argnums, int):
+                jac = tuple(j[0] for j in jac)
+            jac = tree_unflatten(list(jac), output_spec)
+            return (jac, _tensors_only(aux, level)) if has_aux else jac
+    except Unbatchable:
+        raise _NotOnTheBatch from None
+
+
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
            _preallocate_and_copy: bool = False):
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names, by reverse
@@ -457,9 +657,13 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None,
 
     @wraps(func)
     def wrapper(*args):
-        batched = transform_per_sample(wrapper, args)
-        if batched is not _vmap_hook.PASS:  # inside vmap: per sample
-            return batched
+        if holds_batched(args):  # inside vmap: on the batch, else per sample
+            if chunk_size is None:
+                try:
+                    return _jacrev_of_batch(func, argnums, has_aux, args)
+                except _NotOnTheBatch:
+                    pass
+            return transform_per_sample(wrapper, args)
         out = vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
         output, vjp_fn = out[0], out[1]
         flat_output, output_spec = tree_flatten(output)

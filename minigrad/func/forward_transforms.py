@@ -13,6 +13,9 @@ op's forward rule computes every direction at once through the batching rules (a
 cannot runs once per direction, torch's fallback). Its ``randomness`` argument means what
 vmap's does. ``hessian`` is
 ``jacfwd(jacrev(f))``: forward over reverse, torch's choice.
+
+Inside vmap, ``jvp`` given batched primals runs on the batch (``_jvp_of_batch``): the duals
+are the batches themselves, and the function runs once, as torch's.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from minigrad._tensor import Tensor
 from minigrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 from minigrad.autograd.forward_grad import _state
 from minigrad.autograd.grad_mode import inference_mode, is_inference_mode_enabled
-from minigrad.func._batched import holds_batched, transform_per_sample
+from minigrad.func._batched import BatchedTensor, Unbatchable, holds_batched, transform_per_sample
 from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     ForwardLevel,
     Level,
     _check_non_empty_tensor_output,
+    _NotOnTheBatch,
+    _vmap_levels,
     autograd_grad,
     forward_levels,
     jacrev,
@@ -54,7 +59,11 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
     """jvp along the primals ``argnums`` names only (jacfwd's use); messages say ``jvp``."""
-    if holds_batched(primals):  # inside vmap, batched primals: per sample
+    if holds_batched(primals):  # inside vmap, batched primals: on the batch, else per sample
+        try:
+            return _jvp_of_batch(func, primals, tangents, argnums, strict, has_aux)
+        except _NotOnTheBatch:
+            pass
         return transform_per_sample(jvp_with_argnums, (func, primals, tangents, argnums),
                                     {"strict": strict, "has_aux": has_aux})
     # batched tangents alone (jacfwd's basis) go through the ops' forward rules batched
@@ -72,6 +81,20 @@ def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=
     _check_tensors(flat_primals, "primals")
     _check_tensors(flat_tangents, "tangents")
 
+    call = _caller(func, primals, argnums, has_aux)
+    if _state.level is None:
+        result = _forward(call, flat_primals, flat_tangents, primals_spec, strict)
+    else:
+        result = _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict)
+    out, tangent_out, aux, spec = result
+    out, tangent_out = tree_unflatten(out, spec), tree_unflatten(tangent_out, spec)
+    if has_aux:
+        return out, tangent_out, _tensors_only(aux)
+    return out, tangent_out
+
+
+def _caller(func, primals, argnums, has_aux):
+    """``func`` of the duals (the other primals as given): ``(output, aux)``."""
     def call(duals):
         args = duals
         if argnums is not None:
@@ -84,13 +107,73 @@ def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=
                                    "(output, aux) if has_aux is True")
             return output
         return output, None
+    return call
 
-    if _state.level is None:
-        result = _forward(call, flat_primals, flat_tangents, primals_spec, strict)
-    else:
-        result = _double_vjp(call, flat_primals, flat_tangents, primals_spec, strict)
-    out, tangent_out, aux, spec = result
-    out, tangent_out = tree_unflatten(out, spec), tree_unflatten(tangent_out, spec)
+
+def _jvp_of_batch(func, primals, tangents, argnums, strict, has_aux):
+    """``jvp`` inside vmap with batched primals, on the whole batch: the samples do not
+    interact, so the duals are the batches themselves (primals and tangents with the batch
+    dim first, an unbatched one expanded along it) and ``func`` runs once on them, as
+    torch's does. What cannot (nested vmaps or dual levels, a function reading a sample's
+    values, wrong arguments, whose errors the per-sample path gives) raises
+    ``_NotOnTheBatch``."""
+    if _state.level is not None or not isinstance(primals, tuple):
+        raise _NotOnTheBatch
+    leaves = [leaf for leaf in tree_flatten((primals, tangents))[0]
+              if isinstance(leaf, BatchedTensor)]
+    level_no = max(leaf._level for leaf in leaves)
+    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
+           for leaf in leaves) or level_no != _vmap_levels[-1]:
+        raise _NotOnTheBatch
+    size = leaves[0]._value.shape[leaves[0]._bdim]
+    diff_args = primals if argnums is None else slice_argnums(primals, argnums)
+    flat_primals, primals_spec = tree_flatten(diff_args)
+    flat_tangents, tangents_spec = tree_flatten(tangents)
+    if primals_spec != tangents_spec or not flat_primals or not all(
+            isinstance(t, Tensor) for t in (*flat_primals, *flat_tangents)):
+        raise _NotOnTheBatch
+
+    def physical(t):
+        if isinstance(t, BatchedTensor):
+            return t._value if t._bdim == 0 else t._value.movedim(t._bdim, 0)
+        return t.expand(size, *t.shape)
+
+    call = _caller(func, primals, argnums, has_aux)
+    try:
+        with dual_level():
+            duals = []
+            for p, t in zip(flat_primals, flat_tangents):
+                primal, tangent = physical(p), physical(t)
+                if primal.shape != tangent.shape or primal.dtype is not tangent.dtype:
+                    raise _NotOnTheBatch
+                duals.append(BatchedTensor(make_dual(primal, tangent), 0, level_no))
+            _vmap_hook.transforms += 1
+            forward_levels.append(ForwardLevel())
+            try:
+                output, aux = call(tree_unflatten(duals, primals_spec))
+            finally:
+                forward_levels.pop()
+                _vmap_hook.transforms -= 1
+            flat, spec = tree_flatten(output)
+            _check_non_empty_tensor_output(flat, _JVP)
+            outs, tangents_out = [], []
+            for dual in flat:
+                batched = isinstance(dual, BatchedTensor)
+                if batched and (dual._level != level_no or isinstance(dual._value,
+                                                                      BatchedTensor)):
+                    raise _NotOnTheBatch
+                primal, tangent = unpack_dual(dual._value if batched else dual)
+                if tangent is None:
+                    _independent(strict)
+                    tangent = zeros_like(primal)
+                if batched:
+                    primal = BatchedTensor(primal, dual._bdim, level_no)
+                    tangent = BatchedTensor(tangent, dual._bdim, level_no)
+                outs.append(primal)
+                tangents_out.append(tangent)
+    except Unbatchable:
+        raise _NotOnTheBatch from None
+    out, tangent_out = tree_unflatten(outs, spec), tree_unflatten(tangents_out, spec)
     if has_aux:
         return out, tangent_out, _tensors_only(aux)
     return out, tangent_out

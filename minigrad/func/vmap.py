@@ -4,8 +4,10 @@ As torch does, vmap calls the function once, on batched tensors (``_batched.py``
 input becomes a ``BatchedTensor`` holding the whole batch, and every op on one goes to its
 batching rule, which computes all samples at once with ordinary ops on the batch, so the
 graph holds torch's ops (``vmap(torch.sin)(x).grad_fn`` is SinBackward0). Ops without a rule
-run per sample and are stacked (torch's fallback), and so does a transform (``grad``,
-``jvp``...) given a batched tensor: ``vmap(grad(f))`` stacks per-sample gradients. Each
+run per sample and are stacked (torch's fallback). ``grad``, ``jacrev`` and ``jvp`` given a
+batched tensor run on the batch too (``eager_transforms.py``, ``forward_transforms.py``: f
+once); other transforms (``vjp``, ``jacfwd``...) run per sample and stack, as those do when
+f cannot run on the batch. Each
 output's batch dim then moves to its ``out_dims`` (a ``movedim``); an output that does not
 depend on the batch is expanded; ``chunk_size`` splits the batch (``tensor_split``) and joins
 the chunks' outputs (``cat``). Nested vmaps nest batched tensors (one level each).

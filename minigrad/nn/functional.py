@@ -268,7 +268,17 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     input, target = _broadcast(input, target)
     if weight is not None:  # torch's composition: sum(weight (input - target)^2) / sum(weight)
         return _weighted(lambda: (input - target).pow(2), input, weight, reduction)
-    return nn_ops.mse_loss(input, target, reduction)
+    return _mse_loss.as_function(input, target, _reduction_enum(None, None, reduction))
+
+
+@_parses('mse_loss(Tensor input, Tensor target, int reduction = 1)')
+def _mse_loss(input, target, reduction=1):
+    """``torch._C._nn.mse_loss``, which F.mse_loss hands its arguments to: under vmap, its
+    batching rule (``func/_batched.py``); ``reduction``: torch's enum (0 none, 1 mean, 2 sum)."""
+    return nn_ops.mse_loss(input, target, _REDUCTIONS[reduction])
+
+
+_REDUCTIONS = ("none", "mean", "sum")
 
 
 def _weighted(errors, input, weight, reduction: str):
@@ -326,17 +336,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Minus the log-probability of each target class, times its class ``weight`` if given."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _nll_loss_nd_args.as_function(input, target, weight, _reduction_enum(None, None, reduction),
-                                  ignore_index)
-    return _nll.nll_loss(input, target, ignore_index, reduction, weight)
+    return _nll_loss_nd.as_function(input, target, weight,
+                                    _reduction_enum(None, None, reduction), ignore_index)
 
 
 # F.nll_loss and F.cross_entropy hand their arguments to torch's compiled nll_loss_nd and
 # cross_entropy_loss: their parsers' checks (the ops' own checks are in _ops/nll.py).
 @_parses('nll_loss_nd(Tensor input, Tensor target, Tensor? weight = None, int reduction = 1, '
         'int ignore_index = -100)')
-def _nll_loss_nd_args(input, target, weight=None, reduction=1, ignore_index=-100):
-    """Nothing beyond the parser."""
+def _nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
+    """The op (``_ops/nll.py``), through the parser: under vmap, its batching rule."""
+    return _nll.nll_loss(input, target, ignore_index, _REDUCTIONS[reduction], weight)
 
 
 @_parses('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight = None, '
@@ -354,15 +364,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     target itself becomes ``target * (1 - ls) + ls / C``."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _cross_entropy_args.as_function(input, target, weight, _reduction_enum(None, None, reduction),
-                                    ignore_index, label_smoothing)
+    enum = _reduction_enum(None, None, reduction)
+    reduction = _REDUCTIONS[enum]  # ('elementwise_mean', deprecated, is 'mean')
+    _cross_entropy_args.as_function(input, target, weight, enum, ignore_index, label_smoothing)
     if label_smoothing > 1.0:  # torch checks only a positive one (a negative one is 0)
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
     class_dim = 0 if input.dim() == 1 else 1
     if target.shape != input.shape:
         log_p = log_softmax(input, class_dim)
-        nll = _nll.nll_loss(log_p, target, ignore_index, reduction, weight)
+        nll = _nll_loss_nd.as_function(log_p, target, weight, _REDUCTIONS.index(reduction),
+                                       ignore_index)
         if label_smoothing <= 0.0:
             return nll
         return _smoothed(nll, log_p, target, weight, ignore_index, reduction, label_smoothing,
@@ -428,15 +440,17 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.size() != input.size():  # size(): torch's error for a non-tensor
         raise ValueError(f"Target size ({target.shape!r}) must be the same as input size "
                          f"({input.shape!r})")
-    _bce_with_logits_args.as_function(input, target, weight, pos_weight,
-                                      _reduction_enum(None, None, reduction))
-    return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+    return _bce_with_logits.as_function(input, target, weight, pos_weight,
+                                        _reduction_enum(None, None, reduction))
 
 
 @_parses('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight = None, '
         'Tensor? pos_weight = None, int reduction = 1)')
-def _bce_with_logits_args(input, target, weight=None, pos_weight=None, reduction=1):
-    """The parser of the compiled op F.binary_cross_entropy_with_logits hands its arguments to."""
+def _bce_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
+    """The compiled op F.binary_cross_entropy_with_logits hands its arguments to (under
+    vmap, its batching rule: torch's composite, ``func/_batched.py``)."""
+    return bce.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                _REDUCTIONS[reduction])
 
 
 
@@ -508,7 +522,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          "the same size.")
     if weight is not None:
         weight = weight.expand(*_broadcast_shape(target.shape, weight.shape))
-    return _loss.binary_cross_entropy(input, target, weight, reduction)
+    return _binary_cross_entropy.as_function(input, target, weight, _REDUCTIONS.index(reduction))
+
+
+@_parses('binary_cross_entropy(Tensor input, Tensor target, Tensor? weight = None, '
+        'int reduction = 1)')
+def _binary_cross_entropy(input, target, weight=None, reduction=1):
+    """``torch._C._nn.binary_cross_entropy``, which F.binary_cross_entropy hands its arguments
+    to: under vmap, its batching rule (``func/_batched.py``)."""
+    return _loss.binary_cross_entropy(input, target, weight, _REDUCTIONS[reduction])
 
 
 def _broadcast_shape(a, b):
@@ -754,27 +776,29 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    _multi_margin_args.as_function(input, target, p, margin, weight, enum)
-    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
-                                           ("none", "mean", "sum")[enum])
+    return _multi_margin_loss.as_function(input, target, p, margin, weight, enum)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * input))`` reduced: one fused node (``_ops/soft_margin.py``)."""
     enum = _reduction_enum(size_average, reduce, reduction)
-    _soft_margin_args.as_function(input, target, enum)
-    return _soft_margin.soft_margin_loss(input, target, ("none", "mean", "sum")[enum])
+    return _soft_margin_loss.as_function(input, target, enum)
 
 
 @_parses('multi_margin_loss(Tensor input, Tensor target, Number p = 1, Number margin = 1, '
          'Tensor? weight = None, int reduction = 1)')
-def _multi_margin_args(input, target, p=1, margin=1, weight=None, reduction=1):
-    """The parser of the compiled op F.multi_margin_loss hands its arguments to."""
+def _multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction=1):
+    """The compiled op F.multi_margin_loss hands its arguments to (under vmap, torch's
+    fallback: per sample)."""
+    return _multi_margin.multi_margin_loss(input, target, p, margin, weight,
+                                           _REDUCTIONS[reduction])
 
 
 @_parses('soft_margin_loss(Tensor input, Tensor target, int reduction = 1)')
-def _soft_margin_args(input, target, reduction=1):
-    """The parser of the compiled op F.soft_margin_loss hands its arguments to."""
+def _soft_margin_loss(input, target, reduction=1):
+    """The compiled op F.soft_margin_loss hands its arguments to (under vmap, torch's
+    fallback: per sample)."""
+    return _soft_margin.soft_margin_loss(input, target, _REDUCTIONS[reduction])
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):

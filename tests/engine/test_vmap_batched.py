@@ -51,6 +51,7 @@ CASES = {
     "W @ r": lambda L, F, t: F.vmap(lambda r: t["w"].t() @ r)(t["x"]),
     "R @ w": lambda L, F, t: F.vmap(lambda R: R @ t["w"])(t["x3"]),
     "add unbatched": lambda L, F, t: F.vmap(lambda r: r + t["v"])(t["x"]),
+    "unbatched - batched": lambda L, F, t: F.vmap(lambda r: t["v"] - r)(t["x"]),
     "add padded": lambda L, F, t: F.vmap(lambda r: r + t["M"])(t["x"]),
     "mul 0-d": lambda L, F, t: F.vmap(lambda r: r * t["s"])(t["x"]),
     "mul both": lambda L, F, t: F.vmap(L.mul, in_dims=(0, 1))(t["x"], t["x"].t()),
@@ -285,8 +286,38 @@ OPS = {
     "var keepdim": lambda L, r, w: r.var(-1, keepdim=True),
     "var correction": lambda L, r, w: r.var(0, correction=0),
     "index": lambda L, r, w: r[L.tensor([0, 1])],
+    "flip": lambda L, r, w: r.flip(0),
+    "flip last": lambda L, r, w: r.flip(-1),
+    "roll dims": lambda L, r, w: r.roll(1, -1),
+    "roll flat": lambda L, r, w: r.roll(1),
+    "unbind last": lambda L, r, w: r.unbind(-1)[1],
+    "w * r": lambda L, r, w: w * r,
+    "w + r": lambda L, r, w: w + r,
+    "w ** r": lambda L, r, w: w.abs() ** r,
+    "w - r": lambda L, r, w: w - r,
+    "mul_ fresh": lambda L, r, w: (r * 2).mul_(w),
+    "masked_fill_ fresh": lambda L, r, w: (r + 1).masked_fill_(r > 0, 0.0),
+    "clamp_min_ fresh": lambda L, r, w: (r * 2).clamp_min_(0.5),
 }
-PER_SAMPLE = {"norm", "index"}
+PER_SAMPLE = {"norm", "index", "roll flat"}
+
+
+@pytest.mark.parametrize("name", ["flip", "flip last", "roll dims", "unbind",
+                                  "split", "chunk", "prod", "t", "w * r"])
+def test_ops_on_number_samples_as_torch(name):
+    """vmap over a vector: 0-d samples, where torch's rules shift dim 0 past the batch (an
+    error for flip, roll, split, unbind, though a 0-d tensor takes them outside vmap)."""
+    results = {}
+    for L in (minigrad, torch):
+        x = L.tensor(np.linspace(-1, 1, 3), requires_grad=True)
+        w = L.tensor(0.5, dtype=L.float64)
+        try:
+            out = L.func.vmap(lambda r, L=L, w=w: OPS[name](L, r, w))(x)
+        except (RuntimeError, IndexError) as e:
+            results[L] = (type(e).__name__, str(e))
+            continue
+        results[L] = (_graph(out), out.detach().numpy().tolist())
+    assert results[minigrad] == results[torch]
 
 
 @pytest.mark.parametrize("layout", ["vectors", "matrices", "dim 1"])
@@ -319,3 +350,23 @@ def test_ops_as_torch(name, layout):
     np.testing.assert_allclose(m[1], t[1], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(m[2][0], t[2][0], rtol=1e-8, atol=1e-10)
     assert (m[2][1] is None) == (t[2][1] is None)
+
+
+@pytest.mark.parametrize("randomness", ["same", "different"])
+@pytest.mark.parametrize("draw", ["bernoulli", "bernoulli p", "bernoulli method",
+                                  "normal mean", "normal std"])
+def test_draws_from_batched_inputs_as_torch(draw, randomness):
+    """Random numbers drawn from a batched input's values: torch refuses randomness='same'."""
+    fs = {"bernoulli": lambda L, x: L.bernoulli(x), "bernoulli p": lambda L, x: L.bernoulli(x, 0.5),
+          "bernoulli method": lambda L, x: x.bernoulli(),
+          "normal mean": lambda L, x: L.normal(x, 1.0), "normal std": lambda L, x: L.normal(0.0, x)}
+    results = {}
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        try:
+            out = L.func.vmap(lambda x, L=L: fs[draw](L, x), randomness=randomness)(
+                L.ones(3, 4) * 0.5)
+            results[L] = tuple(out.shape)
+        except RuntimeError as e:
+            results[L] = str(e)
+    assert results[minigrad] == results[torch]

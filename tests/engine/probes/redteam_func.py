@@ -372,19 +372,99 @@ def f(x):
     print(repr(x), type(x).__name__, type(x))
     return x * 2 + x.sin()
 print(vmap(vmap(f))(torch.ones(2, 3)))""",
-]
-
-KNOWN = {
+    # the losses and embedding under vmap: their batching rules (the function once)
     """import torch.nn.functional as F
 from torch.func import vmap
 x = torch.randn(4, 3, requires_grad=True)
 print(type(vmap(lambda x: F.mse_loss(x, torch.zeros(3)))(x).grad_fn).__name__)
 t = torch.tensor([0, 1, 2, 1])
-print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, t).grad_fn).__name__)""":
-        "the losses (mse, l1, huber, cross_entropy, nll...) and embedding have no batching rule "
-        "in minigrad (F.mse_loss even skips the argument parsers): under vmap they run per "
-        "sample and are stacked (StackBackward0) where torch's rules end in MeanBackward1 or "
-        "DivBackward0; the values agree",
+print(type(vmap(lambda x, t: F.cross_entropy(x, t))(x, t).grad_fn).__name__)""",
+    """import torch.nn.functional as F
+from torch.func import vmap
+def f(x, t):
+    print(x.shape, t.shape)
+    return (F.huber_loss(x, t, reduction='none'), F.l1_loss(x, t),
+            F.binary_cross_entropy_with_logits(x, t.sigmoid(), pos_weight=torch.ones(3)),
+            F.nll_loss(x.log_softmax(0), torch.tensor(1), weight=torch.ones(3)),
+            F.embedding(torch.tensor([0, 2]), x.view(3, 1)))
+for r in vmap(f, in_dims=(0, None))(torch.randn(4, 3, requires_grad=True), torch.zeros(3)):
+    print(r.shape, r.grad_fn)
+print(vmap(lambda w, i: F.embedding(i, w))(torch.ones(2, 3, 4, requires_grad=True),
+                                           torch.tensor([[0, 1], [2, 2]])).grad_fn)""",
+    # a plain tensor minus a batched one (the batched tensor's reflected operator runs first):
+    # torch's sub; x.new_tensor(data) inside vmap: a plain tensor
+    """from torch.func import vmap
+w = torch.ones(3, requires_grad=True)
+print(vmap(lambda r: w - r)(torch.ones(2, 3)).grad_fn)
+print(vmap(lambda r: r.new_tensor([1., 2.]))(torch.ones(2, 3)))""",
+    # vmap(grad(f)) runs grad on the batch: f once, its input torch's GradTrackingTensor
+    # around the BatchedTensor
+    """from torch.func import grad, vmap
+def f(x):
+    print(x)
+    return x.sin().sum()
+vmap(grad(f))(torch.ones(2, 2))""",
+    # grad inside vmap of a function closing over the samples: one batched backward pass
+    # (its rows), f once
+    """from torch.func import vmap, grad
+W = torch.tensor([1., 2., 3.])
+def f(x):
+    print('call')
+    return grad(lambda w: (w * x).sum())(W)
+print(vmap(f)(torch.arange(6.).view(2, 3)))""",
+    """from torch.func import vmap, grad, grad_and_value
+W = torch.tensor([1., 2., 3.])
+print(vmap(lambda x: grad_and_value(lambda w: (w * x).sin().sum())(W))(
+    torch.arange(6.).view(2, 3)))
+print(vmap(lambda x: grad(lambda w: (w * 2).sin().sum() + x.sum())(W))(
+    torch.arange(6.).view(2, 3)))""",
+    # jvp inside vmap with batched primals runs on the batch (f once, torch's graph)
+    """from torch.func import vmap, jvp
+x = torch.randn(2, 3, requires_grad=True)
+r = vmap(lambda x: jvp(lambda x: x * x, (x,), (torch.ones_like(x),))[1])(x)
+print(r.grad_fn)""",
+    """from torch.func import vmap, jvp
+def f(x):
+    print(x)
+    return x.sin()
+print(vmap(lambda x: jvp(f, (x,), (torch.ones(3),)))(torch.ones(2, 3)))
+print(vmap(lambda x, t: jvp(lambda x: x.sum() * x, (x,), (t,)), in_dims=(1, 0))(
+    torch.ones(3, 2), torch.ones(2, 3)))""",
+    # jacrev inside vmap with batched arguments runs on the batch (f once)
+    """from torch.func import vmap, jacrev
+def f(x):
+    print(x.shape)
+    return x.sin() * x.sum()
+X = torch.arange(6.).view(2, 3)
+print(vmap(jacrev(f))(X))
+W = torch.tensor([1., 2., 3.])
+print(vmap(jacrev(lambda w, x: (w * x).tanh(), argnums=(0, 1)), in_dims=(None, 0))(W, X))
+print(vmap(jacrev(lambda x: (x.exp(), x.sum()), has_aux=True))(X))""",
+    # flip, roll, split, unbind of 0-d samples: torch's rules shift dim 0 past the batch
+    # and fail (though a 0-d tensor takes them outside vmap)
+    """from torch.func import vmap
+for f in [lambda x: x.flip(0), lambda x: x.roll(1, 0), lambda x: x.split(1, 0),
+          lambda x: x.unbind(0), lambda x: x.flip(-1)]:
+    try:
+        print(vmap(f)(torch.ones(3)))
+    except IndexError as e:
+        print(e)
+print(vmap(lambda x: x.flip(0))(torch.ones(2, 3, requires_grad=True)).grad_fn)""",
+    # bernoulli and normal with batched probabilities or means under randomness='same':
+    # torch's error (through their rule)
+    """from torch.func import vmap
+torch.manual_seed(0)
+for f in [lambda x: torch.bernoulli(x), lambda x: torch.normal(x, 1.),
+          lambda x: torch.normal(0., x + 1), lambda x: torch.bernoulli(x, 0.5),
+          lambda x: x.bernoulli()]:
+    for r in ['same', 'different']:
+        try:
+            print(r, vmap(f, randomness=r)(torch.ones(3, 4) * 0.5).shape)
+        except RuntimeError as e:
+            print(r, e)""",
+]
+
+KNOWN = {
     """from torch.func import grad
 def f(x):
     print(x.is_leaf, x.grad_fn)
@@ -393,34 +473,6 @@ grad(f)(torch.tensor([1., 2.], requires_grad=True))""":
         "inside grad, an input that already requires grad is torch's wrapper, a leaf at the "
         "transform's level; minigrad's is a view of the input (so the learner's backward "
         "still reaches it): is_leaf False, grad_fn ViewBackward0",
-    """from torch.func import vmap, jvp
-x = torch.randn(2, 3, requires_grad=True)
-r = vmap(lambda x: jvp(lambda x: x * x, (x,), (torch.ones_like(x),))[1])(x)
-print(r.grad_fn)""":
-        "a transform (jvp, grad, jacrev) inside vmap runs once per sample and its results are "
-        "stacked: the result's grad_fn is StackBackward0 where torch's batched result ends in "
-        "the op itself",
-    """from torch.func import vmap, grad
-W = torch.tensor([1., 2., 3.])
-def f(x):
-    print('call')
-    return grad(lambda w: (w * x).sum())(W)
-print(vmap(f)(torch.arange(6.).view(2, 3)))""":
-        "a function vmap cannot run batched (here grad of a closure over the sample) runs "
-        "once on the batch until that point, then once per sample: its prints (and, under "
-        "an 'always' warnings filter, its warnings) repeat, where torch runs it once",
-    """from torch.func import vmap
-print(vmap(lambda x: x.flip(0))(torch.ones(3)))""":
-        "torch's batching rule for flip (and roll, split, unbind) shifts a 0-d sample's dim 0 "
-        "past the batch and fails (Dimension out of range), though flip(0) of a 0-d tensor "
-        "works outside vmap; minigrad flips the 0-d samples",
-    """from torch.func import vmap
-torch.manual_seed(0)
-vmap(lambda x: torch.bernoulli(x), randomness='same')(torch.ones(3, 4) * 0.5)""":
-        "torch refuses randomness='same' for bernoulli(p) and normal(mean, std) with batched "
-        "probabilities or means; minigrad's bernoulli and normal skip the argument parsers "
-        "vmap watches, read the samples' values and run per sample, drawing the same numbers "
-        "for every sample",
     """from torch.func import grad
 def f(x):
     print(torch.ones(2), x.detach(), x > 1)
@@ -429,13 +481,6 @@ grad(f)(torch.tensor([1., 2.]))""":
         "torch wraps every tensor an op makes inside grad (a fresh torch.ones, a detach, a "
         "comparison) in a GradTrackingTensor; minigrad knows a tensor belongs to grad only "
         "through its graph, so those print as plain tensors",
-    """from torch.func import grad, vmap
-def f(x):
-    print(x)
-    return x.sin().sum()
-vmap(grad(f))(torch.ones(2, 2))""":
-        "vmap(grad(f)) runs grad once per sample: f prints each sample's GradTrackingTensor "
-        "where torch prints one around the BatchedTensor",
     """import torch.nn as nn
 from torch.func import stack_module_state, functional_call, vmap
 import copy
@@ -458,7 +503,9 @@ def loss(p, x, t):
     return nn.functional.cross_entropy(out, t.unsqueeze(0))
 x = torch.randn(5, 3); t = torch.tensor([0, 1, 1, 0, 1])
 print(vmap(grad(loss), in_dims=(None, 0, 0))(params, x, t)['2.bias'])""":
-        "vmap(grad(f)) runs grad once per sample and stacks the gradients, so with parameters "
-        "that require grad the result's grad_fn is StackBackward0 where torch's batched "
-        "gradient is a view (ViewBackward0); the values agree",
+        "vmap(grad(f)) runs grad on the batch (f once), but minigrad differentiates the "
+        "batching rules' physical ops where torch differentiates the sample's ops at grad's "
+        "level: with parameters that require grad, a bias's per-sample gradient ends in "
+        "MulBackward1 (the addmm decomposition's self * beta) where torch's ends in a view "
+        "(ViewBackward0); the weights' agree (TransposeBackward0), and the values",
 }
