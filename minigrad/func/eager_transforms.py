@@ -361,13 +361,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
             args = replace_argnums(args, argnums, diff_args)
             output = func(*args, **kwargs)
             output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
-            if not isinstance(output, Tensor):
-                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
-                                   f"Tensor, got {type(output)}")
-            if output.dim() != 0:
-                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
-                                   f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
-                                   "you wanted to use the vjp or jacrev APIs instead?")
+            _check_scalar_output(output)
             flat_diff, spec = tree_flatten(diff_args)
             if _vmap_hook.active and holds_batched(output):  # f closes over vmap's samples
                 return _per_sample_grads(output, flat_diff, spec, level, aux if has_aux
@@ -382,6 +376,17 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     return wrapper
 
 
+def _check_scalar_output(output) -> None:
+    """torch's errors for a function whose gradient ``grad`` cannot take."""
+    if not isinstance(output, Tensor):
+        raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                           f"Tensor, got {type(output)}")
+    if output.dim() != 0:
+        raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
+                           f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
+                           "you wanted to use the vjp or jacrev APIs instead?")
+
+
 class _NotOnTheBatch(Exception):  # noqa: N818 - a signal, not an error
     """grad cannot run on the batch: it runs per sample instead."""
 
@@ -393,36 +398,14 @@ def _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs):
     ``func`` runs once, on batched tensors, as torch's does. What cannot run on the batch
     (nested vmaps, a function reading a sample's values, an output not batched) raises
     ``_NotOnTheBatch`` before or ``Unbatchable`` during the call: per sample then."""
-    leaves = [leaf for leaf in tree_flatten((args, kwargs))[0] if isinstance(leaf, BatchedTensor)]
-    level_no = max(leaf._level for leaf in leaves)
-    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
-           for leaf in leaves) or level_no != _vmap_levels[-1]:
-        raise _NotOnTheBatch
-    size = leaves[0]._value.shape[leaves[0]._bdim]
+    level_no, size = _batch_of([leaf for leaf in tree_flatten((args, kwargs))[0]
+                                if isinstance(leaf, BatchedTensor)])
     try:
         with Level() as level, inference_mode(False):
-            diff_args = slice_argnums(args, argnums, as_tuple=False)
-            flat_diff, spec = tree_flatten(diff_args)
-            physical, batched = [], []
-            for d in flat_diff:
-                if isinstance(d, BatchedTensor):
-                    p = level.wrap(d._value)
-                    batched.append(BatchedTensor(p, d._bdim, level_no))
-                    physical.append((p, d._bdim))
-                else:  # the same for every sample: expanded, each sample its own gradient
-                    p = level.wrap(d).expand(size, *d.shape)
-                    batched.append(BatchedTensor(p, 0, level_no))
-                    physical.append((p, 0))
-            args = replace_argnums(args, argnums, tree_unflatten(batched, spec))
+            args, physical, _, spec = _batch_inputs(args, argnums, level, level_no, size)
             output = func(*args, **kwargs)
             output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
-            if not isinstance(output, Tensor):
-                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
-                                   f"Tensor, got {type(output)}")
-            if output.dim() != 0:
-                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
-                                   f"scalar Tensor, got tensor with {output.dim()} dims. Maybe "
-                                   "you wanted to use the vjp or jacrev APIs instead?")
+            _check_scalar_output(output)
             if not (isinstance(output, BatchedTensor) and output._level == level_no
                     and not isinstance(output._value, BatchedTensor)):
                 raise _NotOnTheBatch
@@ -431,6 +414,8 @@ def _grad_and_value_of_batch(func, argnums, has_aux, args, kwargs):
                                   create_graph=True)
             grad_input = tree_unflatten([BatchedTensor(level.unwrap(g), bdim, level_no)
                                          for g, (_, bdim) in zip(grads, physical)], spec)
+            if isinstance(argnums, int):  # (the spec of the inputs' tuple)
+                grad_input = grad_input[0]
             value = BatchedTensor(level.unwrap(total), output._bdim, level_no)
             if has_aux:
                 return grad_input, (value, _tensors_only(aux, level))

@@ -33,9 +33,9 @@ from minigrad.func._pytree import tree_flatten, tree_map, tree_unflatten
 from minigrad.func.eager_transforms import (
     ForwardLevel,
     Level,
+    _batch_of,
     _check_non_empty_tensor_output,
     _NotOnTheBatch,
-    _vmap_levels,
     autograd_grad,
     forward_levels,
     jacrev,
@@ -119,13 +119,8 @@ def _jvp_of_batch(func, primals, tangents, argnums, strict, has_aux):
     ``_NotOnTheBatch``."""
     if _state.level is not None or not isinstance(primals, tuple):
         raise _NotOnTheBatch
-    leaves = [leaf for leaf in tree_flatten((primals, tangents))[0]
-              if isinstance(leaf, BatchedTensor)]
-    level_no = max(leaf._level for leaf in leaves)
-    if any(isinstance(leaf._value, BatchedTensor) or leaf._level != level_no
-           for leaf in leaves) or level_no != _vmap_levels[-1]:
-        raise _NotOnTheBatch
-    size = leaves[0]._value.shape[leaves[0]._bdim]
+    level_no, size = _batch_of([leaf for leaf in tree_flatten((primals, tangents))[0]
+                                if isinstance(leaf, BatchedTensor)])
     diff_args = primals if argnums is None else slice_argnums(primals, argnums)
     flat_primals, primals_spec = tree_flatten(diff_args)
     flat_tangents, tangents_spec = tree_flatten(tangents)
