@@ -10,21 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
-
-
-def _graph(t, depth=6):
-    """The names along next_functions, depth first."""
-    names = []
-
-    def walk(fn, d):
-        if fn is None or d == 0:
-            return
-        names.append(type(fn).__name__)
-        for nxt, _ in fn.next_functions:
-            walk(nxt, d - 1)
-
-    walk(t.grad_fn, depth)
-    return names
+from tests.torch_compare import graph_signature
 
 
 def _inputs(L, seed=0):
@@ -95,7 +81,7 @@ def test_graph_values_and_gradients_match_torch(name):
         t = _inputs(L)
         out = CASES[name](L, L.func, t)
         (out * out).sum().backward()
-        results[L] = (out, _graph(out), {k: v.grad for k, v in t.items()})
+        results[L] = (out, graph_signature(out.grad_fn), {k: v.grad for k, v in t.items()})
     (mo, mg, mgrads), (to, tg, tgrads) = results[minigrad], results[torch]
     assert mg == tg
     assert tuple(mo.shape) == tuple(to.shape)
@@ -175,7 +161,8 @@ def test_pointwise_and_reductions_any_dims(data):
         out = L.func.vmap(f, in_dims=(in_dim, in_dim if other_batched else None),
                           out_dims=out_dim)(x, y)
         out.sum().backward()
-        results[L] = (out.detach().numpy(), _graph(out), x.grad.numpy(), y.grad.numpy())
+        results[L] = (out.detach().numpy(), graph_signature(out.grad_fn), x.grad.numpy(),
+                      y.grad.numpy())
     m, t = results[minigrad], results[torch]
     assert m[1] == t[1]
     for u, v in zip((m[0], m[2], m[3]), (t[0], t[2], t[3])):
@@ -229,7 +216,8 @@ def test_matmul_graphs(da, db, batched, in_dim):
             dims[1] = min(in_dim, db)
         out = L.func.vmap(L.matmul, in_dims=tuple(dims))(ta, tb)
         out.sum().backward()
-        results[L] = (_graph(out, 8), out.detach().numpy(), la.grad.numpy(), lb.grad.numpy())
+        results[L] = (graph_signature(out.grad_fn), out.detach().numpy(), la.grad.numpy(),
+                      lb.grad.numpy())
     if max(da, db) < 3:
         assert results[minigrad][0] == results[torch][0]
     for u, v in zip(results[minigrad][1:], results[torch][1:]):
@@ -316,7 +304,7 @@ def test_ops_on_number_samples_as_torch(name):
         except (RuntimeError, IndexError) as e:
             results[L] = (type(e).__name__, str(e))
             continue
-        results[L] = (_graph(out), out.detach().numpy().tolist())
+        results[L] = (graph_signature(out.grad_fn), out.detach().numpy().tolist())
     assert results[minigrad] == results[torch]
 
 
@@ -339,7 +327,7 @@ def test_ops_as_torch(name, layout):
                           w.detach().numpy())
             continue
         (out.double() ** 2).sum().backward()
-        results[L] = (_graph(out), out.detach().numpy(), (x.grad.numpy(), w.grad),
+        results[L] = (graph_signature(out.grad_fn), out.detach().numpy(), (x.grad.numpy(), w.grad),
                       w.detach().numpy())
     m, t = results[minigrad], results[torch]
     if m[2] is None or t[2] is None:  # both refuse, with torch's message
