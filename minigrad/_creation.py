@@ -11,8 +11,6 @@ import importlib
 import math
 import numbers
 import os
-import sys
-import warnings
 
 import numpy as np
 
@@ -20,7 +18,7 @@ from minigrad import _dtype, _layout, _random, cuda, storage
 from minigrad._numeric import cast, fma, for_dtype, quietly
 from minigrad._ops import _vmap_hook
 from minigrad._ops._args import parses
-from minigrad._ops._core import check_same_shape_broadcast
+from minigrad._ops._core import check_same_shape_broadcast, warn_at_caller
 from minigrad._tensor import Tensor, _TensorType, _warn_once, check_device
 from minigrad._tensor import device as _device
 from minigrad.autograd import grad_mode
@@ -263,18 +261,6 @@ def _element_of_list(t: Tensor):
     return t.item()
 
 
-def _learner_stacklevel() -> int:
-    """The ``stacklevel`` naming the first line outside minigrad, for a warning raised by
-    this function's caller: torch's C++ factories warn at the learner's line, however many
-    Python frames minigrad's argument parser adds (Python's default filter then shows the
-    warning once per such line, as torch's)."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and (frame.f_globals.get("__name__", "") + ".").startswith(
-            "minigrad."):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 @parses(
     'tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, '
     'bool? pin_memory = False, bool? requires_grad = False)',
@@ -282,10 +268,9 @@ def _learner_stacklevel() -> int:
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
-                      ".requires_grad_(True), rather than minigrad.tensor(sourceTensor).",
-                      UserWarning, stacklevel=_learner_stacklevel())
+        warn_at_caller("To copy construct from a tensor, it is recommended to use "
+                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                       ".requires_grad_(True), rather than minigrad.tensor(sourceTensor).")
         array = data._data.copy()
         dtype = dtype or data.dtype
     elif isinstance(data, np.ndarray):
@@ -556,7 +541,7 @@ def range_(start, end, step=1, *, dtype=None, requires_grad=False, device=None) 
     bounds. Its own kernel, not arange's: ``(end - start) / step + 1`` values (truncated),
     each ``start + i * step`` in the accumulating type (double; float for half; int64 for
     integers), with no vector blocks, so it is written here rather than through arange."""
-    warnings.warn(RANGE_DEPRECATED, UserWarning, stacklevel=_learner_stacklevel())
+    warn_at_caller(RANGE_DEPRECATED)
     dtype = dtype or _dtype.get_default_dtype()
     start, end, step = (float(v.item() if isinstance(v, Tensor) else v) for v in (start, end, step))
     if step == 0:  # checked in double, before the bounds are converted
@@ -903,10 +888,9 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tens
     """``x.new_tensor(data)``: ``tensor(data)`` with ``x``'s dtype unless told otherwise (and
     torch's warning, naming new_tensor, for a tensor given as data)."""
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
-                      ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
-                      UserWarning, stacklevel=_learner_stacklevel())
+        warn_at_caller("To copy construct from a tensor, it is recommended to use "
+                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                       ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).")
         data = data._data  # copied by tensor(), without its own warning
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                   requires_grad=requires_grad)

@@ -57,6 +57,7 @@ CASES = [
     "lib.autograd.gradcheck(lambda t: t * 2, (lib.ones(2, requires_grad=True),))",
     "lib.tensor(lib.ones(2))",
     "lib.ones(2).new_tensor(lib.ones(2))",
+    "lib.range(0, 3)",
     "x = lib.ones(2, requires_grad=True)\nfloat(x.sum())",
     "x = lib.ones(3)\nx.T",
     "x = lib.ones(())\nx.T",
