@@ -636,10 +636,12 @@ print("mean of per-sample == grad of mean loss:", torch.allclose(gw_vmap.mean(0)
 # that look like one sample but carry a hidden batch dimension, and each operation has a
 # batching rule (a `sin` of a batch is a `sin`; a `dot` of a batch is a matrix-vector
 # product). minigrad does the same, with the same rules for the common operations, so the
-# graph holds torch's nodes; an operation without a rule, a transform such as `grad` given
-# a batched tensor, or a custom `autograd.Function` that brings its own `vmap` rule runs once
-# per sample and the results are stacked (the values its rule would give). When the function draws
-# random numbers, or reaches a part of minigrad that reads a sample's values directly,
+# graph holds torch's nodes. `grad`, `jacrev` and `jvp` given a batched tensor run on the
+# batch too, as torch's: the per-sample gradients above called `sample_loss` once. An
+# operation without a rule, a `vjp` given a batched tensor, or a custom `autograd.Function`
+# that brings its own `vmap` rule runs once per sample and the results are stacked (the values
+# its rule would give). When the function draws random numbers, or reaches a part of
+# minigrad that reads a sample's values directly,
 # minigrad falls back to calling the whole function once per sample, on `x.select(in_dim, i)`,
 # and stacks the results (reading the values yourself, with `.item()` or `.tolist()`, is an
 # error in both engines):
@@ -679,12 +681,13 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 #
 # * **`vmap` sometimes loops.** Both call the function once, on batched tensors, but minigrad
 #   calls it once per sample when it draws random numbers or reaches minigrad code that reads
-#   a sample's values (then a counter or a `print` inside runs $B$ times), and runs a
-#   transform (`grad`, `jvp`...) given a batched tensor, or a custom `Function` with its own
-#   `vmap` rule, once per sample. `jacrev`, `jacfwd` and `hessian` run batched, as torch's
-#   (the counting cell of section 3), except that a node whose backward or forward rule has
-#   no batching rule in minigrad runs once per row there. Values, shapes and errors are the
-#   same; graphs are torch's where minigrad has torch's batching rule.
+#   a sample's values (then a counter or a `print` inside runs $B$ times), and runs `vjp`
+#   given a batched tensor, or a custom `Function` with its own `vmap` rule, once per sample.
+#   `grad`, `jvp`, `jacrev`, `jacfwd` and `hessian` run batched, as torch's (the per-sample
+#   gradients of section 6, the counting cell of section 3), except that a node whose
+#   backward or forward rule has no batching rule in minigrad runs once per row there.
+#   Values, shapes and errors are the same; graphs are torch's where minigrad has torch's
+#   batching rule.
 # * **Randomness with `randomness="different"`**: same shapes, every sample different, but
 #   not always torch's numbers (float32 uniforms are; see the docstring of minigrad's `vmap`
 #   module). `"error"` and `"same"` behave as torch's.
@@ -696,7 +699,8 @@ print("every sample got the same numbers:", bool((noise == noise[0]).all()))
 #   `jvp` inside another `jvp` (`jacfwd(jacfwd(f))`) computes its product with a double vjp
 #   instead. The numbers agree; the work is reverse mode's.
 # * The rest is spelling: dtypes and sizes print with `minigrad.`. minigrad has the
-#   transforms of this lesson only (no `linearize`, `functionalize` or `stack_module_state`).
+#   transforms of this lesson, plus `linearize` and `stack_module_state`; `functionalize`
+#   is left out.
 
 # %% [markdown]
 # ## Self-check
