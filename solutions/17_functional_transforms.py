@@ -335,21 +335,25 @@ with question("17.4", points=2, answers=()) as q:
 # %% [markdown]
 # ## Reflection (not scored)
 #
-# torch's `vmap` calls your function once, on tensors that hide a batch dimension; minigrad's
-# calls it once per sample. Name one thing a function can do that behaves differently under
-# the two, and one reason torch's way is faster.
+# torch's `vmap` calls your function once, on tensors that hide a batch dimension, and so
+# does minigrad's, most of the time (lesson 17, section 7). Name one case where minigrad calls
+# the function once per sample instead, what a `print` inside it then shows, and one reason
+# the batched way is faster.
 #
 # ### BEGIN SOLUTION
-# Any side effect: a counter, a `print`, appending to a list, or drawing random numbers runs
-# once in torch and once per sample in minigrad (and `.item()` or Python `if` on a value is
-# refused by torch, whose batched tensor has no single value). torch's way is faster because
-# each operation runs once on the whole batch as one vectorised kernel (a matrix product
-# instead of many dot products), with no Python overhead per sample.
+# A function that draws random numbers (with `randomness="same"` or `"different"`): minigrad's
+# batched call stops at the draw and the function runs again once per sample, so a `print`
+# before the draw shows $B + 1$ lines in minigrad and one in torch. A `vjp` given a batched
+# tensor also runs its function once per sample. (Reading a value with `.item()`, or a Python
+# `if` on it, is refused by both.) The batched way is faster because each operation runs once
+# on the whole batch as one vectorised kernel (a matrix product instead of many dot
+# products), with no Python overhead per sample.
 # ### END SOLUTION
 #
 # <details><summary>One possible answer</summary>
 #
-# A `print` or a counter inside the function runs once in torch and $B$ times in minigrad, and
-# random numbers are drawn once for the whole batch in torch. torch is faster because every
-# operation runs once, batched, in compiled code, instead of $B$ times from Python.
+# A function that draws random numbers runs once per sample in minigrad (after a batched
+# attempt that stops at the draw) and once in torch, so a `print` inside shows more lines in
+# minigrad. Batched is faster because every operation runs once, on the whole batch, instead
+# of $B$ times from Python.
 # </details>
